@@ -1,0 +1,4 @@
+import type { CommandRegistrar } from '../program.js';
+
+/** Commands of this area are added here by the issue that builds the area. */
+export const registerImportCommands: CommandRegistrar = () => {};

@@ -1,0 +1,36 @@
+import { Command, CommanderError } from 'commander';
+import { registerDbCommands } from './commands/db.js';
+import { registerFilesCommands } from './commands/files.js';
+import { registerImportCommands } from './commands/import.js';
+import { registerIntegrationCommands } from './commands/integrations.js';
+import { registerUsersCommands } from './commands/users.js';
+import { EXIT, exitCodeFor, type CliIO } from './runtime.js';
+
+export type CommandRegistrar = (program: Command, io: CliIO) => void;
+
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('pacer')
+    .description('Pacer CRM administration: users, database, imports, syncs and newsletters')
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .exitOverride()
+    .showHelpAfterError();
+  for (const register of [registerUsersCommands, registerDbCommands, registerImportCommands, registerIntegrationCommands, registerFilesCommands]) {
+    register(program, io);
+  }
+  return program;
+}
+
+/** Runs `pacer …` in-process and returns the exit code, so tests can drive the CLI without spawning it. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    return exitCodeFor(error, io);
+  }
+}

@@ -1,0 +1,32 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'dist', 'public/assets', 'coverage', 'data', 'bench/out'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': 'error',
+      // Raw SQL only with bindings: a template literal in knex.raw() could splice user input into SQL.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='raw'] > TemplateLiteral[expressions.length>0]", message: 'Use bindings (?, ??) in raw SQL, not template literals.' },
+      ],
+    },
+  },
+  {
+    files: ['cli/**', 'bench/**', 'test/**', 'esbuild.config.mjs', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+);

@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+import * as initialSchema from './20261121000000_initial_schema.js';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/**
+ * Migrations are listed here, in order, rather than discovered on disk, so the bundled server and CLI and the
+ * TypeScript tests all run the same code. Append new ones; never edit one that has landed.
+ */
+const migrations: Array<[name: string, migration: Migration]> = [['20261121000000_initial_schema', initialSchema]];
+
+export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
+  getMigrations: async () => migrations,
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};

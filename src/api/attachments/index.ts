@@ -1,0 +1,10 @@
+import { Router } from 'express';
+import type { ReadRoute } from '../reads.js';
+
+/** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
+export const attachmentsReads: ReadRoute[] = [];
+
+/** Write endpoints of this area (mounted behind the signed-in check and the JSON parser). */
+export function attachmentsRouter(): Router {
+  return Router();
+}

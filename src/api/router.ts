@@ -1,0 +1,36 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { unauthorized } from '../services/errors.js';
+import { apiNotFound } from '../server/errors.js';
+import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
+import { authRouter } from './core/auth.js';
+import { coreReads } from './core/reads.js';
+import { importsReads, importsRouter } from './imports/index.js';
+import { integrationsReads, integrationsRouter } from './integrations/index.js';
+import { queryOf, type ReadRoute } from './reads.js';
+import { recordsReads, recordsRouter } from './records/index.js';
+import { localeOf } from '../ssr/locale.js';
+
+export const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+
+function requireUser(req: Request, _res: Response, next: NextFunction) {
+  next(req.user ? undefined : unauthorized());
+}
+
+export function createApiRouter(): Router {
+  const router = Router();
+  router.use(authRouter());
+  router.use(requireUser);
+  for (const read of allReads) {
+    router.get(read.path.replace(/^\/api/, ''), async (req, res) => {
+      res.json(await read.handler({ ctx: req.ctx, user: req.user!, params: req.params as Record<string, string | undefined>, query: queryOf(req), locale: localeOf(req) }));
+    });
+  }
+  // Imports carry whole CSV files as JSON, so they bring their own larger body limit before the default one.
+  router.use(importsRouter());
+  router.use(express.json({ limit: '1mb' }));
+  router.use(recordsRouter());
+  router.use(attachmentsRouter());
+  router.use(integrationsRouter());
+  router.use(apiNotFound());
+  return router;
+}

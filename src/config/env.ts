@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotEnv } from 'dotenv';
+import { z } from 'zod';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalUrl = z.preprocess(emptyToUndefined, z.url({ message: 'must be a URL such as https://example.org' }).optional());
+const optionalText = z.preprocess(emptyToUndefined, z.string().optional());
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:data/pacer.sqlite')
+    .refine((v) => /^(sqlite:|mysql:\/\/|mariadb:\/\/)/.test(v), {
+      message: 'must start with sqlite: (e.g. sqlite:data/pacer.sqlite) or mysql:// (e.g. mysql://user:pass@host:3306/pacer)',
+    }),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+  UPLOAD_DIR: z.string().default('data/uploads'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  WORDPRESS_URL: optionalUrl,
+  WORDPRESS_USER: optionalText,
+  WORDPRESS_APP_PASSWORD: optionalText,
+  PUBLIC_SITE_URL: optionalUrl,
+  MAILCHIMP_API_KEY: optionalText,
+  MAILCHIMP_BASE_URL: optionalUrl,
+  HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
+});
+
+export type RawEnv = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: RawEnv['NODE_ENV'];
+  port: number;
+  host: string;
+  databaseUrl: string;
+  sessionSecret: string;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  cookieSecure: boolean;
+  trustProxy: string | undefined;
+  uploadDir: string;
+  logLevel: RawEnv['LOG_LEVEL'];
+  bcryptCost: number;
+  dbAcquireTimeoutMs: number;
+  httpTimeoutMs: number;
+  wordpress: { url?: string; user?: string; appPassword?: string; publicSiteUrl?: string };
+  mailchimp: { apiKey?: string; baseUrl?: string };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function readDotEnv(file: string): Record<string, string> {
+  return existsSync(file) ? parseDotEnv(readFileSync(file)) : {};
+}
+
+/**
+ * The embedded default keeps its generated secret under data/ so sessions survive restarts without any set-up.
+ * Written atomically so two processes starting together never read half a secret.
+ */
+function embeddedSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, secret, { mode: 0o600 });
+  renameSync(tmp, file);
+  return secret;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { cwd?: string } = {}): Config {
+  const cwd = options.cwd ?? process.cwd();
+  // Values already in the environment win over .env, as dotenv does.
+  const merged = source === process.env ? { ...readDotEnv(path.join(cwd, '.env')), ...source } : { ...source };
+  const parsed = EnvSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+    problems.push('SESSION_SECRET: required in production (at least 32 random characters)');
+  }
+  if (env.NODE_ENV !== 'test' && env.BCRYPT_COST < 12) {
+    problems.push('BCRYPT_COST: must be at least 12 outside tests');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    sessionSecret: env.SESSION_SECRET ?? embeddedSessionSecret(path.join(cwd, 'data')),
+    sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: env.SESSION_MAX_HOURS * 3_600_000,
+    cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : env.NODE_ENV === 'production',
+    trustProxy: env.TRUST_PROXY,
+    uploadDir: path.resolve(cwd, env.UPLOAD_DIR),
+    logLevel: env.LOG_LEVEL,
+    bcryptCost: env.BCRYPT_COST,
+    dbAcquireTimeoutMs: env.DB_ACQUIRE_TIMEOUT_MS,
+    httpTimeoutMs: env.HTTP_TIMEOUT_MS,
+    wordpress: {
+      url: env.WORDPRESS_URL,
+      user: env.WORDPRESS_USER,
+      appPassword: env.WORDPRESS_APP_PASSWORD,
+      publicSiteUrl: env.PUBLIC_SITE_URL,
+    },
+    mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
+  };
+}
+
+/** The settings the browser may see: nothing secret. */
+export function publicEnv(config: Config) {
+  return {
+    publicSiteUrl: config.wordpress.publicSiteUrl ?? null,
+    wordpressAdminUrl: config.wordpress.url ?? config.wordpress.publicSiteUrl ?? null,
+  };
+}
+export type PublicEnv = ReturnType<typeof publicEnv>;

@@ -1,0 +1,119 @@
+/**
+ * One place where database values become wire values and back. Both dialects store lists as JSON text,
+ * booleans as 0/1, money and coordinates as DECIMAL (SQLite: NUMERIC affinity) and timestamps as
+ * 'YYYY-MM-DD HH:MM:SS.mmm' UTC text; the wire carries lists as arrays, money/decimals as strings,
+ * date-only values as 'YYYY-MM-DD' and timestamps as ISO-8601 UTC.
+ */
+export type ColumnKind = 'boolean' | 'list' | 'money' | 'decimal' | 'date' | 'timestamp' | 'integer';
+
+export interface DecimalSpec {
+  kind: 'money' | 'decimal';
+  scale: number;
+}
+
+export type ColumnKinds = Record<string, ColumnKind | DecimalSpec>;
+
+export function decodeList(value: unknown): string[] {
+  if (value === null || value === undefined || value === '') return [];
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? parsed.map((item) => String(item)) : [];
+}
+
+export function encodeList(value: readonly string[] | null | undefined): string {
+  return JSON.stringify(value ?? []);
+}
+
+/** Exact decimal text with a fixed scale; SQLite may hand back a float such as 0.30000000000000004. */
+export function decodeDecimal(value: unknown, scale: number): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return value.toFixed(scale);
+  return normaliseDecimalText(String(value), scale);
+}
+
+export function normaliseDecimalText(text: string, scale: number): string {
+  const match = /^(-)?(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!match) throw new Error(`Not a decimal: ${text}`);
+  const [, sign = '', whole = '', fraction = ''] = match;
+  if (fraction.length <= scale) return `${sign}${whole || '0'}${scale ? '.' + fraction.padEnd(scale, '0') : ''}`;
+  // More digits than the column keeps: round half away from zero on the integer of the smallest unit.
+  const units = BigInt((whole || '0') + fraction.slice(0, scale)) + (Number(fraction[scale]) >= 5 ? 1n : 0n);
+  return formatUnits(sign === '-' ? -units : units, scale);
+}
+
+export function toUnits(text: string, scale: number): bigint {
+  const normalised = normaliseDecimalText(text, scale);
+  const negative = normalised.startsWith('-');
+  const digits = normalised.replace('-', '').replace('.', '');
+  return negative ? -BigInt(digits) : BigInt(digits);
+}
+
+export function formatUnits(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale);
+  return `${negative ? '-' : ''}${whole}${scale ? '.' + fraction : ''}`;
+}
+
+/** Sums money strings exactly (integer cents). */
+export function sumMoney(values: Iterable<string | null | undefined>): string {
+  let total = 0n;
+  for (const value of values) if (value) total += toUnits(value, 2);
+  return formatUnits(total, 2);
+}
+
+export function decodeBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+export function decodeDate(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  return String(value).slice(0, 10);
+}
+
+export function decodeTimestamp(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'number') return new Date(value).toISOString();
+  const text = String(value);
+  const iso = text.includes('T') ? text : `${text.replace(' ', 'T')}`;
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`).toISOString();
+}
+
+/** The text both dialects store and compare for a UTC instant. */
+export function encodeTimestamp(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+export function decodeRow<T>(kinds: ColumnKinds, row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const [column, kind] of Object.entries(kinds)) {
+    if (!(column in out)) continue;
+    const value = out[column];
+    if (typeof kind === 'object') out[column] = decodeDecimal(value, kind.scale);
+    else if (kind === 'boolean') out[column] = decodeBoolean(value);
+    else if (kind === 'list') out[column] = decodeList(value);
+    else if (kind === 'date') out[column] = decodeDate(value);
+    else if (kind === 'timestamp') out[column] = decodeTimestamp(value);
+    else if (kind === 'integer') out[column] = value === null || value === undefined ? null : Number(value);
+  }
+  return out as T;
+}
+
+export function encodeRow(kinds: ColumnKinds, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    const kind = kinds[column];
+    if (kind === undefined) out[column] = value;
+    else if (typeof kind === 'object') out[column] = value === null || value === '' ? null : normaliseDecimalText(String(value), kind.scale);
+    else if (kind === 'boolean') out[column] = value ? 1 : 0;
+    else if (kind === 'list') out[column] = encodeList(value as string[] | null);
+    else if (kind === 'timestamp') out[column] = encodeTimestamp(value as Date | string | null);
+    else if (kind === 'date') out[column] = value === '' ? null : value;
+    else out[column] = value;
+  }
+  return out;
+}

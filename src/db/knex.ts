@@ -1,0 +1,102 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface DatabaseOptions {
+  url: string;
+  acquireTimeoutMs?: number;
+  poolMax?: number;
+}
+
+export function dialectOf(url: string): Dialect {
+  return url.startsWith('sqlite:') ? 'sqlite' : 'mysql';
+}
+
+/** `sqlite:data/pacer.sqlite`, `sqlite::memory:` or `sqlite:/abs/path.sqlite`. */
+function sqliteFilename(url: string): string {
+  const rest = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  return rest === ':memory:' ? ':memory:' : path.resolve(rest);
+}
+
+export function mysqlConnection(url: string): Knex.MySql2ConnectionConfig {
+  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 3306,
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    database: parsed.pathname.replace(/^\//, '') || undefined,
+    charset: 'utf8mb4',
+    // Dates travel as strings so a DATE never shifts by a time zone and DATETIMEs stay UTC.
+    dateStrings: true,
+    timezone: 'Z',
+    supportBigNumbers: true,
+  };
+}
+
+export function createDatabase(options: DatabaseOptions): Knex {
+  const acquireConnectionTimeout = options.acquireTimeoutMs ?? 5000;
+  if (dialectOf(options.url) === 'sqlite') {
+    const filename = sqliteFilename(options.url);
+    if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      acquireConnectionTimeout,
+      // One connection: SQLite serialises writers anyway, and a single handle keeps transactions simple.
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'mysql2',
+    connection: mysqlConnection(options.url),
+    acquireConnectionTimeout,
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 10,
+      afterCreate(
+        conn: { query: (sql: string, cb: (err: Error | null) => void) => void },
+        done: (err: Error | null, conn: unknown) => void,
+      ) {
+        conn.query(
+          "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_unicode_ci",
+          (err) => done(err, conn),
+        );
+      },
+    },
+  });
+}
+
+export function dialectOfDb(db: Knex): Dialect {
+  const client = db.client.config.client;
+  return client === 'better-sqlite3' || client === 'sqlite3' ? 'sqlite' : 'mysql';
+}
+
+/** Fails start-up when MySQL would silently truncate data or mangle 4-byte characters. */
+export async function assertDatabaseSafety(db: Knex): Promise<void> {
+  if (dialectOfDb(db) !== 'mysql') return;
+  const [rows] = (await db.raw('SELECT @@SESSION.sql_mode AS mode, @@SESSION.character_set_connection AS charset')) as [
+    Array<{ mode: string; charset: string }>,
+  ];
+  const row = rows[0];
+  if (!row || !/STRICT_(ALL|TRANS)_TABLES/.test(row.mode)) {
+    throw new Error(`MySQL sql_mode is not strict (${row?.mode ?? 'unknown'})`);
+  }
+  if (row.charset !== 'utf8mb4') throw new Error(`MySQL connection charset is ${row.charset}, expected utf8mb4`);
+}
+
+export async function withTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(work);
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { createApiRouter } from '../api/router.js';
+import { renderPage } from '../ssr/render.js';
+import { errorHandler } from './errors.js';
+import { healthRouter } from './health.js';
+import { originCheck } from './origin-check.js';
+import { securityHeaders } from './security-headers.js';
+import { loadCurrentUser, sessionCookie } from './session.js';
+import type { ServerContext } from './types.js';
+
+export interface AppOptions {
+  publicDir?: string;
+}
+
+/** The whole web app, without listen(), so tests drive it with supertest. */
+export function createApp(ctx: ServerContext, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  if (ctx.config.trustProxy) app.set('trust proxy', ctx.config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      genReqId: (req, res) => {
+        const id = randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/assets/') },
+    }),
+  );
+  app.use(healthRouter(ctx.db));
+  app.use(
+    '/assets',
+    express.static(path.join(options.publicDir ?? 'public', 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+  );
+  app.use(express.static(options.publicDir ?? 'public', { index: false }));
+  app.use(securityHeaders());
+  app.use((req, _res, next) => {
+    req.ctx = { ...ctx, log: req.log };
+    next();
+  });
+  app.use(sessionCookie(ctx.config));
+  app.use(loadCurrentUser());
+  app.use(originCheck());
+  app.use('/api', createApiRouter());
+  app.get(/.*/, renderPage());
+  app.use(errorHandler());
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../services/errors.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Maps every failure to `{message, code, issues?}`; unknown errors are logged and answered without internals. */
+export function errorHandler() {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof AppError) {
+      if (error.headers) res.set(error.headers);
+      return res.status(error.status).json(error.toBody());
+    }
+    const parserError = error as BodyParserError;
+    if (parserError.type === 'entity.parse.failed') {
+      return res.status(400).json({ message: 'The request body is not valid JSON', code: 'bad_json' });
+    }
+    if (parserError.type === 'entity.too.large') {
+      return res.status(413).json({ message: 'The request body is too large', code: 'payload_too_large' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      req.log?.error({ err: error }, 'database unavailable');
+      return res.status(503).json({ message: 'The database is unavailable. Try again shortly.', code: 'unavailable' });
+    }
+    req.log?.error({ err: error }, 'unhandled error');
+    res.status(500).json({ message: 'Something went wrong on our side', code: 'internal' });
+  };
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  const name = (error as { name?: string }).name;
+  return (
+    name === 'KnexTimeoutError' ||
+    code === 'ECONNREFUSED' ||
+    code === 'PROTOCOL_CONNECTION_LOST' ||
+    code === 'ETIMEDOUT' ||
+    code === 'ER_CON_COUNT_ERROR'
+  );
+}
+
+export function apiNotFound() {
+  return (req: Request, res: Response) => {
+    res.status(404).json({ message: `No API route for ${req.method} ${req.path}`, code: 'not_found' });
+  };
+}

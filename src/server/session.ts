@@ -1,0 +1,61 @@
+import cookieSession from 'cookie-session';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { userForSession } from '../services/auth/service.js';
+import { presentUser } from '../services/users/service.js';
+import type { Config } from '../config/env.js';
+import type { SessionPayload } from './types.js';
+
+/** `__Host-` pins the cookie to our origin, but browsers only accept it on a Secure cookie. */
+export function sessionCookieName(config: Config): string {
+  return config.cookieSecure ? '__Host-pacer' : 'pacer';
+}
+
+export function sessionCookie(config: Config): RequestHandler {
+  return cookieSession({
+    name: sessionCookieName(config),
+    keys: [config.sessionSecret],
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.cookieSecure,
+    path: '/',
+    maxAge: config.sessionMaxMs,
+  });
+}
+
+/** Refresh the idle timestamp at most this often, so most answers carry no Set-Cookie. */
+const LAST_SEEN_GRANULARITY_MS = 60_000;
+
+/**
+ * Resolves req.user from the signed cookie. The cookie alone proves nothing after logout, so the user's
+ * session version, the absolute age (iat) and the idle time (last) are all checked on the server.
+ */
+export function loadCurrentUser(): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      const session = req.session as SessionPayload | null | undefined;
+      if (!session?.uid || session.ver === undefined || !session.iat || !session.last) return next();
+      const { config, clock } = req.ctx;
+      const now = clock.now().getTime();
+      if (now - session.iat > config.sessionMaxMs || now - session.last > config.sessionIdleMs) {
+        req.session = null;
+        return next();
+      }
+      const user = await userForSession(req.ctx, session.uid, session.ver);
+      if (!user) {
+        req.session = null;
+        return next();
+      }
+      req.user = presentUser(user);
+      if (now - session.last >= LAST_SEEN_GRANULARITY_MS) session.last = now;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** A brand-new session object on sign-in, so nothing from before it survives (fixation). */
+export function startSession(req: Request, userId: number, version: number): void {
+  const now = req.ctx.clock.now().getTime();
+  req.session = { uid: userId, ver: version, iat: now, last: now } satisfies SessionPayload;
+}

@@ -1,0 +1,33 @@
+import type { PublicUser } from '../shared/schemas/auth.js';
+import type { AppContext } from '../services/context.js';
+import type { LoginThrottle } from '../services/auth/login-throttle.js';
+
+/** The cookie payload: signed, not encrypted, so nothing secret (security checklist item 6). */
+export interface SessionPayload {
+  uid?: number;
+  ver?: number;
+  iat?: number;
+  last?: number;
+}
+
+export interface ServerContext extends AppContext {
+  throttle: LoginThrottle;
+  assets: AssetManifest;
+}
+
+export interface AssetManifest {
+  entry: string;
+  css: string[];
+  preload: string[];
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's request type is extended through this namespace.
+  namespace Express {
+    interface Request {
+      user?: PublicUser;
+      ctx: ServerContext;
+      cspNonce?: string;
+    }
+  }
+}

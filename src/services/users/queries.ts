@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import { decodeRow, encodeTimestamp } from '../../db/codecs.js';
+import { columnKinds } from '../../db/columns.js';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  createdAt: string;
+  lastLogin: string | null;
+  isActive: boolean;
+  sessionVersion: number;
+}
+
+const decode = (row: Record<string, unknown>) => decodeRow<UserRow>(columnKinds.users, row);
+
+export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
+  const row = await db('users').where({ email: email.toLowerCase() }).first();
+  return row ? decode(row) : undefined;
+}
+
+export async function findUserById(db: Knex, id: number): Promise<UserRow | undefined> {
+  const row = await db('users').where({ id }).first();
+  return row ? decode(row) : undefined;
+}
+
+export async function countUsers(db: Knex): Promise<number> {
+  const row = (await db('users').count({ n: '*' }).first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+export async function insertUser(
+  db: Knex,
+  user: { email: string; passwordHash: string; firstName: string; lastName: string; createdAt: Date },
+): Promise<number> {
+  const [id] = await db('users').insert({
+    email: user.email.toLowerCase(),
+    passwordHash: user.passwordHash,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    createdAt: encodeTimestamp(user.createdAt),
+    isActive: 1,
+    sessionVersion: 0,
+  });
+  return Number(id);
+}
+
+export async function listUserRows(db: Knex): Promise<UserRow[]> {
+  const rows = await db('users').orderBy('id');
+  return rows.map(decode);
+}
+
+export async function updateUser(
+  db: Knex,
+  id: number,
+  changes: Partial<{ passwordHash: string; isActive: boolean; lastLogin: Date }>,
+  options: { bumpSessionVersion?: boolean } = {},
+): Promise<number> {
+  const values: Record<string, unknown> = {};
+  if (changes.passwordHash !== undefined) values.passwordHash = changes.passwordHash;
+  if (changes.isActive !== undefined) values.isActive = changes.isActive ? 1 : 0;
+  if (changes.lastLogin !== undefined) values.lastLogin = encodeTimestamp(changes.lastLogin);
+  if (options.bumpSessionVersion) values.sessionVersion = db.raw('?? + 1', ['sessionVersion']);
+  return db('users').where({ id }).update(values);
+}

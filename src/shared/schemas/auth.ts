@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** bcrypt ignores bytes past 72, so longer passwords would be silently truncated: refuse them. */
+export const MAX_PASSWORD_BYTES = 72;
+const utf8Length = (value: string) => new TextEncoder().encode(value).length;
+
+export const LoginSchema = z
+  .object({
+    email: z.email(),
+    password: z
+      .string()
+      .min(1)
+      .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` }),
+  })
+  .strict();
+export type LoginInput = z.infer<typeof LoginSchema>;
+
+export const NewPasswordSchema = z
+  .string()
+  .min(8, 'Password must be at least 8 characters')
+  .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` });
+
+export const NewUserSchema = z
+  .object({
+    email: z.email(),
+    password: NewPasswordSchema,
+    firstName: z.string().trim().min(1, 'First name is required').max(100),
+    lastName: z.string().trim().min(1, 'Last name is required').max(100),
+  })
+  .strict();
+export type NewUserInput = z.infer<typeof NewUserSchema>;
+
+/** The user as the browser and API callers see it: never the hash or the session version. */
+export interface PublicUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isActive: boolean;
+  createdAt: string;
+  lastLogin: string | null;
+}

@@ -1,0 +1,15 @@
+import type { PublicUser } from './schemas/auth.js';
+
+export interface PublicSettings {
+  publicSiteUrl: string | null;
+  wordpressAdminUrl: string | null;
+}
+
+/** What the root route knows about the visit: who is signed in, and how to format for them. */
+export interface SessionInfo {
+  user: PublicUser | null;
+  needsSetup: boolean;
+  locale: string;
+  timeZone: string;
+  env: PublicSettings;
+}

@@ -1,0 +1,81 @@
+import { PassThrough } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
+import { renderToPipeableStream } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { routes } from '../../views/routes.js';
+import type { ServerLoaderContext } from '../../views/data/source.js';
+import { serverDataSource } from './data-source.js';
+import { hydrationScript } from './hydration.js';
+import { localeOf } from './locale.js';
+
+const handler = createStaticHandler(routes);
+
+function toFetchRequest(req: Request, res: Response): globalThis.Request {
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
+    else if (value !== undefined) headers.set(key, value);
+  }
+  return new globalThis.Request(url, { method: 'GET', headers, signal: controller.signal });
+}
+
+const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** Every page: run the route loaders in-process, render, and hand the data to the browser for hydration. */
+export function renderPage() {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const requestContext: ServerLoaderContext = { dataSource: serverDataSource(req), signedIn: Boolean(req.user) };
+      const context = await handler.query(toFetchRequest(req, res), { requestContext });
+      if (context instanceof globalThis.Response) {
+        const location = context.headers.get('Location');
+        if (location && context.status >= 300 && context.status < 400) return res.redirect(context.status, location);
+        return res.status(context.status).send(await context.text());
+      }
+      const router = createStaticRouter(handler.dataRoutes, context);
+      const nonce = req.cspNonce!;
+      const { assets } = req.ctx;
+      const locale = localeOf(req);
+      const head = [
+        '<!DOCTYPE html>',
+        `<html lang="${escapeAttr(locale)}">`,
+        '<head>',
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<title>Pacer CRM</title>',
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+        ...assets.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`),
+        `<link rel="modulepreload" href="${escapeAttr(assets.entry)}">`,
+        ...assets.preload.map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
+        '</head>',
+        '<body>',
+        '<div id="root">',
+      ].join('');
+      const tail = `</div><script nonce="${nonce}">${hydrationScript(context)}</script><script type="module" nonce="${nonce}" src="${escapeAttr(assets.entry)}"></script></body></html>`;
+
+      const body = new PassThrough();
+      let failed = false;
+      const stream = renderToPipeableStream(<StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />, {
+        onAllReady() {
+          res.status(context.statusCode).type('html');
+          res.write(head);
+          body.on('data', (chunk: Buffer) => res.write(chunk));
+          body.on('end', () => res.end(tail));
+          stream.pipe(body);
+        },
+        onShellError(error) {
+          failed = true;
+          next(error);
+        },
+        onError(error) {
+          if (!failed) req.log.error({ err: error }, 'render error');
+        },
+      });
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { createDatabase, dialectOf, mysqlConnection, type Dialect } from '../../src/db/knex.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+/** The database every data-layer test runs on: SQLite unless TEST_DATABASE_URL names a MySQL/MariaDB server. */
+export const testDatabaseServer = process.env.TEST_DATABASE_URL ?? 'sqlite';
+export const testDialect: Dialect = testDatabaseServer === 'sqlite' ? 'sqlite' : dialectOf(testDatabaseServer);
+
+export interface TestDatabase {
+  url: string;
+  db: Knex;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own (a temp SQLite file, or a new MariaDB database), dropped afterwards. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
+  if (testDialect === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pacer-test-'));
+    const url = `sqlite:${path.join(dir, 'test.sqlite')}`;
+    const db = createDatabase({ url });
+    if (migrate) await migrateToLatest(db);
+    return {
+      url,
+      db,
+      dialect: 'sqlite',
+      async destroy() {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `pacer_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
+  await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [name]);
+  await admin.destroy();
+  const base = new URL(testDatabaseServer.replace(/^mariadb:/, 'mysql:'));
+  base.pathname = `/${name}`;
+  const url = base.toString();
+  const db = createDatabase({ url, acquireTimeoutMs: 10_000, poolMax: 5 });
+  if (migrate) await migrateToLatest(db);
+  return {
+    url,
+    db,
+    dialect: 'mysql',
+    async destroy() {
+      await db.destroy();
+      const cleanup = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
+      await cleanup.raw('DROP DATABASE IF EXISTS ??', [name]);
+      await cleanup.destroy();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import type { PublicUser } from '../../../src/shared/schemas/auth.js';
+import { apiRequest } from '../../data/http.js';
+import { Button } from '../ui/primitives.js';
+
+export const PRODUCT_TITLE = 'Pacer CRM';
+
+export const NAV_ITEMS = [
+  { to: '/', label: 'Dashboard' },
+  { to: '/events', label: 'Events' },
+  { to: '/professionals', label: 'Professionals' },
+  { to: '/runclubs', label: 'Run Clubs' },
+  { to: '/brands', label: 'Brands' },
+  { to: '/media', label: 'Media' },
+  { to: '/influencers', label: 'Influencers' },
+  { to: '/integrations', label: 'Integrations' },
+] as const;
+
+export function avatarInitials(email: string): string {
+  return email.slice(0, 2).toUpperCase();
+}
+
+function SideNav({ onNavigate }: { onNavigate?: () => void }) {
+  return (
+    <nav aria-label="Main">
+      <ul className="nav-list">
+        {NAV_ITEMS.map((item) => (
+          <li key={item.to}>
+            <NavLink to={item.to} end={item.to === '/'} className="nav-link" onClick={onNavigate}>
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+async function signOut() {
+  try {
+    await apiRequest('POST', '/api/logout');
+  } finally {
+    // A full load drops every cached loader result along with the session.
+    window.location.assign('/');
+  }
+}
+
+export function MainLayout({ user, children }: { user: PublicUser; children: ReactNode }) {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const location = useLocation();
+  return (
+    <div className="app-shell">
+      <header className="app-header">
+        <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <Dialog.Trigger asChild>
+            <button type="button" className="menu-button" aria-label="Open navigation">
+              <span aria-hidden="true">☰</span>
+            </button>
+          </Dialog.Trigger>
+          <Dialog.Portal>
+            <Dialog.Overlay className="drawer-overlay" />
+            <Dialog.Content className="drawer" aria-describedby={undefined}>
+              <div className="drawer-header">
+                <Dialog.Title className="drawer-title">{PRODUCT_TITLE}</Dialog.Title>
+                <Dialog.Close className="btn btn-ghost" aria-label="Close navigation">
+                  ×
+                </Dialog.Close>
+              </div>
+              <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+        <span className="app-title">{PRODUCT_TITLE}</span>
+        <div className="header-user">
+          <span className="header-email">{user.email}</span>
+          <span className="avatar" aria-hidden="true">
+            {avatarInitials(user.email)}
+          </span>
+          <Button variant="outline" onClick={() => void signOut()}>
+            Logout
+          </Button>
+        </div>
+      </header>
+      <div className="app-body">
+        <aside className="side-nav">
+          <SideNav />
+        </aside>
+        <main className="app-main" id="main">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { messageOf } from '../../../src/shared/api-error.js';
+import { LoginSchema, NewUserSchema } from '../../../src/shared/schemas/auth.js';
+import { apiRequest } from '../../data/http.js';
+import { PRODUCT_TITLE } from '../../components/layout/main-layout.js';
+import { Alert, Button, Card, FieldError, Input, Label } from '../../components/ui/primitives.js';
+
+type FieldErrors = Record<string, string | undefined>;
+
+function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '');
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/** After signing in, load the very URL the user asked for, now rendered for them. */
+function reloadHere() {
+  window.location.assign(window.location.pathname + window.location.search);
+}
+
+function TextField(props: { name: string; label: string; type?: string; autoComplete?: string; error?: string; required?: boolean }) {
+  const id = `field-${props.name}`;
+  return (
+    <div className="field">
+      <Label htmlFor={id} required={props.required}>
+        {props.label}
+      </Label>
+      <Input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        autoComplete={props.autoComplete}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+      />
+      <FieldError id={`${id}-error`} message={props.error} />
+    </div>
+  );
+}
+
+export function LoginScreen() {
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const parsed = LoginSchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    setServerError(null);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      await apiRequest('POST', '/api/login', parsed.data);
+      reloadHere();
+    } catch (error) {
+      setServerError(messageOf(error, 'Login failed'));
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <Card className="auth-card">
+        <h1 className="auth-title">{PRODUCT_TITLE}</h1>
+        <p className="muted">Access is limited to authorized users only.</p>
+        {serverError && <Alert variant="destructive">{serverError}</Alert>}
+        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+          <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} />
+          <TextField name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} />
+          <Button type="submit" disabled={pending} className="btn-block">
+            {pending ? 'Signing in...' : 'Sign In'}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  );
+}
+
+export function SetupScreen() {
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const parsed = NewUserSchema.safeParse(Object.fromEntries(['email', 'password', 'firstName', 'lastName'].map((k) => [k, form.get(k) ?? ''])));
+    setServerError(null);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      await apiRequest('POST', '/api/setup', parsed.data);
+      reloadHere();
+    } catch (error) {
+      setServerError(messageOf(error, 'Could not create the account'));
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <Card className="auth-card">
+        <h1 className="auth-title">{PRODUCT_TITLE}</h1>
+        <h2>Create the first admin account</h2>
+        <p className="muted">No one has signed up yet. This account can then add the rest of the team from the terminal.</p>
+        {serverError && <Alert variant="destructive">{serverError}</Alert>}
+        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+          <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} required />
+          <TextField name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required />
+          <TextField name="firstName" label="First name" autoComplete="given-name" error={errors.firstName} required />
+          <TextField name="lastName" label="Last name" autoComplete="family-name" error={errors.lastName} required />
+          <Button type="submit" disabled={pending} className="btn-block">
+            {pending ? 'Creating...' : 'Create account'}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  );
+}
