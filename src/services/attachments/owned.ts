@@ -13,3 +13,15 @@ export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordT
   await trx('files').where(owner).delete();
   return files.map((file) => file.filePath);
 }
+
+/** Removes stored bytes after the owning rows are gone; a file already missing is not an error. */
+export async function removeStoredFiles(uploadDir: string, storedPaths: readonly string[]): Promise<void> {
+  const { rm } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const base = path.resolve(uploadDir);
+  for (const stored of storedPaths) {
+    const target = path.resolve(base, stored);
+    if (!target.startsWith(base + path.sep)) continue;
+    await rm(target, { force: true });
+  }
+}
