@@ -1,18 +1,24 @@
 // Builds the browser bundle (minified, content-hashed, split per route, with a manifest the server reads),
 // the server and the CLI. `node esbuild.config.mjs --watch` rebuilds on change and restarts the server.
+// Browser tests build only the bundle, unminified with React's development checks, into a directory of their
+// own: `--browser-only --dev --public=DIR`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
-const watch = process.argv.includes('--watch');
-const outdir = 'public/assets';
+const args = process.argv.slice(2);
+const watch = args.includes('--watch');
+const browserOnly = args.includes('--browser-only');
+const dev = args.includes('--dev');
+const publicDir = args.find((arg) => arg.startsWith('--public='))?.slice('--public='.length) ?? 'public';
+const outdir = path.join(publicDir, 'assets');
 
 function writeManifest(result) {
   const outputs = result.metafile.outputs;
   const entryFile = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'views/entry.client.tsx');
   const cssFile = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'views/styles.css');
-  const toUrl = (file) => '/' + path.relative('public', file).split(path.sep).join('/');
+  const toUrl = (file) => '/' + path.relative(publicDir, file).split(path.sep).join('/');
   const preload = outputs[entryFile].imports.filter((imp) => imp.kind === 'import-statement').map((imp) => toUrl(imp.path));
   const manifest = { entry: toUrl(entryFile), css: cssFile ? [toUrl(cssFile)] : [], preload };
   writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
@@ -26,12 +32,12 @@ const browser = {
   format: 'esm',
   platform: 'browser',
   target: ['es2022'],
-  minify: true,
+  minify: !dev,
   sourcemap: true,
   metafile: true,
   entryNames: '[name]-[hash]',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
   jsx: 'automatic',
   logLevel: 'warning',
   plugins: [{ name: 'manifest', setup: (build) => build.onEnd((result) => result.errors.length === 0 && writeManifest(result)) }],
@@ -53,7 +59,9 @@ const server = { ...node, entryPoints: { server: 'src/server/main.ts', cli: 'cli
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
-if (!watch) {
+if (browserOnly) {
+  await esbuild.build(browser);
+} else if (!watch) {
   await Promise.all([esbuild.build(browser), esbuild.build(server)]);
 } else {
   let child;

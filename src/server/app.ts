@@ -30,6 +30,11 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      // Enough to find a request again; headers (cookies included) stay out of the logs.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/assets/') },
     }),
   );

@@ -1,0 +1,101 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeTimestamp } from '../../src/db/codecs.js';
+import { launchBrowser, openPage, startServer, waitForHydration, type E2EServer } from './harness.js';
+
+describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer (real Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  const admin = { email: 'first.admin@example.org', password: 'a long enough password' };
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const now = encodeTimestamp(new Date());
+    await server.database.db('events').insert([
+      { eventName: 'Harbour Half', createdAt: now, updatedAt: now },
+      { eventName: 'Trail 50', createdAt: now, updatedAt: now },
+    ]);
+    await server.database.db('brands').insert({ brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('creates the first admin, signs in, lands on the asked URL, shows counts and 404, and signs out', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+
+    await page.goto(`${server.baseUrl}/`);
+    await waitForHydration(page);
+    await expect(page.getByRole('heading', { name: 'Create the first admin account' }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Admin');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await expect(page.getByText(admin.email).isVisible()).resolves.toBe(true);
+    await expect(page.locator('.avatar').textContent()).resolves.toBe('FI');
+    await expect(page.getByTestId('stat-events').textContent()).resolves.toContain('2');
+    await expect(page.getByTestId('stat-brands').textContent()).resolves.toContain('1');
+    await expect(page.getByTestId('stat-media').textContent()).resolves.toContain('0');
+
+    // Each count card links to its list.
+    await page.getByTestId('stat-brands').click();
+    await page.waitForURL(`${server.baseUrl}/brands`);
+
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await waitForHydration(page);
+    await expect(page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(true);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+
+    // A deep link while signed out shows the sign-in screen at that URL, and sign-in lands on it.
+    await page.goto(`${server.baseUrl}/integrations?tab=email`);
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Invalid email address').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    expect(page.url()).toBe(`${server.baseUrl}/integrations?tab=email`);
+    await expect(page.getByRole('link', { name: 'Integrations', exact: true }).first().getAttribute('aria-current')).resolves.toBe('page');
+
+    watched.assertClean({ expectedHttpStatuses: [401] });
+    await watched.close();
+  });
+
+  it('turns the side navigation into a slide-in drawer at 375 px', async () => {
+    const watched = await openPage(browser, { width: 375, height: 740 });
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/`);
+    await waitForHydration(page);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+
+    await expect(page.locator('aside.side-nav').isVisible()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.waitFor();
+    for (const label of ['Dashboard', 'Events', 'Professionals', 'Run Clubs', 'Brands', 'Media', 'Influencers', 'Integrations']) {
+      await expect(drawer.getByRole('link', { name: label, exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await drawer.getByRole('link', { name: 'Media', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/media`);
+    await drawer.waitFor({ state: 'hidden' });
+
+    watched.assertClean();
+    await watched.close();
+  });
+});

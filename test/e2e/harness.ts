@@ -1,0 +1,149 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { LoginThrottle } from '../../src/services/auth/login-throttle.js';
+import { systemClock } from '../../src/services/context.js';
+import { createUser } from '../../src/services/users/service.js';
+import { createApp } from '../../src/server/app.js';
+import { createLogger } from '../../src/server/logger.js';
+import type { ServerContext } from '../../src/server/types.js';
+import { readAssetManifest } from '../../src/ssr/assets.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { testConfig, TEST_PASSWORD } from '../helpers/app.js';
+
+export { TEST_PASSWORD };
+
+export interface E2EServer {
+  baseUrl: string;
+  ctx: ServerContext;
+  database: TestDatabase;
+  uploadDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (same createApp as production) on a free port, a fresh migrated database of the configured
+ * dialect, and the browser bundle built by global-setup. `env` adds settings, e.g. WORDPRESS_URL of a fake.
+ */
+export async function startServer(options: { env?: Record<string, string> } = {}): Promise<E2EServer> {
+  const publicDir = inject('e2ePublicDir');
+  const database = await createTestDatabase();
+  const uploadDir = mkdtempSync(path.join(tmpdir(), 'pacer-e2e-uploads-'));
+  const config = testConfig({ DATABASE_URL: database.url, UPLOAD_DIR: uploadDir, LOG_LEVEL: 'warn', ...options.env });
+  const ctx: ServerContext = {
+    db: database.db,
+    log: createLogger({ logLevel: 'warn' }),
+    config,
+    clock: systemClock,
+    throttle: new LoginThrottle(),
+    assets: readAssetManifest(publicDir),
+  };
+  const app = createApp(ctx, { publicDir });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    ctx,
+    database,
+    uploadDir,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.destroy();
+      rmSync(uploadDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors, warnings and uncaught page errors seen so far. */
+  problems: string[];
+  /**
+   * Throws when the page logged any error or warning (hydration mismatches included). Chromium logs every
+   * non-2xx fetch; a test that provokes one on purpose names its status in `expectedHttpStatuses`.
+   */
+  assertClean(options?: { expectedHttpStatuses?: number[] }): void;
+  close(): Promise<void>;
+}
+
+/** A fresh browser context (own cookies) whose console is watched for errors and warnings. */
+export async function openPage(browser: Browser, options: { width?: number; height?: number; locale?: string } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    locale: options.locale ?? 'en-AU',
+    timezoneId: 'Australia/Sydney',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return {
+    page,
+    context,
+    problems,
+    assertClean({ expectedHttpStatuses = [] } = {}) {
+      const unexpected = problems.filter((problem) => {
+        const status = /Failed to load resource: the server responded with a status of (\d+)/.exec(problem)?.[1];
+        return !(status && expectedHttpStatuses.includes(Number(status)));
+      });
+      if (unexpected.length) throw new Error(`The browser reported problems:\n${unexpected.join('\n')}`);
+    },
+    close: () => context.close(),
+  };
+}
+
+/** Creates a user straight through the service (fast) and returns its credentials. */
+export async function createStaffUser(server: E2EServer, email = 'staff@example.org'): Promise<{ email: string; password: string }> {
+  await createUser(server.ctx, { email, password: TEST_PASSWORD, firstName: 'Sam', lastName: 'Staff' });
+  return { email, password: TEST_PASSWORD };
+}
+
+/** Signs in through the login screen at `path` and waits for the signed-in layout. */
+export async function signIn(page: Page, baseUrl: string, credentials: { email: string; password: string }, path = '/'): Promise<void> {
+  await page.goto(baseUrl + path);
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+}
+
+/** Waits until React has hydrated the page (client-side handlers are attached). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.getElementById('root');
+    return Boolean(root && Object.keys(root).some((key) => key.startsWith('__reactContainer')));
+  });
+}
+
+/**
+ * JSON API calls as the signed-in browser user (cookies of the page's context, our Origin), for test set-up
+ * such as creating records that have no add screen.
+ */
+export async function apiAs<T>(page: Page, baseUrl: string, method: string, url: string, body?: unknown): Promise<T> {
+  const response = await page.context().request.fetch(baseUrl + url, {
+    method,
+    headers: { Origin: baseUrl, 'Content-Type': 'application/json' },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok()) throw new Error(`${method} ${url} → ${response.status()}: ${await response.text()}`);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
