@@ -1,0 +1,605 @@
+import { z } from 'zod';
+
+/**
+ * The six record types (events, professionals, run clubs, brands, media, influencers): their form schemas,
+ * list query parameters, presenter shapes and API paths. Browser-safe: the forms validate with the very schemas
+ * the API parses with, so a message the browser shows is the message the server would answer.
+ *
+ * Write semantics (docs/decisions/0010-record-field-mapping.md):
+ * - POST and PUT take the same schema: the whole form. PUT REPLACES every form field; a form field that is
+ *   omitted is stored as its empty value (null, [] or the field's default), never "kept as it was".
+ * - Fields that are not form fields (ids, wordpress ids, sync times, galleryImages, totalPayments, createdAt,
+ *   createdBy, updatedAt) are never accepted from the client (unknown keys are rejected) and PUT keeps them.
+ * - Empty strings from form inputs mean "no value" (null) for optional fields.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Enumerations (spec point 3)
+
+export const PROFESSION_TYPES = ['coach', 'physiotherapist', 'nutritionist', 'podiatrist', 'massage-therapist', 'trainer', 'other'] as const;
+export type ProfessionType = (typeof PROFESSION_TYPES)[number];
+
+export const LOCATION_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT', 'NZ'] as const;
+export type LocationState = (typeof LOCATION_STATES)[number];
+
+export const CLUB_TYPES = ['trail', 'road', 'track', 'mixed', 'social'] as const;
+export type ClubType = (typeof CLUB_TYPES)[number];
+
+export const SUBSCRIPTION_STATUSES = ['active', 'expired', 'pending'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const INFLUENCER_TYPES = ['influencer', 'pro', 'both'] as const;
+export type InfluencerType = (typeof INFLUENCER_TYPES)[number];
+
+// ---------------------------------------------------------------------------------------------------------
+// Limits
+
+/** Items per list page when the client names no limit, and the most one request may ask for. */
+export const PAGE_SIZE = 24;
+export const MAX_LIMIT = 100;
+/** Longest search text accepted; longer text is a 400, not a silent cut. */
+export const MAX_QUERY_LENGTH = 200;
+/** Free text (TEXT columns hold 65,535 bytes; 4-byte characters times this stays inside). */
+export const MAX_TEXT_LENGTH = 10_000;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_LIST_ITEMS = 100;
+export const MAX_LIST_ITEM_LENGTH = 500;
+
+// ---------------------------------------------------------------------------------------------------------
+// Field builders
+
+/**
+ * Fields normalise their input in a preprocess step, which zod types as `unknown`; this restores the input type
+ * the browser forms should send. ZodDefault is the shape zod itself uses for "optional in, always set out".
+ */
+const typed = <Out, In>(schema: z.ZodType) => schema as unknown as z.ZodDefault<z.ZodType<Out, In>>;
+
+const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
+const tooLong = (max: number) => `Must be at most ${max} characters`;
+
+/** Required name: trimmed, not blank; the same message whether it is missing, blank or not text. */
+const requiredName = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
+
+/** Optional text: '' or blank becomes null; omitted becomes null. */
+const optionalText = (max: number) =>
+  typed<string | null, string | null>(
+    z.preprocess(blankToNull, z.string({ error: 'Must be text' }).trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? null),
+  );
+
+const textWithDefault = (max: number, fallback: string) =>
+  typed<string, string | null>(
+    z.preprocess(blankToNull, z.string({ error: 'Must be text' }).trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? fallback),
+  );
+
+/** URLs travel and are stored as text (content-site data is not always a well-formed URL). */
+const optionalUrl = () => optionalText(MAX_URL_LENGTH);
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  typed<T[number] | null, T[number] | '' | null>(
+    z
+      .preprocess(blankToNull, z.enum(values, { error: `${label} must be one of: ${values.join(', ')}` }).nullable())
+      .optional()
+      .transform((v) => v ?? null),
+  );
+
+const enumWithDefault = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number], label: string) =>
+  typed<T[number], T[number] | '' | null>(
+    z
+      .preprocess(blankToNull, z.enum(values, { error: `${label} must be one of: ${values.join(', ')}` }).nullable())
+      .optional()
+      .transform((v): T[number] => v ?? fallback),
+  );
+
+const textList = () =>
+  z
+    .array(z.string({ error: 'List items must be text' }).trim().max(MAX_LIST_ITEM_LENGTH, tooLong(MAX_LIST_ITEM_LENGTH)), { error: 'Must be a list of text values' })
+    .max(MAX_LIST_ITEMS, `At most ${MAX_LIST_ITEMS} entries`)
+    .nullable()
+    .optional()
+    .transform((list) => (list ?? []).filter((item) => item !== ''));
+
+const enumList = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z
+    .array(z.enum(values, { error: `${label} must be one of: ${values.join(', ')}` }), { error: 'Must be a list' })
+    .max(values.length * 2)
+    .nullable()
+    .optional()
+    .transform((list): Array<T[number]> => [...new Set(list ?? [])]);
+
+const isRealDate = (text: string) => {
+  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return y >= 1000 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
+
+/** 'YYYY-MM-DD', a real calendar day. */
+export const DateText = z
+  .string({ error: 'Must be a date (YYYY-MM-DD)' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date (YYYY-MM-DD)')
+  .refine(isRealDate, 'Must be a real date (YYYY-MM-DD)');
+const optionalDate = () =>
+  typed<string | null, string | null>(z.preprocess(blankToNull, DateText.nullable()).optional().transform((v) => v ?? null));
+
+/** Money (10,2) as a decimal string such as "12.30"; never negative. */
+export const MoneyText = z
+  .string({ error: 'Must be an amount such as 12.30' })
+  .trim()
+  .regex(/^\d{1,8}(\.\d{1,2})?$/, 'Must be an amount such as 12.30 (at most 99999999.99)');
+const moneyWithDefaultZero = () =>
+  typed<string, string | null>(z.preprocess(blankToNull, MoneyText.nullable()).optional().transform((v) => v ?? '0'));
+
+const coordinate = (integerDigits: number, limit: number, label: string) =>
+  typed<string | null, string | null>(
+    z
+    .preprocess(
+      blankToNull,
+      z
+        .string({ error: `${label} must be a decimal number` })
+        .trim()
+        .regex(new RegExp(`^-?\\d{1,${integerDigits}}(\\.\\d{1,8})?$`), `${label} must be a decimal number with at most 8 decimals`)
+        .refine((text) => Math.abs(Number(text)) <= limit, `${label} must be between -${limit} and ${limit}`)
+        .nullable(),
+    )
+    .optional()
+    .transform((v) => v ?? null),
+  );
+
+/** A whole number, or null when empty ('' or null). Digit strings from form inputs are accepted. */
+const wholeNumber = (label: string, min: number, max: number) =>
+  typed<number | null, number | string | null>(
+    z
+    .preprocess(
+      (value) => {
+        const blank = blankToNull(value);
+        return typeof blank === 'string' && /^\s*\d+\s*$/.test(blank) ? Number(blank) : blank;
+      },
+      z
+        .number({ error: `${label} must be a whole number` })
+        .int(`${label} must be a whole number`)
+        .min(min, `${label} must be at least ${min}`)
+        .max(max, `${label} must be at most ${max}`)
+        .nullable(),
+    )
+    .optional()
+    .transform((v) => v ?? null),
+  );
+
+const flag = () => z.boolean({ error: 'Must be true or false' }).optional().transform((v) => v ?? false);
+
+/** Social handles are stored without a leading @ (spec point 3). */
+const optionalHandle = (max: number) =>
+  typed<string | null, string | null>(
+    z.preprocess((value) => (typeof value === 'string' ? value.trim().replace(/^@+/, '') : value), optionalText(max)),
+  );
+
+const location = {
+  locationAddress: optionalText(500),
+  locationLat: coordinate(2, 90, 'Latitude'),
+  locationLng: coordinate(3, 180, 'Longitude'),
+  locationState: optionalEnum(LOCATION_STATES, 'State'),
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Form schemas (POST and PUT bodies)
+
+export const EventInputSchema = z
+  .object({
+    eventName: requiredName('Event name is required'),
+    eventStartDate: optionalDate(),
+    eventEndDate: optionalDate(),
+    websiteUrl: optionalUrl(),
+    ...location,
+    runType: textList(),
+    trackType: textList(),
+    featuredRace: flag(),
+    entryCost: optionalText(MAX_TEXT_LENGTH),
+    prizes: optionalText(MAX_TEXT_LENGTH),
+    lastNewsletterInclusion: optionalDate(),
+    newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
+    totalAdvertisingSpend: moneyWithDefaultZero(),
+    notes: optionalText(MAX_TEXT_LENGTH),
+  })
+  .strict();
+export type EventInput = z.input<typeof EventInputSchema>;
+export type EventValues = z.output<typeof EventInputSchema>;
+
+/** wordpressProfessionalId is deliberately absent: a professional created or edited here stays unpublished. */
+export const ProfessionalInputSchema = z
+  .object({
+    businessName: requiredName('Business name is required'),
+    professionType: optionalEnum(PROFESSION_TYPES, 'Profession type'),
+    contactType: textList(),
+    trackType: textList(),
+    specializations: textList(),
+    credentials: textList(),
+    deliveryMethods: textList(),
+    ...location,
+    websiteUrl: optionalUrl(),
+    instagramUrl: optionalUrl(),
+    facebookUrl: optionalUrl(),
+    subscriptionStatus: enumWithDefault(SUBSCRIPTION_STATUSES, 'active', 'Subscription status'),
+    subscriptionExpiryDate: optionalDate(),
+    paymentAlertFlag: flag(),
+    lastNewsletterInclusion: optionalDate(),
+    newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
+    notes: optionalText(MAX_TEXT_LENGTH),
+  })
+  .strict();
+export type ProfessionalInput = z.input<typeof ProfessionalInputSchema>;
+export type ProfessionalValues = z.output<typeof ProfessionalInputSchema>;
+
+const UNSIGNED_INT_MAX = 4_294_967_295;
+
+export const RunClubInputSchema = z
+  .object({
+    clubName: requiredName('Club name is required'),
+    ...location,
+    clubType: enumList(CLUB_TYPES, 'Club type'),
+    foundedYear: wholeNumber('Founded year', 1800, 2100),
+    membershipCount: wholeNumber('Membership count', 0, UNSIGNED_INT_MAX),
+    meetingTimes: textList(),
+    cost: optionalText(255),
+    averageAttendance: wholeNumber('Average attendance', 0, UNSIGNED_INT_MAX),
+    websiteUrl: optionalUrl(),
+    instagramUrl: optionalUrl(),
+    facebookUrl: optionalUrl(),
+    founderInstagramUrl: optionalUrl(),
+    clubEmail: optionalText(320),
+    isPayingMember: flag(),
+    paymentStatus: textWithDefault(20, 'none'),
+    extras: optionalText(MAX_TEXT_LENGTH),
+    footnote: optionalText(MAX_TEXT_LENGTH),
+    socialTitle: optionalText(255),
+    lastNewsletterInclusion: optionalDate(),
+    newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
+    notes: optionalText(MAX_TEXT_LENGTH),
+  })
+  .strict();
+export type RunClubInput = z.input<typeof RunClubInputSchema>;
+export type RunClubValues = z.output<typeof RunClubInputSchema>;
+
+export const BrandInputSchema = z
+  .object({
+    brandName: requiredName('Brand name is required'),
+    industryCategory: optionalText(255),
+    websiteUrl: optionalUrl(),
+    instagramUrl: optionalUrl(),
+    facebookUrl: optionalUrl(),
+    linkedinUrl: optionalUrl(),
+    notes: optionalText(MAX_TEXT_LENGTH),
+    totalAdvertisingSpend: moneyWithDefaultZero(),
+    paymentStatus: textWithDefault(20, 'current'),
+    lastCampaignEndDate: optionalDate(),
+    locationState: optionalEnum(LOCATION_STATES, 'State'),
+  })
+  .strict();
+export type BrandInput = z.input<typeof BrandInputSchema>;
+export type BrandValues = z.output<typeof BrandInputSchema>;
+
+export const MediaInputSchema = z
+  .object({
+    mediaName: requiredName('Media name is required'),
+    industry: optionalText(255),
+    websiteUrl: optionalUrl(),
+    instagramUrl: optionalUrl(),
+    notes: optionalText(MAX_TEXT_LENGTH),
+  })
+  .strict();
+export type MediaInput = z.input<typeof MediaInputSchema>;
+export type MediaValues = z.output<typeof MediaInputSchema>;
+
+export const InfluencerInputSchema = z
+  .object({
+    firstName: requiredName('First name is required', 100),
+    lastName: requiredName('Last name is required', 100),
+    influencerType: enumWithDefault(INFLUENCER_TYPES, 'influencer', 'Type'),
+    instagramHandle: optionalHandle(100),
+    tiktokHandle: optionalHandle(100),
+    facebookHandle: optionalHandle(255),
+    websiteUrl: optionalUrl(),
+    email: optionalText(320),
+    phone: optionalText(50),
+    notes: optionalText(MAX_TEXT_LENGTH),
+  })
+  .strict();
+export type InfluencerInput = z.input<typeof InfluencerInputSchema>;
+export type InfluencerValues = z.output<typeof InfluencerInputSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Presenter shapes (what GET answers; dates 'YYYY-MM-DD', timestamps ISO-8601 UTC, money "12.30")
+
+interface Audit {
+  id: number;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+}
+
+interface Located {
+  locationAddress: string | null;
+  locationLat: string | null;
+  locationLng: string | null;
+  /** Usually one of LOCATION_STATES; synced data may carry another text. */
+  locationState: string | null;
+}
+
+export interface EventSummary extends Audit, Located {
+  eventName: string;
+  wordpressEventId: number | null;
+  eventStartDate: string | null;
+  eventEndDate: string | null;
+  websiteUrl: string | null;
+  runType: string[];
+  trackType: string[];
+  featuredRace: boolean;
+  entryCost: string | null;
+  prizes: string | null;
+  galleryImages: string[];
+  lastNewsletterInclusion: string | null;
+  newsletterInclusionNotes: string | null;
+  totalAdvertisingSpend: string;
+  notes: string | null;
+  wordpressLastSync: string | null;
+}
+
+export interface EventDistance {
+  id: number;
+  eventId: number;
+  distanceKm: string | null;
+  distanceStartDate: string | null;
+  distanceStartTime: string | null;
+  entryFee: string | null;
+  participantsCount: number | null;
+  gpxFilePath: string | null;
+  stravaLink: string | null;
+  elevationTitle: string | null;
+  medianTime: string | null;
+  lastTime: string | null;
+  prizes: string[];
+  prizeDescription: string | null;
+  recommendTitle: string | null;
+  productUrl: string | null;
+  productImagePath: string | null;
+  createdAt: string;
+}
+
+/** GET /api/events/:id */
+export interface Event extends EventSummary {
+  distances: EventDistance[];
+}
+
+export interface Professional extends Audit, Located {
+  businessName: string;
+  wordpressProfessionalId: number | null;
+  professionType: string | null;
+  contactType: string[];
+  trackType: string[];
+  specializations: string[];
+  credentials: string[];
+  deliveryMethods: string[];
+  websiteUrl: string | null;
+  instagramUrl: string | null;
+  facebookUrl: string | null;
+  subscriptionStatus: string;
+  subscriptionExpiryDate: string | null;
+  totalPayments: string;
+  paymentAlertFlag: boolean;
+  lastNewsletterInclusion: string | null;
+  newsletterInclusionNotes: string | null;
+  notes: string | null;
+  wordpressLastSync: string | null;
+}
+
+export interface RunClubSummary extends Audit, Located {
+  clubName: string;
+  wordpressClubId: number | null;
+  clubType: string[];
+  foundedYear: number | null;
+  membershipCount: number | null;
+  meetingTimes: string[];
+  cost: string | null;
+  averageAttendance: number | null;
+  websiteUrl: string | null;
+  instagramUrl: string | null;
+  facebookUrl: string | null;
+  founderInstagramUrl: string | null;
+  clubEmail: string | null;
+  isPayingMember: boolean;
+  paymentStatus: string;
+  totalPayments: string;
+  extras: string | null;
+  footnote: string | null;
+  socialTitle: string | null;
+  lastNewsletterInclusion: string | null;
+  newsletterInclusionNotes: string | null;
+  notes: string | null;
+  wordpressLastSync: string | null;
+}
+
+export interface RunClubSchedule {
+  id: number;
+  clubId: number;
+  title: string | null;
+  dayOfWeek: string | null;
+  specificDate: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  isRecurring: boolean;
+  description: string | null;
+  runStyle: string | null;
+  cost: string | null;
+  locationAddress: string | null;
+  locationLat: string | null;
+  locationLng: string | null;
+  createdAt: string;
+}
+
+/** GET /api/runclubs/:id */
+export interface RunClub extends RunClubSummary {
+  schedules: RunClubSchedule[];
+}
+
+export interface Brand extends Audit {
+  brandName: string;
+  industryCategory: string | null;
+  websiteUrl: string | null;
+  instagramUrl: string | null;
+  facebookUrl: string | null;
+  linkedinUrl: string | null;
+  notes: string | null;
+  totalAdvertisingSpend: string;
+  paymentStatus: string;
+  lastCampaignEndDate: string | null;
+  locationState: string | null;
+}
+
+export interface Media extends Audit {
+  mediaName: string;
+  industry: string | null;
+  websiteUrl: string | null;
+  instagramUrl: string | null;
+  notes: string | null;
+}
+
+export interface Influencer extends Audit {
+  firstName: string;
+  lastName: string;
+  influencerType: string;
+  instagramHandle: string | null;
+  tiktokHandle: string | null;
+  facebookHandle: string | null;
+  websiteUrl: string | null;
+  email: string | null;
+  phone: string | null;
+  notes: string | null;
+}
+
+/** Every list endpoint answers one page and the total number of matches. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** GET /api/events/:id/wordpress-url */
+export interface WordpressUrl {
+  wordpressUrl: string;
+}
+
+/** GET /api/stats */
+export interface Stats {
+  events: number;
+  professionals: number;
+  runClubs: number;
+  brands: number;
+  media: number;
+  influencers: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Record types, API paths and list query parameters
+
+export const RECORD_KINDS = ['event', 'professional', 'runclub', 'brand', 'media', 'influencer'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** Collection path per record type; one record is `${path}/${id}`. */
+export const RECORD_API_PATHS = {
+  event: '/api/events',
+  professional: '/api/professionals',
+  runclub: '/api/runclubs',
+  brand: '/api/brands',
+  media: '/api/media',
+  influencer: '/api/influencers',
+} as const satisfies Record<RecordKind, string>;
+
+export const recordApiPath = (kind: RecordKind, id?: number) => (id === undefined ? RECORD_API_PATHS[kind] : `${RECORD_API_PATHS[kind]}/${id}`);
+export const eventWordpressUrlPath = (id: number) => `${RECORD_API_PATHS.event}/${id}/wordpress-url`;
+
+/** Sort orders per type; the first is the default. `newest` = most recently created first. */
+export const SORTS = {
+  event: ['newest', 'name', 'date', 'updated'],
+  professional: ['newest', 'name', 'updated'],
+  runclub: ['newest', 'name', 'updated'],
+  brand: ['newest', 'name', 'updated'],
+  media: ['newest', 'name', 'updated'],
+  influencer: ['newest', 'name', 'updated'],
+} as const satisfies Record<RecordKind, readonly [string, ...string[]]>;
+export type SortOf<K extends RecordKind> = (typeof SORTS)[K][number];
+
+export const EVENT_FILTERS = ['all', 'featured', 'regular'] as const;
+export type EventFilter = (typeof EVENT_FILTERS)[number];
+/** The run club list's `type` filter (clubType contains it); the list omits social. */
+export const RUN_CLUB_TYPE_FILTERS = ['all', 'trail', 'road', 'track', 'mixed'] as const;
+export type RunClubTypeFilter = (typeof RUN_CLUB_TYPE_FILTERS)[number];
+
+const queryText = z
+  .string()
+  .max(MAX_QUERY_LENGTH, `Search text must be at most ${MAX_QUERY_LENGTH} characters`)
+  .transform((text) => text.trim())
+  .optional()
+  .transform((text) => text ?? '');
+const queryInt = (label: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text === '') return fallback;
+      if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return Number(text);
+    });
+const querySort = <K extends RecordKind>(kind: K) =>
+  z
+    .preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS[kind], { error: `sort must be one of: ${SORTS[kind].join(', ')}` }).optional())
+    .transform((v): SortOf<K> => v ?? SORTS[kind][0]);
+
+const baseListQuery = <K extends RecordKind>(kind: K) => ({
+  q: queryText,
+  sort: querySort(kind),
+  limit: queryInt('limit', 1, MAX_LIMIT, PAGE_SIZE),
+  offset: queryInt('offset', 0, 100_000_000, 0),
+});
+
+/** Query parameters of each list endpoint (all optional strings in the URL). Unknown parameters are ignored. */
+export const ListQuerySchemas = {
+  event: z.object({
+    ...baseListQuery('event'),
+    filter: z
+      .preprocess((v) => (v === '' ? undefined : v), z.enum(EVENT_FILTERS, { error: `filter must be one of: ${EVENT_FILTERS.join(', ')}` }).optional())
+      .transform((v): EventFilter => v ?? 'all'),
+  }),
+  professional: z.object(baseListQuery('professional')),
+  runclub: z.object({
+    ...baseListQuery('runclub'),
+    type: z
+      .preprocess((v) => (v === '' ? undefined : v), z.enum(RUN_CLUB_TYPE_FILTERS, { error: `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}` }).optional())
+      .transform((v): RunClubTypeFilter => v ?? 'all'),
+  }),
+  brand: z.object(baseListQuery('brand')),
+  media: z.object(baseListQuery('media')),
+  influencer: z.object(baseListQuery('influencer')),
+} as const;
+export type ListQuery<K extends RecordKind> = z.output<(typeof ListQuerySchemas)[K]>;
+/** What a client may put in a list URL (all optional). */
+export type ListParams<K extends RecordKind> = Partial<Record<keyof z.input<(typeof ListQuerySchemas)[K]>, string | number>>;
+
+/** Form schema per record type. */
+export const RecordInputSchemas = {
+  event: EventInputSchema,
+  professional: ProfessionalInputSchema,
+  runclub: RunClubInputSchema,
+  brand: BrandInputSchema,
+  media: MediaInputSchema,
+  influencer: InfluencerInputSchema,
+} as const;
+
+/** The not-found texts of spec point 8. */
+export const NOT_FOUND_MESSAGES = {
+  event: 'Event not found',
+  professional: 'Professional not found',
+  runclub: 'Run Club not found',
+  brand: 'Brand not found',
+  media: 'Media outlet not found',
+  influencer: 'Influencer not found',
+} as const satisfies Record<RecordKind, string>;
