@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import cookieSession from 'cookie-session';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { userForSession } from '../services/auth/service.js';
@@ -57,5 +58,5 @@ export function loadCurrentUser(): RequestHandler {
 /** A brand-new session object on sign-in, so nothing from before it survives (fixation). */
 export function startSession(req: Request, userId: number, version: number): void {
   const now = req.ctx.clock.now().getTime();
-  req.session = { uid: userId, ver: version, iat: now, last: now } satisfies SessionPayload;
+  req.session = { sid: randomBytes(12).toString('base64url'), uid: userId, ver: version, iat: now, last: now } satisfies SessionPayload;
 }

@@ -4,6 +4,8 @@ import type { LoginThrottle } from '../services/auth/login-throttle.js';
 
 /** The cookie payload: signed, not encrypted, so nothing secret (security checklist item 6). */
 export interface SessionPayload {
+  /** Random per sign-in, so every new session differs from any earlier one (fixation). */
+  sid?: string;
   uid?: number;
   ver?: number;
   iat?: number;
