@@ -60,7 +60,9 @@ export function renderPage() {
       let failed = false;
       const stream = renderToPipeableStream(<StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />, {
         onAllReady() {
-          res.status(context.statusCode).type('html');
+          // The catch-all route is the not-found page: say so in the status too.
+          const notFound = Boolean(req.user) && context.matches[context.matches.length - 1]?.route.path === '*';
+          res.status(notFound && context.statusCode === 200 ? 404 : context.statusCode).type('html');
           res.write(head);
           body.on('data', (chunk: Buffer) => res.write(chunk));
           body.on('end', () => res.end(tail));

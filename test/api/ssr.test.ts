@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/services/users/service.js';
+import { scriptSafeJson } from '../../src/ssr/hydration.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+
+const ATTACK = '</script><script>alert(1)</script>\u2028&';
+
+function hydrationData(html: string): { loaderData: Record<string, unknown> } {
+  const match = /window\.__staticRouterHydrationData = JSON\.parse\((".*?")\);<\/script>/s.exec(html);
+  if (!match) throw new Error('no hydration script in the page');
+  return JSON.parse(JSON.parse(match[1]!) as string);
+}
+
+describe('server rendering', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('shows first-run set-up at any URL while no user exists', async () => {
+    const res = await t.agent().get('/events/12');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Create the first admin account');
+    expect(res.text).not.toContain('Sign In');
+  });
+
+  it('shows only the sign-in screen at any URL to a signed-out visitor', async () => {
+    await createUser(t.ctx, { email: 'ssr@example.org', password: TEST_PASSWORD, firstName: ATTACK, lastName: 'X' });
+    for (const path of ['/', '/brands', '/events/5/edit', '/no/such/page']) {
+      const res = await t.agent().get(path);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Sign In');
+      expect(res.text).toContain('Access is limited to authorized users only.');
+      expect(res.text).not.toContain('Dashboard');
+    }
+  });
+
+  it('renders the signed-in layout with a CSP whose nonce matches the page scripts', async () => {
+    const { agent } = await t.signedInAgent('ssr@example.org');
+    const res = await agent.get('/');
+    expect(res.status).toBe(200);
+    const csp = res.headers['content-security-policy'] as string;
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.text).toContain('ssr@example.org');
+    for (const label of ['Dashboard', 'Events', 'Professionals', 'Run Clubs', 'Brands', 'Media', 'Influencers', 'Integrations']) {
+      expect(res.text).toContain(`>${label}</a>`);
+    }
+  });
+
+  it('escapes hydration data so a stored </script> cannot break out, and the data round-trips', async () => {
+    const { agent } = await t.signedInAgent('ssr@example.org');
+    const res = await agent.get('/');
+    expect(res.text).not.toContain('</script><script>alert(1)');
+    expect(res.text).not.toContain('\u2028');
+    const data = hydrationData(res.text);
+    const root = data.loaderData.root as { user: { firstName: string } };
+    expect(root.user.firstName).toBe(ATTACK);
+  });
+
+  it('escapes every character that could end a script or a line', () => {
+    const text = scriptSafeJson({ v: '<>&\u2028\u2029' });
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual({ v: '<>&\u2028\u2029' });
+  });
+
+  it('renders the 404 page with its texts and a 404 status', async () => {
+    const { agent } = await t.signedInAgent('ssr@example.org');
+    const res = await agent.get('/no/such/page');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('404 Page Not Found');
+    expect(res.text).toContain('Did you forget to add the page to the router?');
+  });
+
+  it('renders the dashboard counts on the server, from the same data /api/stats serves', async () => {
+    const { agent } = await t.signedInAgent('ssr@example.org');
+    const now = '2026-11-21 09:00:00.000';
+    await t.database.db('media').insert([
+      { mediaName: 'Run Weekly', createdAt: now, updatedAt: now },
+      { mediaName: 'Trail Talk', createdAt: now, updatedAt: now },
+    ]);
+    const stats = (await agent.get('/api/stats')).body;
+    expect(stats).toMatchObject({ media: 2, events: 0, runClubs: 0 });
+    const page = await agent.get('/');
+    expect(hydrationData(page.text).loaderData).toMatchObject({ '0-0-0': stats });
+    expect(page.text).toMatch(/data-testid="stat-media"[^>]*><span class="stat-label">Media<\/span><span class="stat-value">2<\/span>/);
+  });
+
+  it('formats for the locale the browser asked for', async () => {
+    const res = await t.agent().get('/api/session').set('Accept-Language', 'de-DE,de;q=0.9');
+    expect(res.body.locale).toBe('de-DE');
+    const fallback = await t.agent().get('/api/session').set('Accept-Language', 'zz-invalid-@@');
+    expect(fallback.body.locale).toBe('en-AU');
+  });
+});
