@@ -1,0 +1,35 @@
+import express from 'express';
+import pino from 'pino';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/db/knex.js';
+import { healthRouter } from '../../src/server/health.js';
+import { pinoHttp } from 'pino-http';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+describe('health endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('reports liveness and readiness without a session', async () => {
+    expect((await t.agent().get('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await t.agent().get('/readyz')).body).toEqual({ status: 'ready' });
+  });
+
+  it('answers 503 quickly when the database is unreachable', async () => {
+    const unreachable = createDatabase({ url: 'mysql://root@127.0.0.1:1/none', acquireTimeoutMs: 500 });
+    const app = express();
+    app.use(pinoHttp({ logger: pino({ level: 'silent' }) }));
+    app.use(healthRouter(unreachable, 1000));
+    const started = Date.now();
+    const res = await supertest(app).get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'unavailable', message: 'Database unreachable' });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect((await supertest(app).get('/healthz')).status).toBe(200);
+    await unreachable.destroy();
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, publicEnv } from '../../src/config/env.js';
+
+describe('settings', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pacer-config-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('defaults to the embedded database and keeps a generated session secret under data/', () => {
+    const cwd = tempDir();
+    const first = loadConfig({}, { cwd });
+    expect(first.databaseUrl).toBe('sqlite:data/pacer.sqlite');
+    expect(first.port).toBe(3000);
+    expect(first.bcryptCost).toBe(12);
+    expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(cwd, 'data', 'session-secret'), 'utf8')).toBe(first.sessionSecret);
+    expect(loadConfig({}, { cwd }).sessionSecret).toBe(first.sessionSecret);
+  });
+
+  it('names every bad value in one readable error', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x', LOG_LEVEL: 'loud', WORDPRESS_URL: 'not a url' }, { cwd: tempDir() });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/PORT:/);
+      expect(message).toMatch(/DATABASE_URL: must start with sqlite:/);
+      expect(message).toMatch(/LOG_LEVEL:/);
+      expect(message).toMatch(/WORDPRESS_URL: must be a URL/);
+    }
+  });
+
+  it('requires SESSION_SECRET in production and bcrypt cost 12 outside tests', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' }, { cwd: tempDir() })).toThrow(/SESSION_SECRET: required in production/);
+    expect(() => loadConfig({ BCRYPT_COST: '10' }, { cwd: tempDir() })).toThrow(/BCRYPT_COST: must be at least 12/);
+    const prod = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }, { cwd: tempDir() });
+    expect(prod.cookieSecure).toBe(true);
+  });
+
+  it('reads .env for values not already in the environment', () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, '.env'), 'PORT=4321\nLOG_LEVEL=debug\n# comment\n');
+    const previous = { PORT: process.env.PORT, LOG_LEVEL: process.env.LOG_LEVEL };
+    process.env.LOG_LEVEL = 'warn';
+    delete process.env.PORT;
+    try {
+      const config = loadConfig(process.env, { cwd });
+      expect(config.port).toBe(4321);
+      expect(config.logLevel).toBe('warn');
+    } finally {
+      if (previous.PORT === undefined) delete process.env.PORT;
+      else process.env.PORT = previous.PORT;
+      if (previous.LOG_LEVEL === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = previous.LOG_LEVEL;
+    }
+  });
+
+  it('gives the browser no secrets', () => {
+    const config = loadConfig(
+      { SESSION_SECRET: 's'.repeat(40), WORDPRESS_APP_PASSWORD: 'wp-secret', MAILCHIMP_API_KEY: 'mc-secret-us1', PUBLIC_SITE_URL: 'https://run.example' },
+      { cwd: tempDir() },
+    );
+    const exposed = JSON.stringify(publicEnv(config));
+    expect(exposed).toContain('https://run.example');
+    expect(exposed).not.toMatch(/secret/);
+  });
+});
