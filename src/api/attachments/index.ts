@@ -1,10 +1,17 @@
 import { Router } from 'express';
 import type { ReadRoute } from '../reads.js';
+import { contactsReads, contactsRouter } from './contacts.js';
+import { filesReads, filesRouter } from './files.js';
+import { paymentsReads, paymentsRouter } from './payments.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
-export const attachmentsReads: ReadRoute[] = [];
+export const attachmentsReads: ReadRoute[] = [...contactsReads, ...paymentsReads, ...filesReads];
 
-/** Write endpoints of this area (mounted behind the signed-in check and the JSON parser). */
+/** Write endpoints of this area (mounted behind the signed-in check; JSON bodies, and multipart for uploads). */
 export function attachmentsRouter(): Router {
-  return Router();
+  const router = Router();
+  router.use(contactsRouter());
+  router.use(paymentsRouter());
+  router.use(filesRouter());
+  return router;
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { storageFor } from '../files/storage.js';
 import type { RecordType } from './owner-types.js';
 
 /**
@@ -14,14 +15,17 @@ export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordT
   return files.map((file) => file.filePath);
 }
 
-/** Removes stored bytes after the owning rows are gone; a file already missing is not an error. */
+/**
+ * Removes stored bytes after the owning rows are gone; a file already missing is not an error, and a path that
+ * is not one of our generated names is skipped (the files check reports anything left behind).
+ */
 export async function removeStoredFiles(uploadDir: string, storedPaths: readonly string[]): Promise<void> {
-  const { rm } = await import('node:fs/promises');
-  const path = await import('node:path');
-  const base = path.resolve(uploadDir);
+  const storage = storageFor(uploadDir);
   for (const stored of storedPaths) {
-    const target = path.resolve(base, stored);
-    if (!target.startsWith(base + path.sep)) continue;
-    await rm(target, { force: true });
+    try {
+      await storage.remove(stored);
+    } catch {
+      // Refused keys (never ours) and I/O errors leave the bytes for `pacer files check --fix`.
+    }
   }
 }

@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import { decodeRow, encodeRow } from '../../db/codecs.js';
+import { columnKinds } from '../../db/columns.js';
+import type { Contact } from '../../../views/components/attachments/types.js';
+import type { ContactOwnerType } from '../attachments/owner-types.js';
+
+type Db = Knex | Knex.Transaction;
+const decode = (row: Record<string, unknown>) => decodeRow<Contact>(columnKinds.contacts, row);
+
+export async function findContact(db: Db, id: number): Promise<Contact | undefined> {
+  const row = (await db('contacts').where({ id }).first()) as Record<string, unknown> | undefined;
+  return row ? decode(row) : undefined;
+}
+
+/** Primary first, then by name, so the list reads the same everywhere. */
+export async function listContactsOf(db: Db, entityType: ContactOwnerType, entityId: number): Promise<Contact[]> {
+  const rows = (await db('contacts')
+    .where({ entityType, entityId })
+    .orderBy([{ column: 'isPrimary', order: 'desc' }, 'lastName', 'firstName', 'id'])) as Array<Record<string, unknown>>;
+  return rows.map(decode);
+}
+
+export async function insertContact(trx: Db, values: Record<string, unknown>): Promise<number> {
+  const [inserted] = (await trx('contacts').insert(encodeRow(columnKinds.contacts, values))) as number[];
+  return Number(inserted);
+}
+
+export async function updateContactRow(trx: Db, id: number, values: Record<string, unknown>): Promise<void> {
+  await trx('contacts').where({ id }).update(encodeRow(columnKinds.contacts, values));
+}
+
+export async function deleteContactRow(trx: Db, id: number): Promise<number> {
+  return trx('contacts').where({ id }).delete();
+}
+
+/** Clears the primary flag on the owner's other contacts. */
+export async function clearOtherPrimaries(trx: Db, entityType: ContactOwnerType, entityId: number, keepId: number): Promise<void> {
+  await trx('contacts').where({ entityType, entityId, isPrimary: true }).whereNot({ id: keepId }).update({ isPrimary: false });
+}

@@ -1,0 +1,60 @@
+import type { Contact } from '../../../views/components/attachments/types.js';
+import { withTransaction } from '../../db/knex.js';
+import { ContactInputSchema, type ContactInput } from '../../shared/schemas/contacts.js';
+import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
+import type { ContactOwnerType } from '../attachments/owner-types.js';
+import type { Actor, AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
+
+export async function getContact(ctx: AppContext, id: number): Promise<Contact> {
+  const contact = await findContact(ctx.db, id);
+  if (!contact) throw notFound('Contact not found');
+  return contact;
+}
+
+export async function listContacts(ctx: AppContext, entityType: ContactOwnerType, entityId: number): Promise<Contact[]> {
+  await assertOwnerExists(ctx.db, entityType, entityId);
+  return listContactsOf(ctx.db, entityType, entityId);
+}
+
+export async function createContact(ctx: AppContext, actor: Actor, body: unknown): Promise<Contact> {
+  const input = parseInput(ContactInputSchema, body);
+  const now = ctx.clock.now();
+  const id = await withTransaction(ctx.db, async (trx) => {
+    await lockOwner(trx, input.entityType, input.entityId);
+    const newId = await insertContact(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
+    if (input.isPrimary) await clearOtherPrimaries(trx, input.entityType, input.entityId, newId);
+    return newId;
+  });
+  ctx.log.info({ event: 'contact_created', contactId: id, owner: `${input.entityType}:${input.entityId}` }, 'contact created');
+  return getContact(ctx, id);
+}
+
+/** PUT sends the contact's fields; any left out keep their stored value, and the result is validated whole. */
+export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
+  const existing = await getContact(ctx, id);
+  const input = parseInput(ContactInputSchema, mergeOver(editableFields(existing), body));
+  await withTransaction(ctx.db, async (trx) => {
+    const owners = ownersInLockOrder<ContactOwnerType>([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
+    for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
+    // Someone may have deleted the contact between the read above and the lock.
+    if (!(await findContact(trx, id))) throw notFound('Contact not found');
+    await updateContactRow(trx, id, { ...input, updatedAt: ctx.clock.now() });
+    if (input.isPrimary) await clearOtherPrimaries(trx, input.entityType, input.entityId, id);
+  });
+  ctx.log.info({ event: 'contact_updated', contactId: id, userId: actor.userId }, 'contact updated');
+  return getContact(ctx, id);
+}
+
+export async function deleteContact(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  const deleted = await deleteContactRow(ctx.db, id);
+  if (!deleted) throw notFound('Contact not found');
+  ctx.log.info({ event: 'contact_deleted', contactId: id, userId: actor.userId }, 'contact deleted');
+}
+
+function editableFields(contact: Contact): ContactInput {
+  const { firstName, lastName, jobTitle, email, phone, notes, entityType, entityId, isPrimary, mailchimpTags } = contact;
+  return { firstName, lastName, jobTitle, email, phone, notes, entityType, entityId, isPrimary, mailchimpTags };
+}

@@ -1,0 +1,114 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, sanitiseOriginalName, uploadMessages } from '../../shared/schemas/files.js';
+import { AppError, badRequest, payloadTooLarge } from '../errors.js';
+import type { FileStorage } from './storage.js';
+
+export interface ReceivedFile {
+  tempPath: string;
+  originalName: string;
+  size: number;
+}
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  files: ReceivedFile[];
+}
+
+/** Every busboy limit is explicit: its defaults are Infinity (security checklist item 12). */
+export const UPLOAD_LIMITS = {
+  fileSize: MAX_FILE_BYTES,
+  files: MAX_FILES_PER_UPLOAD,
+  fields: 10,
+  parts: MAX_FILES_PER_UPLOAD + 10,
+  fieldSize: 1024,
+  fieldNameSize: 100,
+} as const;
+
+/**
+ * Streams a multipart upload to temporary files, enforcing the limits while the bytes arrive. Resolves only when
+ * every file was received whole; on any failure (a limit, a malformed body, the client going away) every
+ * temporary file of the request is removed before the promise rejects, so nothing is left behind.
+ */
+export function receiveMultipart(request: Readable & { headers: IncomingHttpHeaders }, storage: FileStorage): Promise<ReceivedUpload> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, limits: UPLOAD_LIMITS, defParamCharset: 'utf8' });
+    } catch {
+      reject(badRequest('The upload must be sent as multipart/form-data'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    const files: ReceivedFile[] = [];
+    const writes: Array<Promise<unknown>> = [];
+    let failure: AppError | Error | undefined;
+    let settled = false;
+
+    const fail = (error: AppError | Error) => {
+      failure ??= error;
+    };
+
+    const finish = async () => {
+      if (settled) return;
+      settled = true;
+      // Wait for every write to end (or fail) so the clean-up below sees every temporary file.
+      const outcomes = await Promise.allSettled(writes);
+      for (const outcome of outcomes) if (outcome.status === 'rejected' && !failure) fail(outcome.reason as Error);
+      if (failure) {
+        await Promise.all(files.map((file) => storage.discard(file.tempPath).catch(() => undefined)));
+        reject(failure);
+      } else {
+        resolve({ fields, files });
+      }
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) return fail(badRequest(`The field ${name.slice(0, 100)} is too long`));
+      fields[name] = value;
+    });
+
+    parser.on('file', (name, stream, info) => {
+      const originalName = sanitiseOriginalName(info.filename ?? '');
+      // A file input left empty still sends a part with no file name: it is no file at all.
+      if (name !== 'files' || !info.filename || failure) {
+        if (name !== 'files' && info.filename) fail(badRequest(`Unexpected file field ${name.slice(0, 100)}; send files as "files"`));
+        stream.resume();
+        return;
+      }
+      const entry: ReceivedFile = { tempPath: '', originalName, size: 0 };
+      stream.on('limit', () => fail(payloadTooLarge(uploadMessages.tooLarge(originalName))));
+      writes.push(
+        storage.receive(stream).then(({ tempPath, size }) => {
+          entry.tempPath = tempPath;
+          entry.size = size;
+          files.push(entry);
+        }),
+      );
+    });
+
+    parser.on('filesLimit', () => fail(payloadTooLarge(`Too many files in one upload (at most ${MAX_FILES_PER_UPLOAD})`)));
+    parser.on('fieldsLimit', () => fail(payloadTooLarge('Too many form fields in the upload')));
+    parser.on('partsLimit', () => fail(payloadTooLarge('Too many parts in the upload')));
+    parser.on('error', (error: Error) => {
+      fail(badRequest(`The upload could not be read: ${error.message}`));
+      request.unpipe(parser);
+      request.resume();
+      void finish();
+    });
+    parser.on('close', () => void finish());
+    // The client went away before the body ended: busboy would wait for more bytes for ever, so stop it here;
+    // destroying it fails the file stream being written, whose temporary file is then removed.
+    const abandon = () => {
+      if (request.readableEnded || settled) return;
+      fail(new AppError(400, 'upload_aborted', 'The upload was interrupted'));
+      request.unpipe(parser);
+      parser.destroy();
+      void finish();
+    };
+    request.on('aborted', abandon);
+    request.on('close', abandon);
+    request.pipe(parser);
+  });
+}

@@ -1,0 +1,111 @@
+import type { Readable } from 'node:stream';
+import type { StoredFile } from '../../../views/components/attachments/types.js';
+import { withTransaction } from '../../db/knex.js';
+import { uploadMessages } from '../../shared/schemas/files.js';
+import { ownerId } from '../attachments/fields.js';
+import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/owners.js';
+import type { RecordType } from '../attachments/owner-types.js';
+import type { Actor, AppContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { detectAllowedType, type DetectedType } from './detect.js';
+import type { ReceivedUpload } from './multipart.js';
+import { deleteFileRow, findFileRow, insertFileRow, listFileRows, type FileRow } from './queries.js';
+import { newStorageKey, storageFor, type FileStorage } from './storage.js';
+
+/** The one store of this process: the upload directory from the settings (outside public/). */
+export function storageOf(ctx: AppContext): FileStorage {
+  return storageFor(ctx.config.uploadDir);
+}
+
+export const contentUrlOf = (id: number) => `/api/uploads/${id}`;
+
+function present(row: FileRow): StoredFile {
+  const { filePath: _stored, ...rest } = row;
+  return { ...rest, url: contentUrlOf(row.id) };
+}
+
+export async function listFiles(ctx: AppContext, entityType: RecordType, entityId: number): Promise<StoredFile[]> {
+  await assertOwnerExists(ctx.db, entityType, entityId);
+  return (await listFileRows(ctx.db, entityType, entityId)).map(present);
+}
+
+/**
+ * Stores a received upload: every file is checked first (type by its bytes), and only when all pass are they
+ * moved into the store and their rows inserted, in one transaction. Any failure leaves neither rows nor bytes.
+ */
+export async function storeUpload(ctx: AppContext, actor: Actor, upload: ReceivedUpload): Promise<StoredFile[]> {
+  const storage = storageOf(ctx);
+  const promoted: string[] = [];
+  try {
+    const entityType = parseRecordType(upload.fields.entityType);
+    const parsedId = ownerId.safeParse(upload.fields.entityId);
+    if (!parsedId.success) throw badRequest('entityId must be a record id');
+    if (upload.files.length === 0) throw badRequest(uploadMessages.none);
+
+    const checked: Array<{ file: ReceivedUpload['files'][number]; type: DetectedType; key: string }> = [];
+    for (const file of upload.files) {
+      const type = await detectAllowedType(file.tempPath);
+      if (!type) throw badRequest(uploadMessages.unsupported(file.originalName));
+      checked.push({ file, type, key: newStorageKey(type.extension) });
+    }
+
+    const now = ctx.clock.now();
+    const ids = await withTransaction(ctx.db, async (trx) => {
+      await lockOwner(trx, entityType, parsedId.data);
+      const inserted: number[] = [];
+      for (const { file, type, key } of checked) {
+        await storage.promote(file.tempPath, key);
+        promoted.push(key);
+        inserted.push(
+          await insertFileRow(trx, {
+            entityType,
+            entityId: parsedId.data,
+            fileName: key,
+            originalName: file.originalName,
+            filePath: key,
+            fileType: type.mime,
+            fileSize: file.size,
+            fileCategory: type.category,
+            description: null,
+            uploadedAt: now,
+            uploadedBy: actor.userId,
+          }),
+        );
+      }
+      return inserted;
+    });
+    ctx.log.info({ event: 'files_uploaded', owner: `${entityType}:${parsedId.data}`, count: ids.length }, 'files uploaded');
+    const rows = await Promise.all(ids.map((id) => findFileRow(ctx.db, id)));
+    return rows.filter((row): row is FileRow => row !== undefined).map(present);
+  } catch (error) {
+    // The rows were rolled back (or never written): their bytes go too, promoted or still temporary.
+    await Promise.all(promoted.map((key) => storage.remove(key).catch(() => undefined)));
+    await Promise.all(upload.files.map((file) => storage.discard(file.tempPath).catch(() => undefined)));
+    throw error;
+  }
+}
+
+export async function getFileRow(ctx: AppContext, id: number): Promise<FileRow> {
+  const row = await findFileRow(ctx.db, id);
+  if (!row) throw notFound('File not found');
+  return row;
+}
+
+export async function openFileContent(ctx: AppContext, id: number): Promise<{ file: FileRow; stream: Readable; size: number }> {
+  const file = await getFileRow(ctx, id);
+  const storage = storageOf(ctx);
+  const size = await storage.size(file.filePath).catch(() => null);
+  if (size === null) throw notFound('The stored file is missing');
+  return { file, stream: storage.read(file.filePath), size };
+}
+
+/** Deletes the row, then its bytes once the delete has committed (a crash in between leaves bytes the files check removes). */
+export async function deleteFile(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  const file = await getFileRow(ctx, id);
+  const deleted = await deleteFileRow(ctx.db, id);
+  if (!deleted) throw notFound('File not found');
+  await storageOf(ctx)
+    .remove(file.filePath)
+    .catch((error: unknown) => ctx.log.warn({ err: error, fileId: id }, 'stored bytes of a deleted file could not be removed'));
+  ctx.log.info({ event: 'file_deleted', fileId: id, userId: actor.userId }, 'file deleted');
+}

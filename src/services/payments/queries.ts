@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import { decodeRow, encodeRow, sumMoney } from '../../db/codecs.js';
+import { columnKinds } from '../../db/columns.js';
+import type { Payment } from '../../../views/components/attachments/types.js';
+import { RECORD_TABLES, type RecordType } from '../attachments/owner-types.js';
+
+type Db = Knex | Knex.Transaction;
+const decode = (row: Record<string, unknown>) => decodeRow<Payment>(columnKinds.payments, row);
+
+export interface PaymentFilter {
+  entityType?: RecordType;
+  entityId?: number;
+}
+
+function filtered(db: Db, filter: PaymentFilter) {
+  const query = db('payments');
+  if (filter.entityType) query.where({ entityType: filter.entityType });
+  if (filter.entityId !== undefined) query.where({ entityId: filter.entityId });
+  return query;
+}
+
+export async function findPayment(db: Db, id: number): Promise<Payment | undefined> {
+  const row = (await db('payments').where({ id }).first()) as Record<string, unknown> | undefined;
+  return row ? decode(row) : undefined;
+}
+
+/** Newest payment first (undated ones last), then newest entry. */
+export async function listPaymentRows(db: Db, filter: PaymentFilter, page: { limit: number; offset: number }): Promise<Payment[]> {
+  const rows = (await filtered(db, filter)
+    .orderByRaw('CASE WHEN ?? IS NULL THEN 1 ELSE 0 END', ['paymentDate'])
+    .orderBy([{ column: 'paymentDate', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(page.limit)
+    .offset(page.offset)) as Array<Record<string, unknown>>;
+  return rows.map(decode);
+}
+
+export async function countPayments(db: Db, filter: PaymentFilter): Promise<number> {
+  const row = (await filtered(db, filter).count({ n: '*' }).first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The exact sum of the matching amounts. Summed in integer cents here rather than with SQL SUM(), because SQLite
+ * stores DECIMAL as a float and would answer 0.30000000000000004 for 0.10 + 0.20.
+ */
+export async function sumPayments(db: Db, filter: PaymentFilter): Promise<string> {
+  const rows = (await filtered(db, filter).select('amount')) as Array<{ amount: unknown }>;
+  return sumMoney(rows.map((row) => (typeof row.amount === 'number' ? row.amount.toFixed(2) : String(row.amount))));
+}
+
+export async function insertPayment(trx: Db, values: Record<string, unknown>): Promise<number> {
+  const [inserted] = (await trx('payments').insert(encodeRow(columnKinds.payments, values))) as number[];
+  return Number(inserted);
+}
+
+export async function updatePaymentRow(trx: Db, id: number, values: Record<string, unknown>): Promise<void> {
+  await trx('payments').where({ id }).update(encodeRow(columnKinds.payments, values));
+}
+
+export async function deletePaymentRow(trx: Db, id: number): Promise<number> {
+  return trx('payments').where({ id }).delete();
+}
+
+/** The stored total each record type keeps of its payments (media and influencers keep none). */
+export const OWNER_TOTAL_COLUMN: Partial<Record<RecordType, string>> = {
+  event: 'totalAdvertisingSpend',
+  brand: 'totalAdvertisingSpend',
+  professional: 'totalPayments',
+  runclub: 'totalPayments',
+};
+
+export async function writeOwnerTotal(trx: Db, type: RecordType, id: number, total: string): Promise<void> {
+  const column = OWNER_TOTAL_COLUMN[type];
+  if (column) await trx(RECORD_TABLES[type]).where({ id }).update({ [column]: total });
+}

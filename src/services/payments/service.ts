@@ -1,0 +1,112 @@
+import type { Knex } from 'knex';
+import type { Payment } from '../../../views/components/attachments/types.js';
+import { toUnits } from '../../db/codecs.js';
+import { withTransaction } from '../../db/knex.js';
+import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '../../shared/schemas/payments.js';
+import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
+import type { RecordType } from '../attachments/owner-types.js';
+import type { Actor, AppContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { parseInput } from '../validate.js';
+import {
+  countPayments,
+  deletePaymentRow,
+  findPayment,
+  insertPayment,
+  listPaymentRows,
+  sumPayments,
+  updatePaymentRow,
+  writeOwnerTotal,
+  type PaymentFilter,
+} from './queries.js';
+
+export interface PaymentList {
+  items: Payment[];
+  /** How many payments match (the list may be one page of them). */
+  total: number;
+  /** The exact sum of every matching payment's amount, e.g. "0.30". */
+  totalAmount: string;
+}
+
+export async function listPayments(ctx: AppContext, filter: PaymentFilter, page = { limit: 200, offset: 0 }): Promise<PaymentList> {
+  if (filter.entityType && filter.entityId !== undefined) await assertOwnerExists(ctx.db, filter.entityType, filter.entityId);
+  const [items, total, totalAmount] = await Promise.all([
+    listPaymentRows(ctx.db, filter, page),
+    countPayments(ctx.db, filter),
+    sumPayments(ctx.db, filter),
+  ]);
+  return { items, total, totalAmount };
+}
+
+export async function getPayment(ctx: AppContext, id: number): Promise<Payment> {
+  const payment = await findPayment(ctx.db, id);
+  if (!payment) throw notFound('Payment not found');
+  return payment;
+}
+
+export async function createPayment(ctx: AppContext, actor: Actor, body: unknown): Promise<Payment> {
+  const input = parseInput(PaymentInputSchema, body);
+  const now = ctx.clock.now();
+  const id = await withTransaction(ctx.db, async (trx) => {
+    await lockOwner(trx, input.entityType, input.entityId);
+    const newId = await insertPayment(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
+    await refreshOwnerTotal(trx, input.entityType, input.entityId);
+    return newId;
+  });
+  ctx.log.info({ event: 'payment_created', paymentId: id, owner: `${input.entityType}:${input.entityId}` }, 'payment created');
+  return getPayment(ctx, id);
+}
+
+/** PUT sends the payment's fields; any left out keep their stored value, and the result is validated whole. */
+export async function updatePayment(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Payment> {
+  const existing = await getPayment(ctx, id);
+  const input = parseInput(PaymentInputSchema, mergeOver(editableFields(existing), body));
+  await withTransaction(ctx.db, async (trx) => {
+    const owners = ownersInLockOrder([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
+    for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
+    // Someone may have deleted the payment between the read above and the lock.
+    if (!(await findPayment(trx, id))) throw notFound('Payment not found');
+    await updatePaymentRow(trx, id, { ...input, updatedAt: ctx.clock.now() });
+    for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
+  });
+  ctx.log.info({ event: 'payment_updated', paymentId: id, userId: actor.userId }, 'payment updated');
+  return getPayment(ctx, id);
+}
+
+export async function deletePayment(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  const existing = await getPayment(ctx, id);
+  await withTransaction(ctx.db, async (trx) => {
+    await lockOwner(trx, existing.entityType, existing.entityId);
+    if (!(await deletePaymentRow(trx, id))) throw notFound('Payment not found');
+    await refreshOwnerTotal(trx, existing.entityType, existing.entityId);
+  });
+  ctx.log.info({ event: 'payment_deleted', paymentId: id, userId: actor.userId }, 'payment deleted');
+}
+
+/**
+ * Recomputes the owner's stored total from its payments (never by adding a difference), inside the payment's own
+ * transaction and under the owner lock, so the total always equals the sum of the rows.
+ */
+async function refreshOwnerTotal(trx: Knex.Transaction, type: RecordType, id: number): Promise<void> {
+  const total = await sumPayments(trx, { entityType: type, entityId: id });
+  if (toUnits(total, 2) > toUnits(MAX_AMOUNT, 2)) throw badRequest(`The payments of one record cannot add up to more than ${MAX_AMOUNT}`);
+  await writeOwnerTotal(trx, type, id, total);
+}
+
+function editableFields(payment: Payment): PaymentInput {
+  const { entityType, entityId, paymentType, description, amount, paymentDate, startDate, endDate, invoiceNumber, paymentMethod, notes } = payment;
+  return {
+    entityType,
+    entityId,
+    paymentType,
+    description,
+    amount,
+    paymentDate,
+    startDate,
+    endDate,
+    invoiceNumber,
+    invoiceStatus: payment.invoiceStatus as PaymentInput['invoiceStatus'],
+    paymentMethod,
+    notes,
+  };
+}
