@@ -1,0 +1,98 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/program.js';
+import type { CliIO } from '../../cli/runtime.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+
+function captureIO(env: Record<string, string>): CliIO & { out(): string; err(): string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return { stdout, stderr, stdin: new PassThrough(), env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env }, out: () => out, err: () => err };
+}
+
+describe('pacer users and pacer db', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase({ migrate: false });
+  });
+  afterAll(async () => t.destroy());
+
+  const run = async (...argv: string[]) => {
+    const io = captureIO({ DATABASE_URL: t.url });
+    const code = await runCli(argv, io);
+    return { code, out: io.out(), err: io.err() };
+  };
+
+  it('migrates the schema and reports when there is nothing left to do', async () => {
+    const first = await run('db', 'migrate');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/Applied \d+ migration/);
+    expect(await t.db.schema.hasTable('contacts')).toBe(true);
+    expect((await run('db', 'migrate')).out).toContain('Already up to date.');
+  });
+
+  it('creates, lists, re-passwords and deactivates users', async () => {
+    const created = await run('users', 'create', '--email', 'Ops@Example.org', '--password', 'long enough pw', '--first-name', 'Olga');
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('Created user ops@example.org');
+    const duplicate = await run('users', 'create', '--email', 'ops@example.org', '--password', 'long enough pw');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.err).toContain('already exists');
+    const weak = await run('users', 'create', '--email', 'weak@example.org', '--password', 'short');
+    expect(weak.code).toBe(2);
+    expect(weak.err).toContain('Password must be at least 8 characters');
+
+    const listed = await run('users', 'list', '--json');
+    expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ email: 'ops@example.org', firstName: 'Olga', isActive: true })]);
+    const before = (await t.db('users').where({ email: 'ops@example.org' }).first()) as { passwordHash: string; sessionVersion: number };
+    expect(before.passwordHash).toMatch(/^\$2[ab]\$/);
+
+    expect((await run('users', 'set-password', '--email', 'ops@example.org', '--password', 'another long pw')).code).toBe(0);
+    const after = (await t.db('users').where({ email: 'ops@example.org' }).first()) as { passwordHash: string; sessionVersion: number };
+    expect(after.passwordHash).not.toBe(before.passwordHash);
+    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
+
+    expect((await run('users', 'deactivate', '--email', 'ops@example.org')).code).toBe(0);
+    expect((await run('users', 'list')).out).toMatch(/ops@example\.org.*inactive/);
+    const missing = await run('users', 'deactivate', '--email', 'nobody@example.org');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('No user with the email nobody@example.org');
+  });
+
+  it('refuses to prompt for a password when stdin is not a terminal', async () => {
+    const res = await run('users', 'create', '--email', 'prompt@example.org');
+    expect(res.code).toBe(2);
+    expect(res.err).toContain('standard input is not a terminal');
+  });
+
+  it('answers usage errors with exit code 2', async () => {
+    expect((await run('users', 'create')).code).toBe(2);
+    expect((await run('no-such-command')).code).toBe(2);
+  });
+
+  it('seeds believable demo data across all six record types, once', async () => {
+    const seeded = await run('db', 'seed', '--demo');
+    expect(seeded.code).toBe(0);
+    expect(seeded.out).toMatch(/Demo data loaded: 8 events, 6 professionals, 5 run clubs, 6 brands, 4 media, 5 influencers, \d+ contacts/);
+    for (const table of ['events', 'professionals', 'run_clubs', 'brands', 'media', 'influencers', 'contacts', 'payments']) {
+      const row = (await t.db(table).count({ n: '*' }).first()) as { n: number };
+      expect(Number(row.n), table).toBeGreaterThan(0);
+    }
+    const owners = (await t.db('contacts').distinct('entityType').pluck('entityType')) as string[];
+    expect(owners.sort()).toEqual(['brand', 'event', 'media', 'professional', 'runclub']);
+    const again = await run('db', 'seed', '--demo');
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('already has records');
+  });
+
+  it('rolls back the last batch', async () => {
+    const res = await run('db', 'rollback');
+    expect(res.code).toBe(0);
+    expect(res.out).toMatch(/Reverted \d+ migration/);
+    expect(await t.db.schema.hasTable('events')).toBe(false);
+  });
+});
