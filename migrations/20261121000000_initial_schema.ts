@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * Every entity of spec point 3. Column names are the spec's camelCase field names. The screen-only fields the
- * spec lists for professionals and run clubs are stored here too (see docs/decisions/0004-record-field-mapping.md).
+ * spec lists for professionals and run clubs are stored here too (see docs/decisions/0010-record-field-mapping.md).
  */
 
 function mysqlTableOptions(knex: Knex, table: Knex.CreateTableBuilder) {
