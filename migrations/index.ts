@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './20261121000000_initial_schema.js';
+import * as recordSearchAndCounts from './20261121100000_record_search_and_counts.js';
+import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -10,7 +12,11 @@ interface Migration {
  * Migrations are listed here, in order, rather than discovered on disk, so the bundled server and CLI and the
  * TypeScript tests all run the same code. Append new ones; never edit one that has landed.
  */
-const migrations: Array<[name: string, migration: Migration]> = [['20261121000000_initial_schema', initialSchema]];
+const migrations: Array<[name: string, migration: Migration]> = [
+  ['20261121000000_initial_schema', initialSchema],
+  ['20261121100000_record_search_and_counts', recordSearchAndCounts],
+  ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
+];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   getMigrations: async () => migrations,

@@ -87,7 +87,10 @@ export const columnKinds = {
     startedBy: 'integer',
     errors: 'list',
     success: 'boolean',
+    notices: 'list',
+    full: 'boolean',
   },
+  sync_locks: { acquiredAt: 'timestamp', heartbeatAt: 'timestamp' },
 } satisfies Record<string, ColumnKinds>;
 
 export type TableName = keyof typeof columnKinds;

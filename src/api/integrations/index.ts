@@ -1,10 +1,40 @@
 import { Router } from 'express';
-import type { ReadRoute } from '../reads.js';
+import { isSyncKind, SYNC_KINDS } from '../../integrations/wordpress/content-model.js';
+import { integrationSettings } from '../../services/integrations/clients.js';
+import { IntegrationError } from '../../services/integrations/errors.js';
+import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpressSiteInfo } from '../../services/integrations/service.js';
+import { listRuns } from '../../services/sync/queries.js';
+import { latestRuns, presentRun, runSync } from '../../services/sync/service.js';
+import { defineRead, type ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
-export const integrationsReads: ReadRoute[] = [];
+export const integrationsReads: ReadRoute[] = [
+  defineRead('/api/wordpress/test', ({ ctx }) => testWordPress(ctx)),
+  defineRead('/api/wordpress/site-info', ({ ctx }) => wordpressSiteInfo(ctx)),
+  defineRead('/api/mailchimp/test', ({ ctx }) => testMailchimp(ctx)),
+  defineRead('/api/mailchimp/audiences', ({ ctx }) => listAudiences(ctx)),
+  // What the Integrations page needs on load: which services are set up, and how each sync last went.
+  defineRead('/api/integrations/overview', async ({ ctx }) => ({ ...integrationSettings(ctx), latestRuns: await latestRuns(ctx) })),
+  defineRead('/api/sync/runs', async ({ ctx, query }) => {
+    const kind = query.get('kind') ?? undefined;
+    if (kind !== undefined && !isSyncKind(kind)) throw new IntegrationError(400, 'bad_request', `kind must be one of: ${SYNC_KINDS.join(', ')}`);
+    const limit = Number(query.get('limit') ?? '20');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new IntegrationError(400, 'bad_request', 'limit must be a whole number from 1 to 100');
+    return { items: (await listRuns(ctx.db, kind, limit)).map(presentRun) };
+  }),
+];
 
 /** Write endpoints of this area (mounted behind the signed-in check and the JSON parser). */
 export function integrationsRouter(): Router {
-  return Router();
+  const router = Router();
+  router.post('/sync/:kind', async (req, res) => {
+    const kind = String(req.params.kind);
+    if (!isSyncKind(kind)) throw new IntegrationError(404, 'not_found', `No sync named ${kind}; use one of: ${SYNC_KINDS.join(', ')}`);
+    const result = await runSync(req.ctx, kind, { actor: { userId: req.user!.id, source: 'web' } });
+    res.json(result);
+  });
+  router.post('/mailchimp/audiences/:audienceId/members', async (req, res) => {
+    res.json(await addAudienceMember(req.ctx, String(req.params.audienceId), req.body ?? {}));
+  });
+  return router;
 }

@@ -1,0 +1,168 @@
+import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '../../shared/schemas/records.js';
+import type { RecordType } from '../../services/attachments/owner-types.js';
+
+/**
+ * The content model, in one place: which WordPress post type feeds which CRM table, and which post field feeds
+ * which column. Fields are read from the post's `meta` (register_post_meta with show_in_rest) or, when a site
+ * exposes Advanced Custom Fields instead, from `acf`, under the snake_case key of our column name. A site with
+ * other names or post types changes only this file. Columns not listed here (notes, newsletter fields,
+ * payments, subscriptions, …) belong to the CRM and a sync never writes them.
+ */
+
+export const SYNC_KINDS = ['events', 'professionals', 'runclubs'] as const;
+export type SyncKind = (typeof SYNC_KINDS)[number];
+
+export type FieldType =
+  | { type: 'text'; max: number }
+  | { type: 'url' }
+  | { type: 'email' }
+  | { type: 'date' }
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'decimal'; scale: number; limit: number }
+  | { type: 'boolean' }
+  | { type: 'list' }
+  | { type: 'enum'; values: readonly string[]; aliases?: Record<string, string> }
+  | { type: 'enumList'; values: readonly string[]; aliases?: Record<string, string> };
+
+export type FieldSpec = FieldType & {
+  /** The CRM column. */
+  column: string;
+  /** The key in `meta` / `acf`; defaults to the column name in snake_case. */
+  key?: string;
+  /** How the field is named in sync messages. */
+  label: string;
+};
+
+export interface PostTypeModel {
+  kind: SyncKind;
+  /** Singular, for messages: "Event 'Harbour Half' (WordPress id 12): …". */
+  noun: string;
+  /** Plural, for the summary message. */
+  plural: string;
+  /** /wp-json/wp/v2/<restBase> */
+  restBase: string;
+  table: 'events' | 'professionals' | 'run_clubs';
+  recordType: Extract<RecordType, 'event' | 'professional' | 'runclub'>;
+  /** The unique column holding the WordPress post id. */
+  idColumn: 'wordpressEventId' | 'wordpressProfessionalId' | 'wordpressClubId';
+  /** The name column; when its field is empty the post title is the name. */
+  name: FieldSpec & { type: 'text' };
+  fields: FieldSpec[];
+}
+
+/** Full state and territory names a site may use instead of the abbreviation. */
+const STATE_ALIASES: Record<string, string> = {
+  'new-south-wales': 'NSW',
+  victoria: 'VIC',
+  queensland: 'QLD',
+  'western-australia': 'WA',
+  'south-australia': 'SA',
+  tasmania: 'TAS',
+  'australian-capital-territory': 'ACT',
+  'northern-territory': 'NT',
+  'new-zealand': 'NZ',
+};
+
+const PROFESSION_ALIASES: Record<string, string> = {
+  physio: 'physiotherapist',
+  physiotherapy: 'physiotherapist',
+  'running-coach': 'coach',
+  'personal-trainer': 'trainer',
+  'massage-therapy': 'massage-therapist',
+  'sports-dietitian': 'nutritionist',
+  dietitian: 'nutritionist',
+};
+
+const location: FieldSpec[] = [
+  { column: 'locationAddress', label: 'address', type: 'text', max: 500 },
+  { column: 'locationLat', label: 'latitude', type: 'decimal', scale: 8, limit: 90 },
+  { column: 'locationLng', label: 'longitude', type: 'decimal', scale: 8, limit: 180 },
+  { column: 'locationState', label: 'state', type: 'enum', values: LOCATION_STATES, aliases: STATE_ALIASES },
+];
+
+const UNSIGNED_INT_MAX = 4_294_967_295;
+
+export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
+  events: {
+    kind: 'events',
+    noun: 'Event',
+    plural: 'events',
+    restBase: 'events',
+    table: 'events',
+    recordType: 'event',
+    idColumn: 'wordpressEventId',
+    name: { column: 'eventName', label: 'name', type: 'text', max: 255 },
+    fields: [
+      { column: 'eventStartDate', label: 'start date', type: 'date' },
+      { column: 'eventEndDate', label: 'end date', type: 'date' },
+      { column: 'websiteUrl', label: 'website', type: 'url' },
+      ...location,
+      { column: 'runType', label: 'run type', type: 'list' },
+      { column: 'trackType', label: 'track type', type: 'list' },
+      { column: 'featuredRace', label: 'featured', type: 'boolean' },
+      { column: 'entryCost', label: 'entry cost', type: 'text', max: 10_000 },
+      { column: 'prizes', label: 'prizes', type: 'text', max: 10_000 },
+      { column: 'galleryImages', label: 'gallery images', type: 'list' },
+    ],
+  },
+  professionals: {
+    kind: 'professionals',
+    noun: 'Professional',
+    plural: 'professionals',
+    restBase: 'professionals',
+    table: 'professionals',
+    recordType: 'professional',
+    idColumn: 'wordpressProfessionalId',
+    name: { column: 'businessName', label: 'business name', type: 'text', max: 255 },
+    fields: [
+      { column: 'professionType', label: 'profession type', type: 'enum', values: PROFESSION_TYPES, aliases: PROFESSION_ALIASES },
+      { column: 'contactType', label: 'contact type', type: 'list' },
+      { column: 'trackType', label: 'track type', type: 'list' },
+      { column: 'specializations', label: 'specializations', type: 'list' },
+      { column: 'credentials', label: 'credentials', type: 'list' },
+      { column: 'deliveryMethods', label: 'delivery methods', type: 'list' },
+      ...location,
+      { column: 'websiteUrl', label: 'website', type: 'url' },
+      { column: 'instagramUrl', label: 'Instagram', type: 'url' },
+      { column: 'facebookUrl', label: 'Facebook', type: 'url' },
+    ],
+  },
+  runclubs: {
+    kind: 'runclubs',
+    noun: 'Run club',
+    plural: 'run clubs',
+    restBase: 'run-clubs',
+    table: 'run_clubs',
+    recordType: 'runclub',
+    idColumn: 'wordpressClubId',
+    name: { column: 'clubName', label: 'club name', type: 'text', max: 255 },
+    fields: [
+      ...location,
+      { column: 'clubType', label: 'club type', type: 'enumList', values: CLUB_TYPES },
+      { column: 'foundedYear', label: 'founded year', type: 'integer', min: 1800, max: 2100 },
+      { column: 'membershipCount', label: 'membership count', type: 'integer', min: 0, max: UNSIGNED_INT_MAX },
+      { column: 'meetingTimes', label: 'meeting times', type: 'list' },
+      { column: 'cost', label: 'cost', type: 'text', max: 255 },
+      { column: 'averageAttendance', label: 'average attendance', type: 'integer', min: 0, max: UNSIGNED_INT_MAX },
+      { column: 'websiteUrl', label: 'website', type: 'url' },
+      { column: 'instagramUrl', label: 'Instagram', type: 'url' },
+      { column: 'facebookUrl', label: 'Facebook', type: 'url' },
+      { column: 'founderInstagramUrl', label: 'founder Instagram', type: 'url' },
+      { column: 'clubEmail', label: 'club email', type: 'email' },
+      { column: 'extras', label: 'extras', type: 'text', max: 10_000 },
+      { column: 'footnote', label: 'footnote', type: 'text', max: 10_000 },
+      { column: 'socialTitle', label: 'social title', type: 'text', max: 255 },
+    ],
+  },
+};
+
+export function isSyncKind(value: string): value is SyncKind {
+  return (SYNC_KINDS as readonly string[]).includes(value);
+}
+
+/** eventStartDate → event_start_date */
+export function snakeCase(column: string): string {
+  return column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+export const fieldKey = (field: FieldSpec) => field.key ?? snakeCase(field.column);

@@ -1,0 +1,97 @@
+import type { Knex } from 'knex';
+import { decodeRow, encodeRow, encodeTimestamp } from '../../db/codecs.js';
+import { columnKinds } from '../../db/columns.js';
+import type { PostTypeModel, SyncKind } from '../../integrations/wordpress/content-model.js';
+
+export interface SyncRunRow {
+  id: number;
+  kind: string;
+  trigger: string;
+  startedBy: number | null;
+  startedByEmail?: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  success: boolean;
+  full: boolean;
+  created: number;
+  updated: number;
+  failed: number;
+  durationMs: number | null;
+  message: string | null;
+  errors: string[];
+  notices: string[];
+}
+
+const decodeRun = (row: Record<string, unknown>) => decodeRow<SyncRunRow>(columnKinds.sync_runs, row);
+
+export async function insertSyncRun(db: Knex, run: { kind: SyncKind; trigger: string; startedBy: number | null; startedAt: Date; full: boolean }): Promise<number> {
+  const [id] = await db('sync_runs').insert({
+    kind: run.kind,
+    trigger: run.trigger,
+    startedBy: run.startedBy,
+    startedAt: encodeTimestamp(run.startedAt),
+    full: run.full ? 1 : 0,
+    errors: '[]',
+    notices: '[]',
+  });
+  return Number(id);
+}
+
+export async function finishSyncRun(
+  db: Knex,
+  id: number,
+  result: { finishedAt: Date; success: boolean; created: number; updated: number; failed: number; durationMs: number; message: string; errors: string[]; notices: string[] },
+): Promise<void> {
+  await db('sync_runs')
+    .where({ id })
+    .update(encodeRow(columnKinds.sync_runs, { ...result, errors: result.errors.slice(0, 500), notices: result.notices.slice(0, 500) }));
+}
+
+/** Where an incremental run starts: the start of the last run that finished with every item saved. */
+export async function lastCleanRunStart(db: Knex, kind: SyncKind): Promise<string | null> {
+  const row = await db('sync_runs').where({ kind, success: 1, failed: 0 }).whereNotNull('finishedAt').orderBy('startedAt', 'desc').first('startedAt');
+  return row ? decodeRun(row).startedAt : null;
+}
+
+export async function latestRunPerKind(db: Knex, kinds: readonly SyncKind[]): Promise<SyncRunRow[]> {
+  const latest = db('sync_runs').select('kind').max({ id: 'id' }).whereIn('kind', kinds).groupBy('kind').as('latest');
+  const rows = await db('sync_runs')
+    .join(latest, 'latest.id', 'sync_runs.id')
+    .leftJoin('users', 'users.id', 'sync_runs.startedBy')
+    .select('sync_runs.*', 'users.email as startedByEmail');
+  return rows.map(decodeRun);
+}
+
+export async function listRuns(db: Knex, kind: SyncKind | undefined, limit: number): Promise<SyncRunRow[]> {
+  const query = db('sync_runs').leftJoin('users', 'users.id', 'sync_runs.startedBy').select('sync_runs.*', 'users.email as startedByEmail').orderBy('sync_runs.id', 'desc').limit(limit);
+  if (kind) query.where('sync_runs.kind', kind);
+  return (await query).map(decodeRun);
+}
+
+/** The synced columns of the records with these WordPress ids, decoded for comparison. */
+export async function findSyncedRecords(db: Knex, model: PostTypeModel, wordpressIds: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+  if (wordpressIds.length === 0) return new Map();
+  const columns = ['id', model.idColumn, model.name.column, ...model.fields.map((f) => f.column)];
+  const rows = await db(model.table).whereIn(model.idColumn, wordpressIds).select(columns);
+  const kinds = columnKinds[model.table];
+  return new Map(rows.map((row: Record<string, unknown>) => [Number(row[model.idColumn]), decodeRow<Record<string, unknown>>(kinds, row)]));
+}
+
+export async function insertSyncedRecord(db: Knex, model: PostTypeModel, values: Record<string, unknown>): Promise<number> {
+  const [id] = await db(model.table).insert(encodeRow(columnKinds[model.table], values));
+  return Number(id);
+}
+
+export async function updateSyncedRecord(db: Knex, model: PostTypeModel, id: number, values: Record<string, unknown>): Promise<void> {
+  await db(model.table).where({ id }).update(encodeRow(columnKinds[model.table], values));
+}
+
+export async function touchLastSync(db: Knex, model: PostTypeModel, ids: readonly number[], at: Date): Promise<void> {
+  if (ids.length) await db(model.table).whereIn('id', ids).update({ wordpressLastSync: encodeTimestamp(at) });
+}
+
+/** Records that came from WordPress, as [record id, WordPress id, name]. */
+export async function listSyncedIds(db: Knex, model: PostTypeModel): Promise<Array<{ id: number; wordpressId: number; name: string }>> {
+  const rows = await db(model.table).whereNotNull(model.idColumn).select('id', `${model.idColumn} as wordpressId`, `${model.name.column} as name`);
+  return rows.map((row: { id: number; wordpressId: number; name: string }) => ({ id: Number(row.id), wordpressId: Number(row.wordpressId), name: String(row.name) }));
+}

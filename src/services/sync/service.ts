@@ -1,0 +1,295 @@
+import type { Knex } from 'knex';
+import { CONTENT_MODEL, SYNC_KINDS, type PostTypeModel, type SyncKind } from '../../integrations/wordpress/content-model.js';
+import { describePost, mapPost, type MappedPost } from '../../integrations/wordpress/map-post.js';
+import type { WpPost } from '../../integrations/wordpress/types.js';
+import type { Actor, AppContext } from '../context.js';
+import { integrationErrorFrom, IntegrationError } from '../integrations/errors.js';
+import { wordpressClient } from '../integrations/clients.js';
+import { recordsChanged } from '../records/hooks.js';
+import { tryAcquireLock } from './lock.js';
+import {
+  finishSyncRun,
+  findSyncedRecords,
+  insertSyncedRecord,
+  insertSyncRun,
+  lastCleanRunStart,
+  latestRunPerKind,
+  listSyncedIds,
+  touchLastSync,
+  updateSyncedRecord,
+  type SyncRunRow,
+} from './queries.js';
+
+export interface SyncOptions {
+  actor: Actor;
+  /** Ignore the last run and read every published post. */
+  full?: boolean;
+  /** Read and compare everything, write nothing (and record no run). */
+  dryRun?: boolean;
+  onProgress?(progress: { page: number; totalPages: number; processed: number; total: number }): void;
+}
+
+export interface SyncResult {
+  success: boolean;
+  message: string;
+  kind: SyncKind;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Items that could not be saved. */
+  failed: number;
+  /** Item problems: unmappable values (the item is still saved), unsaved items. */
+  errors: string[];
+  /** Records whose posts are no longer published: reported, never deleted. */
+  unpublished: string[];
+  full: boolean;
+  dryRun: boolean;
+  durationMs: number;
+  runId: number | null;
+}
+
+/**
+ * WordPress's modified_after compares with the site's local time, not UTC (WP_Date_Query on post_modified), so
+ * an incremental run looks back this much further than the last run's start; the overlap only re-reads posts,
+ * which then compare as unchanged.
+ */
+export const INCREMENTAL_OVERLAP_MS = 14 * 3_600_000;
+
+const SYNC_FIELDS = ['id', 'status', 'title', 'modified_gmt', 'link', 'meta', 'acf'];
+
+export class SyncBusyError extends IntegrationError {
+  constructor(kind: SyncKind) {
+    super(409, 'sync_running', `A sync of ${CONTENT_MODEL[kind].plural} is already running; try again when it has finished`, {
+      created: 0,
+      updated: 0,
+      errors: [],
+    });
+  }
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+interface PageOutcome {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  errors: string[];
+}
+
+type Write = { kind: 'create'; item: Extract<MappedPost, { ok: true }> } | { kind: 'update'; id: number; item: Extract<MappedPost, { ok: true }>; changes: Record<string, unknown> };
+
+async function applyWrites(trx: Knex.Transaction, model: PostTypeModel, writes: Write[], unchangedIds: number[], now: Date, actor: Actor): Promise<void> {
+  const changed: number[] = [];
+  for (const write of writes) {
+    if (write.kind === 'create') {
+      const id = await insertSyncedRecord(trx, model, {
+        ...write.item.values,
+        [model.idColumn]: write.item.wordpressId,
+        wordpressLastSync: now,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: actor.userId,
+      });
+      changed.push(id);
+    } else {
+      await updateSyncedRecord(trx, model, write.id, { ...write.changes, wordpressLastSync: now, updatedAt: now });
+      changed.push(write.id);
+    }
+  }
+  await touchLastSync(trx, model, unchangedIds, now);
+  if (changed.length) await recordsChanged(trx, model.recordType, changed);
+}
+
+/** Compares one page of posts with the records and writes the differences in one transaction. */
+async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], options: { now: Date; dryRun: boolean; actor: Actor }): Promise<PageOutcome> {
+  const outcome: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+  const mapped: Array<Extract<MappedPost, { ok: true }>> = [];
+  for (const post of posts) {
+    if (post.status && post.status !== 'publish') continue;
+    const result = mapPost(model, post);
+    if (!result.ok) {
+      outcome.failed++;
+      outcome.errors.push(result.problem);
+      continue;
+    }
+    outcome.errors.push(...result.problems);
+    mapped.push(result);
+  }
+  const existing = await findSyncedRecords(ctx.db, model, mapped.map((item) => item.wordpressId));
+  const writes: Write[] = [];
+  const unchangedIds: number[] = [];
+  for (const item of mapped) {
+    const record = existing.get(item.wordpressId);
+    if (!record) {
+      writes.push({ kind: 'create', item });
+      continue;
+    }
+    const changes = Object.fromEntries(Object.entries(item.values).filter(([column, value]) => !sameValue(record[column], value)));
+    if (Object.keys(changes).length) writes.push({ kind: 'update', id: Number(record.id), item, changes });
+    else unchangedIds.push(Number(record.id));
+  }
+  const count = (list: Write[]) => {
+    for (const write of list) outcome[write.kind === 'create' ? 'created' : 'updated']++;
+  };
+  outcome.unchanged = unchangedIds.length;
+  if (options.dryRun) {
+    count(writes);
+    return outcome;
+  }
+  try {
+    await ctx.db.transaction((trx) => applyWrites(trx, model, writes, unchangedIds, options.now, options.actor));
+    count(writes);
+  } catch (pageError) {
+    // One bad row must not cost the page: write item by item to find it, and report only that one.
+    ctx.log.warn({ err: pageError, kind: model.kind }, 'sync page failed; retrying item by item');
+    await ctx.db.transaction((trx) => touchLastSync(trx, model, unchangedIds, options.now));
+    for (const write of writes) {
+      try {
+        await ctx.db.transaction((trx) => applyWrites(trx, model, [write], [], options.now, options.actor));
+        count([write]);
+      } catch (error) {
+        outcome.failed++;
+        const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : String(error);
+        outcome.errors.push(`${describePost(model, { id: write.item.wordpressId }, write.item.name)}: could not be saved (${reason})`);
+      }
+    }
+  }
+  return outcome;
+}
+
+/** Records whose WordPress post is not among the published ones any more. */
+async function findUnpublished(ctx: AppContext, model: PostTypeModel, published: Set<number>): Promise<string[]> {
+  const records = await listSyncedIds(ctx.db, model);
+  return records
+    .filter((record) => !published.has(record.wordpressId))
+    .map((record) => `${describePost(model, { id: record.wordpressId }, record.name)} is no longer published on the content website; kept in the CRM`);
+}
+
+function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'success'>): string {
+  const seen = result.created + result.updated + result.unchanged + result.failed;
+  const verb = result.dryRun ? 'Dry run: would have created' : 'created';
+  const parts = [
+    `${seen} ${model.plural} read (${result.full ? 'full' : 'changes since the last sync'})`,
+    `${result.created} ${verb}`,
+    `${result.updated} updated`,
+    `${result.unchanged} unchanged`,
+  ];
+  if (result.errors.length) parts.push(`${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}`);
+  if (result.unpublished.length) parts.push(`${result.unpublished.length} no longer published (kept)`);
+  return parts.join(', ');
+}
+
+/**
+ * One sync of one post type: the page's Sync button, the API and `pacer sync` all run this. Incremental after
+ * the first clean run; idempotent; writes only the content model's columns; records the run in sync_runs.
+ */
+export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOptions): Promise<SyncResult> {
+  const model = CONTENT_MODEL[kind];
+  const client = wordpressClient(ctx);
+  const lock = await tryAcquireLock(ctx.db, `sync:${kind}`, { clock: ctx.clock });
+  if (!lock) throw new SyncBusyError(kind);
+  const started = ctx.clock.now();
+  const t0 = performance.now();
+  let runId: number | null = null;
+  const totals: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+  try {
+    const since = options.full ? null : await lastCleanRunStart(ctx.db, kind);
+    const full = since === null;
+    const dryRun = Boolean(options.dryRun);
+    if (!dryRun) runId = await insertSyncRun(ctx.db, { kind, trigger: options.actor.source, startedBy: options.actor.userId, startedAt: started, full });
+    const modifiedAfter = since ? new Date(Date.parse(since) - INCREMENTAL_OVERLAP_MS).toISOString() : undefined;
+    const published = new Set<number>();
+    let processed = 0;
+    for await (const page of client.posts(model.restBase, { modifiedAfter, fields: SYNC_FIELDS })) {
+      for (const post of page.posts) if (!post.status || post.status === 'publish') published.add(post.id);
+      const outcome = await syncPage(ctx, model, page.posts, { now: started, dryRun, actor: options.actor });
+      totals.created += outcome.created;
+      totals.updated += outcome.updated;
+      totals.unchanged += outcome.unchanged;
+      totals.failed += outcome.failed;
+      totals.errors.push(...outcome.errors);
+      processed += page.posts.length;
+      options.onProgress?.({ page: page.page, totalPages: page.totalPages, processed, total: page.total });
+    }
+    if (!full) {
+      // Changed posts alone cannot show what was unpublished, so the ids of every published post are read too.
+      for await (const page of client.posts(model.restBase, { fields: ['id'] })) for (const post of page.posts) published.add(post.id);
+    }
+    const unpublished = await findUnpublished(ctx, model, published);
+    const durationMs = Math.round(performance.now() - t0);
+    const partial = { kind, ...totals, unpublished, full, dryRun, durationMs, runId };
+    const result: SyncResult = { success: true, message: summary(model, partial), ...partial };
+    if (runId !== null) {
+      await finishSyncRun(ctx.db, runId, { finishedAt: ctx.clock.now(), success: true, created: totals.created, updated: totals.updated, failed: totals.failed, durationMs, message: result.message, errors: totals.errors, notices: unpublished });
+    }
+    ctx.log.info({ kind, created: totals.created, updated: totals.updated, failed: totals.failed, problems: totals.errors.length, full, dryRun }, 'sync finished');
+    return result;
+  } catch (error) {
+    const failure = integrationErrorFrom(error, { created: totals.created, updated: totals.updated, errors: totals.errors });
+    const message = failure instanceof Error ? failure.message : String(failure);
+    if (runId !== null) {
+      await finishSyncRun(ctx.db, runId, {
+        finishedAt: ctx.clock.now(),
+        success: false,
+        created: totals.created,
+        updated: totals.updated,
+        failed: totals.failed,
+        durationMs: Math.round(performance.now() - t0),
+        message: `Sync failed: ${message}`,
+        errors: totals.errors,
+        notices: [],
+      }).catch((recordError: unknown) => ctx.log.error({ err: recordError }, 'could not record the failed sync run'));
+    }
+    ctx.log.warn({ kind, err: error }, 'sync failed');
+    throw failure;
+  } finally {
+    await lock.release();
+  }
+}
+
+export interface SyncRunView {
+  id: number;
+  kind: SyncKind;
+  trigger: string;
+  startedBy: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'succeeded' | 'failed' | 'unfinished';
+  full: boolean;
+  created: number;
+  updated: number;
+  failed: number;
+  durationMs: number | null;
+  message: string | null;
+  errors: string[];
+  notices: string[];
+}
+
+export function presentRun(row: SyncRunRow): SyncRunView {
+  return {
+    id: row.id,
+    kind: row.kind as SyncKind,
+    trigger: row.trigger,
+    startedBy: row.startedByEmail ?? null,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    status: row.finishedAt === null ? 'unfinished' : row.success ? 'succeeded' : 'failed',
+    full: row.full,
+    created: row.created,
+    updated: row.updated,
+    failed: row.failed,
+    durationMs: row.durationMs,
+    message: row.message,
+    errors: row.errors,
+    notices: row.notices,
+  };
+}
+
+/** The latest run of each kind (null when never run), for the Integrations page. */
+export async function latestRuns(ctx: AppContext): Promise<Record<SyncKind, SyncRunView | null>> {
+  const rows = await latestRunPerKind(ctx.db, SYNC_KINDS);
+  const out = { events: null, professionals: null, runclubs: null } as Record<SyncKind, SyncRunView | null>;
+  for (const row of rows) out[row.kind as SyncKind] = presentRun(row);
+  return out;
+}
