@@ -1,4 +1,175 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
+import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
+import { AppError } from '../../src/services/errors.js';
+import { sourceFromStream } from '../../src/services/imports/csv-source.js';
+import { IMPORT_SAMPLES, type ImportKind } from '../../src/services/imports/rules.js';
+import { importBrands, importEvents, type ImportProgress, type ImportReport } from '../../src/services/imports/service.js';
 
-/** Commands of this area are added here by the issue that builds the area. */
-export const registerImportCommands: CommandRegistrar = () => {};
+interface ImportOptions {
+  dryRun?: boolean;
+  json?: boolean;
+  batchSize: number;
+}
+
+/** Counts the bytes read so the progress bar can show how far through a file the import is. */
+class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    this.bytes += chunk.length;
+    done(null, chunk);
+  }
+}
+
+/**
+ * Progress on stderr (stdout stays for the summary and --json): a redrawn bar on a terminal, a plain line every
+ * so often otherwise (logs, cron mail).
+ */
+class ProgressReporter {
+  private lastDraw = 0;
+  private lastLineRows = 0;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly io: CliIO,
+    private readonly counter: ByteCounter,
+    private readonly totalBytes: number | null,
+  ) {}
+
+  update(progress: ImportProgress) {
+    const now = Date.now();
+    if (this.io.stderr.isTTY) {
+      if (now - this.lastDraw < 100) return;
+      this.lastDraw = now;
+      this.io.stderr.write(`\r${this.bar(progress)}`);
+    } else if (progress.rowsRead - this.lastLineRows >= 10_000) {
+      this.lastLineRows = progress.rowsRead;
+      this.io.stderr.write(`${this.describe(progress)}\n`);
+    }
+  }
+
+  finish(progress: ImportProgress) {
+    if (this.io.stderr.isTTY) this.io.stderr.write(`\r${this.bar(progress, true)}\n`);
+  }
+
+  private rate(progress: ImportProgress) {
+    const seconds = Math.max((Date.now() - this.started) / 1000, 0.001);
+    return Math.round(progress.rowsRead / seconds);
+  }
+
+  private describe(progress: ImportProgress) {
+    return `${progress.rowsRead.toLocaleString('en')} rows read, ${progress.failedRows.toLocaleString('en')} failed (${this.rate(progress).toLocaleString('en')} rows/s)`;
+  }
+
+  private bar(progress: ImportProgress, done = false) {
+    const width = 30;
+    if (this.totalBytes === null) return `${this.describe(progress)}   `;
+    const fraction = done ? 1 : Math.min(this.counter.bytes / Math.max(this.totalBytes, 1), 1);
+    const filled = Math.round(fraction * width);
+    return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${this.describe(progress)}   `;
+  }
+}
+
+async function openInput(io: CliIO, file: string): Promise<{ stream: NodeJS.ReadableStream; size: number | null }> {
+  if (file === '-') return { stream: io.stdin, size: null };
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new CliExit(EXIT.usage, `${file} is not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof CliExit) throw error;
+    throw new CliExit(EXIT.usage, `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return { stream: createReadStream(file), size };
+}
+
+function summaryLines(kind: ImportKind, report: ImportReport<object>, result: Record<string, unknown>): string[] {
+  const verb = report.dryRun ? 'Dry run (nothing written): would have' : 'Import finished:';
+  const counts =
+    kind === 'events'
+      ? `updated ${String(result.updated)} events, created ${String(result.created)} contacts`
+      : `created ${String(result.brandsCreated)} brands and ${String(result.contactsCreated)} contacts`;
+  const lines = [
+    `${verb} ${counts}; skipped ${String(result.skipped)}.`,
+    `Rows: ${report.rowsRead} read, ${report.appliedRows} applied, ${report.failedRows} failed, ${report.droppedRows} dropped (no ${kind === 'events' ? 'event_id' : 'Brand or Email'}).`,
+  ];
+  const errors = result.errors as string[];
+  if (errors.length) lines.push('Errors:', ...errors.map((error) => `  ${error}`));
+  return lines;
+}
+
+/** 0: every row applied; 3: some rows failed; 1: none applied. */
+function exitCodeOf(report: ImportReport<object>): number {
+  if (report.failedRows === 0) return EXIT.ok;
+  return report.appliedRows > 0 ? EXIT.partial : EXIT.failure;
+}
+
+async function runImport(io: CliIO, kind: ImportKind, file: string, options: ImportOptions): Promise<void> {
+  const input = await openInput(io, file);
+  const counter = new ByteCounter();
+  input.stream.pipe(counter);
+  const progress = new ProgressReporter(io, counter, input.size);
+  let last: ImportProgress = { rowsRead: 0, appliedRows: 0, failedRows: 0 };
+  const report = await withContext(io, async (ctx) => {
+    try {
+      const source = await sourceFromStream(kind, counter);
+      const importer = kind === 'events' ? importEvents : importBrands;
+      return await importer(ctx, source, {
+        actor: { userId: null, source: 'cli' },
+        dryRun: options.dryRun,
+        batchSize: options.batchSize,
+        onProgress: (update) => {
+          last = update;
+          progress.update(update);
+        },
+      });
+    } catch (error) {
+      // A file the engine cannot read (bad header, no rows, broken quoting) means nothing (more) was imported.
+      if (error instanceof AppError && error.status === 400) {
+        const detail = (error.issues ?? []).map((issue) => issue.message);
+        if (last.rowsRead > 0) progress.finish(last);
+        if (options.json) io.stdout.write(`${JSON.stringify({ error: error.message, details: detail, ...last }, null, 2)}\n`);
+        throw new CliExit(last.appliedRows > 0 ? EXIT.partial : EXIT.failure, [`Error: ${error.message}`, ...detail.map((d) => `  ${d}`)].join('\n'));
+      }
+      throw error;
+    }
+  });
+  progress.finish(last);
+  const { rowsRead, droppedRows, appliedRows, failedRows, dryRun, ...result } = report;
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ ...result, rowsRead, droppedRows, appliedRows, failedRows, dryRun }, null, 2)}\n`);
+  } else {
+    io.stdout.write(`${summaryLines(kind, report, result).join('\n')}\n`);
+  }
+  const code = exitCodeOf(report);
+  if (code !== EXIT.ok) throw new CliExit(code, '');
+}
+
+const batchOption = () =>
+  new Option('--batch-size <rows>', 'rows per transaction').default(2000).argParser((value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 50_000) throw new CliExit(EXIT.usage, '--batch-size must be a whole number from 1 to 50000');
+    return n;
+  });
+
+function addImportCommand(parent: Command, io: CliIO, kind: ImportKind, description: string) {
+  parent
+    .command(kind)
+    .description(description)
+    .argument('<file>', 'CSV file, or - to read standard input')
+    .option('--dry-run', 'check the file and report what would change, writing nothing')
+    .option('--json', 'machine-readable summary on stdout')
+    .addOption(batchOption())
+    .addHelpText('after', `\nExample file:\n${IMPORT_SAMPLES[kind]}\n\nExit codes: 0 all rows applied, 3 some rows failed, 1 nothing imported, 2 bad usage.\n`)
+    .action((file: string, options: ImportOptions) => runImport(io, kind, file, options));
+}
+
+export const registerImportCommands: CommandRegistrar = (program: Command, io: CliIO) => {
+  const importCommand = program.command('import').description('Bulk-import events or brands from a CSV file');
+  addImportCommand(importCommand, io, 'events', "Set events' websites and add their contacts (columns event_id, website, Email or Emails)");
+  addImportCommand(importCommand, io, 'brands', 'Create brands and their contacts (columns Brand, First Name, Last Name, Email; optional Current Job)');
+};

@@ -1,0 +1,76 @@
+import type { Options } from 'csv-parse';
+
+/**
+ * Turns csv-parse records into import rows keyed by the header, with the line each row starts on. Browser-safe:
+ * the import screens and the CLI parse with the same options and number lines the same way.
+ */
+
+/** One data row of a file: the cells keyed by header cell, and the line of the file it starts on. */
+export interface SourceRow {
+  line: number;
+  values: Record<string, string>;
+}
+
+/**
+ * RFC 4180 parsing with csv-parse: quoted cells may hold commas, quotes ("") and line breaks; a UTF-8 BOM is
+ * dropped; CRLF, LF and CR all end a record. Rows may be longer or shorter than the header (checked per row, so
+ * one bad row cannot stop a whole file), and `raw` gives each record's text so line numbers can be counted
+ * (csv-parse's own `info.lines` counts a quoted CRLF twice).
+ */
+export const CSV_PARSE_OPTIONS: Options = {
+  bom: true,
+  relax_column_count: true,
+  raw: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+};
+
+/**
+ * Set on a row whose record has more non-empty cells than the header has columns: the cells cannot be matched to
+ * columns (usually an unquoted comma), so the engine rejects the row naming its line.
+ */
+export const OVERFLOW_KEY = '\u0000overflow';
+
+function lineBreaks(raw: string): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 10) count++;
+    else if (ch === 13) {
+      count++;
+      if (raw.charCodeAt(i + 1) === 10) i++;
+    }
+  }
+  return count;
+}
+
+const isBlank = (record: readonly string[]) => record.every((cell) => cell.trim() === '');
+
+/**
+ * Feeds records in file order; returns the header once and data rows after it. Blank lines (and rows of empty
+ * cells) are skipped but still counted, so every line number matches the file.
+ */
+export class RecordReader {
+  header: string[] | null = null;
+  private nextLine = 1;
+
+  push(record: readonly string[], raw: string): SourceRow | null {
+    const line = this.nextLine;
+    // A record without its own line break is the file's last; nothing follows it.
+    this.nextLine += Math.max(lineBreaks(raw), 1);
+    if (isBlank(record)) return null;
+    if (this.header === null) {
+      this.header = record.map((cell) => cell.trim());
+      return null;
+    }
+    const values: Record<string, string> = Object.create(null) as Record<string, string>;
+    const header = this.header;
+    for (let i = 0; i < header.length; i++) {
+      const name = header[i]!;
+      if (name !== '' && !(name in values)) values[name] = record[i] ?? '';
+    }
+    let used = record.length;
+    while (used > header.length && record[used - 1]!.trim() === '') used--;
+    if (used > header.length) values[OVERFLOW_KEY] = String(used);
+    return { line, values };
+  }
+}

@@ -1,0 +1,137 @@
+import { OVERFLOW_KEY, type SourceRow } from './csv-records.js';
+import {
+  brandKey,
+  isEmailAddress,
+  namesFromEmail,
+  splitEmails,
+  splitFullName,
+  tidyBrandName,
+  type BrandColumn,
+  type ColumnIndex,
+  type EventColumn,
+} from './rules.js';
+
+/**
+ * What one CSV row asks for, checked in full before anything is written, so a row either applies whole or is
+ * rejected with its line and reason.
+ */
+export interface PlannedContact {
+  firstName: string;
+  lastName: string;
+  email: string;
+  jobTitle: string | null;
+}
+
+export interface EventRowPlan {
+  line: number;
+  wordpressEventId: number;
+  /** null leaves the event's website as it is (blank cell). */
+  website: string | null;
+  contacts: PlannedContact[];
+}
+
+export interface BrandRowPlan {
+  line: number;
+  brandName: string;
+  brandKey: string;
+  contacts: PlannedContact[];
+}
+
+export type RowPlan<P> = { ok: true; plan: P } | { ok: false; error: string };
+
+const LIMITS = { name: 100, jobTitle: 255, brandName: 255, website: 2048 } as const;
+
+class RowProblem extends Error {}
+
+const fail = (message: string): never => {
+  throw new RowProblem(message);
+};
+
+function cellOf(row: SourceRow, columns: Readonly<Record<string, string | undefined>>, column: string): string {
+  const header = columns[column];
+  return header === undefined ? '' : (row.values[header] ?? '').trim();
+}
+
+function checkLength(label: string, value: string, max: number): string {
+  if (value.length > max) fail(`${label} is longer than ${max} characters`);
+  return value;
+}
+
+/** "www.race.org" becomes "https://www.race.org"; anything but an http(s) address is refused. */
+export function normaliseWebsite(cell: string): string | null {
+  const text = cell.trim();
+  if (text === '') return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return fail(`website "${text}" is not a web address`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname.includes('.')) fail(`website "${text}" is not a web address`);
+  return checkLength('website', withScheme, LIMITS.website);
+}
+
+function emailsOf(cell: string): string[] {
+  const emails = splitEmails(cell);
+  const bad = emails.find((email) => !isEmailAddress(email));
+  if (bad !== undefined) fail(`"${bad}" is not an email address`);
+  return emails;
+}
+
+/**
+ * One contact per address. Names given by the row belong to its first address (one person per row); further
+ * addresses in the same cell, and rows without names, take names derived from the address (and no job title).
+ */
+function contactsFor(emails: string[], given: { firstName: string; lastName: string } | null, jobTitle: string | null): PlannedContact[] {
+  return emails.map((email, index) => {
+    const derived = namesFromEmail(email);
+    const names = index === 0 && given ? { firstName: given.firstName || derived.firstName, lastName: given.lastName || derived.lastName } : derived;
+    return {
+      firstName: checkLength('First Name', names.firstName, LIMITS.name),
+      lastName: checkLength('Last Name', names.lastName, LIMITS.name),
+      email,
+      jobTitle: index === 0 ? jobTitle : null,
+    };
+  });
+}
+
+function overflowProblem(row: SourceRow, headerLength: number): void {
+  const found = row.values[OVERFLOW_KEY];
+  if (found !== undefined) fail(`has ${found} cells but the header has ${headerLength}; put quotes around cells that contain commas`);
+}
+
+function plan<P>(row: SourceRow, build: () => P): RowPlan<P> {
+  try {
+    return { ok: true, plan: build() };
+  } catch (error) {
+    if (error instanceof RowProblem) return { ok: false, error: `Line ${row.line}: ${error.message}` };
+    throw error;
+  }
+}
+
+export function planEventRow(row: SourceRow, columns: ColumnIndex<EventColumn>, headerLength: number): RowPlan<EventRowPlan> {
+  return plan(row, () => {
+    overflowProblem(row, headerLength);
+    const idText = cellOf(row, columns, 'eventId');
+    if (!/^\d{1,10}$/.test(idText) || Number(idText) < 1 || Number(idText) > 4_294_967_295) fail(`event_id "${idText}" is not a whole number`);
+    const website = normaliseWebsite(cellOf(row, columns, 'website'));
+    const emails = emailsOf(cellOf(row, columns, 'email'));
+    const first = cellOf(row, columns, 'firstName');
+    const last = cellOf(row, columns, 'lastName');
+    const given = first || last ? { firstName: first, lastName: last } : splitFullName(cellOf(row, columns, 'fullName'));
+    return { line: row.line, wordpressEventId: Number(idText), website, contacts: contactsFor(emails, given, null) };
+  });
+}
+
+export function planBrandRow(row: SourceRow, columns: ColumnIndex<BrandColumn>, headerLength: number): RowPlan<BrandRowPlan> {
+  return plan(row, () => {
+    overflowProblem(row, headerLength);
+    const brandName = checkLength('Brand', tidyBrandName(cellOf(row, columns, 'brand')), LIMITS.brandName);
+    const emails = emailsOf(cellOf(row, columns, 'email'));
+    if (emails.length === 0) fail('Email has no address');
+    const jobTitle = checkLength('Current Job', cellOf(row, columns, 'jobTitle'), LIMITS.jobTitle) || null;
+    const given = { firstName: cellOf(row, columns, 'firstName'), lastName: cellOf(row, columns, 'lastName') };
+    return { line: row.line, brandName, brandKey: brandKey(brandName), contacts: contactsFor(emails, given.firstName || given.lastName ? given : null, jobTitle) };
+  });
+}

@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encodeTimestamp } from '../../src/db/codecs.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { parseImportCsv, type ImportPayload } from '../../views/pages/imports/parse-csv.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
+
+/** What the import screens send for a pasted text: parsed in the browser with the same rules. */
+function payloadOf(kind: 'events' | 'brands', text: string): ImportPayload {
+  const parsed = parseImportCsv(kind, text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.payload;
+}
+
+describe('bulk import API', () => {
+  let t: TestApp;
+  let agent: Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
+  let userId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const signedIn = await t.signedInAgent();
+    agent = signedIn.agent;
+    userId = signedIn.user.id;
+  });
+  afterAll(async () => t.close());
+
+  beforeEach(async () => {
+    await t.ctx.db('contacts').del();
+    await t.ctx.db('events').del();
+    await t.ctx.db('brands').del();
+  });
+
+  async function addEvent(wordpressEventId: number, websiteUrl: string | null = null) {
+    const now = encodeTimestamp(t.clock.now());
+    const [id] = await t.ctx.db('events').insert({ eventName: `Race ${wordpressEventId}`, wordpressEventId, websiteUrl, createdAt: now, updatedAt: now });
+    return Number(id);
+  }
+
+  const contactsOf = (entityType: string) =>
+    t.ctx.db('contacts').where({ entityType }).orderBy('id').select('entityId', 'firstName', 'lastName', 'email', 'jobTitle', 'createdBy', 'isPrimary', 'mailchimpTags');
+
+  describe('events', () => {
+    it('imports a BOM + CRLF file with quoted comma-separated addresses, naming the unknown event by line', async () => {
+      const first = await addEvent(101);
+      const second = await addEvent(102, 'https://old.example.org');
+      const res = await agent.post('/api/events/bulk-import').send(payloadOf('events', fixture('events-bom-crlf.csv')));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ updated: 2, created: 4, skipped: 1, errors: ['Line 5: no event has event_id 999'] });
+      const events = await t.ctx.db('events').orderBy('id').select('id', 'websiteUrl');
+      expect(events).toEqual([
+        { id: first, websiteUrl: 'https://cityrun.example.org' },
+        { id: second, websiteUrl: 'https://trailfest.example.org' },
+      ]);
+      const contacts = await contactsOf('event');
+      expect(contacts.map((c) => [c.entityId, c.email, c.firstName, c.lastName])).toEqual([
+        [first, 'race@cityrun.example.org', 'Race', 'Cityrun'],
+        [first, 'entries@cityrun.example.org', 'Entries', 'Cityrun'],
+        [second, 'info@trailfest.example.org', 'Info', 'Trailfest'],
+        [second, 'Team.Lead@trailfest.example.org', 'Team', 'Lead'],
+      ]);
+      expect(contacts.every((c) => c.createdBy === userId && Number(c.isPrimary) === 0 && c.mailchimpTags === '[]')).toBe(true);
+    });
+
+    it('re-importing the same file changes nothing and creates no duplicate (addresses compared without case)', async () => {
+      await addEvent(101);
+      await addEvent(102);
+      const payload = payloadOf('events', fixture('events-bom-crlf.csv'));
+      expect((await agent.post('/api/events/bulk-import').send(payload)).body.created).toBe(4);
+      const before = await t.ctx.db('events').orderBy('id').select();
+      const again = await agent.post('/api/events/bulk-import').send(payloadOf('events', fixture('events-bom-crlf.csv').replace('Team.Lead@', 'TEAM.LEAD@')));
+      expect(again.body).toEqual({ updated: 0, created: 0, skipped: 5, errors: ['Line 5: no event has event_id 999'] });
+      expect(await t.ctx.db('contacts').count({ n: '*' }).first()).toMatchObject({ n: 4 });
+      expect(await t.ctx.db('events').orderBy('id').select()).toEqual(before);
+    });
+
+    it('takes names from name columns for the first address of a row', async () => {
+      const id = await addEvent(7);
+      const text = 'event_id,website,Emails,First Name,Last Name\n7,,"ann@race.example.org bob@race.example.org",Ann,Lee\n';
+      const res = await agent.post('/api/events/bulk-import').send(payloadOf('events', text));
+      expect(res.body).toEqual({ updated: 0, created: 2, skipped: 0, errors: [] });
+      expect((await contactsOf('event')).map((c) => [c.entityId, c.firstName, c.lastName])).toEqual([
+        [id, 'Ann', 'Lee'],
+        [id, 'Bob', 'Race'],
+      ]);
+    });
+
+    it('rejects a bad row in the middle whole, applies the rest and names the line', async () => {
+      await addEvent(1);
+      await addEvent(2);
+      await addEvent(3);
+      const text = 'event_id,website,Email\n1,https://one.example.org,a@one.example.org\n2,https://two.example.org,"b@two.example.org, not-an-address"\n3,https://three.example.org,c@three.example.org\n';
+      const res = await agent.post('/api/events/bulk-import').send(payloadOf('events', text));
+      expect(res.body).toEqual({ updated: 2, created: 2, skipped: 1, errors: ['Line 3: "not-an-address" is not an email address'] });
+      expect(await t.ctx.db('events').where({ wordpressEventId: 2 }).first()).toMatchObject({ websiteUrl: null });
+      expect((await contactsOf('event')).map((c) => c.email)).toEqual(['a@one.example.org', 'c@three.example.org']);
+    });
+
+    it('answers the spec messages for a missing column, no usable rows and no data', async () => {
+      const missing = await agent.post('/api/events/bulk-import').send({ data: [{ event_id: '1', Email: 'a@b.org' }] });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ message: 'Missing required column: website', code: 'bad_request' });
+      const noEmail = await agent.post('/api/events/bulk-import').send({ data: [{ event_id: '1', website: '' }] });
+      expect(noEmail.body.message).toBe('Missing email column. Expected: Email or Emails');
+      const dropped = await agent.post('/api/events/bulk-import').send({ data: [{ event_id: '', website: 'x', Email: '' }] });
+      expect(dropped.body.message).toBe('No valid rows found in CSV data');
+      expect((await agent.post('/api/events/bulk-import').send({ data: [] })).body.message).toBe('No data provided');
+      expect((await agent.post('/api/events/bulk-import').send({})).status).toBe(400);
+      expect((await agent.post('/api/events/bulk-import').send({ data: 'x' })).status).toBe(400);
+      expect((await agent.post('/api/events/bulk-import').send({ data: [['1']] })).status).toBe(400);
+      expect((await agent.post('/api/events/bulk-import').send({ data: [{ event_id: { $gt: 1 } }] })).status).toBe(400);
+      expect((await agent.post('/api/events/bulk-import').send({ data: [{ event_id: '1' }], extra: 1 })).status).toBe(400);
+    });
+
+    it('requires a signed-in user', async () => {
+      expect((await t.agent().post('/api/events/bulk-import').send({ data: [{ event_id: '1' }] })).status).toBe(401);
+    });
+  });
+
+  describe('brands', () => {
+    it('imports quoted commas, quotes and line breaks, matching brands by name without case or spaces', async () => {
+      const res = await agent.post('/api/brands/bulk-import').send(payloadOf('brands', fixture('brands-quoted.csv')));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ brandsCreated: 3, contactsCreated: 4, skipped: 1, errors: ['Line 7: "not-an-email" is not an email address'] });
+      const brands = await t.ctx.db('brands').orderBy('id').select('id', 'brandName', 'createdBy');
+      expect(brands.map((b) => b.brandName)).toEqual(['Fleet Feet, Inc.', 'Brooks Running', 'fleet feet inc.']);
+      expect(brands.every((b) => b.createdBy === userId)).toBe(true);
+      const contacts = await contactsOf('brand');
+      const brandOf = (email: string) => brands.find((b) => b.id === contacts.find((c) => c.email === email)?.entityId)?.brandName;
+      expect(contacts.map((c) => [c.firstName, c.lastName, c.email, c.jobTitle])).toEqual([
+        ['Jane', 'Doe', 'jane.doe@fleetfeet.example.com', 'Marketing, Partnerships'],
+        ['John', 'Smith', 'john@brooks.example.com', 'Partnerships Lead'],
+        ['Amy', 'O"Brien', 'amy@brooks.example.com', 'Head of\nSponsorship'],
+        ['Sales', 'Fleetfeet', 'sales@fleetfeet.example.com', null],
+      ]);
+      expect(brandOf('amy@brooks.example.com')).toBe('Brooks Running');
+    });
+
+    it('reuses an existing brand and skips contacts it already has; a re-import creates nothing', async () => {
+      const now = encodeTimestamp(t.clock.now());
+      const [brooks] = await t.ctx.db('brands').insert({ brandName: 'BROOKS RUNNING', createdAt: now, updatedAt: now });
+      await t.ctx.db('contacts').insert({ firstName: 'J', lastName: 'S', email: 'JOHN@brooks.example.com', entityType: 'brand', entityId: brooks, mailchimpTags: '[]', isPrimary: 0, createdAt: now, updatedAt: now });
+      const payload = payloadOf('brands', fixture('brands-quoted.csv'));
+      const first = await agent.post('/api/brands/bulk-import').send(payload);
+      expect(first.body).toMatchObject({ brandsCreated: 2, contactsCreated: 3, skipped: 2 });
+      const again = await agent.post('/api/brands/bulk-import').send(payload);
+      expect(again.body).toEqual({ brandsCreated: 0, contactsCreated: 0, skipped: 5, errors: ['Line 7: "not-an-email" is not an email address'] });
+      expect(await t.ctx.db('brands').count({ n: '*' }).first()).toMatchObject({ n: 3 });
+      expect(await t.ctx.db('contacts').where({ entityType: 'brand' }).count({ n: '*' }).first()).toMatchObject({ n: 4 });
+    });
+
+    it('reports a row with an unquoted comma instead of shifting its cells', async () => {
+      const text = 'Brand,First Name,Last Name,Email\nFleet Feet, Inc.,Jane,Doe,jane@ff.example.com\nOn,Ola,Nord,ola@on.example.com\n';
+      const res = await agent.post('/api/brands/bulk-import').send(payloadOf('brands', text));
+      expect(res.body).toEqual({
+        brandsCreated: 1,
+        contactsCreated: 1,
+        skipped: 1,
+        errors: ['Line 2: has 5 cells but the header has 4; put quotes around cells that contain commas'],
+      });
+    });
+
+    it('answers the spec messages', async () => {
+      const missing = await agent.post('/api/brands/bulk-import').send({ data: [{ Brand: 'X', 'First Name': 'A', Email: 'a@b.org' }] });
+      expect(missing.body.message).toBe('Missing required column: Last Name');
+      const none = await agent.post('/api/brands/bulk-import').send({ data: [{ Brand: '', 'First Name': 'A', 'Last Name': 'B', Email: 'a@b.org' }] });
+      expect(none.body.message).toBe('No valid data found in CSV');
+      expect((await agent.post('/api/brands/bulk-import').send({ data: [] })).body.message).toBe('Please enter CSV data');
+    });
+
+    it('accepts a body over the general 1 MB limit', async () => {
+      const data = Array.from({ length: 12_000 }, (_, i) => ({ Brand: `Brand ${i % 50}`, 'First Name': 'Pat', 'Last Name': 'Lee', Email: `pat${i}@brand${i % 50}.example.com`, 'Current Job': 'x'.repeat(40) }));
+      const res = await agent.post('/api/brands/bulk-import').send({ data });
+      expect(JSON.stringify({ data }).length).toBeGreaterThan(1_100_000);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ brandsCreated: 50, contactsCreated: 12_000, skipped: 0, errors: [] });
+    });
+
+    it('treats a "__proto__" header cell as a plain column name', async () => {
+      const body = '{"data":[{"Brand":"Proto","First Name":"A","Last Name":"B","Email":"a@proto.example.com","__proto__":{"polluted":true}}]}';
+      const res = await agent.post('/api/brands/bulk-import').set('Content-Type', 'application/json').send(body);
+      expect(res.status).toBe(400);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  });
+});

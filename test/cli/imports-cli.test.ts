@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/program.js';
+import type { CliIO } from '../../cli/runtime.js';
+import { encodeTimestamp } from '../../src/db/codecs.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+
+function capture(stream: PassThrough & { isTTY?: boolean }) {
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
+describe('pacer import', () => {
+  let database: TestDatabase;
+  let dir: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-import-cli-'));
+  });
+  afterAll(async () => {
+    await database.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await database.db('contacts').del();
+    await database.db('events').del();
+    await database.db('brands').del();
+  });
+
+  async function run(argv: string[], options: { stdin?: string; tty?: boolean } = {}) {
+    const stdout = new PassThrough() as PassThrough & { isTTY?: boolean };
+    const stderr = new PassThrough() as PassThrough & { isTTY?: boolean };
+    stderr.isTTY = options.tty;
+    const out = capture(stdout);
+    const err = capture(stderr);
+    const io: CliIO = {
+      stdout,
+      stderr,
+      stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+      env: { DATABASE_URL: database.url, NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 'cli-test-secret-cli-test-secret-0123456789' },
+    };
+    const code = await runCli(argv, io);
+    return { code, stdout: out(), stderr: err() };
+  }
+
+  function file(name: string, text: string) {
+    const target = path.join(dir, name);
+    writeFileSync(target, text);
+    return target;
+  }
+
+  const brandsCsv = 'Brand,First Name,Last Name,Email,Current Job\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com,Buyer\nBrooks,John,Smith,john@brooks.example.com,\n';
+  const count = async (table: string) => Number(((await database.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
+
+  it('imports brands from a file, prints a summary and exits 0', async () => {
+    const result = await run(['import', 'brands', file('brands.csv', brandsCsv)]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Import finished: created 2 brands and 2 contacts; skipped 0.');
+    expect(result.stdout).toContain('Rows: 2 read, 2 applied, 0 failed, 0 dropped');
+    expect(await count('brands')).toBe(2);
+    const contact = await database.db('contacts').where({ email: 'jane@ff.example.com' }).first();
+    expect(contact).toMatchObject({ firstName: 'Jane', lastName: 'Doe', jobTitle: 'Buyer', entityType: 'brand', createdBy: null });
+  });
+
+  it('--dry-run reports what would change and writes nothing', async () => {
+    const result = await run(['import', 'brands', file('dry.csv', brandsCsv + 'brooks,Amy,Lee,amy@brooks.example.com,\nBROOKS,Amy,Lee,AMY@brooks.example.com,\n'), '--dry-run', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      brandsCreated: 2,
+      contactsCreated: 3,
+      skipped: 1,
+      errors: [],
+      rowsRead: 4,
+      droppedRows: 0,
+      appliedRows: 4,
+      failedRows: 0,
+      dryRun: true,
+    });
+    expect(await count('brands')).toBe(0);
+    expect(await count('contacts')).toBe(0);
+  });
+
+  it('reads standard input with -, and exits 3 when some rows failed', async () => {
+    const now = encodeTimestamp(new Date());
+    await database.db('events').insert({ eventName: 'City Run', wordpressEventId: 55, createdAt: now, updatedAt: now });
+    const csv = 'event_id,website,Email\n55,cityrun.example.org,a@cityrun.example.org\n56,x.example.org,b@x.example.org\n';
+    const result = await run(['import', 'events', '-', '--json'], { stdin: csv });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ updated: 1, created: 1, skipped: 1, errors: ['Line 3: no event has event_id 56'], failedRows: 1 });
+    expect(await database.db('events').where({ wordpressEventId: 55 }).first()).toMatchObject({ websiteUrl: 'https://cityrun.example.org' });
+  });
+
+  it('exits 1 when nothing could be imported, with the spec message', async () => {
+    const missing = await run(['import', 'brands', file('bad-header.csv', 'Brand,Email\nX,x@x.example.com\n')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Missing required column: First Name');
+    const broken = await run(['import', 'events', file('broken.csv', 'event_id,website,Email\n1,"unclosed,a@b.org\n')]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('Invalid CSV format');
+    const allFailed = await run(['import', 'events', file('unknown.csv', 'event_id,website,Email\n77,,a@b.example.org\n')]);
+    expect(allFailed.code).toBe(1);
+    expect(allFailed.stdout).toContain('Line 2: no event has event_id 77');
+    const empty = await run(['import', 'brands', file('empty.csv', '\n')]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('Please enter CSV data');
+  });
+
+  it('exits 2 on bad usage', async () => {
+    expect((await run(['import', 'brands'])).code).toBe(2);
+    expect((await run(['import', 'teams', 'x.csv'])).code).toBe(2);
+    const missingFile = await run(['import', 'brands', path.join(dir, 'nope.csv')]);
+    expect(missingFile.code).toBe(2);
+    expect(missingFile.stderr).toContain('ENOENT');
+    expect((await run(['import', 'brands', file('b.csv', brandsCsv), '--batch-size', '0'])).code).toBe(2);
+  });
+
+  it('shows progress on stderr: plain lines when not a terminal, a bar on one', async () => {
+    const rows = Array.from({ length: 25_000 }, (_, i) => `Brand ${i % 100},Pat,Lee,pat${i}@example.com,`).join('\n');
+    const big = file('big.csv', `Brand,First Name,Last Name,Email,Current Job\n${rows}\n`);
+    const plain = await run(['import', 'brands', big, '--dry-run']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/^10,000 rows read, 0 failed \(.* rows\/s\)\n20,000 rows read/);
+    const tty = await run(['import', 'brands', big, '--dry-run', '--batch-size', '5000'], { tty: true });
+    expect(tty.stderr).toContain('\r[##############################] 100%  25,000 rows read');
+    expect(await count('contacts')).toBe(0);
+  });
+
+  it('imports in batches: a re-run after a partial run completes it without duplicates', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `Brand ${i % 4},Pat,Lee,pat${i}@example.com,`);
+    const half = file('half.csv', `Brand,First Name,Last Name,Email,Current Job\n${rows.slice(0, 15).join('\n')}\n`);
+    const whole = file('whole.csv', `Brand,First Name,Last Name,Email,Current Job\n${rows.join('\n')}\n`);
+    expect((await run(['import', 'brands', half, '--batch-size', '4'])).code).toBe(0);
+    const rerun = await run(['import', 'brands', whole, '--batch-size', '7', '--json']);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ brandsCreated: 0, contactsCreated: 15, skipped: 15 });
+    expect(await count('brands')).toBe(4);
+    expect(await count('contacts')).toBe(30);
+  });
+});

@@ -1,0 +1,49 @@
+import { parse } from 'csv-parse/browser/esm/sync';
+import { CSV_PARSE_OPTIONS, RecordReader, type SourceRow } from '../../../src/services/imports/csv-records.js';
+import { IMPORT_MESSAGES, isDroppedRow, noDataMessage, noValidRowsMessage, parseErrorMessage, resolveColumns, type ImportKind } from '../../../src/services/imports/rules.js';
+
+/** What the screen sends: rows keyed by the header, and the file line of each (so errors name the right line). */
+export interface ImportPayload {
+  data: Array<Record<string, string>>;
+  lines: number[];
+}
+
+export type ParsedCsv =
+  | { ok: true; header: string[]; rows: SourceRow[]; payload: ImportPayload; dropped: number }
+  | { ok: false; message: string; detail?: string };
+
+/**
+ * Parses pasted text exactly as `pacer import` does (same csv-parse options, same header and drop rules), so a
+ * file behaves the same in the browser and in the terminal. Messages are spec point 5's.
+ */
+export function parseImportCsv(kind: ImportKind, text: string): ParsedCsv {
+  if (text.trim() === '') return { ok: false, message: noDataMessage(kind) };
+  let records: Array<{ record: string[]; raw: string }>;
+  try {
+    records = parse(text, CSV_PARSE_OPTIONS) as unknown as Array<{ record: string[]; raw: string }>;
+  } catch (error) {
+    return { ok: false, message: parseErrorMessage(kind), detail: error instanceof Error ? error.message : undefined };
+  }
+  const reader = new RecordReader();
+  const rows: SourceRow[] = [];
+  for (const { record, raw } of records) {
+    const row = reader.push(record, raw);
+    if (row) rows.push(row);
+  }
+  if (!reader.header || rows.length === 0) return { ok: false, message: IMPORT_MESSAGES.tooShort };
+  const resolved = resolveColumns(kind, reader.header);
+  if (!resolved.ok) return { ok: false, message: resolved.message };
+  const kept = rows.filter((row) => !isDroppedRow(kind, row.values, resolved.columns));
+  if (kept.length === 0) return { ok: false, message: noValidRowsMessage(kind) };
+  return {
+    ok: true,
+    header: reader.header,
+    rows: kept,
+    dropped: rows.length - kept.length,
+    payload: {
+      // A row with surplus cells keeps its overflow marker, so the server reports it with its line.
+      data: kept.map((row) => row.values),
+      lines: kept.map((row) => row.line),
+    },
+  };
+}
