@@ -1,10 +1,37 @@
-import { Router } from 'express';
-import type { ReadRoute } from '../reads.js';
+import { Router, type Request } from 'express';
+import { RECORD_API_PATHS, RECORD_KINDS, type RecordKind } from '../../shared/schemas/records.js';
+import type { Actor } from '../../services/context.js';
+import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../../services/records/service.js';
+import { defineRead, type ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
-export const recordsReads: ReadRoute[] = [];
+export const recordsReads: ReadRoute[] = [
+  // Listed before /:id so the more specific path is plain to read; matching does not depend on the order.
+  defineRead(`${RECORD_API_PATHS.event}/:id/wordpress-url`, ({ ctx, params }) => eventWordpressUrl(ctx, params.id)),
+  ...RECORD_KINDS.flatMap((kind) => [
+    defineRead(RECORD_API_PATHS[kind], ({ ctx, query }) => listRecords(ctx, kind, query)),
+    defineRead(`${RECORD_API_PATHS[kind]}/:id`, ({ ctx, params }) => getRecord(ctx, kind, params.id)),
+  ]),
+];
+
+const actorOf = (req: Request): Actor => ({ userId: req.user!.id, source: 'web' });
+const routePath = (kind: RecordKind) => RECORD_API_PATHS[kind].replace(/^\/api/, '');
 
 /** Write endpoints of this area (mounted behind the signed-in check and the JSON parser). */
 export function recordsRouter(): Router {
-  return Router();
+  const router = Router();
+  for (const kind of RECORD_KINDS) {
+    const path = routePath(kind);
+    router.post(path, async (req, res) => {
+      res.status(201).json(await createRecord(req.ctx, actorOf(req), kind, req.body));
+    });
+    router.put(`${path}/:id`, async (req, res) => {
+      res.json(await updateRecord(req.ctx, actorOf(req), kind, req.params.id, req.body));
+    });
+    router.delete(`${path}/:id`, async (req, res) => {
+      await deleteRecord(req.ctx, actorOf(req), kind, req.params.id);
+      res.status(204).end();
+    });
+  }
+  return router;
 }

@@ -1,11 +1,19 @@
 import type { Knex } from 'knex';
 import type { RecordType } from '../attachments/owner-types.js';
+import { reindexRecords } from './derived.js';
 
 /**
  * Called by every writer of record rows outside the records service (CSV imports, WordPress sync) after it
- * inserted or updated records, inside its own transaction, so derived data the records service keeps for
- * fast lists and search (see the records ADR) stays in step.
+ * inserted, updated or deleted records, inside its own transaction, so the derived data the records service keeps
+ * for fast lists and search (docs/decisions/0011-record-search-and-counts.md) stays in step: search text, trigram
+ * postings and maintained totals. Passing ids that did not change is harmless. Given the plain Knex instead of a
+ * transaction, it opens one of its own.
  */
-export async function recordsChanged(_db: Knex | Knex.Transaction, _type: RecordType, _ids: readonly number[]): Promise<void> {
-  // The records service fills this in when it keeps derived data.
+export async function recordsChanged(db: Knex | Knex.Transaction, type: RecordType, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  if ((db as Knex.Transaction).isTransaction) {
+    await reindexRecords(db, type, ids);
+    return;
+  }
+  await db.transaction((trx) => reindexRecords(trx, type, ids));
 }

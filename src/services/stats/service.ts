@@ -1,29 +1,22 @@
+import type { Stats } from '../../shared/schemas/records.js';
 import type { AppContext } from '../context.js';
+import { definitionOf } from '../records/definitions.js';
+import { countOf, readCounts } from '../records/queries.js';
 
-export interface Stats {
-  events: number;
-  professionals: number;
-  runClubs: number;
-  brands: number;
-  media: number;
-  influencers: number;
-}
+export type { Stats };
 
-const tables: Record<keyof Stats, string> = {
-  events: 'events',
-  professionals: 'professionals',
-  runClubs: 'run_clubs',
-  brands: 'brands',
+const kinds = {
+  events: 'event',
+  professionals: 'professional',
+  runClubs: 'runclub',
+  brands: 'brand',
   media: 'media',
-  influencers: 'influencers',
-};
+  influencers: 'influencer',
+} as const satisfies Record<keyof Stats, string>;
 
+/** The dashboard counts, read from the totals the records service maintains (one indexed read, no table scans). */
 export async function getStats(ctx: AppContext): Promise<Stats> {
-  const entries = await Promise.all(
-    Object.entries(tables).map(async ([key, table]) => {
-      const row = (await ctx.db(table).count({ n: '*' }).first()) as { n: number | string } | undefined;
-      return [key, Number(row?.n ?? 0)] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as unknown as Stats;
+  const codes = Object.values(kinds).map((kind) => definitionOf(kind).code);
+  const counts = await readCounts(ctx.db, codes);
+  return Object.fromEntries(Object.entries(kinds).map(([key, kind]) => [key, countOf(counts.get(definitionOf(kind).code))])) as unknown as Stats;
 }

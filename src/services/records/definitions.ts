@@ -1,0 +1,150 @@
+import type { z } from 'zod';
+import type { ColumnKinds } from '../../db/codecs.js';
+import { columnKinds } from '../../db/columns.js';
+import {
+  NOT_FOUND_MESSAGES,
+  RecordInputSchemas,
+  RUN_CLUB_TYPE_FILTERS,
+  type RecordKind,
+  type SORTS,
+} from '../../shared/schemas/records.js';
+import { decodeList } from '../../db/codecs.js';
+
+type Direction = 'asc' | 'desc';
+export type SortSpec = ReadonlyArray<readonly [column: string, direction: Direction]>;
+type RawRow = Record<string, unknown>;
+
+/** Everything the generic records service needs to know about one record type. */
+export interface RecordDefinition<K extends RecordKind = RecordKind> {
+  kind: K;
+  /** The key of this type in the derived tables (record_search_docs, record_search_grams, record_counts). */
+  code: number;
+  table: string;
+  columns: ColumnKinds;
+  schema: (typeof RecordInputSchemas)[K];
+  notFound: string;
+  /** Record columns the search text and count buckets are made of. */
+  derivedColumns: readonly string[];
+  /** Spec point 5 "Search" fields, in order. */
+  searchFields(row: RawRow): Array<string | number | null | undefined>;
+  /** The filter buckets this row counts in (besides "all"), e.g. "featured" or "type:trail". */
+  buckets(row: RawRow): string[];
+  sorts: Record<(typeof SORTS)[K][number], SortSpec>;
+}
+
+const newest: SortSpec = [['id', 'desc']];
+const updated: SortSpec = [
+  ['updatedAt', 'desc'],
+  ['id', 'desc'],
+];
+const byName = (...columns: string[]): SortSpec => [...columns.map((c) => [c, 'asc'] as const), ['id', 'asc'] as const];
+
+const isTrue = (value: unknown) => value === true || value === 1 || value === '1';
+const listOf = (value: unknown) => {
+  try {
+    return decodeList(value);
+  } catch {
+    return [];
+  }
+};
+
+export const RUN_CLUB_BUCKETS = RUN_CLUB_TYPE_FILTERS.filter((type) => type !== 'all');
+export const FEATURED_BUCKET = 'featured';
+export const ALL_BUCKET = 'all';
+export const clubTypeBucket = (type: string) => `type:${type}`;
+
+export const RECORD_DEFINITIONS: { [K in RecordKind]: RecordDefinition<K> } = {
+  event: {
+    kind: 'event',
+    code: 1,
+    table: 'events',
+    columns: columnKinds.events,
+    schema: RecordInputSchemas.event,
+    notFound: NOT_FOUND_MESSAGES.event,
+    derivedColumns: ['eventName', 'locationState', 'locationAddress', 'wordpressEventId', 'featuredRace'],
+    searchFields: (r) => [r.eventName as string, r.locationState as string, r.locationAddress as string, r.wordpressEventId as number],
+    buckets: (r) => (isTrue(r.featuredRace) ? [FEATURED_BUCKET] : []),
+    sorts: {
+      newest,
+      name: byName('eventName'),
+      // Latest start first; events without a date come last on both dialects (NULL sorts lowest).
+      date: [
+        ['eventStartDate', 'desc'],
+        ['id', 'desc'],
+      ],
+      updated,
+    },
+  },
+  professional: {
+    kind: 'professional',
+    code: 2,
+    table: 'professionals',
+    columns: columnKinds.professionals,
+    schema: RecordInputSchemas.professional,
+    notFound: NOT_FOUND_MESSAGES.professional,
+    derivedColumns: ['businessName', 'professionType', 'locationState'],
+    searchFields: (r) => [r.businessName as string, r.professionType as string, r.locationState as string],
+    buckets: () => [],
+    sorts: { newest, name: byName('businessName'), updated },
+  },
+  runclub: {
+    kind: 'runclub',
+    code: 3,
+    table: 'run_clubs',
+    columns: columnKinds.run_clubs,
+    schema: RecordInputSchemas.runclub,
+    notFound: NOT_FOUND_MESSAGES.runclub,
+    derivedColumns: ['clubName', 'locationState', 'clubType'],
+    searchFields: (r) => [r.clubName as string, r.locationState as string],
+    buckets: (r) => {
+      const types = new Set(listOf(r.clubType));
+      return RUN_CLUB_BUCKETS.filter((type) => types.has(type)).map(clubTypeBucket);
+    },
+    sorts: { newest, name: byName('clubName'), updated },
+  },
+  brand: {
+    kind: 'brand',
+    code: 4,
+    table: 'brands',
+    columns: columnKinds.brands,
+    schema: RecordInputSchemas.brand,
+    notFound: NOT_FOUND_MESSAGES.brand,
+    derivedColumns: ['brandName', 'industryCategory'],
+    searchFields: (r) => [r.brandName as string, r.industryCategory as string],
+    buckets: () => [],
+    sorts: { newest, name: byName('brandName'), updated },
+  },
+  media: {
+    kind: 'media',
+    code: 5,
+    table: 'media',
+    columns: columnKinds.media,
+    schema: RecordInputSchemas.media,
+    notFound: NOT_FOUND_MESSAGES.media,
+    derivedColumns: ['mediaName', 'industry'],
+    searchFields: (r) => [r.mediaName as string, r.industry as string],
+    buckets: () => [],
+    sorts: { newest, name: byName('mediaName'), updated },
+  },
+  influencer: {
+    kind: 'influencer',
+    code: 6,
+    table: 'influencers',
+    columns: columnKinds.influencers,
+    schema: RecordInputSchemas.influencer,
+    notFound: NOT_FOUND_MESSAGES.influencer,
+    derivedColumns: ['firstName', 'lastName', 'instagramHandle', 'influencerType'],
+    // "Full name" is one field, so "Jane Do" matches Jane Doe.
+    searchFields: (r) => [`${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(), r.instagramHandle as string, r.influencerType as string],
+    buckets: () => [],
+    sorts: { newest, name: byName('lastName', 'firstName'), updated },
+  },
+};
+
+export function definitionOf<K extends RecordKind>(kind: K): RecordDefinition<K> {
+  return RECORD_DEFINITIONS[kind];
+}
+
+export const ALL_DEFINITIONS: RecordDefinition[] = Object.values(RECORD_DEFINITIONS) as RecordDefinition[];
+
+export type InputOf<K extends RecordKind> = z.output<(typeof RecordInputSchemas)[K]>;

@@ -1,0 +1,165 @@
+import type { Knex } from 'knex';
+import type { RecordKind } from '../../shared/schemas/records.js';
+import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
+import { gramsOf, searchDocument } from './search-text.js';
+
+/**
+ * Derived data for fast lists and search (docs/decisions/0011-record-search-and-counts.md):
+ * - record_search_docs: one row per record, its normalised search text and the filter buckets it counts in;
+ * - record_search_grams: the trigram postings of that text (primary key kind, gram, recordId);
+ * - record_counts: how many records of each type (bucket "all") and per filter bucket.
+ * Every change goes through `reindexRecords`, which compares a record's current row with its stored document, so
+ * one call handles inserts, updates and deletes alike, inside the writer's transaction.
+ */
+
+export const DOCS = 'record_search_docs';
+export const GRAMS = 'record_search_grams';
+export const COUNTS = 'record_counts';
+
+type Db = Knex | Knex.Transaction;
+type RawRow = Record<string, unknown>;
+
+const CHUNK = 500;
+const INSERT_CHUNK = 2000;
+
+interface StoredDoc {
+  recordId: number;
+  text: string;
+  buckets: string;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const bucketText = (buckets: readonly string[]) => buckets.join(',');
+const bucketList = (text: string) => (text ? text.split(',') : []);
+
+function documentOf(definition: RecordDefinition, row: RawRow) {
+  return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
+}
+
+async function insertInChunks(db: Db, table: string, rows: RawRow[]) {
+  for (const part of chunks(rows, INSERT_CHUNK)) await db(table).insert(part);
+}
+
+/** Adds deltas to the maintained counts; a missing counter row is created from an exact count (self-healing). */
+async function applyCountDeltas(db: Db, definition: RecordDefinition, deltas: Map<string, number>) {
+  for (const [bucket, delta] of deltas) {
+    if (delta === 0) continue;
+    const changed = await db(COUNTS)
+      .where({ kind: definition.code, bucket })
+      .update({ total: db.raw('?? + ?', ['total', delta]) });
+    if (changed === 0) await db(COUNTS).insert({ kind: definition.code, bucket, total: await exactBucketCount(db, definition, bucket) });
+  }
+}
+
+/** Counts a bucket from the documents (used only when its counter row is missing). */
+async function exactBucketCount(db: Db, definition: RecordDefinition, bucket: string): Promise<number> {
+  if (bucket === ALL_BUCKET) {
+    const row = (await db(definition.table).count({ n: '*' }).first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  }
+  const docs = (await db(DOCS).where({ kind: definition.code }).select('buckets')) as Array<{ buckets: string }>;
+  return docs.filter((doc) => bucketList(doc.buckets).includes(bucket)).length;
+}
+
+/**
+ * Brings the derived data of the given records in line with their rows: call it in the same transaction as the
+ * write. A record that no longer exists loses its document and leaves the counts.
+ */
+export async function reindexRecords(db: Db, kind: RecordKind, ids: readonly number[]): Promise<void> {
+  const definition = definitionOf(kind) as RecordDefinition;
+  const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
+  const deltas = new Map<string, number>();
+  const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
+
+  for (const part of chunks(unique, CHUNK)) {
+    const rows = (await db(definition.table).whereIn('id', part).select(['id', ...definition.derivedColumns])) as RawRow[];
+    const current = new Map(rows.map((row) => [Number(row.id), row]));
+    const stored = (await db(DOCS).where({ kind: definition.code }).whereIn('recordId', part).select('recordId', 'text', 'buckets')) as StoredDoc[];
+    const previous = new Map(stored.map((doc) => [Number(doc.recordId), doc]));
+
+    const newDocs: RawRow[] = [];
+    const newGrams: RawRow[] = [];
+    for (const id of part) {
+      const row = current.get(id);
+      const old = previous.get(id);
+      const next = row ? documentOf(definition, row) : undefined;
+      const oldBuckets = old ? bucketList(old.buckets) : [];
+      if (old) {
+        bump(ALL_BUCKET, -1);
+        for (const bucket of oldBuckets) bump(bucket, -1);
+      }
+      if (next) {
+        bump(ALL_BUCKET, 1);
+        for (const bucket of next.buckets) bump(bucket, 1);
+      }
+
+      const oldGrams = new Set(old ? gramsOf(old.text) : []);
+      const nextGrams = new Set(next ? gramsOf(next.text) : []);
+      const removed = [...oldGrams].filter((gram) => !nextGrams.has(gram));
+      for (const gramPart of chunks(removed, CHUNK)) {
+        await db(GRAMS).where({ kind: definition.code, recordId: id }).whereIn('gram', gramPart).delete();
+      }
+      for (const gram of nextGrams) if (!oldGrams.has(gram)) newGrams.push({ kind: definition.code, gram, recordId: id });
+
+      if (old && !next) await db(DOCS).where({ kind: definition.code, recordId: id }).delete();
+      else if (!old && next) newDocs.push({ kind: definition.code, recordId: id, text: next.text, buckets: bucketText(next.buckets) });
+      else if (old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets))) {
+        await db(DOCS).where({ kind: definition.code, recordId: id }).update({ text: next.text, buckets: bucketText(next.buckets) });
+      }
+    }
+    await insertInChunks(db, DOCS, newDocs);
+    await insertInChunks(db, GRAMS, newGrams);
+  }
+  await applyCountDeltas(db, definition, deltas);
+}
+
+/**
+ * Recomputes all derived data of the given types from their rows (migration back-fill, bulk loads, repair).
+ * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
+ */
+export async function rebuildDerivedData(db: Knex, kinds: readonly RecordKind[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
+  for (const kind of kinds) {
+    const definition = definitionOf(kind) as RecordDefinition;
+    await db.transaction(async (trx) => {
+      await trx(GRAMS).where({ kind: definition.code }).delete();
+      await trx(DOCS).where({ kind: definition.code }).delete();
+      await trx(COUNTS).where({ kind: definition.code }).delete();
+
+      const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
+      const postings: number[] = [];
+      let lastId = 0;
+      for (;;) {
+        const rows = (await trx(definition.table)
+          .where('id', '>', lastId)
+          .orderBy('id')
+          .limit(5000)
+          .select(['id', ...definition.derivedColumns])) as RawRow[];
+        if (rows.length === 0) break;
+        const docs: RawRow[] = [];
+        for (const row of rows) {
+          const id = Number(row.id);
+          const doc = documentOf(definition, row);
+          docs.push({ kind: definition.code, recordId: id, text: doc.text, buckets: bucketText(doc.buckets) });
+          for (const gram of gramsOf(doc.text)) postings.push(gram, id);
+          totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);
+          for (const bucket of doc.buckets) totals.set(bucket, (totals.get(bucket) ?? 0) + 1);
+        }
+        await insertInChunks(trx, DOCS, docs);
+        lastId = Number(rows[rows.length - 1]!.id);
+      }
+
+      const order = Array.from({ length: postings.length / 2 }, (_, i) => i);
+      order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
+      for (let start = 0; start < order.length; start += INSERT_CHUNK) {
+        const rows = order.slice(start, start + INSERT_CHUNK).map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
+        await trx(GRAMS).insert(rows);
+      }
+      await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
+    });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * How record text becomes searchable (docs/decisions/0011-record-search-and-counts.md). Search is a
+ * case-insensitive substring match; both the stored text and the query go through `normaliseSearchText`, so the
+ * database only ever compares already-lowercased text byte for byte (the same on SQLite and MariaDB, whatever the
+ * column collation would have said about accents).
+ */
+
+/** Joins the searchable fields of one record; the separator cannot appear in a (trimmed, single-line) query. */
+export const FIELD_SEPARATOR = '\n';
+
+/** Shortest query the trigram index can narrow; shorter queries fall back to a scan of the compact text table. */
+export const GRAM_LENGTH = 3;
+
+export function normaliseSearchText(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+export function searchDocument(fields: ReadonlyArray<string | number | null | undefined>): string {
+  return normaliseSearchText(
+    fields
+      .filter((field) => field !== null && field !== undefined && String(field) !== '')
+      .map((field) => String(field).replace(/[\r\n]+/g, ' '))
+      .join(FIELD_SEPARATOR),
+  );
+}
+
+/**
+ * A trigram as a 32-bit unsigned integer (FNV-1a over its code points). A collision only adds a candidate that
+ * the exact substring check then drops, so it can never change a result.
+ */
+export function gramKey(codePoints: readonly number[]): number {
+  let hash = 0x811c9dc5;
+  for (const cp of codePoints) {
+    hash ^= cp;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The distinct trigram keys of an already-normalised text. */
+export function gramsOf(normalised: string): number[] {
+  const codePoints = Array.from(normalised, (ch) => ch.codePointAt(0)!);
+  const keys = new Set<number>();
+  for (let i = 0; i + GRAM_LENGTH <= codePoints.length; i++) keys.add(gramKey(codePoints.slice(i, i + GRAM_LENGTH)));
+  return [...keys];
+}
+
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}

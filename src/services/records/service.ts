@@ -1,0 +1,191 @@
+import type { Knex } from 'knex';
+import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
+import {
+  ListQuerySchemas,
+  type Brand,
+  type Event,
+  type EventSummary,
+  type Influencer,
+  type Media,
+  type Professional,
+  type ListQuery,
+  type Page,
+  type RecordKind,
+  type RunClub,
+  type RunClubSummary,
+  type WordpressUrl,
+} from '../../shared/schemas/records.js';
+import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
+import type { Actor, AppContext } from '../context.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
+import { reindexRecords } from './derived.js';
+import {
+  countOf,
+  decodeRecord,
+  deleteRecordRow,
+  eventDistances,
+  findRecordRow,
+  insertRecordRow,
+  matchingIds,
+  pageOfMatches,
+  pageOfRows,
+  readCounts,
+  runClubSchedules,
+  updateRecordRow,
+} from './queries.js';
+
+/** The presenter shape of each type: list items, and the one-record view (events and run clubs add their rows). */
+export interface RecordShapes {
+  event: { item: EventSummary; detail: Event };
+  professional: { item: Professional; detail: Professional };
+  runclub: { item: RunClubSummary; detail: RunClub };
+  brand: { item: Brand; detail: Brand };
+  media: { item: Media; detail: Media };
+  influencer: { item: Influencer; detail: Influencer };
+}
+type Item<K extends RecordKind> = RecordShapes[K]['item'];
+type Detail<K extends RecordKind> = RecordShapes[K]['detail'];
+type RawRow = Record<string, unknown>;
+
+const MAX_ID = 4_294_967_295;
+
+/**
+ * Parses an id from a path. Text that is not a whole number is a 400; 0 or a number no row can have is simply not
+ * found (the spec's screens never fetch id 0).
+ */
+export function parseRecordId(kind: RecordKind, text: string | undefined): number {
+  if (text === undefined || !/^\d{1,12}$/.test(text)) throw badRequest('The id must be a positive whole number');
+  const id = Number(text);
+  if (id < 1 || id > MAX_ID) throw notFound(definitionOf(kind).notFound);
+  return id;
+}
+
+const definition = (kind: RecordKind) => definitionOf(kind) as RecordDefinition;
+
+function queryObject(query: URLSearchParams | Record<string, unknown>): Record<string, unknown> {
+  if (!(query instanceof URLSearchParams)) return query;
+  const out: Record<string, unknown> = {};
+  // A repeated parameter (?q=a&q=b) is refused by the schema as a list, rather than silently picking one.
+  for (const key of new Set(query.keys())) {
+    const values = query.getAll(key);
+    out[key] = values.length === 1 ? values[0] : values;
+  }
+  return out;
+}
+
+/** The filter of a list request, as a WHERE clause and the maintained bucket that counts it. */
+function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): { where?: (b: Knex.QueryBuilder) => void; total: (counts: Map<string, number>) => number } {
+  if (kind === 'event') {
+    const filter = (query as ListQuery<'event'>).filter;
+    if (filter === 'featured') return { where: (b) => void b.where('r.featuredRace', 1), total: (c) => countOf(c, FEATURED_BUCKET) };
+    if (filter === 'regular') return { where: (b) => void b.where('r.featuredRace', 0), total: (c) => countOf(c) - countOf(c, FEATURED_BUCKET) };
+  }
+  if (kind === 'runclub') {
+    const type = (query as ListQuery<'runclub'>).type;
+    if (type !== 'all') {
+      // clubType is a JSON list of enum words; the quoted word matches exactly one element.
+      return { where: (b) => void b.where('r.clubType', 'like', `%${JSON.stringify(type)}%`), total: (c) => countOf(c, clubTypeBucket(type)) };
+    }
+  }
+  return { total: (c) => countOf(c, ALL_BUCKET) };
+}
+
+export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K, rawQuery: URLSearchParams | Record<string, unknown>): Promise<Page<Item<K>>> {
+  const def = definition(kind);
+  const query = parseInput(ListQuerySchemas[kind], queryObject(rawQuery)) as ListQuery<RecordKind>;
+  const sort = (def.sorts as Record<string, SortSpec>)[query.sort]!;
+  const filter = filterOf(kind, query);
+  const request = { where: filter.where, sort, limit: query.limit, offset: query.offset };
+
+  if (query.q === '') {
+    const [rows, counts] = await Promise.all([pageOfRows(ctx.db, def, request), readCounts(ctx.db, [def.code])]);
+    return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total: filter.total(counts.get(def.code)!) };
+  }
+  const matches = await matchingIds(ctx.db, def, query.q);
+  if (!matches) return { items: [], total: 0 };
+  const { rows, total } = await pageOfMatches(ctx.db, def, matches, request);
+  return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total };
+}
+
+async function present<K extends RecordKind>(db: Knex | Knex.Transaction, kind: K, row: RawRow): Promise<Detail<K>> {
+  const record = decodeRecord<RawRow>(definition(kind), row);
+  if (kind === 'event') return { ...record, distances: await eventDistances(db, Number(row.id)) } as unknown as Detail<K>;
+  if (kind === 'runclub') return { ...record, schedules: await runClubSchedules(db, Number(row.id)) } as unknown as Detail<K>;
+  return record as unknown as Detail<K>;
+}
+
+export async function getRecord<K extends RecordKind>(ctx: AppContext, kind: K, idText: string | undefined): Promise<Detail<K>> {
+  const id = parseRecordId(kind, idText);
+  const row = await findRecordRow(ctx.db, definition(kind), id);
+  if (!row) throw notFound(definition(kind).notFound);
+  return present(ctx.db, kind, row);
+}
+
+export async function createRecord<K extends RecordKind>(ctx: AppContext, actor: Actor, kind: K, input: unknown): Promise<Detail<K>> {
+  const def = definition(kind);
+  const values = parseInput(def.schema, input) as RawRow;
+  const now = encodeTimestamp(ctx.clock.now());
+  return ctx.db.transaction(async (trx) => {
+    const id = await insertRecordRow(trx, def, { ...encodeRow(def.columns, values), createdAt: now, updatedAt: now, createdBy: actor.userId });
+    await reindexRecords(trx, kind, [id]);
+    return present(trx, kind, (await findRecordRow(trx, def, id))!);
+  });
+}
+
+/** PUT: the body is the whole form; every form field is replaced (docs/decisions/0010-record-field-mapping.md). */
+export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor: Actor, kind: K, idText: string | undefined, input: unknown): Promise<Detail<K>> {
+  const def = definition(kind);
+  const id = parseRecordId(kind, idText);
+  const values = parseInput(def.schema, input) as RawRow;
+  return ctx.db.transaction(async (trx) => {
+    const changed = await updateRecordRow(trx, def, id, { ...encodeRow(def.columns, values), updatedAt: encodeTimestamp(ctx.clock.now()) });
+    if (changed === 0) throw notFound(def.notFound);
+    await reindexRecords(trx, kind, [id]);
+    return present(trx, kind, (await findRecordRow(trx, def, id))!);
+  });
+}
+
+/**
+ * Deletes a record and everything it owns (contacts, payments, file rows; event distances and club schedules by
+ * cascade) in one transaction, then the stored file bytes. A published professional (one with a wordpress id)
+ * belongs to the content website and is refused.
+ */
+export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordKind, idText: string | undefined): Promise<void> {
+  const def = definition(kind);
+  const id = parseRecordId(kind, idText);
+  const storedPaths = await ctx.db.transaction(async (trx) => {
+    const row = await findRecordRow(trx, def, id, { forUpdate: true });
+    if (!row) throw notFound(def.notFound);
+    if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {
+      throw conflict('This professional is published on the content website (it has a wordpress id) and cannot be deleted here');
+    }
+    const paths = await deleteOwnedRows(trx, kind, id);
+    await deleteRecordRow(trx, def, id);
+    await reindexRecords(trx, kind, [id]);
+    return paths;
+  });
+  try {
+    await removeStoredFiles(ctx.config.uploadDir, storedPaths);
+  } catch (error) {
+    // The rows are gone; a file left behind is logged for clean-up rather than failing a committed delete.
+    ctx.log.error({ err: error, kind, id }, 'could not remove stored files of a deleted record');
+  }
+}
+
+/** The public page of a synced event: the content site's address with the wordpress post id. */
+export async function eventWordpressUrl(ctx: AppContext, idText: string | undefined): Promise<WordpressUrl> {
+  const id = parseRecordId('event', idText);
+  const row = await findRecordRow(ctx.db, definition('event'), id);
+  if (!row) throw notFound(definition('event').notFound);
+  if (row.wordpressEventId === null || row.wordpressEventId === undefined) {
+    throw conflict('This event is not synced with the content website (it has no wordpress id)');
+  }
+  const site = ctx.config.wordpress.publicSiteUrl;
+  if (!site) throw conflict('The public site address is not configured (set PUBLIC_SITE_URL)');
+  const url = new URL(site);
+  url.pathname = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  url.search = new URLSearchParams({ p: String(row.wordpressEventId) }).toString();
+  return { wordpressUrl: url.toString() };
+}
