@@ -1,10 +1,8 @@
 import type { RouteObject } from 'react-router';
 
-const placeholder = () => import('../system/placeholder-page.js');
-
 export const influencersRoutes: RouteObject[] = [
-  { path: 'influencers', handle: { title: 'Influencers' }, lazy: placeholder },
-  { path: 'influencers/add', handle: { title: 'Add Influencer' }, lazy: placeholder },
-  { path: 'influencers/:id', handle: { title: 'Influencer' }, lazy: placeholder },
-  { path: 'influencers/:id/edit', handle: { title: 'Edit Influencer' }, lazy: placeholder },
+  { path: 'influencers', handle: { title: 'Influencers' }, lazy: () => import('./list-page.js') },
+  { path: 'influencers/add', handle: { title: 'Add Influencer' }, lazy: () => import('./add-page.js') },
+  { path: 'influencers/:id', handle: { title: 'Influencer' }, lazy: () => import('./detail-page.js') },
+  { path: 'influencers/:id/edit', handle: { title: 'Edit Influencer' }, lazy: () => import('./edit-page.js') },
 ];

@@ -1,0 +1,19 @@
+import { LOCATION_STATES } from '../../../src/shared/schemas/records.js';
+import { enumOptions, type FieldSpec } from './form-fields.js';
+
+/** Fields several record forms share, described once. */
+export const stateField = (): FieldSpec => ({ name: 'locationState', label: 'State', kind: 'select', options: enumOptions(LOCATION_STATES, Object.fromEntries(LOCATION_STATES.map((s) => [s, s]))) });
+
+export const locationFields = (): FieldSpec[] => [
+  { name: 'locationAddress', label: 'Address', kind: 'text' },
+  stateField(),
+  { name: 'locationLat', label: 'Latitude', kind: 'number', decimal: true, placeholder: '-33.8688' },
+  { name: 'locationLng', label: 'Longitude', kind: 'number', decimal: true, placeholder: '151.2093' },
+];
+
+export const newsletterFields = (): FieldSpec[] => [
+  { name: 'lastNewsletterInclusion', label: 'Last newsletter inclusion', kind: 'date' },
+  { name: 'newsletterInclusionNotes', label: 'Newsletter notes', kind: 'textarea' },
+];
+
+export const notesField = (): FieldSpec => ({ name: 'notes', label: 'Notes', kind: 'textarea' });

@@ -1,0 +1,101 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useRef, useState } from 'react';
+import { useLocation, useNavigate, useRevalidator } from 'react-router';
+import { messageOf } from '../../../src/shared/api-error.js';
+import { apiRequest } from '../../data/http.js';
+import { toast } from '../ui/toast.js';
+import { Button, cx } from '../ui/primitives.js';
+import type { RecordConfig } from './kind.js';
+
+export interface ConfirmDeleteButtonProps {
+  /** The spec's confirmation question, word for word. */
+  question: string;
+  /** Runs the deletion; the dialog stays open (and its buttons disabled) until it settles. */
+  onConfirm(): Promise<void>;
+  /** The trigger's visible text. */
+  label?: string;
+  /** The trigger's accessible name when the visible text alone is ambiguous (e.g. on a card in a list). */
+  ariaLabel?: string;
+  small?: boolean;
+}
+
+/**
+ * A delete button that asks first in an accessible dialog (not window.confirm): focus starts on Cancel, the
+ * safe choice, Escape cancels, and focus returns to the button when the dialog closes.
+ */
+export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ariaLabel, small }: ConfirmDeleteButtonProps) {
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  async function confirm() {
+    setPending(true);
+    try {
+      await onConfirm();
+    } finally {
+      setPending(false);
+      setOpen(false);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
+      <Dialog.Trigger asChild>
+        <Button variant="destructive" className={cx(small && 'btn-sm')} aria-label={ariaLabel}>
+          {label}
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content
+          className="dialog records-confirm"
+          role="alertdialog"
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            cancelRef.current?.focus();
+          }}
+        >
+          <Dialog.Title className="dialog-title">Confirm deletion</Dialog.Title>
+          <Dialog.Description>{question}</Dialog.Description>
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <button ref={cancelRef} type="button" className="btn btn-outline" disabled={pending}>
+                Cancel
+              </button>
+            </Dialog.Close>
+            <Button variant="destructive" disabled={pending} onClick={() => void confirm()}>
+              {pending ? 'Deleting...' : 'Delete'}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** A failure toast: the spec's text as the title, and the server's own message under it when it sent one. */
+export function failureToast(fallback: string, error: unknown) {
+  const serverMessage = messageOf(error, '');
+  toast({ title: fallback, description: serverMessage && serverMessage !== fallback ? serverMessage : undefined, variant: 'destructive' });
+}
+
+/**
+ * Deletes a record, says so in a toast and goes to the list (or reloads it when already there, so the card
+ * and the counts disappear).
+ */
+export function useDeleteRecord(kind: RecordConfig) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  return async (id: number) => {
+    try {
+      await apiRequest('DELETE', `${kind.apiPath}/${id}`);
+    } catch (error) {
+      failureToast(kind.messages.deleteFailed, error);
+      return;
+    }
+    toast({ title: kind.messages.deleted });
+    if (location.pathname === kind.listPath) await revalidator.revalidate();
+    else await navigate(kind.listPath);
+  };
+}

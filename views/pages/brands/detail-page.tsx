@@ -1,0 +1,72 @@
+import { useLoaderData } from 'react-router';
+import type { Brand } from '../../../src/shared/schemas/records.js';
+import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, RecentActivity, SideCard } from '../../components/records/detail.js';
+import { editPath } from '../../components/records/kind.js';
+import { detailLoader, type DetailData } from '../../components/records/loaders.js';
+import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
+import { useFormat } from '../../hooks/use-format.js';
+import { brandsConfig } from './config.js';
+
+export const loader = detailLoader<Brand>(brandsConfig.apiPath, 'brand');
+
+export function Component() {
+  const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;
+  const format = useFormat();
+  const deleteBrand = useDeleteRecord(brandsConfig);
+  if (!brand) return <NotFoundView title="Brand not found" backTo="/brands" backLabel="Return to Brands" />;
+  return (
+    <div className="page">
+      <PageHeader
+        backTo="/brands"
+        backLabel="Back to Brands"
+        title={brand.brandName}
+        actions={
+          <>
+            <ButtonLink to={editPath(brandsConfig, brand.id)}>Edit Brand</ButtonLink>
+            <ConfirmDeleteButton question="Are you sure you want to delete this brand? This action cannot be undone." onConfirm={() => deleteBrand(brand.id)} />
+          </>
+        }
+      />
+      <div className="detail-layout">
+        <div className="records-main">
+          <Card className="records-section">
+            <CardHeader title="Brand Information" />
+            <InfoList
+              items={[
+                { label: 'Name', value: brand.brandName },
+                { label: 'Industry category', value: brand.industryCategory },
+                { label: 'Website', value: <ExternalLink href={brand.websiteUrl} /> },
+                { label: 'Instagram', value: <ExternalLink href={brand.instagramUrl} /> },
+                { label: 'Facebook', value: <ExternalLink href={brand.facebookUrl} /> },
+                { label: 'LinkedIn', value: <ExternalLink href={brand.linkedinUrl} /> },
+                { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
+                { label: 'Payment status', value: brand.paymentStatus },
+                { label: 'Last campaign ended', value: <DateText value={brand.lastCampaignEndDate} /> },
+                { label: 'Notes', value: brand.notes ? <span className="records-pre">{brand.notes}</span> : null },
+              ]}
+            />
+          </Card>
+          <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
+          <PaymentsCard ownerType="brand" ownerId={brand.id} payments={attachments.payments} total={attachments.paymentsTotal} />
+          <FilesCard ownerType="brand" ownerId={brand.id} files={attachments.files} />
+        </div>
+        <aside className="sidebar" aria-label="Summary">
+          <SideCard title="Quick Info">
+            <InfoList
+              items={[
+                { label: 'Industry', value: brand.industryCategory },
+                ...(brand.locationState ? [{ label: 'State', value: brand.locationState }] : []),
+              ]}
+            />
+            <div className="records-button-stack">
+              <ExternalButton href={brand.websiteUrl}>Visit Site</ExternalButton>
+            </div>
+          </SideCard>
+          <RecentActivity createdAt={brand.createdAt} updatedAt={brand.updatedAt} />
+        </aside>
+      </div>
+    </div>
+  );
+}

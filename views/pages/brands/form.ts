@@ -1,0 +1,27 @@
+import { notesField, stateField } from '../../components/records/common-fields.js';
+import type { FormSection } from '../../components/records/form-fields.js';
+
+/** Every field of BrandInputSchema: PUT replaces all of them. */
+export const BRAND_FORM: FormSection[] = [
+  {
+    title: 'Brand Information',
+    fields: [
+      { name: 'brandName', label: 'Brand name', kind: 'text', required: true },
+      { name: 'industryCategory', label: 'Industry category', kind: 'text', placeholder: 'Footwear' },
+      stateField(),
+      { name: 'websiteUrl', label: 'Website', kind: 'url', placeholder: 'https://' },
+      { name: 'instagramUrl', label: 'Instagram URL', kind: 'url' },
+      { name: 'facebookUrl', label: 'Facebook URL', kind: 'url' },
+      { name: 'linkedinUrl', label: 'LinkedIn URL', kind: 'url' },
+      notesField(),
+    ],
+  },
+  {
+    title: 'Advertising',
+    fields: [
+      { name: 'totalAdvertisingSpend', label: 'Total advertising spend', kind: 'number', decimal: true, placeholder: '0' },
+      { name: 'paymentStatus', label: 'Payment status', kind: 'text', placeholder: 'current', hint: 'Left empty, it is stored as current.' },
+      { name: 'lastCampaignEndDate', label: 'Last campaign end date', kind: 'date' },
+    ],
+  },
+];

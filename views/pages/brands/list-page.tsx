@@ -1,0 +1,59 @@
+import { useLoaderData } from 'react-router';
+import { PAGE_SIZE, type Brand } from '../../../src/shared/schemas/records.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { ExternalLink } from '../../components/records/detail.js';
+import { detailPath, editPath } from '../../components/records/kind.js';
+import { RecordListPage } from '../../components/records/list-page.js';
+import { listLoader, type ListData } from '../../components/records/loaders.js';
+import { CardLine, RecordCard } from '../../components/records/record-card.js';
+import { ButtonLink } from '../../components/ui/primitives.js';
+import { brandsConfig } from './config.js';
+
+export const loader = listLoader<Brand>({ apiPath: brandsConfig.apiPath, pageSize: PAGE_SIZE });
+
+export function Component() {
+  const data = useLoaderData() as ListData<Brand>;
+  const deleteBrand = useDeleteRecord(brandsConfig);
+  return (
+    <RecordListPage
+      title="Brands"
+      listPath={brandsConfig.listPath}
+      searchLabel="Search brands"
+      searchPlaceholder="Search brands..."
+      actions={
+        <>
+          <ButtonLink to="/brands/bulk-import" variant="outline">
+            Bulk Import
+          </ButtonLink>
+          <ButtonLink to="/brands/add">Add Brand</ButtonLink>
+        </>
+      }
+      {...data}
+      pageSize={PAGE_SIZE}
+      itemKey={(brand) => brand.id}
+      empty={(searching) => ({
+        title: 'No brands found',
+        hint: searching ? 'No brands match this search. Try another brand name or industry category.' : 'Add your first brand, or bulk import brands from CSV.',
+      })}
+      renderCard={(brand) => (
+        <RecordCard
+          to={detailPath(brandsConfig, brand.id)}
+          title={brand.brandName}
+          testId="brand-card"
+          actions={
+            <>
+              <ButtonLink to={editPath(brandsConfig, brand.id)} variant="outline" className="btn-sm" aria-label={`Edit ${brand.brandName}`}>
+                Edit
+              </ButtonLink>
+              <ConfirmDeleteButton small ariaLabel={`Delete ${brand.brandName}`} question="Are you sure you want to delete this brand?" onConfirm={() => deleteBrand(brand.id)} />
+            </>
+          }
+        >
+          <CardLine>{brand.industryCategory}</CardLine>
+          <CardLine>{brand.locationState}</CardLine>
+          <CardLine>{brand.websiteUrl && <ExternalLink href={brand.websiteUrl}>Website</ExternalLink>}</CardLine>
+        </RecordCard>
+      )}
+    />
+  );
+}

@@ -1,0 +1,135 @@
+import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { eventWordpressUrlPath, type Event, type EventDistance, type WordpressUrl } from '../../../src/shared/schemas/records.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { editPath } from '../../components/records/kind.js';
+import { wordpressAdminEditUrl } from '../../components/records/links.js';
+import { loadDetail, type DetailData } from '../../components/records/loaders.js';
+import { SyncedDetail } from '../../components/records/synced-detail.js';
+import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
+import { dataSource, gated } from '../../data/source.js';
+import { useFormat } from '../../hooks/use-format.js';
+import { useSession } from '../../hooks/use-session.js';
+import { eventsConfig } from './config.js';
+
+interface EventDetailData extends DetailData<Event> {
+  wordpressUrl: string | null;
+}
+
+export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Promise<EventDetailData> => {
+  const ds = dataSource(context);
+  const detail = await loadDetail<Event>(ds, eventsConfig.apiPath, 'event', params.id);
+  // The public page link is asked for only when the event is synced (spec point 7).
+  let wordpressUrl: string | null = null;
+  if (detail.record?.wordpressEventId != null) {
+    try {
+      wordpressUrl = (await ds.get<WordpressUrl>(eventWordpressUrlPath(detail.record.id))).wordpressUrl;
+    } catch {
+      // No public site configured: the page shows no link rather than failing.
+      wordpressUrl = null;
+    }
+  }
+  return { ...detail, wordpressUrl };
+});
+
+function Distances({ distances }: { distances: EventDistance[] }) {
+  const format = useFormat();
+  if (distances.length === 0) return null;
+  return (
+    <Card className="records-section">
+      <h2 className="card-title">Distances</h2>
+      <div className="records-table-wrap">
+        <table className="records-table">
+          <thead>
+            <tr>
+              <th scope="col">Distance</th>
+              <th scope="col">Start</th>
+              <th scope="col">Entry fee</th>
+              <th scope="col">Participants</th>
+              <th scope="col">Prizes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {distances.map((distance) => (
+              <tr key={distance.id}>
+                <td>{distance.distanceKm !== null ? `${Number(distance.distanceKm)} km` : '—'}</td>
+                <td>{[format.date(distance.distanceStartDate), distance.distanceStartTime].filter(Boolean).join(' ') || '—'}</td>
+                <td>{distance.entryFee !== null ? format.money(distance.entryFee) : '—'}</td>
+                <td>{distance.participantsCount ?? '—'}</td>
+                <td>{listText(distance.prizes) ?? distance.prizeDescription ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+export function Component() {
+  const { record: event, attachments, wordpressUrl } = useLoaderData() as EventDetailData;
+  const { env } = useSession();
+  const format = useFormat();
+  const deleteEvent = useDeleteRecord(eventsConfig);
+  if (!event) return <NotFoundView title="Event not found" backTo="/events" backLabel="Back to Events" />;
+  const location = [event.locationAddress, event.locationState].filter(Boolean).join(', ');
+  return (
+    <div className="page">
+      <PageHeader
+        backTo="/events"
+        backLabel="Back to Events"
+        title={event.eventName}
+        badges={event.featuredRace ? <Badge tone="warning">Featured</Badge> : null}
+        actions={
+          <>
+            <ButtonLink to={editPath(eventsConfig, event.id)}>Edit Event</ButtonLink>
+            <ConfirmDeleteButton question="Are you sure you want to delete this event? This action cannot be undone." onConfirm={() => deleteEvent(event.id)} />
+          </>
+        }
+      />
+      <SyncedDetail
+        ownerType="event"
+        ownerId={event.id}
+        attachments={attachments}
+        details={
+          <>
+            <Card className="records-section">
+              <h2 className="card-title">Event Details</h2>
+              <InfoList
+                items={[
+                  { label: 'Start date', value: <DateText value={event.eventStartDate} empty="Date TBD" /> },
+                  { label: 'End date', value: <DateText value={event.eventEndDate} /> },
+                  { label: 'Location', value: location },
+                  { label: 'Website', value: <ExternalLink href={event.websiteUrl} /> },
+                  { label: 'Public event page', value: wordpressUrl ? <ExternalLink href={wordpressUrl}>View on the website</ExternalLink> : <span className="muted">Not synced</span> },
+                  { label: 'Run types', value: listText(event.runType) },
+                  { label: 'Track types', value: listText(event.trackType) },
+                  { label: 'Entry cost', value: event.entryCost },
+                  { label: 'Prizes', value: event.prizes ? <span className="records-pre">{event.prizes}</span> : null },
+                  { label: 'Advertising spend', value: format.money(event.totalAdvertisingSpend) },
+                  { label: 'Notes', value: event.notes ? <span className="records-pre">{event.notes}</span> : null },
+                ]}
+              />
+            </Card>
+            <Distances distances={event.distances} />
+          </>
+        }
+        lastNewsletterInclusion={event.lastNewsletterInclusion}
+        newsletterInclusionNotes={event.newsletterInclusionNotes}
+        status={event.featuredRace ? 'Featured' : 'Regular'}
+        infoTitle="Event Info"
+        wordpressId={event.wordpressEventId}
+        wordpressLastSync={event.wordpressLastSync}
+        infoButtons={
+          <>
+            <ExternalButton href={wordpressUrl}>View Event Page</ExternalButton>
+            <ExternalButton href={event.websiteUrl}>Visit Website</ExternalButton>
+            <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, event.wordpressEventId)}>Edit in WordPress</ExternalButton>
+          </>
+        }
+        createdAt={event.createdAt}
+        updatedAt={event.updatedAt}
+      />
+    </div>
+  );
+}

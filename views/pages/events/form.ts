@@ -1,0 +1,28 @@
+import { locationFields, newsletterFields, notesField } from '../../components/records/common-fields.js';
+import type { FormSection } from '../../components/records/form-fields.js';
+
+/** Every field of EventInputSchema: PUT replaces all of them. */
+export const EVENT_FORM: FormSection[] = [
+  {
+    title: 'Event',
+    fields: [
+      { name: 'eventName', label: 'Event name', kind: 'text', required: true },
+      { name: 'eventStartDate', label: 'Start date', kind: 'date' },
+      { name: 'eventEndDate', label: 'End date', kind: 'date' },
+      { name: 'websiteUrl', label: 'Website', kind: 'url', placeholder: 'https://' },
+      { name: 'featuredRace', label: 'Featured race', kind: 'checkbox' },
+    ],
+  },
+  { title: 'Location', fields: locationFields() },
+  {
+    title: 'Race',
+    fields: [
+      { name: 'runType', label: 'Run types', kind: 'list', placeholder: 'marathon, half marathon, 10k' },
+      { name: 'trackType', label: 'Track types', kind: 'list', placeholder: 'road, trail' },
+      { name: 'entryCost', label: 'Entry cost', kind: 'text' },
+      { name: 'prizes', label: 'Prizes', kind: 'textarea' },
+      { name: 'totalAdvertisingSpend', label: 'Total advertising spend', kind: 'number', decimal: true, placeholder: '0' },
+    ],
+  },
+  { title: 'Marketing', fields: [...newsletterFields(), notesField()] },
+];

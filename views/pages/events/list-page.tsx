@@ -1,0 +1,52 @@
+import { useLoaderData } from 'react-router';
+import { EVENT_FILTERS, PAGE_SIZE, type EventSummary } from '../../../src/shared/schemas/records.js';
+import { EventStatusBadge } from '../../components/records/badges.js';
+import { DateText } from '../../components/records/detail.js';
+import { editPath, detailPath } from '../../components/records/kind.js';
+import { RecordListPage } from '../../components/records/list-page.js';
+import { listLoader, type ListData } from '../../components/records/loaders.js';
+import { CardLine, RecordCard } from '../../components/records/record-card.js';
+import { ButtonLink } from '../../components/ui/primitives.js';
+import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
+
+export const loader = listLoader<EventSummary>({ apiPath: eventsConfig.apiPath, pageSize: PAGE_SIZE, filterParam: 'filter', filterValues: EVENT_FILTERS });
+
+export function Component() {
+  const data = useLoaderData() as ListData<EventSummary>;
+  return (
+    <RecordListPage
+      title="Events"
+      listPath={eventsConfig.listPath}
+      searchLabel="Search events"
+      searchPlaceholder="Search events by name, state, address or WordPress ID..."
+      filter={{ param: 'filter', label: 'Show', options: EVENT_FILTER_OPTIONS }}
+      actions={<ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>}
+      {...data}
+      pageSize={PAGE_SIZE}
+      itemKey={(event) => event.id}
+      empty={(searching) => ({
+        title: 'No events found',
+        hint: searching
+          ? 'No events match this search or filter. Events are imported from the content website.'
+          : 'Events are imported from the content website: run a sync on the Integrations page or use Bulk Import.',
+      })}
+      renderCard={(event) => (
+        <RecordCard
+          to={detailPath(eventsConfig, event.id)}
+          title={event.eventName}
+          testId="event-card"
+          badges={<EventStatusBadge featured={event.featuredRace} />}
+          actions={
+            <ButtonLink to={editPath(eventsConfig, event.id)} variant="outline" className="btn-sm" aria-label={`Edit ${event.eventName}`}>
+              Edit
+            </ButtonLink>
+          }
+        >
+          <CardLine>{event.eventStartDate ? <DateText value={event.eventStartDate} /> : 'Date TBD'}</CardLine>
+          <CardLine>{[event.locationAddress, event.locationState].filter(Boolean).join(', ')}</CardLine>
+          <CardLine label="WordPress ID">{event.wordpressEventId ?? ''}</CardLine>
+        </RecordCard>
+      )}
+    />
+  );
+}

@@ -1,0 +1,12 @@
+import { RECORD_API_PATHS, type Influencer } from '../../../src/shared/schemas/records.js';
+import type { RecordConfig } from '../../components/records/kind.js';
+import { recordMessages } from '../../components/records/messages.js';
+
+export const influencersConfig: RecordConfig = {
+  apiPath: RECORD_API_PATHS.influencer,
+  listPath: '/influencers',
+  noun: 'influencer',
+  messages: recordMessages('influencer'),
+};
+
+export const fullName = (influencer: Pick<Influencer, 'firstName' | 'lastName'>) => `${influencer.firstName} ${influencer.lastName}`.trim();

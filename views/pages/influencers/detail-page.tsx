@@ -1,0 +1,77 @@
+import { useLoaderData } from 'react-router';
+import type { Influencer } from '../../../src/shared/schemas/records.js';
+import { FilesCard, PaymentsCard } from '../../components/attachments/index.js';
+import { InfluencerTypeBadge, influencerTypeLabel } from '../../components/records/badges.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { DateTimeText, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
+import { editPath } from '../../components/records/kind.js';
+import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '../../components/records/links.js';
+import { detailLoader, type DetailData } from '../../components/records/loaders.js';
+import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
+import { fullName, influencersConfig } from './config.js';
+
+export const loader = detailLoader<Influencer>(influencersConfig.apiPath, 'influencer');
+
+export function Component() {
+  const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;
+  const deleteInfluencer = useDeleteRecord(influencersConfig);
+  if (!influencer) return <NotFoundView title="Influencer not found" backTo="/influencers" backLabel="Return to Influencers" />;
+  const name = fullName(influencer);
+  const email = mailtoHref(influencer.email);
+  const phone = telHref(influencer.phone);
+  return (
+    <div className="page">
+      <PageHeader
+        backTo="/influencers"
+        backLabel="Back to Influencers"
+        title={name}
+        badges={<InfluencerTypeBadge type={influencer.influencerType} />}
+        actions={
+          <>
+            <ButtonLink to={editPath(influencersConfig, influencer.id)}>Edit Influencer</ButtonLink>
+            <ConfirmDeleteButton question="Are you sure you want to delete this influencer? This action cannot be undone." onConfirm={() => deleteInfluencer(influencer.id)} />
+          </>
+        }
+      />
+      <div className="detail-layout">
+        <div className="records-main">
+          <Card className="records-section">
+            <CardHeader title="Personal Information" />
+            <InfoList
+              items={[
+                { label: 'Name', value: name },
+                { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
+                { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
+                { label: 'Website', value: <ExternalLink href={influencer.websiteUrl} /> },
+                { label: 'Notes', value: influencer.notes ? <span className="records-pre">{influencer.notes}</span> : null },
+              ]}
+            />
+          </Card>
+          <Card className="records-section">
+            <CardHeader title="Social Media" />
+            <InfoList
+              items={[
+                { label: 'Instagram', value: <ExternalLink href={instagramProfile(influencer.instagramHandle)}>{atHandle(influencer.instagramHandle)}</ExternalLink> },
+                { label: 'TikTok', value: <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink> },
+                { label: 'Facebook', value: <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink> },
+              ]}
+            />
+          </Card>
+          <PaymentsCard ownerType="influencer" ownerId={influencer.id} payments={attachments.payments} total={attachments.paymentsTotal} />
+          <FilesCard ownerType="influencer" ownerId={influencer.id} files={attachments.files} />
+        </div>
+        <aside className="sidebar" aria-label="Summary">
+          <SideCard title="Quick Info">
+            <InfoList
+              items={[
+                { label: 'Type', value: influencerTypeLabel(influencer.influencerType) },
+                { label: 'Created', value: <DateTimeText value={influencer.createdAt} /> },
+                { label: 'Last updated', value: <DateTimeText value={influencer.updatedAt} /> },
+              ]}
+            />
+          </SideCard>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { INFLUENCER_TYPES } from '../../../src/shared/schemas/records.js';
+import { INFLUENCER_TYPE_LABELS } from '../../components/records/badges.js';
+import { notesField } from '../../components/records/common-fields.js';
+import { enumOptions, type FormSection } from '../../components/records/form-fields.js';
+
+const HANDLE_HINT = 'The handle without the @';
+
+/** Every field of InfluencerInputSchema: PUT replaces all of them. */
+export const INFLUENCER_FORM: FormSection[] = [
+  {
+    title: 'Personal Information',
+    fields: [
+      { name: 'firstName', label: 'First name', kind: 'text', required: true },
+      { name: 'lastName', label: 'Last name', kind: 'text', required: true },
+      { name: 'influencerType', label: 'Type', kind: 'select', required: true, options: enumOptions(INFLUENCER_TYPES, INFLUENCER_TYPE_LABELS), defaultValue: 'influencer' },
+      { name: 'email', label: 'Email', kind: 'email' },
+      { name: 'phone', label: 'Phone', kind: 'tel' },
+      { name: 'websiteUrl', label: 'Website', kind: 'url', placeholder: 'https://' },
+    ],
+  },
+  {
+    title: 'Social Media',
+    fields: [
+      { name: 'instagramHandle', label: 'Instagram handle', kind: 'text', hint: HANDLE_HINT },
+      { name: 'tiktokHandle', label: 'TikTok handle', kind: 'text', hint: HANDLE_HINT },
+      { name: 'facebookHandle', label: 'Facebook handle', kind: 'text', hint: 'The page name, or the profile URL' },
+      notesField(),
+    ],
+  },
+];

@@ -1,0 +1,58 @@
+import { useLoaderData } from 'react-router';
+import { PAGE_SIZE, type Influencer } from '../../../src/shared/schemas/records.js';
+import { InfluencerTypeBadge } from '../../components/records/badges.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { ExternalLink } from '../../components/records/detail.js';
+import { detailPath, editPath } from '../../components/records/kind.js';
+import { atHandle } from '../../components/records/links.js';
+import { RecordListPage } from '../../components/records/list-page.js';
+import { listLoader, type ListData } from '../../components/records/loaders.js';
+import { CardLine, RecordCard } from '../../components/records/record-card.js';
+import { ButtonLink } from '../../components/ui/primitives.js';
+import { fullName, influencersConfig } from './config.js';
+
+export const loader = listLoader<Influencer>({ apiPath: influencersConfig.apiPath, pageSize: PAGE_SIZE });
+
+export function Component() {
+  const data = useLoaderData() as ListData<Influencer>;
+  const deleteInfluencer = useDeleteRecord(influencersConfig);
+  return (
+    <RecordListPage
+      title="Influencers"
+      listPath={influencersConfig.listPath}
+      searchLabel="Search influencers"
+      searchPlaceholder="Search influencers..."
+      actions={<ButtonLink to="/influencers/add">Add Influencer</ButtonLink>}
+      {...data}
+      pageSize={PAGE_SIZE}
+      itemKey={(influencer) => influencer.id}
+      empty={(searching) => ({
+        title: 'No influencers found',
+        hint: searching ? 'Try adjusting your search terms.' : 'Get started by adding your first influencer.',
+      })}
+      renderCard={(influencer) => {
+        const name = fullName(influencer);
+        return (
+          <RecordCard
+            to={detailPath(influencersConfig, influencer.id)}
+            title={name}
+            testId="influencer-card"
+            badges={<InfluencerTypeBadge type={influencer.influencerType} />}
+            actions={
+              <>
+                <ButtonLink to={editPath(influencersConfig, influencer.id)} variant="outline" className="btn-sm" aria-label={`Edit ${name}`}>
+                  Edit
+                </ButtonLink>
+                <ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this influencer?" onConfirm={() => deleteInfluencer(influencer.id)} />
+              </>
+            }
+          >
+            <CardLine>{atHandle(influencer.instagramHandle)}</CardLine>
+            <CardLine>{influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl}>Website</ExternalLink>}</CardLine>
+            <CardLine>{influencer.email}</CardLine>
+          </RecordCard>
+        );
+      }}
+    />
+  );
+}

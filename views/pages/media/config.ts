@@ -1,0 +1,10 @@
+import { RECORD_API_PATHS } from '../../../src/shared/schemas/records.js';
+import type { RecordConfig } from '../../components/records/kind.js';
+import { recordMessages } from '../../components/records/messages.js';
+
+export const mediaConfig: RecordConfig = {
+  apiPath: RECORD_API_PATHS.media,
+  listPath: '/media',
+  noun: 'media outlet',
+  messages: recordMessages('media outlet'),
+};

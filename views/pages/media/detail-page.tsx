@@ -1,0 +1,66 @@
+import { useLoaderData } from 'react-router';
+import type { Media } from '../../../src/shared/schemas/records.js';
+import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { DateTimeText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
+import { editPath } from '../../components/records/kind.js';
+import { detailLoader, type DetailData } from '../../components/records/loaders.js';
+import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
+import { mediaConfig } from './config.js';
+
+export const loader = detailLoader<Media>(mediaConfig.apiPath, 'media');
+
+export function Component() {
+  const { record: media, attachments } = useLoaderData() as DetailData<Media>;
+  const deleteMedia = useDeleteRecord(mediaConfig);
+  if (!media) return <NotFoundView title="Media outlet not found" backTo="/media" backLabel="Return to Media" />;
+  const name = media.mediaName || 'Unnamed Media';
+  return (
+    <div className="page">
+      <PageHeader
+        backTo="/media"
+        backLabel="Back to Media"
+        title={name}
+        actions={
+          <>
+            <ButtonLink to={editPath(mediaConfig, media.id)}>Edit Media Outlet</ButtonLink>
+            <ConfirmDeleteButton question="Are you sure you want to delete this media outlet? This action cannot be undone." onConfirm={() => deleteMedia(media.id)} />
+          </>
+        }
+      />
+      <div className="detail-layout">
+        <div className="records-main">
+          <Card className="records-section">
+            <CardHeader title="Media Information" />
+            <InfoList
+              items={[
+                { label: 'Name', value: name },
+                { label: 'Industry', value: media.industry },
+                { label: 'Website', value: <ExternalLink href={media.websiteUrl} /> },
+                { label: 'Instagram', value: <ExternalLink href={media.instagramUrl} /> },
+                { label: 'Notes', value: media.notes ? <span className="records-pre">{media.notes}</span> : null },
+              ]}
+            />
+          </Card>
+          <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
+          <PaymentsCard ownerType="media" ownerId={media.id} payments={attachments.payments} total={attachments.paymentsTotal} />
+          <FilesCard ownerType="media" ownerId={media.id} files={attachments.files} />
+        </div>
+        <aside className="sidebar" aria-label="Summary">
+          <SideCard title="Quick Info">
+            <InfoList
+              items={[
+                { label: 'Industry', value: media.industry || 'Media Outlet' },
+                { label: 'Created', value: <DateTimeText value={media.createdAt} /> },
+                { label: 'Last updated', value: <DateTimeText value={media.updatedAt} /> },
+              ]}
+            />
+            <div className="records-button-stack">
+              <ExternalButton href={media.websiteUrl}>Visit Site</ExternalButton>
+            </div>
+          </SideCard>
+        </aside>
+      </div>
+    </div>
+  );
+}

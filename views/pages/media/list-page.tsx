@@ -1,0 +1,59 @@
+import { useLoaderData } from 'react-router';
+import { PAGE_SIZE, type Media } from '../../../src/shared/schemas/records.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { ExternalLink } from '../../components/records/detail.js';
+import { detailPath, editPath } from '../../components/records/kind.js';
+import { RecordListPage } from '../../components/records/list-page.js';
+import { listLoader, type ListData } from '../../components/records/loaders.js';
+import { CardLine, RecordCard } from '../../components/records/record-card.js';
+import { ButtonLink } from '../../components/ui/primitives.js';
+import { mediaConfig } from './config.js';
+
+export const loader = listLoader<Media>({ apiPath: mediaConfig.apiPath, pageSize: PAGE_SIZE });
+
+export function Component() {
+  const data = useLoaderData() as ListData<Media>;
+  const deleteMedia = useDeleteRecord(mediaConfig);
+  return (
+    <RecordListPage
+      title="Media Management"
+      listPath={mediaConfig.listPath}
+      searchLabel="Search media outlets"
+      searchPlaceholder="Search media outlets..."
+      actions={<ButtonLink to="/media/add">Add Media Outlet</ButtonLink>}
+      {...data}
+      pageSize={PAGE_SIZE}
+      itemKey={(media) => media.id}
+      empty={(searching) => ({
+        title: 'No media outlets found',
+        hint: searching ? 'Try adjusting your search terms.' : 'Get started by adding your first media outlet.',
+      })}
+      renderCard={(media) => {
+        const name = media.mediaName || 'Unnamed Media';
+        return (
+          <RecordCard
+            to={detailPath(mediaConfig, media.id)}
+            title={name}
+            testId="media-card"
+            actions={
+              <>
+                <ButtonLink to={editPath(mediaConfig, media.id)} variant="outline" className="btn-sm" aria-label={`Edit ${name}`}>
+                  Edit
+                </ButtonLink>
+                <ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this media outlet?" onConfirm={() => deleteMedia(media.id)} />
+              </>
+            }
+          >
+            <CardLine>{media.industry || 'Media Outlet'}</CardLine>
+            {(media.websiteUrl || media.instagramUrl) && (
+              <p className="records-card-line records-card-links">
+                {media.websiteUrl && <ExternalLink href={media.websiteUrl}>Website</ExternalLink>}
+                {media.instagramUrl && <ExternalLink href={media.instagramUrl}>Instagram</ExternalLink>}
+              </p>
+            )}
+          </RecordCard>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,16 @@
+import { ProfessionalInputSchema } from '../../../src/shared/schemas/records.js';
+import { PageHeader } from '../../components/records/detail.js';
+import { RecordForm } from '../../components/records/record-form.js';
+import { Alert } from '../../components/ui/primitives.js';
+import { professionalsConfig } from './config.js';
+import { PROFESSIONAL_FORM } from './form.js';
+
+export function Component() {
+  return (
+    <div className="page">
+      <PageHeader backTo="/professionals" backLabel="Back to Professionals" title="Add Unpublished Professional" />
+      <Alert>Professionals added here are unpublished (Draft): they are not on the content website until it syncs them.</Alert>
+      <RecordForm config={professionalsConfig} schema={ProfessionalInputSchema} sections={PROFESSIONAL_FORM} submitLabel="Create Professional" cancelTo="/professionals" />
+    </div>
+  );
+}

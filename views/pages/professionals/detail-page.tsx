@@ -1,0 +1,90 @@
+import { useLoaderData } from 'react-router';
+import type { Professional } from '../../../src/shared/schemas/records.js';
+import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { editPath } from '../../components/records/kind.js';
+import { wordpressAdminEditUrl } from '../../components/records/links.js';
+import { detailLoader, type DetailData } from '../../components/records/loaders.js';
+import { SyncedDetail } from '../../components/records/synced-detail.js';
+import { ButtonLink, Card } from '../../components/ui/primitives.js';
+import { useSession } from '../../hooks/use-session.js';
+import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
+
+export const loader = detailLoader<Professional>(professionalsConfig.apiPath, 'professional');
+
+export function Component() {
+  const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;
+  const { env } = useSession();
+  const deleteProfessional = useDeleteRecord(professionalsConfig);
+  if (!professional) return <NotFoundView title="Professional not found" backTo="/professionals" backLabel="Back to Professionals" />;
+  const badges = (
+    <>
+      <PublishBadge wordpressId={professional.wordpressProfessionalId} />
+      <SubscriptionBadge status={professional.subscriptionStatus} />
+    </>
+  );
+  return (
+    <div className="page">
+      <PageHeader
+        backTo="/professionals"
+        backLabel="Back to Professionals"
+        title={professional.businessName}
+        badges={badges}
+        actions={
+          <>
+            <ButtonLink to={editPath(professionalsConfig, professional.id)}>Edit Professional</ButtonLink>
+            {/* Published professionals belong to the content site: they cannot be deleted here (spec point 4). */}
+            {professional.wordpressProfessionalId === null && (
+              <ConfirmDeleteButton question={PROFESSIONAL_DELETE_QUESTION} onConfirm={() => deleteProfessional(professional.id)} />
+            )}
+          </>
+        }
+      />
+      <SyncedDetail
+        ownerType="professional"
+        ownerId={professional.id}
+        attachments={attachments}
+        details={
+          <Card className="records-section">
+            <h2 className="card-title">Professional Details</h2>
+            <InfoList
+              items={[
+                { label: 'Profession type', value: professionTypeLabel(professional.professionType) },
+                { label: 'Location', value: [professional.locationAddress, professional.locationState].filter(Boolean).join(', ') },
+                { label: 'Website', value: <ExternalLink href={professional.websiteUrl} /> },
+                { label: 'Instagram', value: <ExternalLink href={professional.instagramUrl} /> },
+                { label: 'Facebook', value: <ExternalLink href={professional.facebookUrl} /> },
+                { label: 'Specializations', value: listText(professional.specializations) },
+                { label: 'Credentials', value: listText(professional.credentials) },
+                { label: 'Delivery methods', value: listText(professional.deliveryMethods) },
+                { label: 'Contact types', value: listText(professional.contactType) },
+                { label: 'Track types', value: listText(professional.trackType) },
+                { label: 'Subscription', value: <SubscriptionBadge status={professional.subscriptionStatus} /> },
+                { label: 'Subscription expiry', value: <DateText value={professional.subscriptionExpiryDate} /> },
+                { label: 'Payment alert', value: professional.paymentAlertFlag ? 'Yes' : 'No' },
+                { label: 'Notes', value: professional.notes ? <span className="records-pre">{professional.notes}</span> : null },
+              ]}
+            />
+          </Card>
+        }
+        lastNewsletterInclusion={professional.lastNewsletterInclusion}
+        newsletterInclusionNotes={professional.newsletterInclusionNotes}
+        status={badges}
+        infoTitle="Professional Info"
+        wordpressId={professional.wordpressProfessionalId}
+        wordpressLastSync={professional.wordpressLastSync}
+        infoButtons={
+          <>
+            <ExternalButton href={professional.websiteUrl}>Visit Website</ExternalButton>
+            <ExternalButton href={professional.instagramUrl}>Instagram</ExternalButton>
+            <ExternalButton href={professional.facebookUrl}>Facebook</ExternalButton>
+            <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, professional.wordpressProfessionalId)}>Edit in WordPress</ExternalButton>
+          </>
+        }
+        createdAt={professional.createdAt}
+        updatedAt={professional.updatedAt}
+      />
+    </div>
+  );
+}

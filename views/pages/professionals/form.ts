@@ -1,0 +1,37 @@
+import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '../../../src/shared/schemas/records.js';
+import { locationFields, newsletterFields, notesField } from '../../components/records/common-fields.js';
+import { enumOptions, type FormSection } from '../../components/records/form-fields.js';
+
+/** Every field of ProfessionalInputSchema: PUT replaces all of them. */
+export const PROFESSIONAL_FORM: FormSection[] = [
+  {
+    title: 'Business',
+    fields: [
+      { name: 'businessName', label: 'Business name', kind: 'text', required: true },
+      { name: 'professionType', label: 'Profession type', kind: 'select', options: enumOptions(PROFESSION_TYPES) },
+      { name: 'websiteUrl', label: 'Website', kind: 'url', placeholder: 'https://' },
+      { name: 'instagramUrl', label: 'Instagram URL', kind: 'url', placeholder: 'https://www.instagram.com/...' },
+      { name: 'facebookUrl', label: 'Facebook URL', kind: 'url', placeholder: 'https://www.facebook.com/...' },
+    ],
+  },
+  {
+    title: 'Services',
+    fields: [
+      { name: 'specializations', label: 'Specializations', kind: 'list' },
+      { name: 'credentials', label: 'Credentials', kind: 'list' },
+      { name: 'deliveryMethods', label: 'Delivery methods', kind: 'list', placeholder: 'in person, online' },
+      { name: 'contactType', label: 'Contact types', kind: 'list' },
+      { name: 'trackType', label: 'Track types', kind: 'list' },
+    ],
+  },
+  { title: 'Location', fields: locationFields() },
+  {
+    title: 'Subscription',
+    fields: [
+      { name: 'subscriptionStatus', label: 'Subscription status', kind: 'select', options: enumOptions(SUBSCRIPTION_STATUSES), defaultValue: 'active' },
+      { name: 'subscriptionExpiryDate', label: 'Subscription expiry date', kind: 'date' },
+      { name: 'paymentAlertFlag', label: 'Payment alert', kind: 'checkbox' },
+    ],
+  },
+  { title: 'Marketing', fields: [...newsletterFields(), notesField()] },
+];

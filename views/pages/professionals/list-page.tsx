@@ -1,0 +1,66 @@
+import { useLoaderData } from 'react-router';
+import { PAGE_SIZE, type Professional } from '../../../src/shared/schemas/records.js';
+import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { detailPath, editPath } from '../../components/records/kind.js';
+import { RecordListPage } from '../../components/records/list-page.js';
+import { listLoader, type ListData } from '../../components/records/loaders.js';
+import { CardLine, RecordCard } from '../../components/records/record-card.js';
+import { ButtonLink } from '../../components/ui/primitives.js';
+import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
+
+export const loader = listLoader<Professional>({ apiPath: professionalsConfig.apiPath, pageSize: PAGE_SIZE });
+
+export function Component() {
+  const data = useLoaderData() as ListData<Professional>;
+  const deleteProfessional = useDeleteRecord(professionalsConfig);
+  return (
+    <RecordListPage
+      title="Professionals"
+      listPath={professionalsConfig.listPath}
+      searchLabel="Search professionals"
+      searchPlaceholder="Search professionals by name, type or state..."
+      actions={<ButtonLink to="/professionals/add">Add Unpublished Professional</ButtonLink>}
+      {...data}
+      pageSize={PAGE_SIZE}
+      itemKey={(professional) => professional.id}
+      empty={(searching) => ({
+        title: 'No professionals found',
+        hint: searching
+          ? 'No professionals match this search. Try another name, profession type or state.'
+          : 'Professionals are synced from the content website; add an unpublished one to get started.',
+      })}
+      renderCard={(professional) => (
+        <RecordCard
+          to={detailPath(professionalsConfig, professional.id)}
+          title={professional.businessName}
+          testId="professional-card"
+          badges={
+            <>
+              <PublishBadge wordpressId={professional.wordpressProfessionalId} />
+              <SubscriptionBadge status={professional.subscriptionStatus} />
+            </>
+          }
+          actions={
+            <>
+              <ButtonLink to={editPath(professionalsConfig, professional.id)} variant="outline" className="btn-sm" aria-label={`Edit ${professional.businessName}`}>
+                Edit
+              </ButtonLink>
+              {professional.wordpressProfessionalId === null && (
+                <ConfirmDeleteButton
+                  small
+                  ariaLabel={`Delete ${professional.businessName}`}
+                  question={PROFESSIONAL_DELETE_QUESTION}
+                  onConfirm={() => deleteProfessional(professional.id)}
+                />
+              )}
+            </>
+          }
+        >
+          <CardLine>{professionTypeLabel(professional.professionType)}</CardLine>
+          <CardLine>{[professional.locationAddress, professional.locationState].filter(Boolean).join(', ')}</CardLine>
+        </RecordCard>
+      )}
+    />
+  );
+}

@@ -1,0 +1,114 @@
+import { useLoaderData } from 'react-router';
+import type { RunClub, RunClubSchedule } from '../../../src/shared/schemas/records.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { editPath } from '../../components/records/kind.js';
+import { mailtoHref, wordpressAdminEditUrl } from '../../components/records/links.js';
+import { detailLoader, type DetailData } from '../../components/records/loaders.js';
+import { SyncedDetail } from '../../components/records/synced-detail.js';
+import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
+import { useSession } from '../../hooks/use-session.js';
+import { clubTypeLabel, runclubsConfig } from './config.js';
+
+export const loader = detailLoader<RunClub>(runclubsConfig.apiPath, 'runclub');
+
+function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
+  if (schedules.length === 0) return null;
+  return (
+    <Card className="records-section">
+      <h2 className="card-title">Schedules</h2>
+      <ul className="records-schedule-list">
+        {schedules.map((schedule) => (
+          <li key={schedule.id} className="records-schedule">
+            <strong>{schedule.title || schedule.runStyle || 'Run'}</strong>
+            <span>
+              {schedule.isRecurring ? schedule.dayOfWeek : <DateText value={schedule.specificDate} />}
+              {schedule.startTime && ` · ${schedule.startTime}${schedule.endTime ? `–${schedule.endTime}` : ''}`}
+            </span>
+            {schedule.locationAddress && <span className="muted">{schedule.locationAddress}</span>}
+            {schedule.cost && <span className="muted">Cost: {schedule.cost}</span>}
+            {schedule.description && <span className="records-pre">{schedule.description}</span>}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function Component() {
+  const { record: club, attachments } = useLoaderData() as DetailData<RunClub>;
+  const { env } = useSession();
+  const deleteClub = useDeleteRecord(runclubsConfig);
+  if (!club) return <NotFoundView title="Run Club not found" backTo="/runclubs" backLabel="Back to Run Clubs" />;
+  return (
+    <div className="page">
+      <PageHeader
+        backTo="/runclubs"
+        backLabel="Back to Run Clubs"
+        title={club.clubName}
+        badges={club.clubType.map((type) => (
+          <Badge key={type} tone="info">
+            {clubTypeLabel(type)}
+          </Badge>
+        ))}
+        actions={
+          <>
+            <ButtonLink to={editPath(runclubsConfig, club.id)}>Edit Run Club</ButtonLink>
+            <ConfirmDeleteButton question="Are you sure you want to delete this run club? This action cannot be undone." onConfirm={() => deleteClub(club.id)} />
+          </>
+        }
+      />
+      <SyncedDetail
+        ownerType="runclub"
+        ownerId={club.id}
+        attachments={attachments}
+        details={
+          <>
+            <Card className="records-section">
+              <h2 className="card-title">Club Details</h2>
+              <InfoList
+                items={[
+                  { label: 'Club type', value: listText(club.clubType.map(clubTypeLabel)) },
+                  { label: 'Location', value: [club.locationAddress, club.locationState].filter(Boolean).join(', ') },
+                  { label: 'Founded', value: club.foundedYear !== null ? String(club.foundedYear) : null },
+                  { label: 'Members', value: club.membershipCount !== null ? String(club.membershipCount) : null },
+                  { label: 'Average attendance', value: club.averageAttendance !== null ? String(club.averageAttendance) : null },
+                  { label: 'Meeting times', value: listText(club.meetingTimes) },
+                  { label: 'Cost', value: club.cost },
+                  { label: 'Website', value: <ExternalLink href={club.websiteUrl} /> },
+                  { label: 'Instagram', value: <ExternalLink href={club.instagramUrl} /> },
+                  { label: 'Facebook', value: <ExternalLink href={club.facebookUrl} /> },
+                  { label: 'Founder Instagram', value: <ExternalLink href={club.founderInstagramUrl} /> },
+                  { label: 'Club email', value: club.clubEmail ? <a href={mailtoHref(club.clubEmail)!}>{club.clubEmail}</a> : null },
+                  { label: 'Paying member', value: club.isPayingMember ? 'Yes' : 'No' },
+                  { label: 'Payment status', value: club.paymentStatus },
+                  { label: 'Social title', value: club.socialTitle },
+                  { label: 'Extras', value: club.extras ? <span className="records-pre">{club.extras}</span> : null },
+                  { label: 'Footnote', value: club.footnote ? <span className="records-pre">{club.footnote}</span> : null },
+                  { label: 'Notes', value: club.notes ? <span className="records-pre">{club.notes}</span> : null },
+                ]}
+              />
+            </Card>
+            <Schedules schedules={club.schedules} />
+          </>
+        }
+        lastNewsletterInclusion={club.lastNewsletterInclusion}
+        newsletterInclusionNotes={club.newsletterInclusionNotes}
+        status={club.isPayingMember ? 'Paying member' : 'Not a paying member'}
+        infoTitle="Run Club Info"
+        wordpressId={club.wordpressClubId}
+        wordpressLastSync={club.wordpressLastSync}
+        infoButtons={
+          <>
+            <ExternalButton href={club.websiteUrl}>Visit Website</ExternalButton>
+            <ExternalButton href={club.instagramUrl}>Instagram</ExternalButton>
+            <ExternalButton href={club.facebookUrl}>Facebook</ExternalButton>
+            <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, club.wordpressClubId)}>Edit in WordPress</ExternalButton>
+          </>
+        }
+        createdAt={club.createdAt}
+        updatedAt={club.updatedAt}
+      />
+    </div>
+  );
+}

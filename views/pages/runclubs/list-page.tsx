@@ -1,0 +1,53 @@
+import { useLoaderData } from 'react-router';
+import { PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, type RunClubSummary } from '../../../src/shared/schemas/records.js';
+import { detailPath, editPath } from '../../components/records/kind.js';
+import { RecordListPage } from '../../components/records/list-page.js';
+import { listLoader, type ListData } from '../../components/records/loaders.js';
+import { CardLine, RecordCard } from '../../components/records/record-card.js';
+import { Badge, ButtonLink } from '../../components/ui/primitives.js';
+import { clubTypeLabel, RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
+
+export const loader = listLoader<RunClubSummary>({ apiPath: runclubsConfig.apiPath, pageSize: PAGE_SIZE, filterParam: 'type', filterValues: RUN_CLUB_TYPE_FILTERS });
+
+export function Component() {
+  const data = useLoaderData() as ListData<RunClubSummary>;
+  return (
+    <RecordListPage
+      title="Run Clubs"
+      listPath={runclubsConfig.listPath}
+      searchLabel="Search run clubs"
+      searchPlaceholder="Search run clubs by name or state..."
+      filter={{ param: 'type', label: 'Club type', options: RUN_CLUB_TYPE_OPTIONS }}
+      {...data}
+      pageSize={PAGE_SIZE}
+      itemKey={(club) => club.id}
+      empty={(searching) => ({
+        title: 'No run clubs found',
+        hint: searching
+          ? 'No run clubs match this search or type. Try another name, state or type.'
+          : 'Run clubs are synced from the content website: run a sync on the Integrations page.',
+      })}
+      renderCard={(club) => (
+        <RecordCard
+          to={detailPath(runclubsConfig, club.id)}
+          title={club.clubName}
+          testId="runclub-card"
+          badges={club.clubType.map((type) => (
+            <Badge key={type} tone="info">
+              {clubTypeLabel(type)}
+            </Badge>
+          ))}
+          actions={
+            <ButtonLink to={editPath(runclubsConfig, club.id)} variant="outline" className="btn-sm" aria-label={`Edit ${club.clubName}`}>
+              Edit
+            </ButtonLink>
+          }
+        >
+          <CardLine>{[club.locationAddress, club.locationState].filter(Boolean).join(', ')}</CardLine>
+          <CardLine label="Meets">{club.meetingTimes.join(', ')}</CardLine>
+          <CardLine label="Members">{club.membershipCount ?? ''}</CardLine>
+        </RecordCard>
+      )}
+    />
+  );
+}
