@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
+import { drainAndClose } from './shutdown.js';
 
 async function main() {
   const config = loadConfig();
@@ -10,27 +12,21 @@ async function main() {
   await migrateToLatest(ctx.db);
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
-    ctx.log.info({ port: config.port, database: config.databaseUrl.split(':')[0] }, `Pacer CRM listening on http://localhost:${config.port}`);
+    const { port } = server.address() as AddressInfo;
+    ctx.log.info({ port, database: config.databaseUrl.split(':')[0] }, `Pacer CRM listening on http://localhost:${port}`);
   });
 
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close(async () => {
-      await ctx.db.destroy();
-      ctx.log.info('stopped');
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-    setTimeout(() => {
-      ctx.log.error('in-flight requests did not finish in 25 s; exiting');
-      process.exit(1);
-    }, 25_000).unref();
+    const clean = await drainAndClose(server, ctx.log, () => ctx.db.destroy());
+    ctx.log.info('stopped');
+    process.exit(clean ? 0 : 1);
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('unhandledRejection', (reason) => {
     ctx.log.fatal({ err: reason }, 'unhandled rejection');
     process.exit(1);
