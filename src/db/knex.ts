@@ -8,6 +8,18 @@ export interface DatabaseOptions {
   url: string;
   acquireTimeoutMs?: number;
   poolMax?: number;
+  /** Where Knex's own warnings go (it writes to the console otherwise). */
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+function knexLogger(log: DatabaseOptions['log']) {
+  if (!log) return { warn: () => {}, error: () => {}, deprecate: () => {}, debug: () => {} };
+  return {
+    warn: (message: unknown) => log.warn({ source: 'knex' }, String(message)),
+    error: (message: unknown) => log.error({ source: 'knex' }, String(message)),
+    deprecate: (method: unknown, alternative: unknown) => log.warn({ source: 'knex' }, `${String(method)} is deprecated: use ${String(alternative)}`),
+    debug: () => {},
+  };
 }
 
 export function dialectOf(url: string): Dialect {
@@ -46,6 +58,7 @@ export function createDatabase(options: DatabaseOptions): Knex {
       connection: { filename },
       useNullAsDefault: true,
       acquireConnectionTimeout,
+      log: knexLogger(options.log),
       // One connection: SQLite serialises writers anyway, and a single handle keeps transactions simple.
       pool: {
         min: 1,
@@ -63,6 +76,7 @@ export function createDatabase(options: DatabaseOptions): Knex {
     client: 'mysql2',
     connection: mysqlConnection(options.url),
     acquireConnectionTimeout,
+    log: knexLogger(options.log),
     pool: {
       min: 0,
       max: options.poolMax ?? 10,

@@ -9,7 +9,7 @@ import type { ServerContext } from './types.js';
 /** The process-wide context shared by the web server and the CLI (the CLI ignores the web-only parts). */
 export async function createAppContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {
   const log = overrides.log ?? createLogger(config);
-  const db = overrides.db ?? createDatabase({ url: config.databaseUrl, acquireTimeoutMs: config.dbAcquireTimeoutMs });
+  const db = overrides.db ?? createDatabase({ url: config.databaseUrl, acquireTimeoutMs: config.dbAcquireTimeoutMs, log });
   return { db, log, config, clock: overrides.clock ?? systemClock };
 }
 
