@@ -77,5 +77,12 @@ if (browserOnly) {
   const browserCtx = await esbuild.context(browser);
   const serverCtx = await esbuild.context({ ...server, plugins: [restart] });
   await Promise.all([browserCtx.watch(), serverCtx.watch()]);
+  // Stop the server with the watcher, so no orphan keeps the port.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      child?.kill('SIGTERM');
+      process.exit(0);
+    });
+  }
   console.log('watching for changes…');
 }
