@@ -1,0 +1,47 @@
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { openPage, type WatchedPage } from './harness.js';
+
+/** Shared steps of the record screens' browser tests. */
+
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await page.getByTestId('toast').filter({ hasText: text }).waitFor();
+}
+
+export async function expectHeading(page: Page, name: string): Promise<void> {
+  await page.getByRole('heading', { name, exact: true }).waitFor();
+}
+
+/** Types into the list's search box and waits for the URL to carry the search. */
+export async function search(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('searchbox');
+  await box.fill(text);
+  await box.press('Enter');
+  await page.waitForURL((url) => url.searchParams.get('q') === text);
+}
+
+/** Opens the delete dialog with `trigger`, checks its question word for word and confirms. */
+export async function confirmDelete(page: Page, trigger: ReturnType<Page['getByRole']>, question: string): Promise<void> {
+  await trigger.click();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.waitFor();
+  await expect(dialog.getByText(question, { exact: true }).isVisible()).resolves.toBe(true);
+  // Focus starts on the safe choice.
+  await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Cancel');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+export function cardTitles(page: Page): Promise<string[]> {
+  return page.locator('.records-card-title').allTextContents();
+}
+
+/**
+ * A watched page for the record screens. The harness serves only the built assets, not public/favicon.svg, so
+ * Chromium's favicon request would log a 404 at random moments: it is answered from the real file instead.
+ */
+export async function openRecordsPage(browser: Browser): Promise<WatchedPage> {
+  const watched = await openPage(browser);
+  await watched.context.route('**/favicon.svg', (route) => route.fulfill({ path: 'public/favicon.svg', contentType: 'image/svg+xml' }));
+  return watched;
+}
