@@ -87,12 +87,14 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
   return Math.max(Math.round(ceiling * random()), Math.min(50, ceiling));
 }
 
+const formatDuration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
+
 const retryable = (status: number) => status === 429 || status >= 500;
 
 function describeNetworkError(error: unknown, options: HttpOptions, url: URL): UpstreamError {
   const name = (error as { name?: string }).name;
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new UpstreamError('timeout', `${options.serviceName} did not answer within ${Math.round(options.timeoutMs / 100) / 10} s (${url.origin})`);
+    return new UpstreamError('timeout', `${options.serviceName} did not answer within ${formatDuration(options.timeoutMs)} (${url.origin})`);
   }
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
