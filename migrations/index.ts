@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initialSchema from './20261121000000_initial_schema.js';
 import * as recordSearchAndCounts from './20261121100000_record_search_and_counts.js';
 import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
+import * as contactsLowerEmailIndex from './20261121300000_contacts_lower_email_index.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -16,6 +17,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121000000_initial_schema', initialSchema],
   ['20261121100000_record_search_and_counts', recordSearchAndCounts],
   ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
+  ['20261121300000_contacts_lower_email_index', contactsLowerEmailIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
