@@ -18,7 +18,8 @@ export interface ReceivedUpload {
 
 /** Every busboy limit is explicit: its defaults are Infinity (security checklist item 12). */
 export const UPLOAD_LIMITS = {
-  fileSize: MAX_FILE_BYTES,
+  // busboy reports the limit when a file reaches it, so one byte more lets exactly 10 MB through.
+  fileSize: MAX_FILE_BYTES + 1,
   files: MAX_FILES_PER_UPLOAD,
   fields: 10,
   parts: MAX_FILES_PER_UPLOAD + 10,
@@ -57,7 +58,7 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
       const outcomes = await Promise.allSettled(writes);
       for (const outcome of outcomes) if (outcome.status === 'rejected' && !failure) fail(outcome.reason as Error);
       if (failure) {
-        await Promise.all(files.map((file) => storage.discard(file.tempPath).catch(() => undefined)));
+        await Promise.all(files.filter((file) => file.tempPath).map((file) => storage.discard(file.tempPath).catch(() => undefined)));
         reject(failure);
       } else {
         resolve({ fields, files });
@@ -77,13 +78,14 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
         stream.resume();
         return;
       }
+      // Listed now, filled in when written, so the files keep the order they were sent in.
       const entry: ReceivedFile = { tempPath: '', originalName, size: 0 };
+      files.push(entry);
       stream.on('limit', () => fail(payloadTooLarge(uploadMessages.tooLarge(originalName))));
       writes.push(
         storage.receive(stream).then(({ tempPath, size }) => {
           entry.tempPath = tempPath;
           entry.size = size;
-          files.push(entry);
         }),
       );
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -56,21 +56,19 @@ export class LocalDirectoryStorage implements FileStorage {
   async receive(source: Readable): Promise<{ tempPath: string; size: number }> {
     await mkdir(this.incoming, { recursive: true });
     const tempPath = path.join(this.incoming, `${randomUUID()}.part`);
-    const handle = await open(tempPath, 'wx', 0o600);
     let size = 0;
     source.on('data', (chunk: Buffer) => {
       size += chunk.length;
     });
     try {
-      await pipeline(source, handle.createWriteStream({ autoClose: false }));
+      await pipeline(source, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }));
       // Flushed to disk before it can be promoted, so a crash never leaves a promoted file half-written.
-      await handle.sync();
+      const handle = await open(tempPath, 'r');
+      await handle.sync().finally(() => handle.close());
     } catch (error) {
-      await handle.close().catch(() => undefined);
       await rm(tempPath, { force: true });
       throw error;
     }
-    await handle.close();
     return { tempPath, size };
   }
 

@@ -1,0 +1,228 @@
+import { existsSync, readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { insertOwner, samples } from './attachments-fixtures.js';
+
+type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
+
+describe('files API', () => {
+  let t: TestApp;
+  let agent: Agent;
+  let eventId: number;
+
+  /** Everything in the upload directory, temporary files included. */
+  const storedNames = () => {
+    const names = readdirSync(t.uploadDir).filter((name) => name !== '.incoming');
+    const incoming = path.join(t.uploadDir, '.incoming');
+    return [...names, ...(existsSync(incoming) ? readdirSync(incoming).map((n) => `.incoming/${n}`) : [])];
+  };
+  const fileRows = () => t.database.db('files').count({ n: '*' }).first().then((row) => Number(row?.n));
+  const upload = (files: Array<[Buffer, string, string?]>, fields: Record<string, string | number> = { entityType: 'event', entityId: eventId }) => {
+    const req = agent.post('/api/upload');
+    for (const [key, value] of Object.entries(fields)) req.field(key, String(value));
+    for (const [bytes, name, contentType] of files) req.attach('files', bytes, { filename: name, contentType: contentType ?? 'application/octet-stream' });
+    return req;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ agent } = await t.signedInAgent());
+    eventId = await insertOwner(t.database.db, 'event');
+  });
+  afterAll(async () => t.close());
+
+  it('stores several files under generated names, lists them and serves them with their detected type', async () => {
+    const res = await upload([
+      [samples.png, 'finish line.png'],
+      [samples.jpeg, 'Start Gün.jpeg'],
+      [samples.gif, 'spinner.gif'],
+      [samples.mp4, 'course.mp4'],
+    ]);
+    expect(res.status).toBe(201);
+    const files = res.body.files as Array<Record<string, unknown>>;
+    expect(files.map((f) => [f.originalName, f.fileType, f.fileCategory, f.fileSize])).toEqual([
+      ['finish line.png', 'image/png', 'image', samples.png.length],
+      ['Start Gün.jpeg', 'image/jpeg', 'image', samples.jpeg.length],
+      ['spinner.gif', 'image/gif', 'image', samples.gif.length],
+      ['course.mp4', 'video/mp4', 'video', samples.mp4.length],
+    ]);
+    for (const file of files) {
+      expect(file.fileName).toMatch(/^[0-9a-f-]{36}\.(png|jpg|gif|mp4)$/);
+      expect(file).not.toHaveProperty('filePath');
+      expect(file.url).toBe(`/api/uploads/${file.id}`);
+    }
+    expect(storedNames().sort()).toEqual(files.map((f) => f.fileName).sort());
+
+    const list = await agent.get(`/api/files/event/${eventId}`);
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(4);
+
+    const content = await agent.get(`/api/uploads/${files[1]!.id}`).buffer(true);
+    expect(content.status).toBe(200);
+    expect(content.headers['content-type']).toBe('image/jpeg');
+    expect(content.headers['x-content-type-options']).toBe('nosniff');
+    expect(content.headers['content-disposition']).toBe(`inline; filename="Start G_n.jpeg"; filename*=UTF-8''Start%20G%C3%BCn.jpeg`);
+    expect(Buffer.compare(content.body as Buffer, samples.jpeg)).toBe(0);
+    const download = await agent.get(`/api/uploads/${files[0]!.id}?download=1`);
+    expect(download.headers['content-disposition']).toMatch(/^attachment; /);
+    expect((await t.agent().get(`/api/uploads/${files[0]!.id}`)).status).toBe(401);
+  });
+
+  it('deletes the row and its bytes together', async () => {
+    const res = await upload([[samples.png, 'gone.png']]);
+    const file = res.body.files[0];
+    expect(storedNames()).toContain(file.fileName);
+    expect((await agent.delete(`/api/files/${file.id}`)).status).toBe(204);
+    expect(storedNames()).not.toContain(file.fileName);
+    expect(await t.database.db('files').where({ id: file.id }).first()).toBeUndefined();
+    expect((await agent.delete(`/api/files/${file.id}`)).status).toBe(404);
+    expect((await agent.get(`/api/uploads/${file.id}`)).status).toBe(404);
+  });
+
+  it('decides the type by the bytes: a renamed HTML file or an SVG is refused, a PNG named .txt is accepted', async () => {
+    const before = [storedNames().length, await fileRows()];
+    const html = await upload([[samples.html, 'photo.jpg', 'image/jpeg']]);
+    expect(html.status).toBe(400);
+    expect(html.body.message).toBe('File photo.jpg is not a supported format');
+    const svg = await upload([[samples.svg, 'logo.png', 'image/png']]);
+    expect(svg.body.message).toBe('File logo.png is not a supported format');
+    const empty = await upload([[Buffer.alloc(0), 'empty.png', 'image/png']]);
+    expect(empty.body.message).toBe('File empty.png is not a supported format');
+    expect([storedNames().length, await fileRows()]).toEqual(before);
+    const disguised = await upload([[samples.png, 'notes.txt', 'text/plain']]);
+    expect(disguised.status).toBe(201);
+    expect(disguised.body.files[0]).toMatchObject({ fileType: 'image/png', originalName: 'notes.txt' });
+    expect(disguised.body.files[0].fileName).toMatch(/\.png$/);
+  });
+
+  it('stores none of the files of a request with any bad file', async () => {
+    const before = [storedNames().length, await fileRows()];
+    const res = await upload([
+      [samples.png, 'good.png'],
+      [samples.html, 'bad.gif'],
+      [samples.jpeg, 'also-good.jpg'],
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('File bad.gif is not a supported format');
+    expect([storedNames().length, await fileRows()]).toEqual(before);
+  });
+
+  it('refuses an 11 MB file while streaming and keeps nothing', async () => {
+    const before = [storedNames().length, await fileRows()];
+    const big = Buffer.concat([samples.png, Buffer.alloc(11 * 1024 * 1024)]);
+    const res = await upload([
+      [samples.png, 'small.png'],
+      [big, 'huge.png'],
+    ]);
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('File huge.png is too large (max 10MB)');
+    expect([storedNames().length, await fileRows()]).toEqual(before);
+  });
+
+  it('accepts a file of exactly 10 MB', async () => {
+    const exact = Buffer.concat([samples.png, Buffer.alloc(10 * 1024 * 1024 - samples.png.length)]);
+    const res = await upload([[exact, 'exact.png']]);
+    expect(res.status).toBe(201);
+    expect(res.body.files[0].fileSize).toBe(10 * 1024 * 1024);
+  });
+
+  it('keeps a path-traversal, control-character or 300-character name only as clean metadata', async () => {
+    const long = `${'a'.repeat(300)}.png`;
+    const res = await upload([
+      [samples.png, '../../../etc/passwd.png'],
+      [samples.png, '..\\..\\windows\\evil.png'],
+      [samples.png, 'tab\tbyte.png'],
+      [samples.png, long],
+    ]);
+    expect(res.status, res.text).toBe(201);
+    const names = res.body.files.map((f: { originalName: string }) => f.originalName);
+    expect(names.slice(0, 3)).toEqual(['passwd.png', 'evil.png', 'tabbyte.png']);
+    expect(names[3]).toHaveLength(255);
+    expect(names[3].endsWith('.png')).toBe(true);
+    for (const file of res.body.files) expect(file.fileName).toMatch(/^[0-9a-f-]{36}\.png$/);
+    expect(existsSync(path.join(t.uploadDir, '..', 'etc'))).toBe(false);
+    expect(storedNames().every((name) => /^[0-9a-f-]{36}\.[a-z0-9]+$/.test(name))).toBe(true);
+  });
+
+  it('refuses a NUL in a part header as a malformed upload and keeps nothing', async () => {
+    const before = [storedNames().length, await fileRows()];
+    const res = await upload([[samples.png, 'nul\u0000byte.png']]);
+    expect(res.status).toBe(400);
+    expect([storedNames().length, await fileRows()]).toEqual(before);
+  });
+
+  it('answers 4xx for a missing selection, owner or field, and for too many files', async () => {
+    const none = await upload([]);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Please select at least one file');
+    const emptyPart = await agent
+      .post('/api/upload')
+      .field('entityType', 'event')
+      .field('entityId', String(eventId))
+      .attach('files', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' });
+    expect(emptyPart.body.message).toBe('Please select at least one file');
+    expect((await upload([[samples.png, 'a.png']], { entityType: 'event', entityId: 999_999 })).status).toBe(404);
+    expect((await upload([[samples.png, 'a.png']], { entityType: 'planet', entityId: eventId })).status).toBe(400);
+    expect((await upload([[samples.png, 'a.png']], { entityType: 'event', entityId: 'x' })).status).toBe(400);
+    const many = await upload(Array.from({ length: 21 }, (_, i) => [samples.png, `${i}.png`] as [Buffer, string]));
+    expect(many.status).toBe(413);
+    const json = await agent.post('/api/upload').send({ files: [] });
+    expect(json.status).toBe(400);
+    expect((await agent.get('/api/files/event/999999')).status).toBe(404);
+    const before = await fileRows();
+    expect(await fileRows()).toBe(before);
+    expect(storedNames().filter((name) => name.startsWith('.incoming/'))).toEqual([]);
+  });
+
+  it('leaves no row and no bytes behind when the client aborts mid-upload', async () => {
+    const server = http.createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const login = await supertest(t.app)
+        .post('/api/login')
+        .set('Host', '127.0.0.1')
+        .set('Origin', TEST_ORIGIN)
+        .send({ email: 'staff1@example.org', password: TEST_PASSWORD });
+      const cookie = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+      const before = [storedNames().length, await fileRows()];
+      const boundary = 'abortboundary';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="entityType"\r\n\r\nevent\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="entityId"\r\n\r\n${eventId}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+      );
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/upload',
+        headers: {
+          Host: `127.0.0.1:${port}`,
+          Origin: `http://127.0.0.1:${port}`,
+          Cookie: cookie,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(head.length + 5 * 1024 * 1024),
+        },
+      });
+      req.on('error', () => undefined);
+      req.write(head);
+      req.write(samples.png);
+      req.write(Buffer.alloc(512 * 1024));
+      // Wait until the server has started writing the temporary file, then drop the connection.
+      const deadline = Date.now() + 5000;
+      while (!storedNames().some((name) => name.startsWith('.incoming/')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(storedNames().some((name) => name.startsWith('.incoming/'))).toBe(true);
+      req.destroy();
+      const settle = Date.now() + 5000;
+      while (storedNames().length !== before[0] && Date.now() < settle) await new Promise((r) => setTimeout(r, 20));
+      expect([storedNames().length, await fileRows()]).toEqual(before);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
