@@ -1,4 +1,151 @@
+import { Option, type Command } from 'commander';
+import { CONTENT_MODEL, SYNC_KINDS, type SyncKind } from '../../src/integrations/wordpress/content-model.js';
+import { listAudiences, testMailchimp, testWordPress } from '../../src/services/integrations/service.js';
+import { CONTACT_OWNER_TYPES } from '../../src/services/attachments/owner-types.js';
+import { pushContacts } from '../../src/services/newsletter/service.js';
+import { runSync, SyncBusyError, type SyncResult } from '../../src/services/sync/service.js';
 import type { CommandRegistrar } from '../program.js';
+import { isAppError } from '../../src/services/errors.js';
+import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 
-/** Commands of this area are added here by the issue that builds the area. */
-export const registerIntegrationCommands: CommandRegistrar = () => {};
+/**
+ * `pacer sync …`, `pacer newsletter push`, `pacer wordpress test`, `pacer mailchimp test|audiences`: the same
+ * services as the Integrations page, for admins and cron. Exit codes: 0 ok, 1 failed, 2 bad usage or missing
+ * settings, 3 finished with item problems, 4 the same sync is already running (docs/decisions/0042-sync-cli.md).
+ */
+export const SYNC_BUSY_EXIT = 4;
+
+const cliActor = { userId: null, source: 'cli' } as const;
+
+/** Worst first: a failure outranks a busy lock, which outranks item problems. */
+function worstExit(codes: number[]): number {
+  for (const code of [EXIT.failure, EXIT.usage, SYNC_BUSY_EXIT, EXIT.partial]) if (codes.includes(code)) return code;
+  return EXIT.ok;
+}
+
+function progressWriter(io: CliIO, label: string) {
+  if (!io.stderr.isTTY) return { update: () => undefined, done: () => undefined };
+  const width = 30;
+  return {
+    update(done: number, total: number) {
+      const filled = total ? Math.round((done / total) * width) : width;
+      io.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+    },
+    done() {
+      io.stderr.write('\n');
+    },
+  };
+}
+
+function printSyncResult(io: CliIO, result: SyncResult): void {
+  io.stdout.write(`${CONTENT_MODEL[result.kind].plural}: ${result.message} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
+  for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
+  for (const notice of result.unpublished) io.stdout.write(`  - ${notice}\n`);
+}
+
+type SyncOutcome = { kind: SyncKind; exit: number; result?: SyncResult; error?: { message: string; code: string } };
+
+export const registerIntegrationCommands: CommandRegistrar = (program: Command, io: CliIO) => {
+  program
+    .command('sync')
+    .description('Sync records from the content website (WordPress); safe to run from cron')
+    .addArgument(program.createArgument('<kind>', 'what to sync').choices([...SYNC_KINDS, 'all']))
+    .option('--full', 'read every published post, not only those changed since the last sync')
+    .option('--dry-run', 'read and compare, but write nothing')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExit codes: 0 ok, 1 failed, 2 bad usage or missing settings, 3 finished with item problems, 4 the same sync is already running.')
+    .action(async (kind: SyncKind | 'all', opts: { full?: boolean; dryRun?: boolean; json?: boolean }) => {
+      const kinds = kind === 'all' ? [...SYNC_KINDS] : [kind];
+      const outcomes = await withContext(io, async (ctx) => {
+        const list: SyncOutcome[] = [];
+        for (const current of kinds) {
+          const progress = opts.json ? null : progressWriter(io, CONTENT_MODEL[current].plural);
+          try {
+            const result = await runSync(ctx, current, {
+              actor: cliActor,
+              full: opts.full,
+              dryRun: opts.dryRun,
+              onProgress: progress ? ({ processed, total }) => progress.update(processed, total) : undefined,
+            });
+            progress?.done();
+            list.push({ kind: current, result, exit: result.errors.length || result.failed ? EXIT.partial : EXIT.ok });
+            if (!opts.json) printSyncResult(io, result);
+          } catch (error) {
+            progress?.done();
+            const busy = error instanceof SyncBusyError;
+            const exit = busy ? SYNC_BUSY_EXIT : isAppError(error) && error.status === 400 ? EXIT.usage : EXIT.failure;
+            const message = error instanceof Error ? error.message : String(error);
+            list.push({ kind: current, exit, error: { message, code: (error as { code?: string }).code ?? 'failed' } });
+            if (!opts.json) io.stderr.write(`${CONTENT_MODEL[current].plural}: ${busy ? '' : 'sync failed: '}${message}\n`);
+          }
+        }
+        return list;
+      });
+      if (opts.json) {
+        const body = outcomes.map((o) => ({ kind: o.kind, exitCode: o.exit, ...(o.result ?? { success: false, ...o.error }) }));
+        io.stdout.write(`${JSON.stringify(kind === 'all' ? body : body[0], null, 2)}\n`);
+      }
+      const exit = worstExit(outcomes.map((o) => o.exit));
+      if (exit !== EXIT.ok) throw new CliExit(exit, '');
+    });
+
+  program
+    .command('newsletter')
+    .description('Email-marketing (Mailchimp) tasks')
+    .command('push')
+    .description('Push contacts that have an email to a Mailchimp audience (upserts with their tags)')
+    .requiredOption('--audience <id>', 'the Mailchimp audience (list) id; see `pacer mailchimp audiences`')
+    .addOption(new Option('--owner-type <type>', 'only contacts of this record type').choices([...CONTACT_OWNER_TYPES]))
+    .option('--tag <tag>', 'only contacts carrying this email-marketing tag')
+    .option('--dry-run', 'count the contacts that would be pushed, push nothing')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { audience: string; ownerType?: string; tag?: string; dryRun?: boolean; json?: boolean }) => {
+      const progress = opts.json ? null : progressWriter(io, 'contacts');
+      const result = await withContext(io, (ctx) =>
+        pushContacts(ctx, { audienceId: opts.audience, ownerType: opts.ownerType, tag: opts.tag, dryRun: opts.dryRun }, progress ? (done, total) => progress.update(done, total) : undefined),
+      );
+      if (progress && result.total && !result.dryRun) progress.done();
+      if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else if (result.dryRun) io.stdout.write(`Dry run: ${result.total} contact${result.total === 1 ? '' : 's'} would be pushed to audience ${opts.audience}\n`);
+      else {
+        io.stdout.write(`Pushed ${result.total} contacts to audience ${opts.audience}: ${result.added} added, ${result.updated} updated, ${result.unsubscribed} unsubscribed (kept unsubscribed), ${result.failed} failed\n`);
+        for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
+      }
+      if (result.failed) throw new CliExit(EXIT.partial, '');
+    });
+
+  program
+    .command('wordpress')
+    .description('The content website (WordPress)')
+    .command('test')
+    .description('Check the address, that it is WordPress, and the application password')
+    .action(async () => {
+      const result = await withContext(io, (ctx) => testWordPress(ctx));
+      if (!result.success) throw new CliExit(EXIT.failure, `Connection failed: ${result.message}`);
+      io.stdout.write(`${result.message}\n`);
+    });
+
+  const mailchimp = program.command('mailchimp').description('The email-marketing service (Mailchimp)');
+  mailchimp
+    .command('test')
+    .description('Check the API key and show the account')
+    .action(async () => {
+      const result = await withContext(io, (ctx) => testMailchimp(ctx));
+      if (!result.success || !result.data) throw new CliExit(EXIT.failure, `Connection failed: ${result.message}`);
+      const { email, industry, total_subscribers } = result.data;
+      io.stdout.write(`${result.message}\n  email: ${email}\n  industry: ${industry || '-'}\n  subscribers: ${total_subscribers}\n`);
+    });
+  mailchimp
+    .command('audiences')
+    .description('List the audiences (lists) with their member counts')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      const audiences = await withContext(io, (ctx) => listAudiences(ctx));
+      if (opts.json) {
+        io.stdout.write(`${JSON.stringify(audiences, null, 2)}\n`);
+        return;
+      }
+      if (audiences.length === 0) io.stdout.write('No audiences.\n');
+      for (const audience of audiences) io.stdout.write(`${audience.id.padEnd(14)} ${String(audience.stats.member_count).padStart(7)} members  ${audience.name}\n`);
+    });
+};

@@ -241,7 +241,9 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
         notices: [],
       }).catch((recordError: unknown) => ctx.log.error({ err: recordError }, 'could not record the failed sync run'));
     }
-    ctx.log.warn({ kind, err: error }, 'sync failed');
+    // Upstream failures are expected operational events (the message goes to the caller); anything else is a bug.
+    if (failure instanceof IntegrationError) ctx.log.info({ kind, failure: message }, 'sync failed');
+    else ctx.log.error({ kind, err: error }, 'sync failed');
     throw failure;
   } finally {
     await lock.release();

@@ -1,0 +1,185 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/program.js';
+import type { CliIO } from '../../cli/runtime.js';
+import { encodeList, encodeTimestamp } from '../../src/db/codecs.js';
+import { FakeMailchimp } from '../fakes/mailchimp.js';
+import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+
+function captureIO(env: Record<string, string | undefined>): CliIO & { out(): string; err(): string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return { stdout, stderr, stdin: new PassThrough(), env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env }, out: () => out, err: () => err };
+}
+
+const clubs = (n: number): FakePost[] =>
+  Array.from({ length: n }, (_, i) => ({ id: 500 + i, title: `Club &#8220;${i}&#8221;`, meta: { club_type: i === 0 ? 'Ultra' : 'Trail', location_state: 'WA' } }));
+
+describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
+  let database: TestDatabase;
+  let wp: FakeWordPress;
+  let mc: FakeMailchimp;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    wp = await new FakeWordPress({
+      posts: { events: [{ id: 1, title: 'Fun Run', meta: { location_state: 'vic' } }], 'run-clubs': clubs(3), professionals: [{ id: 9, title: 'Coach Co', meta: { profession_type: 'Coach' } }] },
+    }).start();
+    mc = await new FakeMailchimp().start();
+    mc.addAudience('Runners Weekly', 'runners1');
+    mc.addMember('runners1', { email_address: 'old@example.org', status: 'unsubscribed' });
+    env = {
+      DATABASE_URL: database.url,
+      WORDPRESS_URL: wp.url,
+      WORDPRESS_USER: wp.user,
+      WORDPRESS_APP_PASSWORD: wp.appPassword,
+      MAILCHIMP_API_KEY: mc.apiKey,
+      MAILCHIMP_BASE_URL: mc.baseUrl,
+      HTTP_TIMEOUT_MS: '3000',
+    };
+    const now = encodeTimestamp(new Date());
+    const contact = (firstName: string, email: string | null, entityType: string, tags: string[]) => ({
+      firstName,
+      lastName: 'Tester',
+      email,
+      entityType,
+      entityId: 1,
+      mailchimpTags: encodeList(tags),
+      isPrimary: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await database.db('contacts').insert([
+      contact('Ann', 'ann@example.org', 'event', ['Race Director']),
+      contact('Ann again', 'ANN@example.org', 'brand', ['Sponsor']),
+      contact('Ben', 'ben@example.org', 'brand', ['Sponsor']),
+      contact('Old', 'old@example.org', 'event', []),
+      contact('Bad', 'not-an-email', 'event', []),
+      contact('None', null, 'event', []),
+      contact('Blank', '', 'media', []),
+    ]);
+  });
+  afterAll(async () => {
+    await wp.close();
+    await mc.close();
+    await database.destroy();
+  });
+
+  const run = async (argv: string[], extraEnv: Record<string, string | undefined> = {}) => {
+    const io = captureIO({ ...env, ...extraEnv });
+    const code = await runCli(argv, io);
+    return { code, out: io.out(), err: io.err() };
+  };
+
+  it('syncs one kind and exits 3 when items had problems, 0 when clean', async () => {
+    const clubsRun = await run(['sync', 'runclubs']);
+    expect(clubsRun.code).toBe(3);
+    expect(clubsRun.out).toContain('run clubs: 3 run clubs read (full), 3 created, 0 updated, 0 unchanged, 1 problem');
+    expect(clubsRun.out).toContain("! Run club 'Club “0”' (WordPress id 500): club type 'Ultra' is not one of trail, road, track, mixed, social; left out");
+    const eventsRun = await run(['sync', 'events', '--json']);
+    expect(eventsRun.code).toBe(0);
+    expect(JSON.parse(eventsRun.out)).toMatchObject({ kind: 'events', exitCode: 0, success: true, created: 1, errors: [] });
+    const [run1] = await database.db('sync_runs').where({ kind: 'events' });
+    expect(run1).toMatchObject({ trigger: 'cli', startedBy: null });
+  });
+
+  it('syncs everything with `all`, and a dry run writes nothing', async () => {
+    const dry = await run(['sync', 'all', '--dry-run', '--json']);
+    const body = JSON.parse(dry.out) as Array<{ kind: string; dryRun: boolean; created: number }>;
+    expect(body.map((r) => [r.kind, r.dryRun, r.created])).toEqual([
+      ['events', true, 0],
+      ['professionals', true, 1],
+      ['runclubs', true, 0],
+    ]);
+    expect(await database.db('professionals').count({ n: '*' }).first()).toEqual({ n: 0 });
+    const all = await run(['sync', 'all', '--full']);
+    expect(all.code).toBe(3);
+    expect(all.out).toMatch(/events: .*full/);
+    expect(await database.db('professionals').count({ n: '*' }).first()).toEqual({ n: 1 });
+  });
+
+  it('lets only one of two overlapping runs of the same sync proceed; the other exits 4 at once', async () => {
+    wp.delayMs = 400;
+    try {
+      const first = run(['sync', 'events', '--full']);
+      // Wait until the first run holds the lock and is talking to WordPress.
+      const before = wp.requests.length;
+      while (wp.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = Date.now();
+      const second = await run(['sync', 'events']);
+      expect(second.code).toBe(4);
+      expect(second.err).toContain('A sync of events is already running; try again when it has finished');
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await first).code).toBe(0);
+      // Once the first has finished, the next run goes ahead.
+      expect((await run(['sync', 'events'])).code).toBe(0);
+    } finally {
+      wp.delayMs = 0;
+    }
+  });
+
+  it('exits 2 with a clear message when the settings are missing, and 2 for an unknown kind', async () => {
+    const missing = await run(['sync', 'events'], { WORDPRESS_URL: undefined });
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('The content website is not configured: set WORDPRESS_URL');
+    expect((await run(['sync', 'races'])).code).toBe(2);
+  });
+
+  it('exits 1 when WordPress cannot be reached', async () => {
+    const closed = await new FakeWordPress().start();
+    await closed.close();
+    const down = await run(['sync', 'events'], { WORDPRESS_URL: closed.url });
+    expect(down.code).toBe(1);
+    expect(down.err).toBe(`events: sync failed: Could not reach WordPress at ${closed.url}: connection refused\n`);
+  });
+
+  it('tests the WordPress connection and fails for a wrong application password', async () => {
+    const ok = await run(['wordpress', 'test']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('Connected to Pacer & Friends as Edith Editor');
+    const wrong = await run(['wordpress', 'test'], { WORDPRESS_APP_PASSWORD: 'nope nope' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain('Connection failed: WordPress rejected the username or application password');
+  });
+
+  it('tests Mailchimp and lists audiences', async () => {
+    const ok = await run(['mailchimp', 'test']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('Connected to Mailchimp account Pacer Running Co');
+    const audiences = await run(['mailchimp', 'audiences', '--json']);
+    expect(JSON.parse(audiences.out)).toEqual([{ id: 'runners1', name: 'Runners Weekly', stats: { member_count: 0 } }]);
+    const wrong = await run(['mailchimp', 'test'], { MAILCHIMP_API_KEY: 'bad-us1' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain('API Key Invalid');
+  });
+
+  it('pushes contacts with an email as upserts with their tags, and summarises added / updated / failed', async () => {
+    const dry = await run(['newsletter', 'push', '--audience', 'runners1', '--dry-run']);
+    expect(dry.out).toBe('Dry run: 4 contacts would be pushed to audience runners1\n');
+    expect(mc.member('runners1', 'ann@example.org')).toBeUndefined();
+
+    const pushed = await run(['newsletter', 'push', '--audience', 'runners1']);
+    expect(pushed.code).toBe(3);
+    expect(pushed.out).toContain('Pushed 4 contacts to audience runners1: 2 added, 0 updated, 1 unsubscribed (kept unsubscribed), 1 failed');
+    expect(pushed.out).toContain('! not-an-email: Mailchimp: Invalid Resource: email_address: This value should be a valid email.');
+    expect(mc.member('runners1', 'ann@example.org')).toMatchObject({ status: 'subscribed', tags: ['Race Director', 'Sponsor'], merge_fields: { FNAME: 'Ann', LNAME: 'Tester' } });
+    expect(mc.member('runners1', 'old@example.org')?.status).toBe('unsubscribed');
+
+    const again = await run(['newsletter', 'push', '--audience', 'runners1', '--owner-type', 'brand', '--tag', 'sponsor', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ total: 2, added: 0, updated: 2, failed: 0 });
+  });
+
+  it('rejects a bad owner type and reports an unknown audience', async () => {
+    expect((await run(['newsletter', 'push', '--audience', 'runners1', '--owner-type', 'influencer'])).code).toBe(2);
+    const unknown = await run(['newsletter', 'push', '--audience', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('Mailchimp: Resource Not Found');
+  });
+});
