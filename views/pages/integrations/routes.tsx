@@ -1,7 +1,5 @@
 import type { RouteObject } from 'react-router';
 
-const placeholder = () => import('../system/placeholder-page.js');
-
 export const integrationsRoutes: RouteObject[] = [
-  { path: 'integrations', handle: { title: 'Integrations' }, lazy: placeholder },
+  { path: 'integrations', handle: { title: 'Integrations' }, lazy: () => import('./integrations-page.js') },
 ];

@@ -1,0 +1,62 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useState } from 'react';
+import { useLoaderData, useSearchParams } from 'react-router';
+import { Card, CardHeader } from '../../components/ui/primitives.js';
+import { dataSource, gated } from '../../data/source.js';
+import { ConnectionBadge } from './connection-badge.js';
+import { MailchimpTab } from './mailchimp-tab.js';
+import type { ConnectionStatus, IntegrationsOverview } from './types.js';
+import { WordPressTab } from './wordpress-tab.js';
+
+export const loader = gated(({ context }) => dataSource(context).get<IntegrationsOverview>('/api/integrations/overview'));
+
+const TABS = { website: 'Content Website', email: 'Email Marketing' } as const;
+type TabKey = keyof typeof TABS;
+
+export function Component() {
+  const overview = useLoaderData() as IntegrationsOverview;
+  const [params, setParams] = useSearchParams();
+  const tab: TabKey = params.get('tab') === 'email' ? 'email' : 'website';
+  const [wordpressStatus, setWordpressStatus] = useState<ConnectionStatus>('untested');
+  const [mailchimpStatus, setMailchimpStatus] = useState<ConnectionStatus>('untested');
+
+  return (
+    <div className="page">
+      <h1>Integrations</h1>
+      <Card className="integrations-overview" data-testid="integrations-overview">
+        <CardHeader title="Overview" />
+        <p className="muted">
+          Records of events, professionals and run clubs come from the content website; contacts can be added to audiences of the email-marketing service.
+        </p>
+        <div className="overview-rows">
+          <div>
+            <strong>Content website (WordPress)</strong>
+            <span className="muted">{overview.wordpress.url ?? 'Not configured'}</span>
+            <ConnectionBadge status={wordpressStatus} testId="overview-wordpress-status" />
+          </div>
+          <div>
+            <strong>Email marketing (Mailchimp)</strong>
+            <span className="muted">{overview.mailchimp.configured ? 'API key set' : 'Not configured'}</span>
+            <ConnectionBadge status={mailchimpStatus} testId="overview-mailchimp-status" />
+          </div>
+        </div>
+      </Card>
+      <Tabs.Root value={tab} onValueChange={(value) => setParams(value === 'website' ? {} : { tab: value }, { replace: true, preventScrollReset: true })}>
+        <Tabs.List className="tabs-list" aria-label="Integrations">
+          {(Object.keys(TABS) as TabKey[]).map((key) => (
+            <Tabs.Trigger key={key} value={key} className="tabs-trigger">
+              {TABS[key]}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {/* Both tabs stay mounted so a test result survives switching tabs. */}
+        <Tabs.Content value="website" forceMount hidden={tab !== 'website'}>
+          <WordPressTab overview={overview} status={wordpressStatus} onStatus={setWordpressStatus} />
+        </Tabs.Content>
+        <Tabs.Content value="email" forceMount hidden={tab !== 'email'}>
+          <MailchimpTab overview={overview} status={mailchimpStatus} onStatus={setMailchimpStatus} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}

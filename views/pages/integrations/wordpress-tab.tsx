@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import type { WpSiteInfo } from '../../../src/integrations/wordpress/types.js';
+import { messageOf } from '../../../src/shared/api-error.js';
+import { Alert, Button, Card, CardHeader } from '../../components/ui/primitives.js';
+import { apiRequest } from '../../data/http.js';
+import { ConnectionBadge } from './connection-badge.js';
+import { runConnectionTest } from './connection-test.js';
+import { SyncCard } from './sync-card.js';
+import { SYNC_CARDS, type ConnectionStatus, type IntegrationsOverview } from './types.js';
+
+export function WordPressTab({
+  overview,
+  status,
+  onStatus,
+}: {
+  overview: IntegrationsOverview;
+  status: ConnectionStatus;
+  onStatus: (status: ConnectionStatus) => void;
+}) {
+  const [site, setSite] = useState<WpSiteInfo | null>(null);
+  const [siteError, setSiteError] = useState<string | null>(null);
+
+  async function test() {
+    onStatus('testing');
+    const result = await runConnectionTest('/api/wordpress/test');
+    onStatus(result ? 'connected' : 'failed');
+    if (!result) return;
+    try {
+      setSite(await apiRequest<WpSiteInfo>('GET', '/api/wordpress/site-info'));
+      setSiteError(null);
+    } catch (error) {
+      setSiteError(messageOf(error, 'Could not read the site info'));
+    }
+  }
+
+  return (
+    <div className="integration-tab">
+      <Card>
+        <CardHeader
+          title="Connection"
+          actions={
+            <Button onClick={test} disabled={status === 'testing'}>
+              {status === 'testing' ? 'Testing...' : 'Test Connection'}
+            </Button>
+          }
+        />
+        <p>
+          Status: <ConnectionBadge status={status} testId="wordpress-status" />
+        </p>
+        {!overview.wordpress.configured && (
+          <Alert title="Not configured">Set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD on the server to connect the content website.</Alert>
+        )}
+        {overview.wordpress.url && <p className="muted">Address: {overview.wordpress.url}</p>}
+        {site && (
+          <dl className="dl site-info" data-testid="site-info">
+            <dt>Name</dt>
+            <dd>{site.name || '—'}</dd>
+            <dt>URL</dt>
+            <dd>
+              <a href={site.url} target="_blank" rel="noreferrer">
+                {site.url}
+              </a>
+            </dd>
+            <dt>Description</dt>
+            <dd>{site.description || '—'}</dd>
+          </dl>
+        )}
+        {siteError && <Alert variant="destructive">{siteError}</Alert>}
+      </Card>
+      <div className="sync-grid">
+        {SYNC_CARDS.map((card) => (
+          <SyncCard key={card.kind} kind={card.kind} title={card.title} connected={status === 'connected'} lastRun={overview.latestRuns[card.kind]} />
+        ))}
+      </div>
+    </div>
+  );
+}
