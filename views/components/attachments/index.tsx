@@ -2,30 +2,22 @@
  * The contract between record detail pages and the contacts/payments/files area. Detail pages call
  * loadAttachments() in their loader and render these components; the attachments area implements them.
  */
-import type { ContactOwnerType, RecordType } from '../../../src/services/attachments/owner-types.js';
+import type { RecordType } from '../../../src/services/attachments/owner-types.js';
 import type { DataSource } from '../../data/source.js';
 import type { Attachments, Contact, Payment, StoredFile } from './types.js';
 
 export type { Attachments, Contact, Payment, StoredFile } from './types.js';
+export { ContactsTab } from './contacts-tab.js';
+export { ContactsCard } from './contacts-card.js';
+export { PaymentsCard } from './payments-card.js';
+export { FilesCard } from './files-card.js';
 
-export async function loadAttachments(_ds: DataSource, _ownerType: RecordType, _ownerId: number): Promise<Attachments> {
-  return { contacts: [], payments: [], paymentsTotal: '0.00', files: [] };
-}
-
-/** Contacts tab of event, professional and run club detail. */
-export function ContactsTab(_props: { ownerType: ContactOwnerType; ownerId: number; contacts: Contact[] }) {
-  return <p className="muted">No contacts added yet</p>;
-}
-
-/** Contacts card with the Add/Edit Contact dialog, on brand and media detail. */
-export function ContactsCard(_props: { ownerType: ContactOwnerType; ownerId: number; contacts: Contact[] }) {
-  return <p className="muted">No contacts added yet</p>;
-}
-
-export function PaymentsCard(_props: { ownerType: RecordType; ownerId: number; payments: Payment[]; total: string }) {
-  return <p className="muted">No payments recorded yet</p>;
-}
-
-export function FilesCard(_props: { ownerType: RecordType; ownerId: number; files: StoredFile[] }) {
-  return <p className="muted">No files uploaded yet</p>;
+/** An owner's contacts (none for influencers: they carry their own email and phone), payments and files, in parallel. */
+export async function loadAttachments(ds: DataSource, ownerType: RecordType, ownerId: number): Promise<Attachments> {
+  const [contacts, payments, files] = await Promise.all([
+    ownerType === 'influencer' ? Promise.resolve([] as Contact[]) : ds.get<Contact[]>(`/api/contacts/${ownerType}/${ownerId}`),
+    ds.get<{ items: Payment[]; total: number; totalAmount: string }>(`/api/payments?entityType=${ownerType}&entityId=${ownerId}`),
+    ds.get<StoredFile[]>(`/api/files/${ownerType}/${ownerId}`),
+  ]);
+  return { contacts, payments: payments.items, paymentsTotal: payments.totalAmount, files };
 }

@@ -1,0 +1,120 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useRevalidator } from 'react-router';
+import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import { ConfirmDeleteButton } from '../records/delete-dialog.js';
+import { Button, Card, CardHeader } from '../ui/primitives.js';
+import { toast } from '../ui/toast.js';
+import { ContactForm } from './contact-form.js';
+import { contactFailure, saveContact, useDeleteContact } from './contact-actions.js';
+import { openUnlessInteractive } from './contacts-tab.js';
+import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from './paths.js';
+import type { Contact } from './types.js';
+
+/** The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). */
+export function ContactDialog({
+  ownerType,
+  ownerId,
+  contact,
+  open,
+  onOpenChange,
+}: {
+  ownerType: ContactOwnerType;
+  ownerId: number;
+  contact: Contact | null;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const revalidator = useRevalidator();
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog attachments-dialog" aria-describedby={undefined}>
+          <Dialog.Title className="dialog-title">{contact ? 'Edit Contact' : 'Add Contact'}</Dialog.Title>
+          <ContactForm
+            key={contact?.id ?? 'new'}
+            ownerType={ownerType}
+            ownerId={ownerId}
+            contact={contact}
+            onCancel={() => onOpenChange(false)}
+            onSubmit={async (body) => {
+              try {
+                await saveContact(body, contact?.id);
+              } catch (error) {
+                contactFailure(error, contact ? 'Failed to update contact' : 'Failed to add contact');
+                return;
+              }
+              toast({ title: contact ? 'Contact updated successfully' : 'Contact added successfully' });
+              onOpenChange(false);
+              await revalidator.revalidate();
+            }}
+          />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Contacts card with the Add/Edit Contact dialog, on brand and media detail. */
+export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: ContactOwnerType; ownerId: number; contacts: Contact[] }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const deleteContact = useDeleteContact('short');
+  const [dialog, setDialog] = useState<{ open: boolean; contact: Contact | null }>({ open: false, contact: null });
+  const here = location.pathname + location.search;
+  const openDialog = (contact: Contact | null) => setDialog({ open: true, contact });
+
+  const edit = (contact: Contact) => {
+    // Media contacts are edited on the contact edit page, which returns to the outlet (spec point 2).
+    if (ownerType === 'media') void navigate(contactEditPath(contact.id, ownerDetailPath('media', ownerId)));
+    else openDialog(contact);
+  };
+
+  return (
+    <Card className="attachments-card">
+      <CardHeader title={`Contacts (${contacts.length})`} actions={contacts.length > 0 && <Button onClick={() => openDialog(null)}>Add Contact</Button>} />
+      {contacts.length === 0 ? (
+        <div className="attachments-empty">
+          <p className="muted">No contacts added yet</p>
+          <Button onClick={() => openDialog(null)}>Add First Contact</Button>
+        </div>
+      ) : (
+        <ul className="attachments-list">
+          {contacts.map((contact) => (
+            <li key={contact.id} className="attachments-row" onClick={(event) => openUnlessInteractive(event, () => void navigate(contactDetailPath(contact.id, here)))}>
+              <div className="attachments-contact-main">
+                <Link className="attachments-contact-name" to={contactDetailPath(contact.id, here)}>
+                  {fullName(contact)}
+                </Link>
+                {contact.jobTitle && <span className="muted">{contact.jobTitle}</span>}
+                <span className="attachments-contact-links">
+                  {contact.email && <a href={`mailto:${contact.email}`}>{contact.email}</a>}
+                  {contact.phone && <a href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>{contact.phone}</a>}
+                </span>
+              </div>
+              <div className="card-actions">
+                <Button variant="outline" className="btn-sm" onClick={() => edit(contact)} aria-label={`Edit ${fullName(contact)}`}>
+                  Edit
+                </Button>
+                <ConfirmDeleteButton
+                  small
+                  ariaLabel={`Delete ${fullName(contact)}`}
+                  question="Are you sure you want to delete this contact?"
+                  onConfirm={async () => void (await deleteContact(contact.id))}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ContactDialog
+        ownerType={ownerType}
+        ownerId={ownerId}
+        contact={dialog.contact}
+        open={dialog.open}
+        onOpenChange={(open) => setDialog((current) => ({ ...current, open }))}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,60 @@
+import type { MouseEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import { ConfirmDeleteButton } from '../records/delete-dialog.js';
+import { Badge, ButtonLink, Card, CardHeader } from '../ui/primitives.js';
+import { useDeleteContact } from './contact-actions.js';
+import { addContactPath, contactDetailPath, editContactPath, fullName } from './paths.js';
+import type { Contact } from './types.js';
+
+/** A click on the card's background opens the contact; its links and buttons keep their own meaning. */
+export function openUnlessInteractive(event: MouseEvent, open: () => void) {
+  if ((event.target as HTMLElement).closest('a, button, input, [role="dialog"]')) return;
+  open();
+}
+
+/** Contacts tab of event, professional and run club detail. */
+export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: ContactOwnerType; ownerId: number; contacts: Contact[] }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const deleteContact = useDeleteContact('sentence');
+  const here = location.pathname + location.search;
+
+  return (
+    <section className="attachments-contacts" aria-label="Contacts">
+      <CardHeader title={`Contacts (${contacts.length})`} actions={<ButtonLink to={addContactPath(ownerType, ownerId)}>Add Contact</ButtonLink>} />
+      {contacts.length === 0 && <p className="muted">No contacts added yet</p>}
+      <ul className="attachments-list">
+        {contacts.map((contact) => (
+          <li key={contact.id}>
+            <Card className="attachments-contact" onClick={(event) => openUnlessInteractive(event, () => void navigate(contactDetailPath(contact.id, here)))}>
+              <div className="attachments-contact-main">
+                <div className="attachments-contact-name">
+                  <Link to={contactDetailPath(contact.id, here)}>{fullName(contact)}</Link>
+                  {contact.isPrimary && <Badge tone="info">Primary</Badge>}
+                </div>
+                {contact.jobTitle && <p className="muted">{contact.jobTitle}</p>}
+                <p className="attachments-contact-links">
+                  {contact.email && <a href={`mailto:${contact.email}`}>{contact.email}</a>}
+                  {contact.phone && <a href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>{contact.phone}</a>}
+                </p>
+                {contact.notes && <p className="attachments-notes">{contact.notes}</p>}
+              </div>
+              <div className="card-actions">
+                <ButtonLink variant="outline" className="btn-sm" to={editContactPath(ownerType, ownerId, contact.id)} aria-label={`Edit ${fullName(contact)}`}>
+                  Edit
+                </ButtonLink>
+                <ConfirmDeleteButton
+                  small
+                  ariaLabel={`Delete ${fullName(contact)}`}
+                  question={`Are you sure you want to delete ${fullName(contact)}? This action cannot be undone.`}
+                  onConfirm={async () => void (await deleteContact(contact.id))}
+                />
+              </div>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+
+/** The list path of each contact owner type; the owner's detail page is `${path}/${id}`. */
+export const OWNER_PATHS: Record<ContactOwnerType, string> = {
+  event: '/events',
+  professional: '/professionals',
+  runclub: '/runclubs',
+  brand: '/brands',
+  media: '/media',
+};
+
+export const ownerDetailPath = (type: ContactOwnerType, id: number) => `${OWNER_PATHS[type]}/${id}`;
+export const addContactPath = (type: ContactOwnerType, id: number) => `${ownerDetailPath(type, id)}/contacts/add`;
+export const editContactPath = (type: ContactOwnerType, ownerId: number, contactId: number) => `${ownerDetailPath(type, ownerId)}/contacts/${contactId}/edit`;
+
+/**
+ * `?return=` only ever leads back inside this site: a path with a single leading '/'. '//host' and '/\host' are
+ * read by browsers as another site, and browsers drop tabs and newlines from URLs ('/\t/host' becomes '//host'),
+ * so control characters and backslashes are refused too. Anything else falls back to '/'.
+ */
+export function safeReturnPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//')) return '/';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return '/';
+  return value;
+}
+
+export const contactDetailPath = (contactId: number, returnTo: string) => `/contacts/${contactId}?return=${encodeURIComponent(safeReturnPath(returnTo))}`;
+export const contactEditPath = (contactId: number, returnTo: string) => `/contacts/${contactId}/edit?return=${encodeURIComponent(safeReturnPath(returnTo))}`;
+
+/** The owner type a contact page serves, from the first segment of its path. */
+export function ownerTypeFromPath(pathname: string): ContactOwnerType | null {
+  const first = `/${pathname.split('/')[1] ?? ''}`;
+  const match = (Object.entries(OWNER_PATHS) as Array<[ContactOwnerType, string]>).find(([, path]) => path === first);
+  return match ? match[0] : null;
+}
+
+export const fullName = (contact: { firstName: string; lastName: string }) => `${contact.firstName} ${contact.lastName}`.trim();

@@ -1,0 +1,66 @@
+import { useLoaderData, useNavigate } from 'react-router';
+import { apiRequest } from '../../data/http.js';
+import { contactFailure } from '../../components/attachments/contact-actions.js';
+import { contactEditPath, fullName } from '../../components/attachments/paths.js';
+import { ConfirmDeleteButton } from '../../components/records/delete-dialog.js';
+import { InfoList, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
+import { toast } from '../../components/ui/toast.js';
+import { contactLoader, type ContactPageData } from './loaders.js';
+
+export const loader = contactLoader;
+
+export function Component() {
+  const { contact, returnTo } = useLoaderData() as ContactPageData;
+  const navigate = useNavigate();
+  if (!contact) return <NotFoundView title="Contact not found" backTo={returnTo} backLabel="Return Back" />;
+
+  async function remove() {
+    try {
+      await apiRequest('DELETE', `/api/contacts/${contact!.id}`);
+    } catch (error) {
+      contactFailure(error, 'Failed to delete contact.');
+      return;
+    }
+    toast({ title: 'Contact deleted successfully.' });
+    await navigate(returnTo);
+  }
+
+  return (
+    <div className="page">
+      <PageHeader
+        backTo={returnTo}
+        backLabel="Back"
+        title={fullName(contact)}
+        badges={contact.isPrimary ? <Badge tone="info">Primary</Badge> : undefined}
+        actions={
+          <>
+            <ButtonLink to={contactEditPath(contact.id, returnTo)}>Edit Contact</ButtonLink>
+            <ConfirmDeleteButton question="Are you sure you want to delete this contact? This action cannot be undone." onConfirm={remove} />
+          </>
+        }
+      />
+      <Card className="attachments-contact-detail">
+        <InfoList
+          items={[
+            { label: 'Name', value: fullName(contact) },
+            { label: 'Job title', value: contact.jobTitle },
+            { label: 'Email', value: contact.email ? <a href={`mailto:${contact.email}`}>{contact.email}</a> : null },
+            { label: 'Phone', value: contact.phone ? <a href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>{contact.phone}</a> : null },
+            { label: 'Notes', value: contact.notes ? <span className="attachments-notes">{contact.notes}</span> : null },
+            {
+              label: 'Email-marketing tags',
+              value: contact.mailchimpTags.length ? (
+                <span className="attachments-tags">
+                  {contact.mailchimpTags.map((tag) => (
+                    <Badge key={tag}>{tag}</Badge>
+                  ))}
+                </span>
+              ) : null,
+            },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { LoaderFunctionArgs } from 'react-router';
+import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import { ownerTypeFromPath, safeReturnPath } from '../../components/attachments/paths.js';
+import type { Contact } from '../../components/attachments/types.js';
+import { getOrNull, parseRecordId } from '../../components/records/loaders.js';
+import { dataSource, gated } from '../../data/source.js';
+
+export interface ContactPageData {
+  id: number;
+  contact: Contact | null;
+  /** Where Back, Cancel, save and delete lead: the `return` query when it is a same-site path, else '/'. */
+  returnTo: string;
+}
+
+/** /contacts/:id and /contacts/:id/edit: the contact (null when there is none; id 0 fetches nothing). */
+export const contactLoader = gated(async ({ params, request, context }: LoaderFunctionArgs): Promise<ContactPageData> => {
+  const id = parseRecordId(params.id);
+  const contact = id ? await getOrNull<Contact>(dataSource(context), `/api/contacts/${id}`) : null;
+  return { id, contact, returnTo: safeReturnPath(new URL(request.url).searchParams.get('return')) };
+});
+
+export interface OwnerContactPageData {
+  ownerType: ContactOwnerType;
+  ownerId: number;
+  /** The contact being edited; null on the add page or when it does not exist. */
+  contact: Contact | null;
+  mode: 'add' | 'edit';
+  /** False when the owner record (add page) or the contact (edit page) does not exist. */
+  found: boolean;
+}
+
+/** The owner-scoped add and edit pages: the owner type comes from the path, the ids from its parameters. */
+export const ownerContactLoader = gated(async ({ params, request, context }: LoaderFunctionArgs): Promise<OwnerContactPageData> => {
+  const ownerType = ownerTypeFromPath(new URL(request.url).pathname) ?? 'event';
+  const ownerId = parseRecordId(params.id ?? params.eventId ?? params.professionalId ?? params.runClubId ?? params.brandId ?? params.mediaId);
+  const ds = dataSource(context);
+  if (params.contactId !== undefined) {
+    const contactId = parseRecordId(params.contactId);
+    const contact = contactId && ownerId ? await getOrNull<Contact>(ds, `/api/contacts/${contactId}`) : null;
+    // A contact of another owner is not found here: saving would otherwise move it to this owner.
+    const belongs = contact !== null && contact.entityType === ownerType && contact.entityId === ownerId;
+    return { ownerType, ownerId, contact: belongs ? contact : null, mode: 'edit', found: belongs };
+  }
+  // The owner's contact list answers 404 when the owner does not exist.
+  const owner = ownerId ? await getOrNull<Contact[]>(ds, `/api/contacts/${ownerType}/${ownerId}`) : null;
+  return { ownerType, ownerId, contact: null, mode: 'add', found: owner !== null };
+});
