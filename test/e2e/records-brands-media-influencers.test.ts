@@ -199,4 +199,64 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expectHeading(page, 'Influencer not found');
     watched.assertClean();
   });
+
+  it('lists: live search, pages in the URL, skeleton cards while loading, fresh dashboard counts, keyboard-only delete', async () => {
+    const { page } = watched;
+    const base = server.baseUrl;
+    for (let i = 1; i <= 26; i++) {
+      await apiAs(page, base, 'POST', '/api/influencers', { firstName: 'Runner', lastName: `Number ${String(i).padStart(2, '0')}`, influencerType: 'pro' });
+    }
+    // Earlier tests may have left some: count what the server holds.
+    const { total } = await apiAs<{ total: number }>(page, base, 'GET', '/api/influencers');
+    expect(total).toBeGreaterThan(24);
+    expect(total).toBeLessThanOrEqual(48);
+    await page.goto(`${base}/influencers`);
+    await waitForHydration(page);
+    await expect.poll(() => cardTitles(page).then((titles) => titles.length)).toBe(24);
+    await page.getByText('Page 1 of 2').waitFor();
+
+    // Typing alone searches after a pause; the page number resets.
+    await page.getByRole('link', { name: 'Next' }).click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await expect.poll(() => cardTitles(page).then((titles) => titles.length)).toBe(total - 24);
+    await page.getByRole('searchbox').pressSequentially('number 1', { delay: 20 });
+    await page.waitForURL((url) => url.searchParams.get('q') === 'number 1' && !url.searchParams.has('page'));
+    await expect.poll(() => cardTitles(page)).toEqual(expect.arrayContaining(['Runner Number 10', 'Runner Number 19']));
+    expect((await cardTitles(page)).length).toBe(10);
+    // The box keeps focus while the results change.
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('type'))).resolves.toBe('search');
+
+    // The dashboard counts what is there now, and a client-side move to a list shows skeleton cards first.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await expect.poll(() => page.getByTestId('stat-influencers').textContent()).toContain(String(total));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/influencers?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Influencers' }).click();
+    await page.getByTestId('skeleton-cards').waitFor();
+    await expect(page.locator('[data-testid="skeleton-cards"] .record-card').count()).resolves.toBe(6);
+    release();
+    await expectHeading(page, 'Influencers');
+    await page.unroute('**/api/influencers?*');
+
+    // Keyboard only: open the dialog, Escape cancels and gives focus back, Enter on Delete deletes.
+    await search(page, 'Number 26');
+    const trigger = page.getByRole('button', { name: 'Delete Runner Number 26' });
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Delete Runner Number 26');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expectToast(page, 'Influencer deleted successfully');
+    await expectHeading(page, 'No influencers found');
+    watched.assertClean();
+  });
 });
