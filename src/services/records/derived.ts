@@ -34,8 +34,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-const bucketText = (buckets: readonly string[]) => buckets.join(',');
-const bucketList = (text: string) => (text ? text.split(',') : []);
+/** Stored as ",featured," / ",type:trail,type:road,": a bucket is matched with LIKE '%,name,%' on both dialects. */
+export const bucketText = (buckets: readonly string[]) => (buckets.length ? `,${buckets.join(',')},` : '');
+const bucketList = (text: string) => text.split(',').filter(Boolean);
+export const bucketPattern = (bucket: string) => `%,${bucket},%`;
 
 function documentOf(definition: RecordDefinition, row: RawRow) {
   return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
@@ -122,44 +124,48 @@ export async function reindexRecords(db: Db, kind: RecordKind, ids: readonly num
  * Recomputes all derived data of the given types from their rows (migration back-fill, bulk loads, repair).
  * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
  */
-export async function rebuildDerivedData(db: Knex, kinds: readonly RecordKind[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
+export async function rebuildDerivedData(db: Db, kinds: readonly RecordKind[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
   for (const kind of kinds) {
-    const definition = definitionOf(kind) as RecordDefinition;
-    await db.transaction(async (trx) => {
-      await trx(GRAMS).where({ kind: definition.code }).delete();
-      await trx(DOCS).where({ kind: definition.code }).delete();
-      await trx(COUNTS).where({ kind: definition.code }).delete();
-
-      const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
-      const postings: number[] = [];
-      let lastId = 0;
-      for (;;) {
-        const rows = (await trx(definition.table)
-          .where('id', '>', lastId)
-          .orderBy('id')
-          .limit(5000)
-          .select(['id', ...definition.derivedColumns])) as RawRow[];
-        if (rows.length === 0) break;
-        const docs: RawRow[] = [];
-        for (const row of rows) {
-          const id = Number(row.id);
-          const doc = documentOf(definition, row);
-          docs.push({ kind: definition.code, recordId: id, text: doc.text, buckets: bucketText(doc.buckets) });
-          for (const gram of gramsOf(doc.text)) postings.push(gram, id);
-          totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);
-          for (const bucket of doc.buckets) totals.set(bucket, (totals.get(bucket) ?? 0) + 1);
-        }
-        await insertInChunks(trx, DOCS, docs);
-        lastId = Number(rows[rows.length - 1]!.id);
-      }
-
-      const order = Array.from({ length: postings.length / 2 }, (_, i) => i);
-      order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
-      for (let start = 0; start < order.length; start += INSERT_CHUNK) {
-        const rows = order.slice(start, start + INSERT_CHUNK).map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
-        await trx(GRAMS).insert(rows);
-      }
-      await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
-    });
+    // Given a transaction (a migration's), work inside it: MySQL cannot nest one around DDL.
+    if ((db as Knex.Transaction).isTransaction) await rebuildKind(db, kind);
+    else await (db as Knex).transaction((trx) => rebuildKind(trx, kind));
   }
+}
+
+async function rebuildKind(trx: Db, kind: RecordKind): Promise<void> {
+  const definition = definitionOf(kind) as RecordDefinition;
+  await trx(GRAMS).where({ kind: definition.code }).delete();
+  await trx(DOCS).where({ kind: definition.code }).delete();
+  await trx(COUNTS).where({ kind: definition.code }).delete();
+
+  const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
+  const postings: number[] = [];
+  let lastId = 0;
+  for (;;) {
+    const rows = (await trx(definition.table)
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(5000)
+      .select(['id', ...definition.derivedColumns])) as RawRow[];
+    if (rows.length === 0) break;
+    const docs: RawRow[] = [];
+    for (const row of rows) {
+      const id = Number(row.id);
+      const doc = documentOf(definition, row);
+      docs.push({ kind: definition.code, recordId: id, text: doc.text, buckets: bucketText(doc.buckets) });
+      for (const gram of gramsOf(doc.text)) postings.push(gram, id);
+      totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);
+      for (const bucket of doc.buckets) totals.set(bucket, (totals.get(bucket) ?? 0) + 1);
+    }
+    await insertInChunks(trx, DOCS, docs);
+    lastId = Number(rows[rows.length - 1]!.id);
+  }
+
+  const order = Array.from({ length: postings.length / 2 }, (_, i) => i);
+  order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
+  for (let start = 0; start < order.length; start += INSERT_CHUNK) {
+    const rows = order.slice(start, start + INSERT_CHUNK).map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
+    await trx(GRAMS).insert(rows);
+  }
+  await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
 }

@@ -3,7 +3,7 @@ import { decodeRow } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
 import type { EventDistance, RunClubSchedule } from '../../shared/schemas/records.js';
 import { ALL_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
-import { COUNTS, DOCS, GRAMS } from './derived.js';
+import { bucketPattern, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';
 
 type Db = Knex | Knex.Transaction;
@@ -13,7 +13,6 @@ type RawRow = Record<string, unknown>;
 const GRAM_ESTIMATE_BOUND = 2000;
 /** Grams probed for their frequency, and intersected, per query. */
 const GRAMS_PROBED = 8;
-const GRAMS_JOINED = 3;
 
 export const decodeRecord = <T>(definition: RecordDefinition, row: RawRow): T => decodeRow<T>(definition.columns, row);
 
@@ -56,41 +55,50 @@ export async function readCounts(db: Db, codes: readonly number[]): Promise<Map<
 
 export const countOf = (counts: Map<string, number> | undefined, bucket = ALL_BUCKET) => counts?.get(bucket) ?? 0;
 
+/** A filter answered from the search documents' buckets, so a search never needs the record rows to filter. */
+export interface BucketFilter {
+  bucket: string;
+  present: boolean;
+}
+
+export interface Matches {
+  /** Selects `recordId` of every matching record. */
+  subquery: Knex.QueryBuilder;
+}
+
 /**
- * The ids of records whose search text contains `query` (case-insensitive), as a subquery, or null when no record
- * can match. Queries of three or more characters are narrowed by intersecting the postings of their rarest
- * trigrams, then checked exactly; shorter ones scan the compact text table.
+ * The records whose search text contains `query` (case-insensitive), or null when none can. A query of three or
+ * more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
+ * candidate's text exactly; shorter ones scan the compact text table. Returned wrapped: a query builder is a
+ * thenable, so returning it bare from an async function would run it.
  */
-export async function matchingIds(db: Db, definition: RecordDefinition, query: string): Promise<{ subquery: Knex.QueryBuilder } | null> {
-  // Wrapped: a query builder is a thenable, so returning it bare from an async function would run it.
+export async function matchingIds(db: Db, definition: RecordDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
   const needle = normaliseSearchText(query);
-  const exact = (builder: Knex.QueryBuilder, alias: string) => builder.whereRaw('INSTR(??, ?) > 0', [`${alias}.text`, needle]);
+  const exact = (builder: Knex.QueryBuilder) => {
+    builder.whereRaw('INSTR(??, ?) > 0', ['d.text', needle]);
+    if (filter) builder.where('d.buckets', filter.present ? 'like' : 'not like', bucketPattern(filter.bucket));
+    return builder;
+  };
   if (codePointLength(needle) < GRAM_LENGTH) {
-    return { subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId'), 'd') };
+    return { subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')) };
   }
 
-  const grams = gramsOf(needle);
-  const probed = spread(grams, GRAMS_PROBED);
+  const probed = spread(gramsOf(needle), GRAMS_PROBED);
   const estimates = await estimatePostings(db, definition.code, probed);
-  if (estimates.some((n) => n === 0)) return null;
-  const chosen = probed
-    .map((gram, i) => ({ gram, n: estimates[i]! }))
-    .sort((a, b) => a.n - b.n)
-    .slice(0, GRAMS_JOINED)
-    .map((entry) => entry.gram);
-
-  const [first, ...rest] = chosen as [number, ...number[]];
-  let builder = db(`${GRAMS} as g0`).where({ 'g0.kind': definition.code, 'g0.gram': first });
-  rest.forEach((gram, i) => {
-    const alias = `g${i + 1}`;
-    builder = builder.join(`${GRAMS} as ${alias}`, function joinGram() {
-      this.on(`${alias}.kind`, '=', 'g0.kind').andOn(`${alias}.recordId`, '=', 'g0.recordId').andOnVal(`${alias}.gram`, '=', gram);
-    });
+  let rarest = 0;
+  estimates.forEach((n, i) => {
+    if (n < estimates[rarest]!) rarest = i;
   });
-  builder = builder.join(`${DOCS} as d`, function joinDoc() {
-    this.on('d.kind', '=', 'g0.kind').andOn('d.recordId', '=', 'g0.recordId');
-  });
-  return { subquery: exact(builder, 'd').select('g0.recordId as recordId') };
+  if (estimates[rarest] === 0) return null;
+  // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
+  // pays: the candidates are the rarest gram's postings.
+  const builder = db(`${GRAMS} as g`)
+    .join(`${DOCS} as d`, function joinDoc() {
+      this.on('d.kind', '=', 'g.kind').andOn('d.recordId', '=', 'g.recordId');
+    })
+    .where({ 'g.kind': definition.code, 'g.gram': probed[rarest]! })
+    .select('g.recordId as recordId');
+  return { subquery: exact(builder) };
 }
 
 /** Up to `max` items spread over the whole list, so long queries probe grams from start to end. */
@@ -126,26 +134,39 @@ export async function pageOfRows(db: Db, definition: RecordDefinition, request: 
   return (await builder.limit(request.limit).offset(request.offset)) as RawRow[];
 }
 
-/** One page of the rows matching a search, with the number of all matches (window count, one pass). */
+/**
+ * One page of the records matching a search, with the number of all matches (two queries: a window count would
+ * make MariaDB materialise and sort every match). Newest first reads the matches in posting order (ids, newest =
+ * highest) and stops at the page, then reads just the page's rows; other orders need the sort columns of every
+ * match.
+ */
 export async function pageOfMatches(
   db: Db,
   definition: RecordDefinition,
-  matches: { subquery: Knex.QueryBuilder },
-  request: PageRequest,
+  matches: Matches,
+  request: { sort: SortSpec; limit: number; offset: number },
 ): Promise<{ rows: RawRow[]; total: number }> {
-  const base = () => {
-    const builder = db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id');
-    request.where?.(builder);
-    return builder;
-  };
-  const builder = base().select('r.*', db.raw('COUNT(*) OVER () AS ??', ['matchTotal']));
-  for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
-  const rows = (await builder.limit(request.limit).offset(request.offset)) as RawRow[];
-  if (rows.length > 0) {
-    const total = Number(rows[0]!.matchTotal);
-    return { rows: rows.map(({ matchTotal: _ignored, ...row }) => row), total };
+  const byIdDesc = request.sort.length === 1 && request.sort[0]![0] === 'id' && request.sort[0]![1] === 'desc';
+  const counting = db.from(matches.subquery.clone().as('m')).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>;
+  let paging: Promise<RawRow[]>;
+  if (byIdDesc) {
+    paging = (async (): Promise<RawRow[]> => {
+      const ids = (await matches.subquery.clone().clearSelect().select('d.recordId as recordId').orderBy('d.recordId', 'desc').limit(request.limit).offset(request.offset)) as Array<{
+        recordId: number;
+      }>;
+      if (ids.length === 0) return [];
+      const records = (await db(definition.table).whereIn('id', ids.map((row) => row.recordId)).select('*')) as RawRow[];
+      const byId = new Map(records.map((row) => [Number(row.id), row]));
+      return ids.flatMap((row): RawRow[] => {
+        const record = byId.get(Number(row.recordId));
+        return record ? [record] : [];
+      });
+    })();
+  } else {
+    const builder = db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id').select('r.*');
+    for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
+    paging = builder.limit(request.limit).offset(request.offset) as Promise<RawRow[]>;
   }
-  // A page past the end has no row to carry the total.
-  const counted = (await base().count({ n: '*' }).first()) as { n: number | string } | undefined;
-  return { rows: [], total: Number(counted?.n ?? 0) };
+  const [rows, counted] = await Promise.all([paging, counting]);
+  return { rows, total: Number(counted?.n ?? 0) };
 }

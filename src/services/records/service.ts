@@ -30,6 +30,7 @@ import {
   insertRecordRow,
   matchingIds,
   pageOfMatches,
+  type BucketFilter,
   pageOfRows,
   readCounts,
   runClubSchedules,
@@ -75,18 +76,38 @@ function queryObject(query: URLSearchParams | Record<string, unknown>): Record<s
   return out;
 }
 
-/** The filter of a list request, as a WHERE clause and the maintained bucket that counts it. */
-function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): { where?: (b: Knex.QueryBuilder) => void; total: (counts: Map<string, number>) => number } {
+interface ListFilter {
+  /** On the record rows (plain lists). */
+  where?: (builder: Knex.QueryBuilder) => void;
+  /** The same filter on the search documents (searches). */
+  bucket?: BucketFilter;
+  /** The maintained total of the filtered list. */
+  total: (counts: Map<string, number>) => number;
+}
+
+function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): ListFilter {
   if (kind === 'event') {
     const filter = (query as ListQuery<'event'>).filter;
-    if (filter === 'featured') return { where: (b) => void b.where('r.featuredRace', 1), total: (c) => countOf(c, FEATURED_BUCKET) };
-    if (filter === 'regular') return { where: (b) => void b.where('r.featuredRace', 0), total: (c) => countOf(c) - countOf(c, FEATURED_BUCKET) };
+    if (filter === 'featured') {
+      return { where: (b) => void b.where('r.featuredRace', 1), bucket: { bucket: FEATURED_BUCKET, present: true }, total: (c) => countOf(c, FEATURED_BUCKET) };
+    }
+    if (filter === 'regular') {
+      return {
+        where: (b) => void b.where('r.featuredRace', 0),
+        bucket: { bucket: FEATURED_BUCKET, present: false },
+        total: (c) => countOf(c) - countOf(c, FEATURED_BUCKET),
+      };
+    }
   }
   if (kind === 'runclub') {
     const type = (query as ListQuery<'runclub'>).type;
     if (type !== 'all') {
-      // clubType is a JSON list of enum words; the quoted word matches exactly one element.
-      return { where: (b) => void b.where('r.clubType', 'like', `%${JSON.stringify(type)}%`), total: (c) => countOf(c, clubTypeBucket(type)) };
+      return {
+        // clubType is a JSON list of enum words; the quoted word matches exactly one element.
+        where: (b) => void b.where('r.clubType', 'like', `%${JSON.stringify(type)}%`),
+        bucket: { bucket: clubTypeBucket(type), present: true },
+        total: (c) => countOf(c, clubTypeBucket(type)),
+      };
     }
   }
   return { total: (c) => countOf(c, ALL_BUCKET) };
@@ -103,7 +124,7 @@ export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K
     const [rows, counts] = await Promise.all([pageOfRows(ctx.db, def, request), readCounts(ctx.db, [def.code])]);
     return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total: filter.total(counts.get(def.code)!) };
   }
-  const matches = await matchingIds(ctx.db, def, query.q);
+  const matches = await matchingIds(ctx.db, def, query.q, filter.bucket);
   if (!matches) return { items: [], total: 0 };
   const { rows, total } = await pageOfMatches(ctx.db, def, matches, request);
   return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total };

@@ -1,0 +1,207 @@
+import fc from 'fast-check';
+import type { Knex } from 'knex';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encodeTimestamp } from '../../src/db/codecs.js';
+import type { AppContext } from '../../src/services/context.js';
+import { rebuildDerivedData } from '../../src/services/records/derived.js';
+import { recordsChanged } from '../../src/services/records/hooks.js';
+import { gramsOf, normaliseSearchText, searchDocument } from '../../src/services/records/search-text.js';
+import { createRecord, deleteRecord, listRecords } from '../../src/services/records/service.js';
+import { getStats } from '../../src/services/stats/service.js';
+import { FakeClock, testConfig } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+
+const actor = { userId: null, source: 'cli' as const };
+const stamp = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
+
+/** What the import and the sync do: write rows themselves, then tell the records service. */
+async function importEvents(db: Knex, rows: Array<Record<string, unknown>>): Promise<number[]> {
+  return db.transaction(async (trx) => {
+    const ids: number[] = [];
+    for (const row of rows) {
+      const [id] = await trx('events').insert({ featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp, ...row });
+      ids.push(Number(id));
+    }
+    await recordsChanged(trx, 'event', ids);
+    return ids;
+  });
+}
+
+/** Everything derived, in a comparable form. */
+async function derivedSnapshot(db: Knex) {
+  const docs = await db('record_search_docs').orderBy(['kind', 'recordId']).select('kind', 'recordId', 'text', 'buckets');
+  const grams = await db('record_search_grams').orderBy(['kind', 'gram', 'recordId']).select('kind', 'gram', 'recordId');
+  const counts = (await db('record_counts').orderBy(['kind', 'bucket']).select('kind', 'bucket', 'total')).filter((row) => Number(row.total) !== 0);
+  const norm = (rows: Array<Record<string, unknown>>) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])));
+  return { docs: norm(docs), grams: norm(grams), counts: norm(counts) };
+}
+
+describe('search text', () => {
+  it('lowercases, joins the fields and drops empty ones', () => {
+    expect(searchDocument(['Harbour RUN', null, '', 'NSW', 42])).toBe('harbour run\nnsw\n42');
+    expect(normaliseSearchText('É\u0301'.normalize('NFD'))).toBe(normaliseSearchText('É\u0301'));
+  });
+
+  it('makes the distinct trigrams of code points, emoji included', () => {
+    expect(gramsOf('ab')).toEqual([]);
+    expect(gramsOf('aaaa')).toHaveLength(1);
+    expect(gramsOf('a😀bc')).toHaveLength(2);
+  });
+});
+
+describe('maintained search and counts', () => {
+  let database: TestDatabase;
+  let ctx: AppContext;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ctx = { db: database.db, log: pino({ level: 'silent' }), config: testConfig({ DATABASE_URL: database.url }), clock: new FakeClock() };
+  });
+  afterAll(async () => database.destroy());
+  beforeEach(async () => {
+    for (const table of ['events', 'run_clubs', 'influencers']) await database.db(table).delete();
+    await rebuildDerivedData(database.db);
+  });
+
+  it('recordsChanged makes rows written by others searchable and counted, in their transaction', async () => {
+    const [first, second] = (await importEvents(database.db, [
+      { eventName: 'Kalgoorlie Gold Run', locationState: 'WA', wordpressEventId: 7781 },
+      { eventName: 'Bay Dash', locationAddress: '5 Esplanade, Kalgoorlie', featuredRace: 1 },
+    ])) as [number, number];
+    const found = await listRecords(ctx, 'event', { q: 'KALGOOR' });
+    expect(found.items.map((e) => e.id).sort()).toEqual([first, second].sort());
+    expect(found.total).toBe(2);
+    expect((await listRecords(ctx, 'event', { q: '778' })).items.map((e) => e.id)).toEqual([first]);
+    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(1);
+    expect((await listRecords(ctx, 'event', { filter: 'regular' })).total).toBe(1);
+    expect((await getStats(ctx)).events).toBe(2);
+
+    // An update by the sync: the old text stops matching, the new one matches, buckets move.
+    await database.db.transaction(async (trx) => {
+      await trx('events').where({ id: second }).update({ eventName: 'Coogee Dash', locationAddress: null, featuredRace: 0 });
+      await recordsChanged(trx, 'event', [second, second]);
+    });
+    expect((await listRecords(ctx, 'event', { q: 'kalgoor' })).items.map((e) => e.id)).toEqual([first]);
+    expect((await listRecords(ctx, 'event', { q: 'coogee' })).items.map((e) => e.id)).toEqual([second]);
+    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(0);
+
+    // A delete by someone else, announced with the plain Knex (recordsChanged opens its own transaction).
+    await database.db('events').where({ id: first }).delete();
+    await recordsChanged(database.db, 'event', [first]);
+    expect((await listRecords(ctx, 'event', {})).total).toBe(1);
+    expect((await listRecords(ctx, 'event', { q: 'gold' })).total).toBe(0);
+    expect(await derivedSnapshot(database.db)).toEqual(await (async () => {
+      await rebuildDerivedData(database.db);
+      return derivedSnapshot(database.db);
+    })());
+  });
+
+  it('rolls the derived data back with the writer that fails', async () => {
+    await expect(
+      database.db.transaction(async (trx) => {
+        const [id] = await trx('events').insert({ eventName: 'Ghost Run', featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp });
+        await recordsChanged(trx, 'event', [Number(id)]);
+        throw new Error('import failed half way');
+      }),
+    ).rejects.toThrow('import failed half way');
+    expect(await listRecords(ctx, 'event', { q: 'ghost' })).toEqual({ items: [], total: 0 });
+    expect((await getStats(ctx)).events).toBe(0);
+  });
+
+  it('counts run clubs per type filter, and the type filter lists only clubs of that type', async () => {
+    const club = (name: string, clubType: string[]) => ({ clubName: name, clubType });
+    await createRecord(ctx, actor, 'runclub', club('Dirt Devils', ['trail', 'social']));
+    await createRecord(ctx, actor, 'runclub', club('Asphalt Angels', ['road']));
+    const both = await createRecord(ctx, actor, 'runclub', club('All Rounders', ['road', 'trail']));
+    expect((await listRecords(ctx, 'runclub', { type: 'trail' })).total).toBe(2);
+    expect((await listRecords(ctx, 'runclub', { type: 'trail' })).items.map((c) => c.clubName).sort()).toEqual(['All Rounders', 'Dirt Devils']);
+    expect((await listRecords(ctx, 'runclub', { type: 'track' })).total).toBe(0);
+    expect((await listRecords(ctx, 'runclub', { type: 'road', q: 'angel' })).items.map((c) => c.clubName)).toEqual(['Asphalt Angels']);
+    await deleteRecord(ctx, actor, 'runclub', String(both.id));
+    expect((await listRecords(ctx, 'runclub', { type: 'road' })).total).toBe(1);
+    expect((await getStats(ctx)).runClubs).toBe(2);
+  });
+
+  it('finds exactly what a naive case-insensitive substring match finds, and keeps what a rebuild would build', async () => {
+    // Few letters, so queries hit shared trigrams and the exact check has to drop false candidates.
+    const word = fc.stringMatching(/^[abcAB ]{0,9}$/);
+    const ops = fc.array(
+      fc.oneof(
+        fc.record({ op: fc.constant('create' as const), first: word, last: word, handle: fc.option(word, { nil: null }) }),
+        fc.record({ op: fc.constant('delete' as const), index: fc.nat() }),
+        fc.record({ op: fc.constant('rename' as const), index: fc.nat(), first: word }),
+      ),
+      { maxLength: 12 },
+    );
+    await fc.assert(
+      fc.asyncProperty(ops, fc.array(fc.stringMatching(/^[abcAB ]{1,5}$/), { minLength: 1, maxLength: 4 }), async (steps, queries) => {
+        await database.db('influencers').delete();
+        await rebuildDerivedData(database.db, ['influencer']);
+        const ids: number[] = [];
+        for (const step of steps) {
+          if (step.op === 'create') {
+            const firstName = step.first.trim() || 'x';
+            const lastName = step.last.trim() || 'y';
+            ids.push((await createRecord(ctx, actor, 'influencer', { firstName, lastName, instagramHandle: step.handle })).id);
+          } else if (ids.length > 0) {
+            const id = ids[step.index % ids.length]!;
+            if (step.op === 'delete') {
+              await deleteRecord(ctx, actor, 'influencer', String(id));
+              ids.splice(ids.indexOf(id), 1);
+            } else {
+              // A rename by "the sync": written directly, then announced.
+              await database.db('influencers').where({ id }).update({ firstName: step.first.trim() || 'z' });
+              await recordsChanged(database.db, 'influencer', [id]);
+            }
+          }
+        }
+        const rows = await database.db('influencers').select('id', 'firstName', 'lastName', 'instagramHandle', 'influencerType');
+        for (const query of queries) {
+          const needle = query.trim().toLowerCase();
+          const expected = rows
+            .filter((r) => [`${r.firstName} ${r.lastName}`, r.instagramHandle ?? '', r.influencerType].some((field) => String(field).toLowerCase().includes(needle)))
+            .map((r) => Number(r.id))
+            .sort((a, b) => b - a);
+          const page = await listRecords(ctx, 'influencer', { q: query, limit: '100' });
+          expect(page.items.map((i) => i.id)).toEqual(expected);
+          expect(page.total).toBe(expected.length);
+        }
+        expect((await getStats(ctx)).influencers).toBe(rows.length);
+        const incremental = await derivedSnapshot(database.db);
+        await rebuildDerivedData(database.db, ['influencer']);
+        expect(await derivedSnapshot(database.db)).toEqual(incremental);
+      }),
+      { numRuns: database.dialect === 'mysql' ? 8 : 25 },
+    );
+  });
+
+  it('pages through matches with the total of all matches, in every sort order', async () => {
+    const ids = await importEvents(
+      database.db,
+      Array.from({ length: 7 }, (_, i) => ({ eventName: `Zed Run ${String.fromCharCode(71 - i)}`, eventStartDate: `2026-0${i + 1}-01` })),
+    );
+    await importEvents(database.db, [{ eventName: 'Other Race' }]);
+    const page2 = await listRecords(ctx, 'event', { q: 'zed', limit: '3', offset: '3' });
+    expect(page2.total).toBe(7);
+    expect(page2.items.map((e) => e.id)).toEqual([...ids].reverse().slice(3, 6));
+    const beyond = await listRecords(ctx, 'event', { q: 'zed', limit: '3', offset: '30' });
+    expect(beyond).toEqual({ items: [], total: 7 });
+    expect((await listRecords(ctx, 'event', { q: 'zed', sort: 'name', limit: '2' })).items.map((e) => e.eventName)).toEqual(['Zed Run A', 'Zed Run B']);
+    expect((await listRecords(ctx, 'event', { q: 'zed', sort: 'date', limit: '1' })).items.map((e) => e.eventStartDate)).toEqual(['2026-07-01']);
+    expect((await listRecords(ctx, 'event', { sort: 'date' })).items.at(-1)!.eventName).toBe('Other Race');
+  });
+
+  it('treats a two-character query as a substring too (scan of the compact text table)', async () => {
+    await importEvents(database.db, [{ eventName: 'Xq Marks' }, { eventName: 'Plain' }]);
+    expect((await listRecords(ctx, 'event', { q: 'XQ' })).items.map((e) => e.eventName)).toEqual(['Xq Marks']);
+    expect((await listRecords(ctx, 'event', { q: 'n' })).total).toBe(1);
+  });
+
+  it('heals a missing counter row from an exact count', async () => {
+    await importEvents(database.db, [{ eventName: 'One', featuredRace: 1 }]);
+    await database.db('record_counts').delete();
+    await importEvents(database.db, [{ eventName: 'Two', featuredRace: 1 }]);
+    expect((await getStats(ctx)).events).toBe(2);
+    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(2);
+  });
+});
