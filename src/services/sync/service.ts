@@ -67,6 +67,9 @@ export class SyncBusyError extends IntegrationError {
   }
 }
 
+/** Database errors can quote a whole statement; a line of it is enough for a log or a report. */
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 interface PageOutcome {
@@ -142,7 +145,7 @@ async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], 
     count(writes);
   } catch (pageError) {
     // One bad row must not cost the page: write item by item to find it, and report only that one.
-    ctx.log.warn({ err: pageError, kind: model.kind }, 'sync page failed; retrying item by item');
+    ctx.log.warn({ kind: model.kind, reason: firstLine(pageError) }, 'sync page failed; retrying item by item');
     await ctx.db.transaction((trx) => touchLastSync(trx, model, unchangedIds, options.now));
     for (const write of writes) {
       try {
@@ -150,8 +153,7 @@ async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], 
         count([write]);
       } catch (error) {
         outcome.failed++;
-        const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : String(error);
-        outcome.errors.push(`${describePost(model, { id: write.item.wordpressId }, write.item.name)}: could not be saved (${reason})`);
+        outcome.errors.push(`${describePost(model, { id: write.item.wordpressId }, write.item.name)}: could not be saved (${firstLine(error)})`);
       }
     }
   }

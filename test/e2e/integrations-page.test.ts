@@ -1,0 +1,117 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeMailchimp } from '../fakes/mailchimp.js';
+import { sampleEvents, seedMailchimp } from '../fakes/sample-data.js';
+import { FakeWordPress } from '../fakes/wordpress.js';
+import { createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
+
+describe('the Integrations page against the fake WordPress and Mailchimp (real Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let wp: FakeWordPress;
+  let mc: FakeMailchimp;
+
+  beforeAll(async () => {
+    wp = await new FakeWordPress({ posts: { events: sampleEvents(150) } }).start();
+    mc = await new FakeMailchimp().start();
+    seedMailchimp(mc);
+    server = await startServer({
+      env: {
+        WORDPRESS_URL: wp.url,
+        WORDPRESS_USER: wp.user,
+        WORDPRESS_APP_PASSWORD: wp.appPassword,
+        MAILCHIMP_API_KEY: mc.apiKey,
+        MAILCHIMP_BASE_URL: mc.baseUrl,
+        HTTP_TIMEOUT_MS: '5000',
+      },
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await wp?.close();
+    await mc?.close();
+  });
+
+  it('tests the content website, syncs events, and adds a member to an audience', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    const toast = page.getByTestId('toast');
+    await signIn(page, server.baseUrl, await createStaffUser(server), '/integrations');
+    await waitForHydration(page);
+
+    await expect(page.getByRole('heading', { name: 'Integrations', level: 1 }).isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('integrations-overview').textContent()).resolves.toContain(wp.url);
+    await expect(page.getByTestId('wordpress-status').textContent()).resolves.toBe('Not tested');
+    const syncEvents = page.getByRole('button', { name: 'Sync Events' });
+    await expect(syncEvents.isDisabled()).resolves.toBe(true);
+    await expect(page.getByTestId('sync-card-events').textContent()).resolves.toContain('Never synced');
+
+    // A wrong application password fails the test, and the sync buttons stay disabled.
+    const realPassword = wp.appPassword;
+    wp.appPassword = 'changed on the site';
+    await page.getByRole('tabpanel', { name: 'Content Website' }).getByRole('button', { name: 'Test Connection' }).click();
+    await toast.filter({ hasText: 'Connection Failed' }).waitFor();
+    await expect(toast.textContent()).resolves.toContain('WordPress rejected the username or application password');
+    await expect(page.getByTestId('wordpress-status').textContent()).resolves.toBe('Failed');
+    await expect(syncEvents.isDisabled()).resolves.toBe(true);
+
+    wp.appPassword = realPassword;
+    await page.getByRole('tabpanel', { name: 'Content Website' }).getByRole('button', { name: 'Test Connection' }).click();
+    await toast.filter({ hasText: 'Connection Successful' }).waitFor();
+    await expect(page.getByTestId('wordpress-status').textContent()).resolves.toBe('Connected');
+    await expect(page.getByTestId('overview-wordpress-status').textContent()).resolves.toBe('Connected');
+    await page.getByTestId('site-info').waitFor();
+    await expect(page.getByTestId('site-info').textContent()).resolves.toContain('Pacer & Friends');
+    await expect(page.getByTestId('site-info').textContent()).resolves.toContain('Runners’ news – races, clubs & pros');
+
+    await expect(syncEvents.isDisabled()).resolves.toBe(false);
+    wp.delayMs = 300;
+    await syncEvents.click();
+    await page.getByRole('button', { name: 'Sync Events' }).filter({ hasText: 'Syncing...' }).waitFor();
+    await toast.filter({ hasText: 'Sync Successful' }).waitFor();
+    wp.delayMs = 0;
+    const card = page.getByTestId('sync-card-events');
+    await expect(card.getByTestId('sync-result').textContent()).resolves.toMatch(/149 created.*0 updated.*\d+ errors/);
+    await card.getByTestId('sync-last-run').filter({ hasText: 'Succeeded' }).waitFor();
+    await expect(card.getByTestId('sync-last-run').textContent()).resolves.toContain('By staff@example.org');
+    expect(await server.database.db('events').count({ n: '*' }).first()).toEqual({ n: 149 });
+
+    // The email-marketing tab.
+    await page.getByRole('tab', { name: 'Email Marketing' }).click();
+    await page.waitForURL(`${server.baseUrl}/integrations?tab=email`);
+    await expect(page.getByTestId('mailchimp-status').textContent()).resolves.toBe('Not tested');
+    const emailPanel = page.getByRole('tabpanel', { name: 'Email Marketing' });
+    await emailPanel.getByRole('button', { name: 'Test Connection' }).click();
+    await toast.filter({ hasText: 'Connection Successful' }).waitFor();
+    await expect(page.getByTestId('account-info').textContent()).resolves.toContain('Pacer Running Co');
+    await page.getByTestId('audience-list').waitFor();
+    await expect(page.getByTestId('audience-list').textContent()).resolves.toContain('Runners Weekly25 members');
+
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await toast.filter({ hasText: 'Missing Information' }).waitFor();
+    await expect(toast.textContent()).resolves.toContain('Please select an audience and provide an email address');
+
+    await page.getByLabel('Audience').selectOption('runners1');
+    await page.getByRole('textbox', { name: 'Email' }).fill('new.runner@example.org');
+    await page.getByLabel('First name').fill('Nat');
+    await page.getByLabel('Tags').fill('Race Director, , VIP ');
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await toast.filter({ hasText: 'Member Added Successfully' }).waitFor();
+    expect(mc.member('runners1', 'new.runner@example.org')).toMatchObject({ status: 'subscribed', merge_fields: { FNAME: 'Nat' }, tags: ['Race Director', 'VIP'] });
+
+    await page.getByLabel('Audience').selectOption('runners1');
+    await page.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await toast.filter({ hasText: 'Failed to Add Member' }).waitFor();
+    await expect(toast.textContent()).resolves.toContain('Enter a valid email address');
+
+    // Switching back keeps the content-website result.
+    await page.getByRole('tab', { name: 'Content Website' }).click();
+    await expect(page.getByTestId('wordpress-status').textContent()).resolves.toBe('Connected');
+
+    watched.assertClean({ expectedHttpStatuses: [400] });
+    await watched.close();
+  });
+});
