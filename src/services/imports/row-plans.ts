@@ -85,8 +85,7 @@ function emailsOf(cell: string): string[] {
  */
 function contactsFor(emails: string[], given: { firstName: string; lastName: string } | null, jobTitle: string | null): PlannedContact[] {
   return emails.map((email, index) => {
-    const derived = namesFromEmail(email);
-    const names = index === 0 && given ? { firstName: given.firstName || derived.firstName, lastName: given.lastName || derived.lastName } : derived;
+    const names = index === 0 && given?.firstName && given.lastName ? given : mergeNames(given && index === 0 ? given : null, namesFromEmail(email));
     return {
       firstName: checkLength('First Name', names.firstName, LIMITS.name),
       lastName: checkLength('Last Name', names.lastName, LIMITS.name),
@@ -94,6 +93,10 @@ function contactsFor(emails: string[], given: { firstName: string; lastName: str
       jobTitle: index === 0 ? jobTitle : null,
     };
   });
+}
+
+function mergeNames(given: { firstName: string; lastName: string } | null, derived: { firstName: string; lastName: string }) {
+  return given ? { firstName: given.firstName || derived.firstName, lastName: given.lastName || derived.lastName } : derived;
 }
 
 function overflowProblem(row: SourceRow, headerLength: number): void {

@@ -6,12 +6,14 @@ import { recordsChanged } from '../records/hooks.js';
 import type { SourceRow } from './csv-records.js';
 import {
   contactKey,
-  existingContactEmails,
+  existingContactKeys,
   findEventsByWordpressIds,
   insertBrands,
   insertContacts,
   listBrandNames,
-  lockBrands,
+  findBrandsByName,
+  ensureImportLock,
+  takeImportLock,
   updateEventWebsites,
 } from './queries.js';
 import { planBrandRow, planEventRow, type BrandRowPlan, type EventRowPlan, type PlannedContact } from './row-plans.js';
@@ -104,6 +106,7 @@ function finalErrors(tally: Tally, maxErrors: number): string[] {
  * Row-level problems become line-numbered errors; a header problem or a file without usable rows is a 400.
  */
 async function runBatches<P extends { line: number }>(
+  ctx: AppContext,
   kind: ImportKind,
   source: ImportSource,
   options: ImportOptions,
@@ -115,26 +118,43 @@ async function runBatches<P extends { line: number }>(
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const resolved = resolveColumns(kind, source.header);
   if (!resolved.ok) throw badRequest(resolved.message);
+  await ensureImportLock(ctx.db, kind);
   let batch: P[] = [];
+  // One batch is written while the next is parsed and checked, so the CPU and the database work at the same
+  // time; batches still commit one after another, in file order.
+  let writing = null as Promise<void> | null;
   const flush = async () => {
     if (batch.length === 0) return;
     const current = batch;
     batch = [];
-    await apply(current, tally);
-    options.onProgress?.({ rowsRead: tally.rowsRead, appliedRows: tally.appliedRows, failedRows: tally.failedRows });
+    // Progress counts the rows up to the end of this batch, reported once it has committed.
+    const rowsDone = tally.rowsRead;
+    if (writing) await writing;
+    writing = apply(current, tally).then(() =>
+      options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows }),
+    );
+    // Awaited at the next flush or at the end; this only keeps a failure from counting as unhandled meanwhile.
+    writing.catch(() => undefined);
   };
-  for await (const row of source.rows) {
-    tally.rowsRead++;
-    if (isDroppedRow(kind, row.values, resolved.columns)) {
-      tally.droppedRows++;
-      continue;
+  try {
+    for await (const row of source.rows) {
+      tally.rowsRead++;
+      if (isDroppedRow(kind, row.values, resolved.columns)) {
+        tally.droppedRows++;
+        continue;
+      }
+      const planned = plan(row);
+      if (planned.ok) batch.push(planned.plan);
+      else recordFailure(tally, planned.error, maxErrors);
+      if (batch.length >= batchSize) await flush();
     }
-    const planned = plan(row);
-    if (planned.ok) batch.push(planned.plan);
-    else recordFailure(tally, planned.error, maxErrors);
-    if (batch.length >= batchSize) await flush();
+    await flush();
+  } catch (error) {
+    // The file broke off (e.g. bad quoting further down): let the batch being written finish before reporting.
+    if (writing) await writing.catch(() => undefined);
+    throw error;
   }
-  await flush();
+  if (writing) await writing;
   if (tally.rowsRead === 0) throw badRequest(IMPORT_MESSAGES.tooShort);
   if (tally.rowsRead === tally.droppedRows) throw badRequest(noValidRowsMessage(kind));
   options.onProgress?.({ rowsRead: tally.rowsRead, appliedRows: tally.appliedRows, failedRows: tally.failedRows });
@@ -187,6 +207,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
   let created = 0;
 
   const tally = await runBatches<EventRowPlan>(
+    ctx,
     'events',
     source,
     options,
@@ -195,12 +216,13 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
       const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx.db, async (trx) => {
+        await takeImportLock(trx, 'events');
         const events = await findEventsByWordpressIds(trx, [...new Set(batch.map((row) => row.wordpressEventId))]);
         const byWordpressId = new Map(events.map((event) => [event.wordpressEventId, event]));
-        const existing = await existingContactEmails(
+        const existing = await existingContactKeys(
           trx,
           'event',
-          events.map((event) => event.id),
+          batch.flatMap((row) => row.contacts.map((contact) => contact.email)),
         );
         const websites = new Map<number, string>();
         const currentWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
@@ -273,6 +295,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
   }
 
   const tally = await runBatches<BrandRowPlan>(
+    ctx,
     'brands',
     source,
     options,
@@ -280,26 +303,35 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
     async (batch, tally) => {
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx.db, async (trx) => {
+        await takeImportLock(trx, 'brands');
         const newBrands = new Map<string, string>();
         for (const row of batch) if (!brandIds.has(row.brandKey) && !newBrands.has(row.brandKey)) newBrands.set(row.brandKey, row.brandName);
-        const known = [...new Set(batch.map((row) => brandIds.get(row.brandKey)).filter((id): id is number => id !== undefined && id > 0))];
+        // A brand another import created since the names were read is reused, not created twice.
+        const foundIds = new Map<string, number>();
+        for (const brand of await findBrandsByName(trx, [...newBrands.values()])) {
+          const key = brandKey(brand.brandName);
+          if (newBrands.delete(key)) foundIds.set(key, brand.id);
+        }
         const createdIds = new Map<string, number>();
         if (dryRun) {
           for (const key of newBrands.keys()) createdIds.set(key, --dryRunIds);
         } else {
-          await lockBrands(trx, known);
           const inserted = await insertBrands(
             trx,
             [...newBrands.values()].map((brandName) => ({ brandName, createdAt: now, updatedAt: now, createdBy: options.actor.userId })),
           );
           for (const brand of inserted) createdIds.set(brandKey(brand.brandName), brand.id);
         }
-        const existing = await existingContactEmails(trx, 'brand', known);
+        const existing = await existingContactKeys(
+          trx,
+          'brand',
+          batch.flatMap((row) => row.contacts.map((contact) => contact.email)),
+        );
         const contacts: Array<Record<string, unknown>> = [];
         const touched = new Set<number>(createdIds.values());
         let skipped = 0;
         for (const row of batch) {
-          const brandId = brandIds.get(row.brandKey) ?? createdIds.get(row.brandKey)!;
+          const brandId = brandIds.get(row.brandKey) ?? foundIds.get(row.brandKey) ?? createdIds.get(row.brandKey)!;
           for (const contact of row.contacts) {
             const key = contactKey(brandId, contact.email);
             if (existing.has(key) || pending.has(key)) {
@@ -315,9 +347,9 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
           await insertContacts(trx, contacts);
           if (touched.size) await recordsChanged(trx, 'brand', [...touched]);
         }
-        return { createdIds, contacts, skipped };
+        return { createdIds, foundIds, contacts, skipped };
       });
-      for (const [key, id] of outcome.createdIds) brandIds.set(key, id);
+      for (const [key, id] of [...outcome.foundIds, ...outcome.createdIds]) brandIds.set(key, id);
       tally.appliedRows += batch.length;
       tally.skipped += outcome.skipped;
       brandsCreated += outcome.createdIds.size;
