@@ -12,7 +12,10 @@ import { loadCurrentUser, sessionCookie } from './session.js';
 import type { ServerContext } from './types.js';
 
 export interface AppOptions {
+  /** Static files (favicon…); default `public`. */
   publicDir?: string;
+  /** The built bundle; default `<publicDir>/assets`. Browser tests point it at a bundle of their own. */
+  assetsDir?: string;
 }
 
 /** The whole web app, without listen(), so tests drive it with supertest. */
@@ -41,7 +44,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(healthRouter(ctx.db));
   app.use(
     '/assets',
-    express.static(path.join(options.publicDir ?? 'public', 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+    express.static(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
   );
   app.use(express.static(options.publicDir ?? 'public', { index: false }));
   app.use(securityHeaders());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/users/service.js';
 import { scriptSafeJson } from '../../src/ssr/hydration.js';
+import { recordsChanged } from '../../src/services/records/hooks.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 const ATTACK = '</script><script>alert(1)</script>\u2028&';
@@ -82,10 +83,10 @@ describe('server rendering', () => {
   it('renders the dashboard counts on the server, from the same data /api/stats serves', async () => {
     const { agent } = await t.signedInAgent('ssr@example.org');
     const now = '2026-11-21 09:00:00.000';
-    await t.database.db('media').insert([
-      { mediaName: 'Run Weekly', createdAt: now, updatedAt: now },
-      { mediaName: 'Trail Talk', createdAt: now, updatedAt: now },
-    ]);
+    for (const mediaName of ['Run Weekly', 'Trail Talk']) {
+      const [id] = await t.database.db('media').insert({ mediaName, createdAt: now, updatedAt: now });
+      await recordsChanged(t.database.db, 'media', [Number(id)]);
+    }
     const stats = (await agent.get('/api/stats')).body;
     expect(stats).toMatchObject({ media: 2, events: 0, runClubs: 0 });
     const page = await agent.get('/');

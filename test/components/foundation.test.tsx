@@ -3,6 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { avatarInitials, MainLayout, NAV_ITEMS } from '../../views/components/layout/main-layout.js';
 import { toast, Toaster, TOAST_DURATION_MS } from '../../views/components/ui/toast.js';
+import { TooltipProvider } from '../../views/components/ui/tooltip.js';
 import { LoginScreen } from '../../views/pages/auth/login-screen.js';
 import { StatCards } from '../../views/pages/dashboard/dashboard-page.js';
 import { HttpError, messageOf } from '../../src/shared/api-error.js';
@@ -81,13 +82,15 @@ describe('main layout', () => {
 
   it('shows the title, the email, a two-letter avatar, logout and the eight navigation entries', async () => {
     inRouter(
-      <MainLayout user={user}>
-        <p>content</p>
-      </MainLayout>,
+      <TooltipProvider>
+        <MainLayout user={user}>
+          <p>content</p>
+        </MainLayout>
+      </TooltipProvider>,
     );
     expect(await screen.findByText('Pacer CRM')).toBeTruthy();
     expect(screen.getByText('jo.runner@example.org')).toBeTruthy();
-    expect(screen.getByText('JO')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Signed in as jo.runner@example.org' }).textContent).toBe('JO');
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = [...nav.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);

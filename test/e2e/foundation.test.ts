@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
+import { recordsChanged } from '../../src/services/records/hooks.js';
 import { launchBrowser, openPage, startServer, waitForHydration, type E2EServer } from './harness.js';
 
 describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer (real Chromium)', () => {
@@ -12,11 +13,13 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     server = await startServer();
     browser = await launchBrowser();
     const now = encodeTimestamp(new Date());
-    await server.database.db('events').insert([
-      { eventName: 'Harbour Half', createdAt: now, updatedAt: now },
-      { eventName: 'Trail 50', createdAt: now, updatedAt: now },
-    ]);
-    await server.database.db('brands').insert({ brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
+    const db = server.database.db;
+    for (const eventName of ['Harbour Half', 'Trail 50']) {
+      const [id] = await db('events').insert({ eventName, createdAt: now, updatedAt: now });
+      await recordsChanged(db, 'event', [Number(id)]);
+    }
+    const [brandId] = await db('brands').insert({ brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
+    await recordsChanged(db, 'brand', [Number(brandId)]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -42,6 +45,13 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     await expect(page.getByTestId('stat-events').textContent()).resolves.toContain('2');
     await expect(page.getByTestId('stat-brands').textContent()).resolves.toContain('1');
     await expect(page.getByTestId('stat-media').textContent()).resolves.toContain('0');
+
+    // The avatar's tooltip (the user's name) opens only after the 700 ms delay.
+    await page.locator('.avatar').hover();
+    await page.waitForTimeout(350);
+    await expect(page.getByRole('tooltip').count()).resolves.toBe(0);
+    await expect(page.getByRole('tooltip').textContent({ timeout: 2000 })).resolves.toBe('Ada Admin');
+    await page.mouse.move(0, 400);
 
     // Each count card links to its list.
     await page.getByTestId('stat-brands').click();
@@ -70,7 +80,8 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     expect(page.url()).toBe(`${server.baseUrl}/integrations?tab=email`);
     await expect(page.getByRole('link', { name: 'Integrations', exact: true }).first().getAttribute('aria-current')).resolves.toBe('page');
 
-    watched.assertClean({ expectedHttpStatuses: [401] });
+    // 401: the wrong password on purpose; 404: the not-found page's own status.
+    watched.assertClean({ expectedHttpStatuses: [401, 404] });
     await watched.close();
   });
 

@@ -42,7 +42,7 @@ export async function startServer(options: { env?: Record<string, string> } = {}
     throttle: new LoginThrottle(),
     assets: readAssetManifest(publicDir),
   };
-  const app = createApp(ctx, { publicDir });
+  const app = createApp(ctx, { assetsDir: path.join(publicDir, 'assets') });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -95,13 +95,17 @@ export async function openPage(browser: Browser, options: { width?: number; heig
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  // Chromium's console line for a failed request has no URL: record the responses too, to say which.
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`http ${response.status()} ${response.request().method()} ${response.url()}`);
+  });
   return {
     page,
     context,
     problems,
     assertClean({ expectedHttpStatuses = [] } = {}) {
       const unexpected = problems.filter((problem) => {
-        const status = /Failed to load resource: the server responded with a status of (\d+)/.exec(problem)?.[1];
+        const status = /^(?:console\.error: Failed to load resource: the server responded with a status of|http) (\d+)/.exec(problem)?.[1];
         return !(status && expectedHttpStatuses.includes(Number(status)));
       });
       if (unexpected.length) throw new Error(`The browser reported problems:\n${unexpected.join('\n')}`);

@@ -4,6 +4,7 @@ import { NavLink, useLocation } from 'react-router';
 import type { PublicUser } from '../../../src/shared/schemas/auth.js';
 import { apiRequest } from '../../data/http.js';
 import { Button } from '../ui/primitives.js';
+import { Tooltip } from '../ui/tooltip.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
@@ -75,9 +76,11 @@ export function MainLayout({ user, children }: { user: PublicUser; children: Rea
         <span className="app-title">{PRODUCT_TITLE}</span>
         <div className="header-user">
           <span className="header-email">{user.email}</span>
-          <span className="avatar" aria-hidden="true">
-            {avatarInitials(user.email)}
-          </span>
+          <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
+            <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>
+              {avatarInitials(user.email)}
+            </span>
+          </Tooltip>
           <Button variant="outline" onClick={() => void signOut()}>
             Logout
           </Button>
