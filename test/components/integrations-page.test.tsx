@@ -48,14 +48,14 @@ const overview: IntegrationsOverview = {
 };
 
 type Answer = { status?: number; body: unknown };
-function stubFetch(routes: Record<string, Answer | ((body: unknown) => Answer)>) {
+function stubFetch(routes: Record<string, Answer | ((body: unknown) => Answer | Promise<Answer>)>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const method = init.method ?? 'GET';
       const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
       const route = routes[`${method} ${url}`] ?? routes[`${method} ${url.split('?')[0]}`];
-      const answer = typeof route === 'function' ? route(body) : (route ?? { status: 404, body: { message: 'no route' } });
+      const answer = typeof route === 'function' ? await route(body) : (route ?? { status: 404, body: { message: 'no route' } });
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       return new Response(text, { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
     }),
@@ -103,16 +103,8 @@ describe('Integrations page', () => {
       'GET /api/wordpress/test': { body: { success: true, message: 'Connected to Pacer as Edith' } },
       'GET /api/wordpress/site-info': { body: { name: 'Pacer & Friends', url: 'https://cms.example.org', description: 'Runners’ news' } },
       'GET /api/integrations/overview': { body: overview },
-    });
-    const fetchMock = globalThis.fetch as ReturnType<typeof vi.fn>;
-    const original = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (url: string, init: RequestInit = {}) => {
-      if (url === '/api/sync/events') {
-        const answer = await pending;
-        return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
-      }
-      if (url === '/api/sync/professionals') return new Response(JSON.stringify({ success: false, message: 'A sync of professionals is already running', code: 'sync_running' }), { status: 409 });
-      return original(url, init);
+      'POST /api/sync/events': () => pending,
+      'POST /api/sync/professionals': { status: 409, body: { success: false, message: 'A sync of professionals is already running', code: 'sync_running' } },
     });
     renderIntegrations();
     fireEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
