@@ -17,11 +17,15 @@ const OWNER_NOT_FOUND = {
   media: 'Media outlet not found',
 } as const;
 
+const TABBED_OWNERS = new Set(['event', 'professional', 'runclub']);
+
 /** Add or edit a contact of an event, professional, run club, brand or media outlet; back to the owner afterwards. */
 export function Component() {
   const { ownerType, ownerId, contact, mode, found } = useLoaderData() as OwnerContactPageData;
   const navigate = useNavigate();
   const ownerPage = ownerDetailPath(ownerType, ownerId);
+  // Tabbed detail pages open on their Contacts tab, where the user came from.
+  const backTo = TABBED_OWNERS.has(ownerType) ? `${ownerPage}?tab=contacts` : ownerPage;
   if (!found) {
     return mode === 'edit' ? (
       <NotFoundView title="Contact not found" message={editMissingText('contact')} backTo={ownerId ? ownerPage : '/'} backLabel="Return Back" />
@@ -31,13 +35,13 @@ export function Component() {
   }
   return (
     <div className="page">
-      <PageHeader backTo={ownerPage} backLabel="Back" title={mode === 'edit' ? 'Edit Contact' : 'Add Contact'} />
+      <PageHeader backTo={backTo} backLabel="Back" title={mode === 'edit' ? 'Edit Contact' : 'Add Contact'} />
       <Card>
         <ContactForm
           ownerType={ownerType}
           ownerId={ownerId}
           contact={contact}
-          onCancel={() => void navigate(ownerPage)}
+          onCancel={() => void navigate(backTo)}
           onSubmit={async (body) => {
             try {
               await saveContact(body, contact?.id);
@@ -46,7 +50,7 @@ export function Component() {
               return;
             }
             toast({ title: contact ? 'Contact updated successfully' : 'Contact created successfully' });
-            await navigate(ownerPage);
+            await navigate(backTo);
           }}
         />
       </Card>
