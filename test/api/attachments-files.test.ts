@@ -178,6 +178,19 @@ describe('files API', () => {
     expect(storedNames().filter((name) => name.startsWith('.incoming/'))).toEqual([]);
   });
 
+  it('deleting the owning record removes its contacts, payments, file rows and stored bytes', async () => {
+    const brand = await insertOwner(t.database.db, 'brand', 'Doomed brand');
+    const owner = { entityType: 'brand', entityId: brand };
+    expect((await agent.post('/api/contacts').send({ ...owner, firstName: 'A', lastName: 'B' })).status).toBe(201);
+    expect((await agent.post('/api/payments').send({ ...owner, description: 'x', amount: '1.00' })).status).toBe(201);
+    const uploaded = await upload([[samples.png, 'a.png'], [samples.gif, 'b.gif']], owner);
+    const names = uploaded.body.files.map((f: { fileName: string }) => f.fileName);
+    expect(storedNames()).toEqual(expect.arrayContaining(names));
+    expect((await agent.delete(`/api/brands/${brand}`)).status).toBe(204);
+    for (const table of ['contacts', 'payments', 'files']) expect(await t.database.db(table).where(owner)).toEqual([]);
+    for (const name of names) expect(storedNames()).not.toContain(name);
+  });
+
   it('leaves no row and no bytes behind when the client aborts mid-upload', async () => {
     const server = http.createServer(t.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
