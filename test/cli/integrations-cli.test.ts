@@ -174,6 +174,13 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
     const again = await run(['newsletter', 'push', '--audience', 'runners1', '--owner-type', 'brand', '--tag', 'sponsor', '--json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ total: 2, added: 0, updated: 2, failed: 0 });
+
+    // On a terminal, a progress bar goes to stderr (never into stdout, which stays clean for scripts).
+    const io = captureIO(env);
+    io.stderr.isTTY = true;
+    expect(await runCli(['newsletter', 'push', '--audience', 'runners1', '--owner-type', 'brand'], io)).toBe(0);
+    expect(io.err()).toContain(`contacts [${'#'.repeat(30)}] 2/2`);
+    expect(io.out()).toBe('Pushed 2 contacts to audience runners1: 0 added, 2 updated, 0 unsubscribed (kept unsubscribed), 0 failed\n');
   });
 
   it('rejects a bad owner type and reports an unknown audience', async () => {

@@ -75,7 +75,7 @@ export function sampleRunClubs(count = 45): FakePost[] {
 export function seedMailchimp(mc: FakeMailchimp): void {
   const weekly = mc.addAudience('Runners Weekly', 'runners1');
   mc.addAudience('Race Directors', 'directors1');
-  mc.addAudience('Sponsors &amp; Partners', 'sponsors1');
+  mc.addAudience('Sponsors & Partners', 'sponsors1');
   for (let i = 0; i < 25; i++) mc.addMember(weekly.id, { email_address: `member${i}@example.org`, merge_fields: { FNAME: `Member${i}` } });
   mc.addMember(weekly.id, { email_address: 'unsubscribed@example.org', status: 'unsubscribed' });
 }
