@@ -92,7 +92,7 @@ describe('record forms', () => {
     vi.stubGlobal('fetch', fetchMock);
     renderPage({ path: '/brands/add', url: '/brands/add', Component: BrandAdd });
     expect(await screen.findByRole('heading', { name: 'Add New Brand' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: '← Back to Brands' }).getAttribute('href')).toBe('/brands');
+    expect(screen.getByRole('link', { name: 'Back to Brands' }).getAttribute('href')).toBe('/brands');
     expect(screen.getByRole('link', { name: 'Cancel' }).getAttribute('href')).toBe('/brands');
     // The label marks the required field with an asterisk.
     expect(screen.getByText('Brand name').closest('label')?.textContent).toBe('Brand name *');

@@ -229,6 +229,12 @@ describe('record detail pages', () => {
     expect(screen.getByText('10 km')).toBeTruthy();
   });
 
+  it('says so when a synced event has no public page link because no public site is configured', async () => {
+    renderPage({ path: '/events/:id', url: '/events/1', Component: eventDetail.Component, data: { id: 1, record: event({ wordpressEventId: 12 }), attachments: NO_ATTACHMENTS, wordpressUrl: null } });
+    expect(await screen.findByText('Public site address not configured')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /View Event Page/ })).toBeNull();
+  });
+
   it('shows the professional status badges and the delete button only when unpublished', async () => {
     const view = renderPage({ path: '/professionals/:id', url: '/professionals/2', Component: professionalDetail.Component, data: { id: 2, record: professional({ subscriptionStatus: 'expired' }), attachments: NO_ATTACHMENTS } });
     expect((await screen.findAllByText('Draft')).length).toBeGreaterThan(0);

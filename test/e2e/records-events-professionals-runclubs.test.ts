@@ -74,7 +74,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await page.getByRole('link', { name: 'Harbour Marathon', exact: true }).click();
     await page.waitForURL(`${base}/events/${marathon.id}`);
     await expectHeading(page, 'Harbour Marathon');
-    await expect(page.getByRole('tab', { name: 'Contacts (0)' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('tab', { name: 'Contacts (0)' }).waitFor();
     await page.getByText('marathon, half marathon').waitFor();
     const sidebar = page.getByRole('complementary', { name: 'Summary' });
     await expect(sidebar.textContent()).resolves.toContain('Featured');
@@ -153,7 +153,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     const published = await apiAs<Professional>(page, base, 'POST', '/api/professionals', { businessName: 'Coastal Coaching', professionType: 'coach' });
     await markSynced('professionals', 'professional', published.id, 'wordpressProfessionalId', 77);
 
-    await page.getByRole('link', { name: '← Back to Professionals' }).click();
+    await page.getByRole('link', { name: 'Back to Professionals' }).click();
     await page.waitForURL(`${base}/professionals`);
     await search(page, 'coach');
     await expect.poll(() => cardTitles(page)).toEqual(['Coastal Coaching']);
@@ -173,7 +173,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await expectHeading(page, 'Peak Physio & Rehab');
     const detailUrl = page.url();
 
-    await page.getByRole('link', { name: '← Back to Professionals' }).click();
+    await page.getByRole('link', { name: 'Back to Professionals' }).click();
     await search(page, 'rehab');
     await confirmDelete(page, page.getByRole('button', { name: 'Delete Peak Physio & Rehab' }), 'Are you sure you want to delete this professional?');
     await expectToast(page, 'Professional deleted successfully');

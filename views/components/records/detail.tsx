@@ -9,7 +9,8 @@ export function PageHeader({ backTo, backLabel, title, badges, actions }: { back
   return (
     <div className="records-page-header">
       <Link to={backTo} className="records-back">
-        ← {backLabel}
+        <span aria-hidden="true">← </span>
+        {backLabel}
       </Link>
       <div className="page-header">
         <div className="records-title-row">

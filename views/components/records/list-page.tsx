@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Form, Link, useNavigation, useSubmit } from 'react-router';
+import { Link, useNavigate, useNavigation } from 'react-router';
 import { EmptyState, Input } from '../ui/primitives.js';
 import { listPageHref, pageCount, type ListQuery } from './list-query.js';
 
@@ -37,29 +37,44 @@ export interface RecordListPageProps<T> {
 const SEARCH_DEBOUNCE_MS = 350;
 
 /**
- * The search box and filter are a GET form on the list's own URL, so they work before hydration too. Typing
- * searches after a short pause (replacing the history entry so Back skips the keystrokes); Enter searches at once.
+ * The search box and filter are a GET form on the list's own URL, so they work before hydration too. Once
+ * hydrated, typing searches after a short pause (replacing the history entry so Back skips the keystrokes);
+ * Enter and a filter change search at once. Either way the page number resets and empty values stay out of the URL.
  */
 function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordListPageProps<unknown>, 'listPath' | 'filter' | 'query'> & { label: string; placeholder: string }) {
-  const submit = useSubmit();
-  const formRef = useRef<HTMLFormElement>(null);
+  const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // The box follows the URL when it changes from outside (Back, a link), and keeps what is being typed otherwise.
   const [text, setText] = useState(query.q);
-  const [shownQuery, setShownQuery] = useState(query.q);
-  if (shownQuery !== query.q) {
-    setShownQuery(query.q);
-    setText(query.q);
+  const [choice, setChoice] = useState(query.filter);
+  // The controls follow the URL when it changes from outside (Back, a link). When the URL is the search this box
+  // just sent, the text stays as it is: the user may have typed on (or a trailing space) since.
+  const [sent, setSent] = useState<string | null>(null);
+  const [shown, setShown] = useState(query);
+  if (shown.q !== query.q || shown.filter !== query.filter) {
+    setShown(query);
+    if (query.q !== sent) setText(query.q);
+    setChoice(query.filter);
   }
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const submitNow = (replace: boolean) => {
+  const go = (next: { q: string; filter: string }, replace: boolean) => {
     clearTimeout(timer.current);
-    if (formRef.current) void submit(formRef.current, { replace, preventScrollReset: true });
+    setSent(next.q.trim());
+    const href = listPageHref(listPath, { q: next.q.trim(), filter: next.filter === 'all' ? '' : next.filter, page: 1 }, filter?.param);
+    void navigate(href, { replace, preventScrollReset: true });
   };
 
   return (
-    <Form ref={formRef} method="get" action={listPath} role="search" className="toolbar records-search" onSubmit={() => clearTimeout(timer.current)}>
+    <form
+      method="get"
+      action={listPath}
+      role="search"
+      className="toolbar records-search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        go({ q: text, filter: choice }, false);
+      }}
+    >
       <label htmlFor="records-search" className="visually-hidden">
         {label}
       </label>
@@ -72,9 +87,10 @@ function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordL
         autoComplete="off"
         className="records-search-input"
         onChange={(event) => {
-          setText(event.target.value);
+          const value = event.target.value;
+          setText(value);
           clearTimeout(timer.current);
-          timer.current = setTimeout(() => submitNow(true), SEARCH_DEBOUNCE_MS);
+          timer.current = setTimeout(() => go({ q: value, filter: choice }, true), SEARCH_DEBOUNCE_MS);
         }}
       />
       {filter && (
@@ -82,7 +98,16 @@ function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordL
           <label htmlFor="records-filter" className="visually-hidden">
             {filter.label}
           </label>
-          <select id="records-filter" name={filter.param} className="input records-filter" value={query.filter || 'all'} onChange={() => submitNow(false)}>
+          <select
+            id="records-filter"
+            name={filter.param}
+            className="input records-filter"
+            value={choice || 'all'}
+            onChange={(event) => {
+              setChoice(event.target.value);
+              go({ q: text, filter: event.target.value }, false);
+            }}
+          >
             {filter.options.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
@@ -94,7 +119,7 @@ function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordL
       <button type="submit" className="btn btn-outline">
         Search
       </button>
-    </Form>
+    </form>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { statusOf } from '../../../src/shared/api-error.js';
 import { eventWordpressUrlPath, type Event, type EventDistance, type WordpressUrl } from '../../../src/shared/schemas/records.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
@@ -24,9 +25,9 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
   if (detail.record?.wordpressEventId != null) {
     try {
       wordpressUrl = (await ds.get<WordpressUrl>(eventWordpressUrlPath(detail.record.id))).wordpressUrl;
-    } catch {
-      // No public site configured: the page shows no link rather than failing.
-      wordpressUrl = null;
+    } catch (error) {
+      // 409: no public site is configured; the page says so instead of failing. Anything else is a real failure.
+      if (statusOf(error) !== 409) throw error;
     }
   }
   return { ...detail, wordpressUrl };
@@ -101,7 +102,14 @@ export function Component() {
                   { label: 'End date', value: <DateText value={event.eventEndDate} /> },
                   { label: 'Location', value: location },
                   { label: 'Website', value: <ExternalLink href={event.websiteUrl} /> },
-                  { label: 'Public event page', value: wordpressUrl ? <ExternalLink href={wordpressUrl}>View on the website</ExternalLink> : <span className="muted">Not synced</span> },
+                  {
+                    label: 'Public event page',
+                    value: wordpressUrl ? (
+                      <ExternalLink href={wordpressUrl}>View on the website</ExternalLink>
+                    ) : (
+                      <span className="muted">{event.wordpressEventId === null ? 'Not synced' : 'Public site address not configured'}</span>
+                    ),
+                  },
                   { label: 'Run types', value: listText(event.runType) },
                   { label: 'Track types', value: listText(event.trackType) },
                   { label: 'Entry cost', value: event.entryCost },
