@@ -1,0 +1,159 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../views/components/ui/toast.js';
+import { ImportScreen } from '../../views/pages/imports/import-screen.js';
+
+function renderScreen(kind: 'events' | 'brands') {
+  const router = createMemoryRouter([{ path: '*', element: <ImportScreen kind={kind} /> }], { initialEntries: ['/'] });
+  return render(
+    <>
+      <RouterProvider router={router} />
+      <Toaster />
+    </>,
+  );
+}
+
+const textarea = () => screen.getByTestId('import-text') as HTMLTextAreaElement;
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const type = (text: string) => fireEvent.change(textarea(), { target: { value: text } });
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('events import screen', () => {
+  it('has a 12-row textarea; Import is disabled while blank; Reset clears the text and the results', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ updated: 1, created: 2, skipped: 0, errors: [] }), { status: 200 })));
+    renderScreen('events');
+    expect(textarea().getAttribute('rows')).toBe('12');
+    expect(button('Import Data').disabled).toBe(true);
+    type('   \n ');
+    expect(button('Import Data').disabled).toBe(true);
+    type('event_id,website,Email\n5,https://x.example.org,a@x.example.org\n');
+    expect(button('Import Data').disabled).toBe(false);
+    fireEvent.click(button('Import Data'));
+    expect(await screen.findByTestId('import-results')).toBeTruthy();
+    fireEvent.click(button('Reset'));
+    expect(textarea().value).toBe('');
+    expect(screen.queryByTestId('import-results')).toBeNull();
+    expect(button('Import Data').disabled).toBe(true);
+  });
+
+  it('previews the detected columns and first rows, then sends rows with their file lines and shows the tiles, errors and toast', async () => {
+    const fetchMock = vi.fn(async () =>
+      new Response(JSON.stringify({ updated: 1, created: 3, skipped: 1, errors: ['Line 4: no event has event_id 9'] }), { status: 200 }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('events');
+    type('event_id,website,Emails,Notes\n\n5,https://x.example.org,"a@x.example.org, b@x.example.org",hi\n9,,c@y.example.org,\n,https://z.example.org,d@z.example.org,\n');
+    const preview = await screen.findByTestId('import-preview');
+    expect(within(preview).getByText(/2 rows to import, 1 left out \(no event_id\)/)).toBeTruthy();
+    const columns = within(screen.getByTestId('import-columns')).getAllByText(/./).map((badge) => [badge.textContent, badge.className.includes('badge-success')]);
+    expect(columns).toEqual([
+      ['event_id', true],
+      ['website', true],
+      ['Emails', true],
+      ['Notes', false],
+    ]);
+    expect(within(preview).getAllByRole('row').map((row) => row.firstElementChild?.textContent)).toEqual(['Line', '3', '4']);
+
+    fireEvent.click(button('Import Data'));
+    const tiles = await screen.findByTestId('import-results');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/events/bulk-import');
+    expect(JSON.parse(init.body as string)).toEqual({
+      data: [
+        { event_id: '5', website: 'https://x.example.org', Emails: 'a@x.example.org, b@x.example.org', Notes: 'hi' },
+        { event_id: '9', website: '', Emails: 'c@y.example.org', Notes: '' },
+      ],
+      lines: [3, 4],
+    });
+    expect(within(tiles).getByTestId('import-result-updated').textContent).toBe('1Updated');
+    expect(within(tiles).getByTestId('import-result-created').textContent).toBe('3Created');
+    expect(within(tiles).getByTestId('import-result-skipped').textContent).toBe('1Skipped');
+    expect(within(tiles).getByTestId('import-result-errors').textContent).toBe('1Errors');
+    expect(screen.getByTestId('import-errors').textContent).toBe('Line 4: no event has event_id 9');
+    const toast = await screen.findByTestId('toast');
+    expect(toast.textContent).toContain('Import completed');
+    expect(toast.textContent).toContain('Updated 1 events, created 3 contacts');
+  });
+
+  it('refuses text with a missing column or no usable rows with the spec texts, without calling the server', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('events');
+    type('event_id,Email\n5,a@x.example.org\n');
+    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe('Missing required column: website');
+    fireEvent.click(button('Import Data'));
+    expect((await screen.findByTestId('toast')).textContent).toContain('Missing required column: website');
+    type('event_id,website\n5,x\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Missing email column. Expected: Email or Emails'));
+    type('event_id,website,Email\n,x,a@b.org\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('No valid dataNo valid rows found in CSV data×'));
+    type('event_id,website,Email\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('CSV must have at least a header row and one data row'));
+    type('event_id,website,Email\n1,"open,a@b.org\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Invalid CSV format'));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows 'Import failed' with the server's message, or 'Failed to import data'", async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ message: 'Missing required column: website', code: 'bad_request' }), { status: 400 })));
+    renderScreen('events');
+    type('event_id,website,Email\n5,,a@x.example.org\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Import failedMissing required column: website×'));
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })));
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Import failedFailed to import data×'));
+  });
+});
+
+describe('brands import screen', () => {
+  it("has an 8-row textarea, 'Clear' and 'Import Data', and reports brands and contacts created", async () => {
+    let answer!: (response: Response) => void;
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    renderScreen('brands');
+    expect(textarea().getAttribute('rows')).toBe('8');
+    expect(button('Import Data').disabled).toBe(true);
+    expect(screen.getByTestId('import-sample').textContent).toContain('"Fleet Feet, Inc."');
+    type('Brand,First Name,Last Name,Email\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com\n');
+    fireEvent.click(button('Import Data'));
+    expect(button('Importing...').disabled).toBe(true);
+    await act(async () => answer(new Response(JSON.stringify({ brandsCreated: 1, contactsCreated: 1, skipped: 0, errors: [] }), { status: 200 })));
+    expect((await screen.findByTestId('import-result-brandsCreated')).textContent).toBe('1Brands Created');
+    expect(screen.getByTestId('import-result-contactsCreated').textContent).toBe('1Contacts Created');
+    expect(screen.queryByTestId('import-errors')).toBeNull();
+    expect((await screen.findByTestId('toast')).textContent).toContain('Created 1 brands and 1 contacts');
+    fireEvent.click(button('Clear'));
+    expect(textarea().value).toBe('');
+    expect(screen.queryByTestId('import-results')).toBeNull();
+  });
+
+  it("uses the brands texts: 'No valid data found in CSV', 'CSV parsing error' and 'Unknown error occurred'", async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 500, statusText: 'Internal Server Error' })));
+    renderScreen('brands');
+    type('Brand,First Name,Last Name,Email\n,Jane,Doe,jane@ff.example.com\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Import failedNo valid data found in CSV×'));
+    type('Brand,First Name,Last Name,Email\n"X,Jane,Doe,jane@ff.example.com\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('CSV parsing error'));
+    type('Brand,First Name,Last Name,Email\nX,Jane,Doe,jane@ff.example.com\n');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Import failedUnknown error occurred×'));
+  });
+
+  it('fills the textarea from a chosen file', async () => {
+    renderScreen('brands');
+    const file = new File(['Brand,First Name,Last Name,Email\nOn,Ola,Nord,ola@on.example.com\n'], 'brands.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByTestId('import-file'), { target: { files: [file] } });
+    await waitFor(() => expect(textarea().value).toContain('ola@on.example.com'));
+    expect(screen.getByText('brands.csv')).toBeTruthy();
+    expect(await screen.findByTestId('import-preview')).toBeTruthy();
+  });
+});

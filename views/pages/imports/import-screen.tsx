@@ -1,0 +1,293 @@
+import { useDeferredValue, useId, useMemo, useState, type ChangeEvent } from 'react';
+import type { BrandsImportResult, EventsImportResult } from '../../../src/services/imports/service.js';
+import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '../../../src/services/imports/rules.js';
+import { messageOf } from '../../../src/shared/api-error.js';
+import { PageHeader } from '../../components/records/detail.js';
+import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '../../components/ui/primitives.js';
+import { toast } from '../../components/ui/toast.js';
+import { apiRequest } from '../../data/http.js';
+import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
+
+type Result = EventsImportResult | BrandsImportResult;
+
+interface ScreenConfig {
+  title: string;
+  backTo: string;
+  backLabel: string;
+  endpoint: string;
+  rows: number;
+  clearLabel: 'Reset' | 'Clear';
+  failureFallback: string;
+  tiles: Array<{ key: string; label: string; value: (result: Result) => number }>;
+  describe: (result: Result) => string;
+  instructions: string[];
+}
+
+const PREVIEW_ROWS = 5;
+
+const SCREENS: Record<ImportKind, ScreenConfig> = {
+  events: {
+    title: 'Bulk Import Events',
+    backTo: '/events',
+    backLabel: 'Back to Events',
+    endpoint: '/api/events/bulk-import',
+    rows: 12,
+    clearLabel: 'Reset',
+    failureFallback: 'Failed to import data',
+    tiles: [
+      { key: 'updated', label: 'Updated', value: (r) => (r as EventsImportResult).updated },
+      { key: 'created', label: 'Created', value: (r) => (r as EventsImportResult).created },
+      { key: 'skipped', label: 'Skipped', value: (r) => r.skipped },
+      { key: 'errors', label: 'Errors', value: (r) => r.errors.length },
+    ],
+    describe: (r) => `Updated ${(r as EventsImportResult).updated} events, created ${(r as EventsImportResult).created} contacts`,
+    instructions: [
+      'Paste CSV text below, or choose a .csv file. The first line is the header.',
+      'Required columns: event_id (the event\u2019s WordPress id) and website, plus an email column named Email or Emails.',
+      'Each row sets the event\u2019s website (a blank cell leaves it as it is) and adds its addresses as contacts. Several addresses may share a cell, separated by commas, semicolons or spaces.',
+      'Optional First Name and Last Name (or Name) columns name the first address of a row; otherwise names come from the address (jane.doe@… becomes Jane Doe).',
+      'Rows without an event_id are left out. Addresses the event already has are skipped, so importing a file twice adds nothing.',
+    ],
+  },
+  brands: {
+    title: 'Bulk Import Brands',
+    backTo: '/brands',
+    backLabel: 'Back to Brands',
+    endpoint: '/api/brands/bulk-import',
+    rows: 8,
+    clearLabel: 'Clear',
+    failureFallback: 'Unknown error occurred',
+    tiles: [
+      { key: 'brandsCreated', label: 'Brands Created', value: (r) => (r as BrandsImportResult).brandsCreated },
+      { key: 'contactsCreated', label: 'Contacts Created', value: (r) => (r as BrandsImportResult).contactsCreated },
+      { key: 'skipped', label: 'Skipped', value: (r) => r.skipped },
+      { key: 'errors', label: 'Errors', value: (r) => r.errors.length },
+    ],
+    describe: (r) => `Created ${(r as BrandsImportResult).brandsCreated} brands and ${(r as BrandsImportResult).contactsCreated} contacts`,
+    instructions: [
+      'Paste CSV text below, or choose a .csv file. The first line is the header.',
+      'Required columns: Brand, First Name, Last Name and Email. Optional: Current Job (the contact\u2019s job title).',
+      'Put quotes around cells that contain commas, e.g. "Fleet Feet, Inc.".',
+      'A brand is matched by name regardless of case and spaces, and created when it does not exist yet. Rows without Brand or Email are left out.',
+      'Addresses the brand already has are skipped, so importing a file twice adds nothing.',
+    ],
+  },
+};
+
+/** The toast for a file the screen refuses before sending it (spec point 5's texts). */
+function refusal(kind: ImportKind, message: string): { title: string; description?: string } {
+  if (kind === 'events' && message === IMPORT_MESSAGES.events.noData) return { title: IMPORT_MESSAGES.events.noDataTitle, description: message };
+  if (kind === 'events' && message === IMPORT_MESSAGES.events.noValidRows) return { title: IMPORT_MESSAGES.events.noValidRowsTitle, description: message };
+  return { title: 'Import failed', description: message };
+}
+
+function ColumnBadges({ kind, header }: { kind: ImportKind; header: string[] }) {
+  const specs = Object.values(IMPORT_COLUMNS[kind]);
+  const known = new Set(specs.flatMap((spec) => spec.keys));
+  return (
+    <div className="imports-columns" data-testid="import-columns">
+      {header.map((cell, index) => {
+        const key = headerKey(cell);
+        return (
+          <Badge key={`${index}-${cell}`} tone={known.has(key) ? 'success' : 'muted'} title={known.has(key) ? 'Used by the import' : 'Not used by the import'}>
+            {cell || '(blank)'}
+          </Badge>
+        );
+      })}
+    </div>
+  );
+}
+
+function Preview({ kind, parsed }: { kind: ImportKind; parsed: ParsedCsv | null }) {
+  if (!parsed) return null;
+  if (!parsed.ok) {
+    return (
+      <Alert variant="destructive" title="This text cannot be imported yet">
+        <span data-testid="import-preview-problem">{parsed.message}</span>
+        {parsed.detail && <span className="imports-detail">{parsed.detail}</span>}
+      </Alert>
+    );
+  }
+  const shown = parsed.rows.slice(0, PREVIEW_ROWS);
+  return (
+    <section className="imports-preview" aria-label="Preview" data-testid="import-preview">
+      <p className="muted">
+        {parsed.rows.length.toLocaleString('en')} {parsed.rows.length === 1 ? 'row' : 'rows'} to import
+        {parsed.dropped > 0 && `, ${parsed.dropped.toLocaleString('en')} left out (no ${kind === 'events' ? 'event_id' : 'Brand or Email'})`}. Detected columns:
+      </p>
+      <ColumnBadges kind={kind} header={parsed.header} />
+      <div className="imports-table-wrap">
+        <table className="imports-table">
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              {parsed.header.map((cell, index) => (
+                <th scope="col" key={`${index}-${cell}`}>
+                  {cell}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr key={row.line}>
+                <td>{row.line}</td>
+                {parsed.header.map((cell, index) => (
+                  <td key={`${index}-${cell}`}>{row.values[cell] ?? ''}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {parsed.rows.length > PREVIEW_ROWS && <p className="muted imports-more">First {PREVIEW_ROWS} rows shown.</p>}
+    </section>
+  );
+}
+
+function Results({ config, result }: { config: ScreenConfig; result: Result }) {
+  return (
+    <Card className="imports-results" data-testid="import-results">
+      <CardHeader title="Import Results" />
+      <div className="imports-tiles">
+        {config.tiles.map((tile) => (
+          <div key={tile.key} className={`imports-tile imports-tile-${tile.key}`} data-testid={`import-result-${tile.key}`}>
+            <span className="imports-tile-value">{tile.value(result).toLocaleString('en')}</span>
+            <span className="imports-tile-label">{tile.label}</span>
+          </div>
+        ))}
+      </div>
+      {result.errors.length > 0 && (
+        <div className="imports-errors">
+          <h3>Errors</h3>
+          <ul data-testid="import-errors">
+            {result.errors.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** The bulk import screen of spec point 2, shared by events and brands. */
+export function ImportScreen({ kind }: { kind: ImportKind }) {
+  const config = SCREENS[kind];
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<Result | null>(null);
+  const [pending, setPending] = useState(false);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const textId = useId();
+  const fileId = useId();
+  // The preview follows typing without holding it up on a long paste.
+  const deferredText = useDeferredValue(text);
+  const parsed = useMemo(() => (deferredText.trim() === '' ? null : parseImportCsv(kind, deferredText)), [kind, deferredText]);
+  const blank = text.trim() === '';
+
+  async function pickFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    setText(await file.text());
+    setFileName(file.name);
+    setResult(null);
+    event.target.value = '';
+  }
+
+  function clear() {
+    setText('');
+    setResult(null);
+    setFileName(null);
+  }
+
+  async function runImport() {
+    const checked = parseImportCsv(kind, text);
+    if (!checked.ok) {
+      toast({ ...refusal(kind, checked.message), variant: 'destructive' });
+      return;
+    }
+    setPending(true);
+    try {
+      const answer = await apiRequest<Result>('POST', config.endpoint, checked.payload);
+      setResult(answer);
+      toast({ title: 'Import completed', description: config.describe(answer) });
+    } catch (error) {
+      toast({ title: 'Import failed', description: messageOf(error, config.failureFallback), variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const importButton = (
+    <Button onClick={runImport} disabled={blank || pending}>
+      {pending ? 'Importing...' : 'Import Data'}
+    </Button>
+  );
+  const clearButton = (
+    <Button variant="outline" onClick={clear} disabled={pending}>
+      {config.clearLabel}
+    </Button>
+  );
+
+  return (
+    <div className="page imports-page">
+      <PageHeader backTo={config.backTo} backLabel={config.backLabel} title={config.title} />
+      <div className="imports-layout">
+        <Card className="imports-input">
+          <CardHeader title="CSV Data" />
+          <div className="field">
+            <Label htmlFor={textId}>Paste CSV data</Label>
+            <Textarea
+              id={textId}
+              rows={config.rows}
+              value={text}
+              onChange={(event) => {
+                setText(event.target.value);
+                setFileName(null);
+              }}
+              placeholder={IMPORT_SAMPLES[kind]}
+              spellCheck={false}
+              className="imports-textarea"
+              data-testid="import-text"
+            />
+          </div>
+          <div className="imports-file">
+            <label htmlFor={fileId} className="btn btn-outline btn-sm">
+              Choose CSV file
+            </label>
+            <input id={fileId} type="file" accept=".csv,text/csv,text/plain" className="visually-hidden" onChange={pickFile} data-testid="import-file" />
+            {fileName && <span className="muted">{fileName}</span>}
+          </div>
+          <div className="form-actions">
+            {kind === 'events' ? (
+              <>
+                {importButton}
+                {clearButton}
+              </>
+            ) : (
+              <>
+                {clearButton}
+                {importButton}
+              </>
+            )}
+          </div>
+          <Preview kind={kind} parsed={parsed} />
+        </Card>
+        <Card className="imports-instructions">
+          <CardHeader title="Instructions" />
+          <ul>
+            {config.instructions.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <p className="muted">Sample:</p>
+          <pre className="imports-sample" data-testid="import-sample">
+            {IMPORT_SAMPLES[kind]}
+          </pre>
+          <p className="muted">Very large files import faster from the terminal: <code>pacer import {kind} FILE</code>.</p>
+        </Card>
+      </div>
+      {result && <Results config={config} result={result} />}
+    </div>
+  );
+}
