@@ -170,6 +170,11 @@ describe('files API', () => {
     expect((await upload([[samples.png, 'a.png']], { entityType: 'event', entityId: 'x' })).status).toBe(400);
     const many = await upload(Array.from({ length: 21 }, (_, i) => [samples.png, `${i}.png`] as [Buffer, string]));
     expect(many.status).toBe(413);
+    const manyFields = agent.post('/api/upload');
+    for (let i = 0; i < 50; i++) manyFields.field(`f${i}`, 'x');
+    expect((await manyFields.attach('files', samples.png, 'a.png')).status).toBe(413);
+    const longField = await upload([[samples.png, 'a.png']], { entityType: 'event', entityId: 'x'.repeat(5000) });
+    expect(longField.status).toBe(400);
     const json = await agent.post('/api/upload').send({ files: [] });
     expect(json.status).toBe(400);
     expect((await agent.get('/api/files/event/999999')).status).toBe(404);
