@@ -139,6 +139,38 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     watched.assertClean();
   });
 
+  it('edits a media contact on the contact edit page and returns to the outlet; adds a professional contact on its page', async () => {
+    const media = await apiAs<{ id: number }>(page, base, 'POST', '/api/media', { mediaName: 'Runner Weekly' });
+    await apiAs(page, base, 'POST', '/api/contacts', { firstName: 'Mo', lastName: 'Reed', entityType: 'media', entityId: media.id });
+    await page.goto(`${base}/media/${media.id}`);
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Edit Mo Reed' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/edit') && url.searchParams.get('return') === `/media/${media.id}`);
+    await page.getByLabel('Job Title').fill('Editor');
+    await page.getByRole('button', { name: 'Update Contact' }).click();
+    await expectToast(page, 'Contact updated successfully');
+    await page.waitForURL(`${base}/media/${media.id}`);
+    await page.getByText('Editor', { exact: true }).waitFor();
+
+    const pro = await apiAs<{ id: number }>(page, base, 'POST', '/api/professionals', { businessName: 'Stride Physio' });
+    await page.goto(`${base}/professionals/${pro.id}/contacts/add`);
+    await waitForHydration(page);
+    await page.getByLabel('First Name').fill('Pat');
+    await page.getByLabel('Last Name').fill('Kay');
+    await page.getByRole('button', { name: 'Create Contact' }).click();
+    await expectToast(page, 'Contact created successfully');
+    await page.waitForURL(`${base}/professionals/${pro.id}?tab=contacts`);
+    await page.getByRole('link', { name: 'Pat Kay', exact: true }).waitFor();
+
+    // An unknown owner or contact gets the not-found views, not an error page.
+    await page.goto(`${base}/runclubs/999999/contacts/add`);
+    await page.getByRole('heading', { name: 'Run Club not found' }).waitFor();
+    await page.goto(`${base}/contacts/999999`);
+    await page.getByRole('heading', { name: 'Contact not found' }).waitFor();
+    await expect(page.getByRole('link', { name: 'Return Back' }).getAttribute('href')).resolves.toBe('/');
+    watched.assertClean({ expectedHttpStatuses: [404] });
+  });
+
   it('uploads two images, shows them, deletes one (row and bytes), and adds payments with an exact total', async () => {
     const brand = await apiAs<{ id: number }>(page, base, 'POST', '/api/brands', { brandName: 'Harbour Hydration' });
     await page.goto(`${base}/brands/${brand.id}`);
