@@ -41,6 +41,8 @@ describe('files API', () => {
       [samples.jpeg, 'Start Gün.jpeg'],
       [samples.gif, 'spinner.gif'],
       [samples.mp4, 'course.mp4'],
+      [samples.mov, 'clip.mov'],
+      [samples.avi, 'old.avi'],
     ]);
     expect(res.status).toBe(201);
     const files = res.body.files as Array<Record<string, unknown>>;
@@ -49,9 +51,11 @@ describe('files API', () => {
       ['Start Gün.jpeg', 'image/jpeg', 'image', samples.jpeg.length],
       ['spinner.gif', 'image/gif', 'image', samples.gif.length],
       ['course.mp4', 'video/mp4', 'video', samples.mp4.length],
+      ['clip.mov', 'video/quicktime', 'video', samples.mov.length],
+      ['old.avi', 'video/x-msvideo', 'video', samples.avi.length],
     ]);
     for (const file of files) {
-      expect(file.fileName).toMatch(/^[0-9a-f-]{36}\.(png|jpg|gif|mp4)$/);
+      expect(file.fileName).toMatch(/^[0-9a-f-]{36}\.(png|jpg|gif|mp4|mov|avi)$/);
       expect(file).not.toHaveProperty('filePath');
       expect(file.url).toBe(`/api/uploads/${file.id}`);
     }
@@ -59,7 +63,7 @@ describe('files API', () => {
 
     const list = await agent.get(`/api/files/event/${eventId}`);
     expect(list.status).toBe(200);
-    expect(list.body).toHaveLength(4);
+    expect(list.body).toHaveLength(6);
 
     const content = await agent.get(`/api/uploads/${files[1]!.id}`).buffer(true);
     expect(content.status).toBe(200);
@@ -90,6 +94,8 @@ describe('files API', () => {
     expect(html.body.message).toBe('File photo.jpg is not a supported format');
     const svg = await upload([[samples.svg, 'logo.png', 'image/png']]);
     expect(svg.body.message).toBe('File logo.png is not a supported format');
+    const zip = await upload([[samples.zip, 'archive.mp4', 'video/mp4']]);
+    expect(zip.body.message).toBe('File archive.mp4 is not a supported format');
     const empty = await upload([[Buffer.alloc(0), 'empty.png', 'image/png']]);
     expect(empty.body.message).toBe('File empty.png is not a supported format');
     expect([storedNames().length, await fileRows()]).toEqual(before);

@@ -4,7 +4,7 @@ import { ContactInputSchema, type ContactInput } from '../../shared/schemas/cont
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
 import type { ContactOwnerType } from '../attachments/owner-types.js';
 import type { Actor, AppContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
 
@@ -32,17 +32,23 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
   return getContact(ctx, id);
 }
 
-/** PUT sends the contact's fields; any left out keep their stored value, and the result is validated whole. */
+/**
+ * PUT sends the contact's fields; any left out keep their stored value, and the result is validated whole. The
+ * first read decides which owners to lock; the merge is redone under the lock.
+ */
 export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
   const existing = await getContact(ctx, id);
   const input = parseInput(ContactInputSchema, mergeOver(editableFields(existing), body));
   await withTransaction(ctx.db, async (trx) => {
     const owners = ownersInLockOrder<ContactOwnerType>([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
-    // Someone may have deleted the contact between the read above and the lock.
-    if (!(await findContact(trx, id))) throw notFound('Contact not found');
-    await updateContactRow(trx, id, { ...input, updatedAt: ctx.clock.now() });
-    if (input.isPrimary) await clearOtherPrimaries(trx, input.entityType, input.entityId, id);
+    // Read again under the lock: fields the body leaves out keep what is stored now, not what was read before.
+    const current = await findContact(trx, id);
+    if (!current) throw notFound('Contact not found');
+    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId) throw conflict('The contact was moved meanwhile; try again');
+    const fresh = parseInput(ContactInputSchema, mergeOver(editableFields(current), body));
+    await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
+    if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);
   });
   ctx.log.info({ event: 'contact_updated', contactId: id, userId: actor.userId }, 'contact updated');
   return getContact(ctx, id);

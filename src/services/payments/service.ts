@@ -6,7 +6,7 @@ import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '../../shared/
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
 import type { RecordType } from '../attachments/owner-types.js';
 import type { Actor, AppContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 import {
   countPayments,
@@ -64,9 +64,12 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
   await withTransaction(ctx.db, async (trx) => {
     const owners = ownersInLockOrder([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
-    // Someone may have deleted the payment between the read above and the lock.
-    if (!(await findPayment(trx, id))) throw notFound('Payment not found');
-    await updatePaymentRow(trx, id, { ...input, updatedAt: ctx.clock.now() });
+    // Read again under the lock: fields the body leaves out keep what is stored now, not what was read before.
+    const current = await findPayment(trx, id);
+    if (!current) throw notFound('Payment not found');
+    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId) throw conflict('The payment was moved meanwhile; try again');
+    const fresh = parseInput(PaymentInputSchema, mergeOver(editableFields(current), body));
+    await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
   });
   ctx.log.info({ event: 'payment_updated', paymentId: id, userId: actor.userId }, 'payment updated');
@@ -77,7 +80,10 @@ export async function deletePayment(ctx: AppContext, actor: Actor, id: number): 
   const existing = await getPayment(ctx, id);
   await withTransaction(ctx.db, async (trx) => {
     await lockOwner(trx, existing.entityType, existing.entityId);
-    if (!(await deletePaymentRow(trx, id))) throw notFound('Payment not found');
+    const current = await findPayment(trx, id);
+    if (!current) throw notFound('Payment not found');
+    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId) throw conflict('The payment was moved meanwhile; try again');
+    await deletePaymentRow(trx, id);
     await refreshOwnerTotal(trx, existing.entityType, existing.entityId);
   });
   ctx.log.info({ event: 'payment_deleted', paymentId: id, userId: actor.userId }, 'payment deleted');
