@@ -191,6 +191,23 @@ describe('maintained search and counts', () => {
     expect((await listRecords(ctx, 'event', { sort: 'date' })).items.at(-1)!.eventName).toBe('Other Race');
   });
 
+  it('answers deep pages (offset past the deferred-join threshold) in the same order as a full sort', async () => {
+    const names = Array.from({ length: 260 }, (_, i) => `Deep ${String((i * 37) % 260).padStart(3, '0')}`);
+    const ids = await importEvents(database.db, names.map((eventName, i) => ({ eventName, featuredRace: i % 3 === 0 ? 1 : 0 })));
+    const byName = names.map((name, i) => ({ name, id: ids[i]! })).sort((a, b) => a.name.localeCompare(b.name));
+    const page = await listRecords(ctx, 'event', { sort: 'name', offset: '250', limit: '5' });
+    expect(page.items.map((e) => e.eventName)).toEqual(byName.slice(250, 255).map((e) => e.name));
+    expect(page.total).toBe(260);
+    const newest = await listRecords(ctx, 'event', { offset: '255', limit: '10' });
+    expect(newest.items.map((e) => e.id)).toEqual([...ids].reverse().slice(255));
+    const featured = await listRecords(ctx, 'event', { filter: 'featured', offset: '200', limit: '100' });
+    expect(featured.total).toBe(87);
+    expect(featured.items).toEqual([]);
+    const searched = await listRecords(ctx, 'event', { q: 'deep', offset: '250', limit: '100' });
+    expect(searched.items.map((e) => e.id)).toEqual([...ids].reverse().slice(250));
+    expect(searched.total).toBe(260);
+  });
+
   it('treats a two-character query as a substring too (scan of the compact text table)', async () => {
     await importEvents(database.db, [{ eventName: 'Xq Marks' }, { eventName: 'Plain' }]);
     expect((await listRecords(ctx, 'event', { q: 'XQ' })).items.map((e) => e.eventName)).toEqual(['Xq Marks']);

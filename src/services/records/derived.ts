@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOfDb } from '../../db/knex.js';
 import type { RecordKind } from '../../shared/schemas/records.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
 import { gramsOf, searchDocument } from './search-text.js';
@@ -20,7 +21,8 @@ type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
 
 const CHUNK = 500;
-const INSERT_CHUNK = 2000;
+/** Rows per INSERT: Knex writes a multi-row SQLite insert as a compound SELECT, which SQLite caps at 500 terms. */
+const insertChunk = (db: Db) => (dialectOfDb(db as Knex) === 'sqlite' ? 400 : 2000);
 
 interface StoredDoc {
   recordId: number;
@@ -44,7 +46,7 @@ function documentOf(definition: RecordDefinition, row: RawRow) {
 }
 
 async function insertInChunks(db: Db, table: string, rows: RawRow[]) {
-  for (const part of chunks(rows, INSERT_CHUNK)) await db(table).insert(part);
+  for (const part of chunks(rows, insertChunk(db))) await db(table).insert(part);
 }
 
 /** Adds deltas to the maintained counts; a missing counter row is created from an exact count (self-healing). */
@@ -163,8 +165,9 @@ async function rebuildKind(trx: Db, kind: RecordKind): Promise<void> {
 
   const order = Array.from({ length: postings.length / 2 }, (_, i) => i);
   order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
-  for (let start = 0; start < order.length; start += INSERT_CHUNK) {
-    const rows = order.slice(start, start + INSERT_CHUNK).map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
+  const size = insertChunk(trx);
+  for (let start = 0; start < order.length; start += size) {
+    const rows = order.slice(start, start + size).map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
     await trx(GRAMS).insert(rows);
   }
   await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));

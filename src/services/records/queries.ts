@@ -9,8 +9,9 @@ import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './se
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
 
-/** How many postings a gram may have before it counts as "common" when choosing which grams to intersect. */
-const GRAM_ESTIMATE_BOUND = 2000;
+/** How far postings are counted when choosing the rarest gram: a cheap first pass, then a deeper one. */
+const SMALL_ESTIMATE_BOUND = 256;
+const LARGE_ESTIMATE_BOUND = 8192;
 /** Grams probed for their frequency, and intersected, per query. */
 const GRAMS_PROBED = 8;
 
@@ -84,7 +85,9 @@ export async function matchingIds(db: Db, definition: RecordDefinition, query: s
   }
 
   const probed = spread(gramsOf(needle), GRAMS_PROBED);
-  const estimates = await estimatePostings(db, definition.code, probed);
+  // Cheap bounded counts first; only when every gram is common is it worth counting further to pick the rarest.
+  let estimates = await estimatePostings(db, definition.code, probed, SMALL_ESTIMATE_BOUND);
+  if (estimates.every((n) => n >= SMALL_ESTIMATE_BOUND)) estimates = await estimatePostings(db, definition.code, probed, LARGE_ESTIMATE_BOUND);
   let rarest = 0;
   estimates.forEach((n, i) => {
     if (n < estimates[rarest]!) rarest = i;
@@ -108,10 +111,10 @@ function spread<T>(items: readonly T[], max: number): T[] {
 }
 
 /** Postings per gram, each counted only up to a bound, in one round trip. */
-async function estimatePostings(db: Db, kind: number, grams: readonly number[]): Promise<number[]> {
+async function estimatePostings(db: Db, kind: number, grams: readonly number[], bound: number): Promise<number[]> {
   const part = 'SELECT ? AS i, COUNT(*) AS n FROM (SELECT 1 AS one FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t';
   const sql = grams.map(() => part).join(' UNION ALL ');
-  const bindings = grams.flatMap((gram, i) => [i, GRAMS, kind, gram, GRAM_ESTIMATE_BOUND]);
+  const bindings = grams.flatMap((gram, i) => [i, GRAMS, kind, gram, bound]);
   const result = await db.raw(sql, bindings);
   const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{ i: number | string; n: number | string }>;
   const out = new Array<number>(grams.length).fill(0);
@@ -126,12 +129,30 @@ export interface PageRequest {
   offset: number;
 }
 
+/** From this offset on, a page first finds its ids from the sort index, then reads only those rows. */
+const DEFERRED_JOIN_OFFSET = 200;
+
 /** One page of rows in the given order. */
 export async function pageOfRows(db: Db, definition: RecordDefinition, request: PageRequest): Promise<RawRow[]> {
-  const builder = db(`${definition.table} as r`).select('r.*');
-  request.where?.(builder);
-  for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
-  return (await builder.limit(request.limit).offset(request.offset)) as RawRow[];
+  const ordered = (builder: Knex.QueryBuilder) => {
+    request.where?.(builder);
+    for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
+    return builder.limit(request.limit).offset(request.offset);
+  };
+  if (request.offset < DEFERRED_JOIN_OFFSET) return (await ordered(db(`${definition.table} as r`).select('r.*'))) as RawRow[];
+  // A deep page skips its offset on the index alone instead of reading every skipped row.
+  const ids = ((await ordered(db(`${definition.table} as r`).select('r.id'))) as Array<{ id: number }>).map((row) => Number(row.id));
+  return rowsInOrder(db, definition, ids);
+}
+
+async function rowsInOrder(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {
+  if (ids.length === 0) return [];
+  const records = (await db(definition.table).whereIn('id', ids).select('*')) as RawRow[];
+  const byId = new Map(records.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id): RawRow[] => {
+    const record = byId.get(id);
+    return record ? [record] : [];
+  });
 }
 
 /**
@@ -151,16 +172,14 @@ export async function pageOfMatches(
   let paging: Promise<RawRow[]>;
   if (byIdDesc) {
     paging = (async (): Promise<RawRow[]> => {
-      const ids = (await matches.subquery.clone().clearSelect().select('d.recordId as recordId').orderBy('d.recordId', 'desc').limit(request.limit).offset(request.offset)) as Array<{
-        recordId: number;
-      }>;
-      if (ids.length === 0) return [];
-      const records = (await db(definition.table).whereIn('id', ids.map((row) => row.recordId)).select('*')) as RawRow[];
-      const byId = new Map(records.map((row) => [Number(row.id), row]));
-      return ids.flatMap((row): RawRow[] => {
-        const record = byId.get(Number(row.recordId));
-        return record ? [record] : [];
-      });
+      const ids = (await matches.subquery
+        .clone()
+        .clearSelect()
+        .select('d.recordId as recordId')
+        .orderBy('d.recordId', 'desc')
+        .limit(request.limit)
+        .offset(request.offset)) as Array<{ recordId: number }>;
+      return rowsInOrder(db, definition, ids.map((row) => Number(row.recordId)));
     })();
   } else {
     const builder = db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id').select('r.*');
