@@ -135,7 +135,10 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
         if (options.json) io.stdout.write(`${JSON.stringify({ error: error.message, details: detail, ...last }, null, 2)}\n`);
         throw new CliExit(last.appliedRows > 0 ? EXIT.partial : EXIT.failure, [`Error: ${error.message}`, ...detail.map((d) => `  ${d}`)].join('\n'));
       }
-      throw error;
+      // Database errors quote their whole statement (a thousand rows); the first line is the useful part.
+      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+      const applied = last.rowsRead > 0 ? `Stopped after ${last.rowsRead} rows; the rows before were applied in full. Run the same import again to complete it.\n` : '';
+      throw new CliExit(EXIT.failure, `${applied}Error: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}`);
     }
   });
   progress.finish(last);

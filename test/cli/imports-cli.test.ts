@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -140,4 +141,41 @@ describe('pacer import', () => {
     expect(await count('brands')).toBe(4);
     expect(await count('contacts')).toBe(30);
   });
+
+  it('a run killed part-way leaves every row fully applied or untouched, and running it again completes it', async () => {
+    const total = 30_000;
+    const rows = Array.from({ length: total }, (_, i) => `Brand ${i % 700},Pat,Lee,"a${i}@example.com; b${i}@example.com",`);
+    const csv = file('kill.csv', `Brand,First Name,Last Name,Email,Current Job\n${rows.join('\n')}\n`);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/index.ts', 'import', 'brands', csv, '--batch-size', '500'], {
+      env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 'cli-test-secret-cli-test-secret-0123456789' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        // Killed as soon as the first progress line shows batches have committed.
+        if (stderr.includes('rows read')) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', () => reject(new Error(`the import finished before it could be killed: ${stderr}`)));
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+
+    const stored = new Set(((await database.db('contacts').select('email')) as Array<{ email: string }>).map((row) => row.email));
+    expect(stored.size).toBeGreaterThan(0);
+    expect(stored.size).toBeLessThan(total * 2);
+    const halfApplied = Array.from({ length: total }, (_, i) => i).filter((i) => stored.has(`a${i}@example.com`) !== stored.has(`b${i}@example.com`));
+    expect(halfApplied).toEqual([]);
+    const orphans = await database.db('contacts').leftJoin('brands', 'brands.id', 'contacts.entityId').whereNull('brands.id').count({ n: '*' }).first();
+    expect(Number((orphans as { n: number | string }).n)).toBe(0);
+
+    const rerun = await run(['import', 'brands', csv, '--json']);
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ contactsCreated: total * 2 - stored.size, skipped: stored.size, errors: [] });
+    expect(await count('contacts')).toBe(total * 2);
+    expect(await count('brands')).toBe(700);
+  }, 120_000);
 });

@@ -4,12 +4,13 @@ import { dialectOfDb } from '../../db/knex.js';
 type Db = Knex | Knex.Transaction;
 
 /**
- * Multi-row statements are cut into chunks that stay well under both databases' bound-variable limits
- * (SQLite 32,766, MySQL 65,535: 1,000 contacts × 11 columns) while cutting round trips a thousandfold.
+ * Multi-row inserts are cut into chunks that cut round trips a thousandfold while staying under each database's
+ * limits: Knex writes a SQLite multi-row insert as a compound SELECT, which SQLite caps at 500 terms; MySQL only
+ * caps bound values (65,535, and 1,000 contacts × 11 columns is far below).
  */
-const CHUNK = 1000;
+const insertChunk = (db: Db) => (dialectOfDb(db as Knex) === 'sqlite' ? 400 : 1000);
 
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -56,7 +57,7 @@ export async function findEventsByWordpressIds(db: Db, wordpressIds: readonly nu
 
 /** Sets each event's website in one statement per chunk (a CASE on id) instead of one UPDATE per event. */
 export async function updateEventWebsites(db: Db, websites: ReadonlyMap<number, string>, updatedAt: string): Promise<void> {
-  for (const part of chunks([...websites.entries()])) {
+  for (const part of chunks([...websites.entries()], insertChunk(db))) {
     const cases = part.map(() => 'WHEN ? THEN ?').join(' ');
     const bindings = part.flatMap(([id, url]) => [id, url]);
     await db('events')
@@ -97,7 +98,7 @@ export async function highestBrandId(db: Db): Promise<number> {
 export async function insertBrands(db: Db, brands: ReadonlyArray<Record<string, unknown>>): Promise<Array<{ id: number; brandName: string }>> {
   if (brands.length === 0) return [];
   const before = await highestBrandId(db);
-  for (const part of chunks(brands, 200)) await db('brands').insert(part);
+  for (const part of chunks(brands, insertChunk(db))) await db('brands').insert(part);
   const rows = (await db('brands').select('id', 'brandName').where('id', '>', before).orderBy('id')) as Array<{ id: number; brandName: string }>;
   return rows.map((row) => ({ id: Number(row.id), brandName: row.brandName }));
 }
@@ -125,5 +126,5 @@ export async function existingContactKeys(db: Db, entityType: string, emails: re
 export const contactKey = (ownerId: number, email: string) => `${ownerId}\u0000${email.trim().toLowerCase()}`;
 
 export async function insertContacts(db: Db, contacts: ReadonlyArray<Record<string, unknown>>): Promise<void> {
-  for (const part of chunks(contacts)) await db('contacts').insert(part);
+  for (const part of chunks(contacts, insertChunk(db))) await db('contacts').insert(part);
 }

@@ -1,5 +1,6 @@
 import { encodeList, encodeTimestamp } from '../../db/codecs.js';
-import { withTransaction } from '../../db/knex.js';
+import type { Knex } from 'knex';
+import { dialectOfDb, withTransaction } from '../../db/knex.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { recordsChanged } from '../records/hooks.js';
@@ -161,6 +162,17 @@ async function runBatches<P extends { line: number }>(
   return tally;
 }
 
+/**
+ * Tells the records service which records changed. On SQLite one id per call: the hook inserts all their search
+ * grams in one multi-row statement, which Knex writes as a compound SELECT that SQLite caps at 500 terms, so a
+ * batch of new brands at once would fail there. MySQL has no such cap and takes the whole batch in one call.
+ */
+async function recordsChangedInSteps(trx: Knex.Transaction, type: 'event' | 'brand', ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  if (dialectOfDb(trx) === 'mysql') return recordsChanged(trx, type, ids);
+  for (const id of ids) await recordsChanged(trx, type, [id]);
+}
+
 function contactRow(
   contact: PlannedContact,
   entityType: 'event' | 'brand',
@@ -257,7 +269,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         if (!dryRun) {
           await updateEventWebsites(trx, websites, now);
           await insertContacts(trx, contacts);
-          if (touched.size) await recordsChanged(trx, 'event', [...touched]);
+          await recordsChangedInSteps(trx, 'event', [...touched]);
         }
         return { applied, skipped, failures, websites: websites.size, contacts };
       });
@@ -345,7 +357,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
         }
         if (!dryRun) {
           await insertContacts(trx, contacts);
-          if (touched.size) await recordsChanged(trx, 'brand', [...touched]);
+          await recordsChangedInSteps(trx, 'brand', [...touched]);
         }
         return { createdIds, foundIds, contacts, skipped };
       });
