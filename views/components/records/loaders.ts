@@ -65,9 +65,18 @@ export const NO_ATTACHMENTS: Attachments = { contacts: [], payments: [], payment
 /** Loads a record and what hangs off it (contacts, payments, files) for its detail page. */
 export async function loadDetail<T>(ds: DataSource, apiPath: string, ownerType: RecordType, rawId: string | undefined): Promise<DetailData<T>> {
   const id = parseRecordId(rawId);
-  const record = id ? await getOrNull<T>(ds, `${apiPath}/${id}`) : null;
-  const attachments = record ? await loadAttachments(ds, ownerType, id) : NO_ATTACHMENTS;
-  return { id, record, attachments };
+  if (!id) return { id, record: null, attachments: NO_ATTACHMENTS };
+  // Both reads start together (one round trip in the browser); what hangs off a missing record is not wanted,
+  // so its failure only matters when the record exists.
+  const pendingAttachments = loadAttachments(ds, ownerType, id).then(
+    (attachments) => ({ attachments }),
+    (error: unknown) => ({ error }),
+  );
+  const record = await getOrNull<T>(ds, `${apiPath}/${id}`);
+  const loaded = await pendingAttachments;
+  if (!record) return { id, record: null, attachments: NO_ATTACHMENTS };
+  if ('error' in loaded) throw loaded.error;
+  return { id, record, attachments: loaded.attachments };
 }
 
 export function detailLoader<T>(apiPath: string, ownerType: RecordType) {

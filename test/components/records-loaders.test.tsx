@@ -1,0 +1,53 @@
+import { describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../src/shared/api-error.js';
+import { getOrNull, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
+import type { DataSource } from '../../views/data/source.js';
+
+/** A DataSource answering by path prefix; anything unknown is a 404 like the API's. */
+function fakeSource(routes: Record<string, unknown>): DataSource & { get: ReturnType<typeof vi.fn> } {
+  return {
+    session: vi.fn(),
+    get: vi.fn(async (path: string) => {
+      const key = Object.keys(routes).find((prefix) => path.startsWith(prefix));
+      if (key === undefined) throw new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found');
+      const value = routes[key];
+      if (value instanceof Error) throw value;
+      return value;
+    }),
+  };
+}
+
+describe('record loaders', () => {
+  it('answers null for a 404 and rethrows anything else', async () => {
+    await expect(getOrNull(fakeSource({}), '/api/brands/9')).resolves.toBeNull();
+    const failing = fakeSource({ '/api/brands/9': new HttpError(500, '', 'Server Error') });
+    await expect(getOrNull(failing, '/api/brands/9')).rejects.toThrow('500');
+  });
+
+  it('makes no request at all for id 0 or a non-numeric id', async () => {
+    const ds = fakeSource({});
+    await expect(loadDetail(ds, '/api/brands', 'brand', '0')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
+    await expect(loadDetail(ds, '/api/brands', 'brand', 'abc')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
+    expect(ds.get).not.toHaveBeenCalled();
+  });
+
+  it('loads the record with its contacts, payments and files', async () => {
+    const contact = { id: 1, firstName: 'Jo' };
+    const ds = fakeSource({
+      '/api/brands/4': { id: 4, brandName: 'Stride' },
+      '/api/contacts/brand/4': [contact],
+      '/api/payments': { items: [], total: 0, totalAmount: '0.00' },
+      '/api/files/brand/4': [],
+    });
+    const detail = await loadDetail(ds, '/api/brands', 'brand', '4');
+    expect(detail.record).toEqual({ id: 4, brandName: 'Stride' });
+    expect(detail.attachments.contacts).toEqual([contact]);
+  });
+
+  it("ignores a missing record's attachment failures, but not an existing record's", async () => {
+    const missing = await loadDetail(fakeSource({}), '/api/brands', 'brand', '4');
+    expect(missing).toEqual({ id: 4, record: null, attachments: NO_ATTACHMENTS });
+    const broken = fakeSource({ '/api/brands/4': { id: 4 }, '/api/contacts/': new HttpError(500, '', 'Server Error') });
+    await expect(loadDetail(broken, '/api/brands', 'brand', '4')).rejects.toThrow('500');
+  });
+});
