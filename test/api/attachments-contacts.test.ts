@@ -124,6 +124,27 @@ describe('contacts API', () => {
     expect(rows.filter((row) => Boolean(Number(row.isPrimary)))).toHaveLength(1);
   });
 
+  it('keeps one primary per owner when several owners change at once', async () => {
+    const owners = [await insertOwner(t.database.db, 'runclub', 'club a'), await insertOwner(t.database.db, 'runclub', 'club b'), await insertOwner(t.database.db, 'runclub', 'club c')];
+    const ids = new Map<number, number[]>();
+    for (const owner of owners) {
+      const created: number[] = [];
+      for (let i = 0; i < 3; i++) created.push((await agent.post('/api/contacts').send({ firstName: 'R', lastName: String(i), entityType: 'runclub', entityId: owner })).body.id);
+      ids.set(owner, created);
+    }
+    const results = await Promise.all(
+      owners.flatMap((owner) => [
+        ...ids.get(owner)!.map((id) => agent.put(`/api/contacts/${id}`).send({ isPrimary: true })),
+        agent.post('/api/contacts').send({ firstName: 'N', lastName: 'N', entityType: 'runclub', entityId: owner, isPrimary: true }),
+      ]),
+    );
+    expect(results.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
+    for (const owner of owners) {
+      const rows = await t.database.db('contacts').where({ entityType: 'runclub', entityId: owner });
+      expect(rows.filter((row) => Boolean(Number(row.isPrimary)))).toHaveLength(1);
+    }
+  });
+
   it('requires a signed-in user and our origin', async () => {
     expect((await t.agent().get(`/api/contacts/event/${eventId}`)).status).toBe(401);
     const foreign = await agent.post('/api/contacts').set('Origin', 'https://evil.example').send(base());
