@@ -4,17 +4,16 @@ import { getOrNull, loadDetail, NO_ATTACHMENTS } from '../../views/components/re
 import type { DataSource } from '../../views/data/source.js';
 
 /** A DataSource answering by path prefix; anything unknown is a 404 like the API's. */
-function fakeSource(routes: Record<string, unknown>): DataSource & { get: ReturnType<typeof vi.fn> } {
-  return {
-    session: vi.fn(),
-    get: vi.fn(async (path: string) => {
-      const key = Object.keys(routes).find((prefix) => path.startsWith(prefix));
-      if (key === undefined) throw new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found');
-      const value = routes[key];
-      if (value instanceof Error) throw value;
-      return value;
-    }),
-  };
+function fakeSource(routes: Record<string, unknown>) {
+  const get = vi.fn(async (path: string): Promise<unknown> => {
+    const key = Object.keys(routes).find((prefix) => path.startsWith(prefix));
+    if (key === undefined) throw new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found');
+    const value = routes[key];
+    if (value instanceof Error) throw value;
+    return value;
+  });
+  // The loaders only call get(); its generic result type is whatever each route above holds.
+  return { session: vi.fn(), get: get as unknown as DataSource['get'] & typeof get };
 }
 
 describe('record loaders', () => {
