@@ -56,7 +56,7 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
       settled = true;
       // Wait for every write to end (or fail) so the clean-up below sees every temporary file.
       const outcomes = await Promise.allSettled(writes);
-      for (const outcome of outcomes) if (outcome.status === 'rejected' && !failure) fail(outcome.reason as Error);
+      for (const outcome of outcomes) if (outcome.status === 'rejected' && !failure) fail(storageFailure(outcome.reason));
       if (failure) {
         await Promise.all(files.filter((file) => file.tempPath).map((file) => storage.discard(file.tempPath).catch(() => undefined)));
         reject(failure);
@@ -113,4 +113,11 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
     request.on('close', abandon);
     request.pipe(parser);
   });
+}
+
+/** A full disk is the server's problem, not a bug: say so (507) rather than answering 500. */
+function storageFailure(reason: unknown): AppError | Error {
+  const code = (reason as { code?: string }).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new AppError(507, 'insufficient_storage', 'There is not enough storage space for this upload');
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -22,7 +22,7 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
 
   return (
     <section className="attachments-contacts" aria-label="Contacts">
-      <CardHeader title={`Contacts (${contacts.length})`} actions={<ButtonLink to={addContactPath(ownerType, ownerId)}>Add Contact</ButtonLink>} />
+      <CardHeader title="Contacts" actions={<ButtonLink to={addContactPath(ownerType, ownerId)}>Add Contact</ButtonLink>} />
       {contacts.length === 0 && <p className="muted">No contacts added yet</p>}
       <ul className="attachments-list">
         {contacts.map((contact) => (
