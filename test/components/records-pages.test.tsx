@@ -199,6 +199,8 @@ describe('record detail pages', () => {
     renderPage({ path: '/events/:id', url: '/events/1', Component: eventDetail.Component, data: { id: 1, record: event({ featuredRace: true }), attachments: NO_ATTACHMENTS, wordpressUrl: null } });
     expect(await screen.findByRole('tab', { name: 'Details' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Contacts (0)' })).toBeTruthy();
+    // Empty fields say so rather than showing a blank.
+    for (const label of ['Website', 'End date']) expect(screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent).toBe('Not set');
     const sidebar = screen.getByRole('complementary', { name: 'Summary' });
     expect(within(sidebar).getByText('Featured')).toBeTruthy();
     expect(within(sidebar).getAllByText('Not synced').length).toBe(1);

@@ -37,13 +37,13 @@ export function Component() {
               items={[
                 { label: 'Name', value: brand.brandName },
                 { label: 'Industry category', value: brand.industryCategory },
-                { label: 'Website', value: <ExternalLink href={brand.websiteUrl} /> },
-                { label: 'Instagram', value: <ExternalLink href={brand.instagramUrl} /> },
-                { label: 'Facebook', value: <ExternalLink href={brand.facebookUrl} /> },
-                { label: 'LinkedIn', value: <ExternalLink href={brand.linkedinUrl} /> },
+                { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
+                { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
+                { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
+                { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
                 { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
                 { label: 'Payment status', value: brand.paymentStatus },
-                { label: 'Last campaign ended', value: <DateText value={brand.lastCampaignEndDate} /> },
+                { label: 'Last campaign ended', value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} /> },
                 { label: 'Notes', value: brand.notes ? <span className="records-pre">{brand.notes}</span> : null },
               ]}
             />

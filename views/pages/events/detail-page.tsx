@@ -99,9 +99,9 @@ export function Component() {
               <InfoList
                 items={[
                   { label: 'Start date', value: <DateText value={event.eventStartDate} empty="Date TBD" /> },
-                  { label: 'End date', value: <DateText value={event.eventEndDate} /> },
+                  { label: 'End date', value: event.eventEndDate && <DateText value={event.eventEndDate} /> },
                   { label: 'Location', value: location },
-                  { label: 'Website', value: <ExternalLink href={event.websiteUrl} /> },
+                  { label: 'Website', value: event.websiteUrl && <ExternalLink href={event.websiteUrl} /> },
                   {
                     label: 'Public event page',
                     value: wordpressUrl ? (

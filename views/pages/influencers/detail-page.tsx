@@ -42,7 +42,7 @@ export function Component() {
                 { label: 'Name', value: name },
                 { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
                 { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
-                { label: 'Website', value: <ExternalLink href={influencer.websiteUrl} /> },
+                { label: 'Website', value: influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl} /> },
                 { label: 'Notes', value: influencer.notes ? <span className="records-pre">{influencer.notes}</span> : null },
               ]}
             />
@@ -51,9 +51,9 @@ export function Component() {
             <CardHeader title="Social Media" />
             <InfoList
               items={[
-                { label: 'Instagram', value: <ExternalLink href={instagramProfile(influencer.instagramHandle)}>{atHandle(influencer.instagramHandle)}</ExternalLink> },
-                { label: 'TikTok', value: <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink> },
-                { label: 'Facebook', value: <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink> },
+                { label: 'Instagram', value: influencer.instagramHandle && <ExternalLink href={instagramProfile(influencer.instagramHandle)}>{atHandle(influencer.instagramHandle)}</ExternalLink> },
+                { label: 'TikTok', value: influencer.tiktokHandle && <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink> },
+                { label: 'Facebook', value: influencer.facebookHandle && <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink> },
               ]}
             />
           </Card>

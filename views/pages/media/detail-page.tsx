@@ -36,8 +36,8 @@ export function Component() {
               items={[
                 { label: 'Name', value: name },
                 { label: 'Industry', value: media.industry },
-                { label: 'Website', value: <ExternalLink href={media.websiteUrl} /> },
-                { label: 'Instagram', value: <ExternalLink href={media.instagramUrl} /> },
+                { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
+                { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
                 { label: 'Notes', value: media.notes ? <span className="records-pre">{media.notes}</span> : null },
               ]}
             />
