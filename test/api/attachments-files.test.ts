@@ -76,6 +76,25 @@ describe('files API', () => {
     expect((await t.agent().get(`/api/uploads/${files[0]!.id}`)).status).toBe(401);
   });
 
+  it('serves byte ranges so videos can seek', async () => {
+    const res = await upload([[samples.mp4, 'seek.mp4']]);
+    const url = `/api/uploads/${res.body.files[0].id}`;
+    const part = await agent.get(url).set('Range', 'bytes=4-11').buffer(true);
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 4-11/${samples.mp4.length}`);
+    expect(Buffer.compare(part.body as Buffer, samples.mp4.subarray(4, 12))).toBe(0);
+    const tail = await agent.get(url).set('Range', 'bytes=-4').buffer(true);
+    expect(Buffer.compare(tail.body as Buffer, samples.mp4.subarray(-4))).toBe(0);
+    const open = await agent.get(url).set('Range', 'bytes=10-').buffer(true);
+    expect(open.headers['content-length']).toBe(String(samples.mp4.length - 10));
+    const outside = await agent.get(url).set('Range', `bytes=${samples.mp4.length}-`);
+    expect(outside.status).toBe(416);
+    expect(outside.headers['content-range']).toBe(`bytes */${samples.mp4.length}`);
+    const several = await agent.get(url).set('Range', 'bytes=0-1,4-5').buffer(true);
+    expect(several.status).toBe(200);
+    expect(several.headers['accept-ranges']).toBe('bytes');
+  });
+
   it('deletes the row and its bytes together', async () => {
     const res = await upload([[samples.png, 'gone.png']]);
     const file = res.body.files[0];

@@ -30,10 +30,12 @@ export function filesRouter(): Router {
 
   // Not /api/files/:id/content: that shape is already taken by the owner listing /api/files/:entityType/:entityId.
   router.get('/uploads/:id', async (req, res) => {
-    const { file, stream, size } = await openFileContent(req.ctx, parseId(req.params.id, 'File'));
-    res.set({
+    const { file, stream, size, range } = await openFileContent(req.ctx, parseId(req.params.id, 'File'), req.get('range'));
+    res.status(range ? 206 : 200).set({
       'Content-Type': file.fileType ?? 'application/octet-stream',
-      'Content-Length': String(size),
+      'Content-Length': String(range ? range.end - range.start + 1 : size),
+      'Accept-Ranges': 'bytes',
+      ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${size}` } : {}),
       'Content-Disposition': contentDisposition(req.query.download === '1' ? 'attachment' : 'inline', file.originalName),
       'X-Content-Type-Options': 'nosniff',
       // Served bytes never run as a page of our site, whatever they turn out to be.

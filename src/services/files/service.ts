@@ -6,7 +6,7 @@ import { ownerId } from '../attachments/fields.js';
 import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/owners.js';
 import type { RecordType } from '../attachments/owner-types.js';
 import type { Actor, AppContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
 import { detectAllowedType, type DetectedType } from './detect.js';
 import type { ReceivedUpload } from './multipart.js';
 import { deleteFileRow, findFileRow, insertFileRow, listFileRows, type FileRow } from './queries.js';
@@ -91,12 +91,43 @@ export async function getFileRow(ctx: AppContext, id: number): Promise<FileRow> 
   return row;
 }
 
-export async function openFileContent(ctx: AppContext, id: number): Promise<{ file: FileRow; stream: Readable; size: number }> {
+export interface FileContent {
+  file: FileRow;
+  /** The whole file's size. */
+  size: number;
+  /** The part served: the whole file, or the one range asked for. */
+  range: { start: number; end: number } | null;
+  stream: Readable;
+}
+
+/**
+ * The stored bytes of a file, whole or one `Range: bytes=…` of them (so videos can seek). A range that cannot be
+ * satisfied answers 416; several ranges or a malformed header are ignored and the whole file is served (RFC 9110).
+ */
+export async function openFileContent(ctx: AppContext, id: number, rangeHeader?: string): Promise<FileContent> {
   const file = await getFileRow(ctx, id);
   const storage = storageOf(ctx);
   const size = await storage.size(file.filePath).catch(() => null);
   if (size === null) throw notFound('The stored file is missing');
-  return { file, stream: storage.read(file.filePath), size };
+  const range = rangeHeader ? parseByteRange(rangeHeader, size) : null;
+  if (range === 'unsatisfiable') {
+    throw new AppError(416, 'range_not_satisfiable', 'The requested range is outside the file', undefined, { 'Content-Range': `bytes */${size}` });
+  }
+  return { file, size, range, stream: storage.read(file.filePath, range ?? undefined) };
+}
+
+export function parseByteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
 }
 
 /** Deletes the row, then its bytes once the delete has committed (a crash in between leaves bytes the files check removes). */

@@ -19,7 +19,8 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number | null>;
-  read(key: string): Readable;
+  /** The stored bytes, or the inclusive byte range [start, end] of them. */
+  read(key: string, range?: { start: number; end: number }): Readable;
   /** Every stored key with its last-modified time (temporary files are not keys). */
   list(): Promise<Array<{ key: string; modifiedAt: Date }>>;
   /** The local path of a key, for type detection. */
@@ -100,8 +101,8 @@ export class LocalDirectoryStorage implements FileStorage {
     }
   }
 
-  read(key: string): Readable {
-    return createReadStream(this.localPath(key));
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.localPath(key), range);
   }
 
   async list(): Promise<Array<{ key: string; modifiedAt: Date }>> {
