@@ -289,3 +289,27 @@ describe('record rules', () => {
     });
   });
 });
+
+describe('concurrent writers', () => {
+  let t: TestApp;
+  let agent: Agent;
+  beforeAll(async () => {
+    t = await createTestApp();
+    agent = (await t.signedInAgent()).agent;
+  });
+  afterAll(async () => t.close());
+
+  it('keeps counts and search right when many writes overlap, and never answers 5xx', async () => {
+    const created = await Promise.all(Array.from({ length: 16 }, (_, i) => agent.post('/api/brands').send({ brandName: `Parallel Brand ${i}`, industryCategory: 'Shared Words' })));
+    expect(created.map((res) => res.status)).toEqual(Array(16).fill(201));
+    const ids = created.map((res) => res.body.id as number);
+    const updates = await Promise.all(ids.map((id, i) => agent.put(`/api/brands/${id}`).send({ brandName: `Parallel Brand ${i} Renamed`, industryCategory: 'Shared Words' })));
+    expect(updates.map((res) => res.status)).toEqual(Array(16).fill(200));
+    const deletes = await Promise.all(ids.slice(0, 8).map((id) => agent.delete(`/api/brands/${id}`)));
+    expect(deletes.map((res) => res.status)).toEqual(Array(8).fill(204));
+    expect((await agent.get('/api/stats')).body.brands).toBe(8);
+    const found = await agent.get('/api/brands?q=renamed&limit=100');
+    expect(found.body.total).toBe(8);
+    expect(found.body.items.map((b: { id: number }) => b.id).sort((a: number, b: number) => a - b)).toEqual(ids.slice(8).sort((a, b) => a - b));
+  });
+});

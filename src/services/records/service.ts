@@ -21,6 +21,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
 import { reindexRecords } from './derived.js';
+import { inTransaction } from './transaction.js';
 import {
   countOf,
   decodeRecord,
@@ -64,6 +65,7 @@ export function parseRecordId(kind: RecordKind, text: string | undefined): numbe
 }
 
 const definition = (kind: RecordKind) => definitionOf(kind) as RecordDefinition;
+
 
 function queryObject(query: URLSearchParams | Record<string, unknown>): Record<string, unknown> {
   if (!(query instanceof URLSearchParams)) return query;
@@ -148,7 +150,7 @@ export async function createRecord<K extends RecordKind>(ctx: AppContext, actor:
   const def = definition(kind);
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
-  return ctx.db.transaction(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const id = await insertRecordRow(trx, def, { ...encodeRow(def.columns, values), createdAt: now, updatedAt: now, createdBy: actor.userId });
     await reindexRecords(trx, kind, [id]);
     return present(trx, kind, (await findRecordRow(trx, def, id))!);
@@ -160,7 +162,7 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
-  return ctx.db.transaction(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const changed = await updateRecordRow(trx, def, id, { ...encodeRow(def.columns, values), updatedAt: encodeTimestamp(ctx.clock.now()) });
     if (changed === 0) throw notFound(def.notFound);
     await reindexRecords(trx, kind, [id]);
@@ -176,7 +178,7 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
 export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordKind, idText: string | undefined): Promise<void> {
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
-  const storedPaths = await ctx.db.transaction(async (trx) => {
+  const storedPaths = await inTransaction(ctx, async (trx) => {
     const row = await findRecordRow(trx, def, id, { forUpdate: true });
     if (!row) throw notFound(def.notFound);
     if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {
