@@ -239,6 +239,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         const websites = new Map<number, string>();
         const currentWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
         const contacts: Array<Record<string, unknown>> = [];
+        // Only event rows that changed go to the records service; contacts are not part of its derived data.
         const touched = new Set<number>();
         const failures: string[] = [];
         let applied = 0;
@@ -263,7 +264,6 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
             }
             existing.add(key);
             contacts.push(contactRow(contact, 'event', event.id, options.actor.userId, now));
-            touched.add(event.id);
           }
         }
         if (!dryRun) {
@@ -340,6 +340,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
           batch.flatMap((row) => row.contacts.map((contact) => contact.email)),
         );
         const contacts: Array<Record<string, unknown>> = [];
+        // Only new brand rows go to the records service; contacts are not part of its derived data.
         const touched = new Set<number>(createdIds.values());
         let skipped = 0;
         for (const row of batch) {
@@ -352,7 +353,6 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
             }
             existing.add(key);
             contacts.push(contactRow(contact, 'brand', brandId, options.actor.userId, now));
-            touched.add(brandId);
           }
         }
         if (!dryRun) {
