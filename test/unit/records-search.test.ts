@@ -212,6 +212,10 @@ describe('maintained search and counts', () => {
     await importEvents(database.db, [{ eventName: 'Xq Marks' }, { eventName: 'Plain' }]);
     expect((await listRecords(ctx, 'event', { q: 'XQ' })).items.map((e) => e.eventName)).toEqual(['Xq Marks']);
     expect((await listRecords(ctx, 'event', { q: 'n' })).total).toBe(1);
+    // A line break in the query cannot join two fields.
+    await importEvents(database.db, [{ eventName: 'Edge', locationState: 'WA' }]);
+    expect((await listRecords(ctx, 'event', { q: 'edge\nwa' })).total).toBe(0);
+    expect((await listRecords(ctx, 'event', { q: 'edge' })).total).toBe(1);
   });
 
   it('heals a missing counter row from an exact count', async () => {

@@ -534,7 +534,8 @@ export type RunClubTypeFilter = (typeof RUN_CLUB_TYPE_FILTERS)[number];
 const queryText = z
   .string()
   .max(MAX_QUERY_LENGTH, `Search text must be at most ${MAX_QUERY_LENGTH} characters`)
-  .transform((text) => text.trim())
+  // Line breaks separate fields in the search index, so a query never spans two fields.
+  .transform((text) => text.replace(/[\r\n]+/g, ' ').trim())
   .optional()
   .transform((text) => text ?? '');
 const queryInt = (label: string, min: number, max: number, fallback: number) =>
