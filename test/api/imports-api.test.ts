@@ -135,6 +135,10 @@ describe('bulk import API', () => {
         ['Sales', 'Fleetfeet', 'sales@fleetfeet.example.com', null],
       ]);
       expect(brandOf('amy@brooks.example.com')).toBe('Brooks Running');
+      // The records service heard about the new brands: they are found by its search and counted.
+      const found = await agent.get('/api/brands?q=fleet');
+      expect(found.body.items.map((b: { brandName: string }) => b.brandName).sort()).toEqual(['Fleet Feet, Inc.', 'fleet feet inc.']);
+      expect((await agent.get('/api/stats')).body.brands).toBe(3);
     });
 
     it('reuses an existing brand and skips contacts it already has; a re-import creates nothing', async () => {

@@ -41,11 +41,16 @@ export interface EventTarget {
   websiteUrl: string | null;
 }
 
-/** The events a batch names, by their WordPress id. */
+/** Owner rows are locked while contacts are added to them (ADR 0020), so a delete cannot leave orphans. */
+function lockedOnMysql<Q extends Knex.QueryBuilder>(db: Db, query: Q): Q {
+  return dialectOfDb(db as Knex) === 'mysql' ? (query.forUpdate() as Q) : query;
+}
+
+/** The events a batch names, by their WordPress id, locked until the batch commits. */
 export async function findEventsByWordpressIds(db: Db, wordpressIds: readonly number[]): Promise<EventTarget[]> {
   const found: EventTarget[] = [];
   for (const part of chunks(wordpressIds, LOOKUP_CHUNK)) {
-    const rows = (await db('events').select('id', 'wordpressEventId', 'websiteUrl').whereIn('wordpressEventId', part)) as Array<{
+    const rows = (await lockedOnMysql(db, db('events').select('id', 'wordpressEventId', 'websiteUrl').whereIn('wordpressEventId', part))) as Array<{
       id: number;
       wordpressEventId: number | string;
       websiteUrl: string | null;
@@ -73,6 +78,16 @@ export async function updateEventWebsites(db: Db, websites: ReadonlyMap<number, 
 export async function listBrandNames(db: Db): Promise<Array<{ id: number; brandName: string }>> {
   const rows = (await db('brands').select('id', 'brandName').orderBy('id')) as Array<{ id: number; brandName: string }>;
   return rows.map((row) => ({ id: Number(row.id), brandName: row.brandName }));
+}
+
+/** Locks the existing brands a batch adds contacts to, and returns those that still exist. */
+export async function lockBrands(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  const existing = new Set<number>();
+  for (const part of chunks([...ids].sort((a, b) => a - b), LOOKUP_CHUNK)) {
+    const rows = (await lockedOnMysql(db, db('brands').select('id').whereIn('id', part))) as Array<{ id: number }>;
+    for (const row of rows) existing.add(Number(row.id));
+  }
+  return existing;
 }
 
 /** Brands stored under exactly these names (one created by another import since this one read the names). */

@@ -13,6 +13,7 @@ import {
   insertContacts,
   listBrandNames,
   findBrandsByName,
+  lockBrands,
   ensureImportLock,
   takeImportLock,
   updateEventWebsites,
@@ -210,11 +211,24 @@ class PendingContacts {
   }
 }
 
+/** The same for websites a dry run "set": later rows compare with them, not with the unchanged table. */
+class PendingWebsites {
+  private readonly set = new Map<number, string>();
+  constructor(private readonly active: boolean) {}
+  overlay(current: Map<number, string | null>) {
+    if (this.active) for (const [id] of current) if (this.set.has(id)) current.set(id, this.set.get(id)!);
+  }
+  remember(websites: ReadonlyMap<number, string>) {
+    if (this.active) for (const [id, url] of websites) this.set.set(id, url);
+  }
+}
+
 export async function importEvents(ctx: AppContext, source: ImportSource, options: ImportOptions): Promise<ImportReport<EventsImportResult>> {
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('events', source.header);
   const columns = resolved.ok ? resolved.columns : {};
   const pending = new PendingContacts(dryRun);
+  const pendingWebsites = new PendingWebsites(dryRun);
   let updated = 0;
   let created = 0;
 
@@ -238,6 +252,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         );
         const websites = new Map<number, string>();
         const currentWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
+        pendingWebsites.overlay(currentWebsite);
         const contacts: Array<Record<string, unknown>> = [];
         // Only event rows that changed go to the records service; contacts are not part of its derived data.
         const touched = new Set<number>();
@@ -271,13 +286,14 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
           await insertContacts(trx, contacts);
           await recordsChangedInSteps(trx, 'event', [...touched]);
         }
-        return { applied, skipped, failures, websites: websites.size, contacts };
+        return { applied, skipped, failures, websites, contacts };
       });
       // Counted only once the batch has committed, so the numbers never include rolled-back work.
       tally.appliedRows += outcome.applied;
       tally.skipped += outcome.skipped;
       for (const failure of outcome.failures) recordFailure(tally, failure, maxErrors);
-      updated += outcome.websites;
+      updated += outcome.websites.size;
+      pendingWebsites.remember(outcome.websites);
       created += outcome.contacts.length;
       for (const contact of outcome.contacts) pending.add(contactKey(contact.entityId as number, contact.email as string));
     },
@@ -316,8 +332,16 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx.db, async (trx) => {
         await takeImportLock(trx, 'brands');
+        const known = [...new Set(batch.map((row) => brandIds.get(row.brandKey)).filter((id): id is number => id !== undefined && id > 0))];
+        const stillThere = await lockBrands(trx, known);
+        // A brand deleted since the names were read is created again rather than given orphan contacts.
+        const gone = new Set(known.filter((id) => !stillThere.has(id)));
+        const idOf = (key: string) => {
+          const id = brandIds.get(key);
+          return id !== undefined && !gone.has(id) ? id : undefined;
+        };
         const newBrands = new Map<string, string>();
-        for (const row of batch) if (!brandIds.has(row.brandKey) && !newBrands.has(row.brandKey)) newBrands.set(row.brandKey, row.brandName);
+        for (const row of batch) if (idOf(row.brandKey) === undefined && !newBrands.has(row.brandKey)) newBrands.set(row.brandKey, row.brandName);
         // A brand another import created since the names were read is reused, not created twice.
         const foundIds = new Map<string, number>();
         for (const brand of await findBrandsByName(trx, [...newBrands.values()])) {
@@ -344,7 +368,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
         const touched = new Set<number>(createdIds.values());
         let skipped = 0;
         for (const row of batch) {
-          const brandId = brandIds.get(row.brandKey) ?? foundIds.get(row.brandKey) ?? createdIds.get(row.brandKey)!;
+          const brandId = idOf(row.brandKey) ?? foundIds.get(row.brandKey) ?? createdIds.get(row.brandKey)!;
           for (const contact of row.contacts) {
             const key = contactKey(brandId, contact.email);
             if (existing.has(key) || pending.has(key)) {

@@ -1,0 +1,80 @@
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encodeTimestamp } from '../../src/db/codecs.js';
+import type { AppContext } from '../../src/services/context.js';
+import type { SourceRow } from '../../src/services/imports/csv-records.js';
+import { sourceFromText } from '../../src/services/imports/csv-source.js';
+import { importBrands, importEvents } from '../../src/services/imports/service.js';
+import { testConfig } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+
+const actor = { userId: null, source: 'cli' as const };
+const header = ['Brand', 'First Name', 'Last Name', 'Email'];
+
+describe('import engine', () => {
+  let database: TestDatabase;
+  let ctx: AppContext;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ctx = { db: database.db, log: pino({ level: 'silent' }), config: testConfig({ DATABASE_URL: database.url }), clock: { now: () => new Date('2026-11-21T10:00:00Z') } };
+  });
+  afterAll(async () => database.destroy());
+  beforeEach(async () => {
+    await database.db('contacts').del();
+    await database.db('brands').del();
+    await database.db('events').del();
+  });
+
+  const count = async (table: string) => Number(((await database.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
+  const now = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
+
+  it('two imports of the same file at once create each brand and contact once', async () => {
+    const rows = Array.from({ length: 600 }, (_, i) => `Brand ${i % 30},Pat,Lee,pat${i}@example.com`);
+    const text = `${header.join(',')}\n${rows.join('\n')}\n`;
+    const [a, b] = await Promise.all([
+      importBrands(ctx, sourceFromText('brands', text), { actor, batchSize: 50 }),
+      importBrands(ctx, sourceFromText('brands', text), { actor, batchSize: 50 }),
+    ]);
+    expect(a.brandsCreated + b.brandsCreated).toBe(30);
+    expect(a.contactsCreated + b.contactsCreated).toBe(600);
+    expect(a.skipped + b.skipped).toBe(600);
+    expect(await count('brands')).toBe(30);
+    expect(await count('contacts')).toBe(600);
+  });
+
+  it('re-creates a brand deleted after the import read the names, instead of leaving orphan contacts', async () => {
+    await database.db('brands').insert({ brandName: 'Gone Running', createdAt: now, updatedAt: now });
+    async function* rows(): AsyncGenerator<SourceRow> {
+      // Runs after the engine loaded the brand names: the brand disappears under it.
+      await database.db('brands').where({ brandName: 'Gone Running' }).del();
+      yield { line: 2, values: { Brand: 'gone running', 'First Name': 'A', 'Last Name': 'B', Email: 'a@gone.example.com' } };
+    }
+    const report = await importBrands(ctx, { header, rows: rows() }, { actor });
+    expect(report).toMatchObject({ brandsCreated: 1, contactsCreated: 1, errors: [] });
+    const contact = await database.db('contacts').where({ email: 'a@gone.example.com' }).first();
+    const brand = await database.db('brands').where({ id: contact.entityId }).first();
+    expect(brand.brandName).toBe('gone running');
+  });
+
+  it('a dry run counts exactly what a real run then does, and writes nothing', async () => {
+    await database.db('events').insert({ eventName: 'City Run', wordpressEventId: 8, createdAt: now, updatedAt: now });
+    const text = 'event_id,website,Email\n8,cityrun.example.org,"a@x.example.org, A@X.example.org"\n8,cityrun.example.org,b@x.example.org\n9,,c@x.example.org\n';
+    const dry = await importEvents(ctx, sourceFromText('events', text), { actor, dryRun: true, batchSize: 1 });
+    expect(await count('contacts')).toBe(0);
+    expect(await database.db('events').where({ wordpressEventId: 8 }).first()).toMatchObject({ websiteUrl: null });
+    const real = await importEvents(ctx, sourceFromText('events', text), { actor, batchSize: 1 });
+    const strip = ({ dryRun: _dryRun, ...rest }: typeof dry) => rest;
+    expect(strip(dry)).toEqual(strip(real));
+    expect(real).toMatchObject({ updated: 1, created: 2, skipped: 2, errors: ['Line 4: no event has event_id 9'], appliedRows: 2, failedRows: 1 });
+  });
+
+  it('keeps the first errors and counts the rest', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${i + 1},,bad-address-${i}`);
+    const report = await importEvents(ctx, sourceFromText('events', `event_id,website,Email\n${rows.join('\n')}\n`), { actor, maxErrors: 5 });
+    expect(report.failedRows).toBe(30);
+    expect(report.errors).toHaveLength(6);
+    expect(report.errors[0]).toBe('Line 2: "bad-address-0" is not an email address');
+    expect(report.errors[5]).toBe('…and 25 more failed rows');
+  });
+});
