@@ -14,6 +14,7 @@ describe('brands, media and influencers: create, find, edit and delete through t
     const credentials = await createStaffUser(server);
     watched = await openRecordsPage(browser);
     await signIn(watched.page, server.baseUrl, credentials, '/brands');
+    await waitForHydration(watched.page);
   });
   afterAll(async () => {
     await watched?.close();
@@ -33,6 +34,9 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expectHeading(page, 'Add New Brand');
     await expect(page.getByRole('link', { name: 'Back to Brands' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'Cancel' }).getAttribute('href')).resolves.toBe('/brands');
+    // In the server's HTML the submit button waits for the script (a native submit would put the form in a GET URL).
+    const html = await (await page.context().request.get(`${base}/brands/add`)).text();
+    expect(html).toMatch(/<button type="submit"[^>]*disabled/);
     await page.getByRole('button', { name: 'Create Brand' }).click();
     await page.getByText('Brand name is required').waitFor();
     await page.getByLabel('Brand name').fill('Stride Shoes');

@@ -17,6 +17,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     const credentials = await createStaffUser(server);
     watched = await openRecordsPage(browser);
     await signIn(watched.page, server.baseUrl, credentials, '/events');
+    await waitForHydration(watched.page);
   });
   afterAll(async () => {
     await watched?.close();

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { HttpError, type ApiErrorBody } from '../../../src/shared/api-error.js';
@@ -35,6 +35,18 @@ function serverIssues(error: unknown): ApiErrorBody['issues'] {
 }
 
 const fieldId = (name: string) => `field-${name}`;
+
+const noSubscription = () => () => {};
+/**
+ * False in the server's HTML and during hydration, true once React runs the page. Before that a click would
+ * submit the form natively (a GET with the fields in the URL), so the submit button waits for the script.
+ */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 function Field({ field, value, error }: { field: FieldSpec; value: unknown; error?: string }) {
   const id = fieldId(field.name);
@@ -146,6 +158,7 @@ export function RecordForm({ config, schema, sections, record, submitLabel, canc
   const formRef = useRef<HTMLFormElement>(null);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const hydrated = useHydrated();
   const editing = Boolean(record);
   const fields = allFields(sections);
   const values = (record ?? {}) as Record<string, unknown>;
@@ -198,7 +211,7 @@ export function RecordForm({ config, schema, sections, record, submitLabel, canc
         </Card>
       ))}
       <div className="form-actions">
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" disabled={pending || !hydrated}>
           {pending ? (editing ? 'Updating...' : 'Creating...') : submitLabel}
         </Button>
         <Link to={cancelTo} className="btn btn-outline">
