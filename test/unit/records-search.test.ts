@@ -218,6 +218,18 @@ describe('maintained search and counts', () => {
     expect((await listRecords(ctx, 'event', { q: 'edge' })).total).toBe(1);
   });
 
+  it('stays exact when the gram statistics it planned with are out of date', async () => {
+    const [first] = await importEvents(database.db, [{ eventName: 'Quokka Quest' }]);
+    expect((await listRecords(ctx, 'event', { q: 'okka qu' })).total).toBe(1);
+    // Statistics now say these grams have postings; the data moves on underneath them.
+    await database.db('events').where({ id: first! }).delete();
+    await recordsChanged(database.db, 'event', [first!]);
+    expect(await listRecords(ctx, 'event', { q: 'okka qu' })).toEqual({ items: [], total: 0 });
+    const later = await importEvents(database.db, [{ eventName: 'Quokka Quest Two' }, { eventName: 'Big Quokka Quest' }]);
+    const found = await listRecords(ctx, 'event', { q: 'okka qu' });
+    expect(found.items.map((e) => e.id)).toEqual([...later].reverse());
+  });
+
   it('heals a missing counter row from an exact count', async () => {
     await importEvents(database.db, [{ eventName: 'One', featuredRace: 1 }]);
     await database.db('record_counts').delete();

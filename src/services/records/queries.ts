@@ -9,9 +9,11 @@ import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './se
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
 
-/** How far postings are counted when choosing the rarest gram: a cheap first pass, then a deeper one. */
-const SMALL_ESTIMATE_BOUND = 256;
-const LARGE_ESTIMATE_BOUND = 8192;
+/** How far postings are counted when choosing the rarest gram. */
+const ESTIMATE_BOUND = 4096;
+/** How long a gram's posting count is reused for choosing (it never decides a result, only the plan). */
+const GRAM_STATS_TTL_MS = 5 * 60_000;
+const GRAM_STATS_MAX = 100_000;
 /** Grams probed for their frequency, and intersected, per query. */
 const GRAMS_PROBED = 8;
 
@@ -65,6 +67,8 @@ export interface BucketFilter {
 export interface Matches {
   /** Selects `recordId` of every matching record. */
   subquery: Knex.QueryBuilder;
+  /** The indexed column that lists the matches newest first (descending), so a page can stop early. */
+  idColumn: string;
 }
 
 /**
@@ -81,13 +85,11 @@ export async function matchingIds(db: Db, definition: RecordDefinition, query: s
     return builder;
   };
   if (codePointLength(needle) < GRAM_LENGTH) {
-    return { subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')) };
+    return { subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')), idColumn: 'd.recordId' };
   }
 
   const probed = spread(gramsOf(needle), GRAMS_PROBED);
-  // Cheap bounded counts first; only when every gram is common is it worth counting further to pick the rarest.
-  let estimates = await estimatePostings(db, definition.code, probed, SMALL_ESTIMATE_BOUND);
-  if (estimates.every((n) => n >= SMALL_ESTIMATE_BOUND)) estimates = await estimatePostings(db, definition.code, probed, LARGE_ESTIMATE_BOUND);
+  const estimates = await postingCounts(db, definition.code, probed);
   let rarest = 0;
   estimates.forEach((n, i) => {
     if (n < estimates[rarest]!) rarest = i;
@@ -101,13 +103,44 @@ export async function matchingIds(db: Db, definition: RecordDefinition, query: s
     })
     .where({ 'g.kind': definition.code, 'g.gram': probed[rarest]! })
     .select('g.recordId as recordId');
-  return { subquery: exact(builder) };
+  // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
+  return { subquery: exact(builder), idColumn: 'g.recordId' };
 }
 
 /** Up to `max` items spread over the whole list, so long queries probe grams from start to end. */
 function spread<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
   return Array.from({ length: max }, (_, i) => items[Math.floor((i * (items.length - 1)) / (max - 1))]!);
+}
+
+/**
+ * Planner statistics: how many postings each gram has (counted up to a bound), kept per process for a few minutes,
+ * like a database's table statistics. A stale count can only pick a less selective gram; results stay exact
+ * because every candidate is checked. Zero is never cached, since "no posting" ends a search without a check.
+ */
+const gramStatsByDatabase = new WeakMap<object, Map<string, { n: number; at: number }>>();
+
+async function postingCounts(db: Db, kind: number, grams: readonly number[]): Promise<number[]> {
+  // Keyed by the Knex client, which a transaction shares with its database.
+  const client = db.client as object;
+  const gramStats = gramStatsByDatabase.get(client) ?? new Map<string, { n: number; at: number }>();
+  gramStatsByDatabase.set(client, gramStats);
+  const now = Date.now();
+  const out = grams.map((gram) => {
+    const cached = gramStats.get(`${kind}:${gram}`);
+    return cached && now - cached.at < GRAM_STATS_TTL_MS ? cached.n : -1;
+  });
+  const missing = grams.filter((_, i) => out[i] === -1);
+  if (missing.length === 0) return out;
+  const counted = await estimatePostings(db, kind, missing, ESTIMATE_BOUND);
+  if (gramStats.size > GRAM_STATS_MAX) gramStats.clear();
+  let next = 0;
+  return out.map((n, i) => {
+    if (n !== -1) return n;
+    const fresh = counted[next++]!;
+    if (fresh > 0) gramStats.set(`${kind}:${grams[i]}`, { n: fresh, at: now });
+    return fresh;
+  });
 }
 
 /** Postings per gram, each counted only up to a bound, in one round trip. */
@@ -175,8 +208,8 @@ export async function pageOfMatches(
       const ids = (await matches.subquery
         .clone()
         .clearSelect()
-        .select('d.recordId as recordId')
-        .orderBy('d.recordId', 'desc')
+        .select(`${matches.idColumn} as recordId`)
+        .orderBy(matches.idColumn, 'desc')
         .limit(request.limit)
         .offset(request.offset)) as Array<{ recordId: number }>;
       return rowsInOrder(db, definition, ids.map((row) => Number(row.recordId)));
