@@ -139,6 +139,13 @@ describe('record lists', () => {
     expect(within(nav).getByRole('link', { name: 'Next' }).getAttribute('href')).toBe('/brands?q=run&page=3');
   });
 
+  it('offers the last page when the page asked for is past the end', async () => {
+    renderPage({ path: '/brands', url: '/brands?q=run&page=5', Component: brandList.Component, data: listData<Brand>([], 'run', 5, 30) });
+    expect(await screen.findByRole('heading', { name: 'This page is empty' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the last page' }).getAttribute('href')).toBe('/brands?q=run&page=2');
+    expect(screen.queryByRole('heading', { name: 'No brands found' })).toBeNull();
+  });
+
   it('asks before deleting a brand from the list, keeps focus on Cancel, then deletes and reloads the list', async () => {
     const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);

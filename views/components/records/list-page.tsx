@@ -179,7 +179,15 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         {props.total === 1 ? '1 result' : `${props.total} results`}
       </p>
       <div aria-busy={loadingHere || undefined} className="records-results">
-        {props.items.length === 0 ? (
+        {props.items.length === 0 && props.total > 0 ? (
+          // Past the last page (a shared link, or the last card of a page was deleted): offer the real last page.
+          <div className="empty-state">
+            <h2>This page is empty</h2>
+            <p>
+              <Link to={listPageHref(props.listPath, { ...props.query, page: pageCount(props.total, props.pageSize) }, props.filter?.param)}>Go to the last page</Link>
+            </p>
+          </div>
+        ) : props.items.length === 0 ? (
           <EmptyState title={empty.title}>{empty.hint}</EmptyState>
         ) : (
           <ul className="card-grid records-grid" aria-label={props.title}>
