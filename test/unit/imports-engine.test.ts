@@ -45,12 +45,12 @@ describe('import engine', () => {
 
   it('re-creates a brand deleted after the import read the names, instead of leaving orphan contacts', async () => {
     await database.db('brands').insert({ brandName: 'Gone Running', createdAt: now, updatedAt: now });
-    async function* rows(): AsyncGenerator<SourceRow> {
+    async function* chunks(): AsyncGenerator<SourceRow[]> {
       // Runs after the engine loaded the brand names: the brand disappears under it.
       await database.db('brands').where({ brandName: 'Gone Running' }).del();
-      yield { line: 2, values: { Brand: 'gone running', 'First Name': 'A', 'Last Name': 'B', Email: 'a@gone.example.com' } };
+      yield [{ line: 2, values: { Brand: 'gone running', 'First Name': 'A', 'Last Name': 'B', Email: 'a@gone.example.com' } }];
     }
-    const report = await importBrands(ctx, { header, rows: rows() }, { actor });
+    const report = await importBrands(ctx, { header, chunks: chunks() }, { actor });
     expect(report).toMatchObject({ brandsCreated: 1, contactsCreated: 1, errors: [] });
     const contact = await database.db('contacts').where({ email: 'a@gone.example.com' }).first();
     const brand = await database.db('brands').where({ id: contact.entityId }).first();

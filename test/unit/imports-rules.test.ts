@@ -16,7 +16,7 @@ import {
 } from '../../src/services/imports/rules.js';
 import { parseImportCsv } from '../../views/pages/imports/parse-csv.js';
 
-const rowsOf = (kind: 'events' | 'brands', text: string) => [...(sourceFromText(kind, text).rows as Iterable<{ line: number; values: Record<string, string> }>)];
+const rowsOf = (kind: 'events' | 'brands', text: string) => [...(sourceFromText(kind, text).chunks as Iterable<ReadonlyArray<{ line: number; values: Record<string, string> }>>)].flat();
 
 describe('CSV parsing (RFC 4180 through csv-parse)', () => {
   it('keeps quoted commas, doubled quotes and line breaks inside one cell, and numbers rows by the line they start on', () => {

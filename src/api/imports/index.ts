@@ -53,7 +53,7 @@ export function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
     }
     return { line: lines ? (lines as number[])[index]! : index + 2, values };
   });
-  return { header, rows };
+  return { header, chunks: [rows] };
 }
 
 function actorOf(req: Request) {

@@ -14,13 +14,11 @@ export interface SourceRow {
 /**
  * RFC 4180 parsing with csv-parse: quoted cells may hold commas, quotes ("") and line breaks; a UTF-8 BOM is
  * dropped; CRLF, LF and CR all end a record. Rows may be longer or shorter than the header (checked per row, so
- * one bad row cannot stop a whole file), and `raw` gives each record's text so line numbers can be counted
- * (csv-parse's own `info.lines` counts a quoted CRLF twice).
+ * one bad row cannot stop a whole file). Blank lines come through as one empty cell and are counted, not kept.
  */
 export const CSV_PARSE_OPTIONS: Options = {
   bom: true,
   relax_column_count: true,
-  raw: true,
   record_delimiter: ['\r\n', '\n', '\r'],
 };
 
@@ -30,14 +28,15 @@ export const CSV_PARSE_OPTIONS: Options = {
  */
 export const OVERFLOW_KEY = '\u0000overflow';
 
-function lineBreaks(raw: string): number {
+function lineBreaks(text: string): number {
+  if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) return 0;
   let count = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const ch = raw.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
     if (ch === 10) count++;
     else if (ch === 13) {
       count++;
-      if (raw.charCodeAt(i + 1) === 10) i++;
+      if (text.charCodeAt(i + 1) === 10) i++;
     }
   }
   return count;
@@ -53,10 +52,13 @@ export class RecordReader {
   header: string[] | null = null;
   private nextLine = 1;
 
-  push(record: readonly string[], raw: string): SourceRow | null {
+  push(record: readonly string[]): SourceRow | null {
     const line = this.nextLine;
-    // A record without its own line break is the file's last; nothing follows it.
-    this.nextLine += Math.max(lineBreaks(raw), 1);
+    // Only quoted cells can hold line breaks, so a record spans one line plus the breaks inside its cells.
+    // (csv-parse's own line counter counts a quoted CRLF twice.)
+    let span = 1;
+    for (const cell of record) span += lineBreaks(cell);
+    this.nextLine += span;
     if (isBlank(record)) return null;
     if (this.header === null) {
       this.header = record.map((cell) => cell.trim());

@@ -30,7 +30,8 @@ import { brandKey, IMPORT_MESSAGES, isDroppedRow, noValidRowsMessage, resolveCol
 
 export interface ImportSource {
   header: readonly string[];
-  rows: AsyncIterable<SourceRow> | Iterable<SourceRow>;
+  /** The data rows in file order, in chunks of any size (the whole body, or what the parser has ready). */
+  chunks: AsyncIterable<readonly SourceRow[]> | Iterable<readonly SourceRow[]>;
 }
 
 export interface ImportOptions {
@@ -139,16 +140,18 @@ async function runBatches<P extends { line: number }>(
     writing.catch(() => undefined);
   };
   try {
-    for await (const row of source.rows) {
-      tally.rowsRead++;
-      if (isDroppedRow(kind, row.values, resolved.columns)) {
-        tally.droppedRows++;
-        continue;
+    for await (const chunk of source.chunks) {
+      for (const row of chunk) {
+        tally.rowsRead++;
+        if (isDroppedRow(kind, row.values, resolved.columns)) {
+          tally.droppedRows++;
+          continue;
+        }
+        const planned = plan(row);
+        if (planned.ok) batch.push(planned.plan);
+        else recordFailure(tally, planned.error, maxErrors);
+        if (batch.length >= batchSize) await flush();
       }
-      const planned = plan(row);
-      if (planned.ok) batch.push(planned.plan);
-      else recordFailure(tally, planned.error, maxErrors);
-      if (batch.length >= batchSize) await flush();
     }
     await flush();
   } catch (error) {

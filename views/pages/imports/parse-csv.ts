@@ -18,16 +18,16 @@ export type ParsedCsv =
  */
 export function parseImportCsv(kind: ImportKind, text: string): ParsedCsv {
   if (text.trim() === '') return { ok: false, message: noDataMessage(kind) };
-  let records: Array<{ record: string[]; raw: string }>;
+  let records: string[][];
   try {
-    records = parse(text, CSV_PARSE_OPTIONS) as unknown as Array<{ record: string[]; raw: string }>;
+    records = parse(text, CSV_PARSE_OPTIONS) as string[][];
   } catch (error) {
     return { ok: false, message: parseErrorMessage(kind), detail: error instanceof Error ? error.message : undefined };
   }
   const reader = new RecordReader();
   const rows: SourceRow[] = [];
-  for (const { record, raw } of records) {
-    const row = reader.push(record, raw);
+  for (const record of records) {
+    const row = reader.push(record);
     if (row) rows.push(row);
   }
   if (!reader.header || rows.length === 0) return { ok: false, message: IMPORT_MESSAGES.tooShort };
