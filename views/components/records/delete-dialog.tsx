@@ -5,7 +5,7 @@ import { messageOf } from '../../../src/shared/api-error.js';
 import { apiRequest } from '../../data/http.js';
 import { toast } from '../ui/toast.js';
 import { Button, cx } from '../ui/primitives.js';
-import type { RecordConfig } from './kind.js';
+import type { RecordConfig } from './record-config.js';
 
 export interface ConfirmDeleteButtonProps {
   /** The spec's confirmation question, word for word. */

@@ -6,7 +6,7 @@ import { apiRequest } from '../../data/http.js';
 import { toast } from '../ui/toast.js';
 import { Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { failureToast } from './delete-dialog.js';
-import { detailPath, type RecordConfig } from './kind.js';
+import { detailPath, type RecordConfig } from './record-config.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
 
 type FieldErrors = Record<string, string>;

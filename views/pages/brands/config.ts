@@ -1,5 +1,5 @@
 import { RECORD_API_PATHS } from '../../../src/shared/schemas/records.js';
-import type { RecordConfig } from '../../components/records/kind.js';
+import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const brandsConfig: RecordConfig = {

@@ -3,7 +3,7 @@ import type { Brand } from '../../../src/shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, RecentActivity, SideCard } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/kind.js';
+import { editPath } from '../../components/records/record-config.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
 import { useFormat } from '../../hooks/use-format.js';

@@ -2,7 +2,7 @@ import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type Brand } from '../../../src/shared/schemas/records.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { ExternalLink } from '../../components/records/detail.js';
-import { detailPath, editPath } from '../../components/records/kind.js';
+import { detailPath, editPath } from '../../components/records/record-config.js';
 import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';

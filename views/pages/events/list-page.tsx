@@ -2,7 +2,7 @@ import { useLoaderData } from 'react-router';
 import { EVENT_FILTERS, PAGE_SIZE, type EventSummary } from '../../../src/shared/schemas/records.js';
 import { EventStatusBadge } from '../../components/records/badges.js';
 import { DateText } from '../../components/records/detail.js';
-import { editPath, detailPath } from '../../components/records/kind.js';
+import { editPath, detailPath } from '../../components/records/record-config.js';
 import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';

@@ -4,7 +4,7 @@ import { FilesCard, PaymentsCard } from '../../components/attachments/index.js';
 import { InfluencerTypeBadge, influencerTypeLabel } from '../../components/records/badges.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { DateTimeText, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/kind.js';
+import { editPath } from '../../components/records/record-config.js';
 import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';

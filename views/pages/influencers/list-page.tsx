@@ -3,7 +3,7 @@ import { PAGE_SIZE, type Influencer } from '../../../src/shared/schemas/records.
 import { InfluencerTypeBadge } from '../../components/records/badges.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { ExternalLink } from '../../components/records/detail.js';
-import { detailPath, editPath } from '../../components/records/kind.js';
+import { detailPath, editPath } from '../../components/records/record-config.js';
 import { atHandle } from '../../components/records/links.js';
 import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';

@@ -3,7 +3,7 @@ import type { Professional } from '../../../src/shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/kind.js';
+import { editPath } from '../../components/records/record-config.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';

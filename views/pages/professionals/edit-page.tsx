@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import { ProfessionalInputSchema, type Professional } from '../../../src/shared/schemas/records.js';
 import { editMissingText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { detailPath } from '../../components/records/kind.js';
+import { detailPath } from '../../components/records/record-config.js';
 import { recordLoader, type RecordData } from '../../components/records/loaders.js';
 import { RecordForm } from '../../components/records/record-form.js';
 import { professionalsConfig } from './config.js';

@@ -1,6 +1,6 @@
 import { RECORD_API_PATHS, RUN_CLUB_TYPE_FILTERS } from '../../../src/shared/schemas/records.js';
 import { enumOptions } from '../../components/records/form-fields.js';
-import type { RecordConfig } from '../../components/records/kind.js';
+import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const runclubsConfig: RecordConfig = {

@@ -2,7 +2,7 @@ import { useLoaderData } from 'react-router';
 import type { RunClub, RunClubSchedule } from '../../../src/shared/schemas/records.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/kind.js';
+import { editPath } from '../../components/records/record-config.js';
 import { mailtoHref, wordpressAdminEditUrl } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';

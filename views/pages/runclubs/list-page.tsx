@@ -1,6 +1,6 @@
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, type RunClubSummary } from '../../../src/shared/schemas/records.js';
-import { detailPath, editPath } from '../../components/records/kind.js';
+import { detailPath, editPath } from '../../components/records/record-config.js';
 import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';
