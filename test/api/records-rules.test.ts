@@ -66,6 +66,9 @@ describe('record rules', () => {
       const page = await agent.get('/api/events?limit=1&offset=3');
       expect(page.body.total).toBe(4);
       expect(page.body.items).toHaveLength(1);
+      // A page past the end still carries the total (with and without a filter).
+      expect((await agent.get('/api/events?offset=50')).body).toEqual({ items: [], total: 4 });
+      expect((await agent.get('/api/events?offset=50&filter=regular')).body).toEqual({ items: [], total: 3 });
     });
 
     it('answers 400 for bad list parameters', async () => {

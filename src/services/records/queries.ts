@@ -165,17 +165,44 @@ export interface PageRequest {
 /** From this offset on, a page first finds its ids from the sort index, then reads only those rows. */
 const DEFERRED_JOIN_OFFSET = 200;
 
-/** One page of rows in the given order. */
-export async function pageOfRows(db: Db, definition: RecordDefinition, request: PageRequest): Promise<RawRow[]> {
+/**
+ * One page of rows in the given order, with the maintained totals of the named buckets. A shallow page reads the
+ * totals as scalar subqueries of the page query itself (one round trip, one pooled connection per request).
+ */
+export async function pageOfRows(
+  db: Db,
+  definition: RecordDefinition,
+  request: PageRequest,
+  buckets: readonly string[],
+): Promise<{ rows: RawRow[]; counts: Map<string, number> }> {
   const ordered = (builder: Knex.QueryBuilder) => {
     request.where?.(builder);
     for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
     return builder.limit(request.limit).offset(request.offset);
   };
-  if (request.offset < DEFERRED_JOIN_OFFSET) return (await ordered(db(`${definition.table} as r`).select('r.*'))) as RawRow[];
+  if (request.offset < DEFERRED_JOIN_OFFSET) {
+    const builder = db(`${definition.table} as r`).select('r.*');
+    buckets.forEach((bucket, i) => {
+      builder.select(db.raw('(SELECT ?? FROM ?? WHERE ?? = ? AND ?? = ?) AS ??', ['total', COUNTS, 'kind', definition.code, 'bucket', bucket, `bucketTotal${i}`]));
+    });
+    const rows = (await ordered(builder)) as RawRow[];
+    if (rows.length > 0) {
+      const counts = new Map(buckets.map((bucket, i) => [bucket, Number(rows[0]![`bucketTotal${i}`] ?? 0)]));
+      const clean = rows.map((row) => {
+        const copy = { ...row };
+        buckets.forEach((_, i) => delete copy[`bucketTotal${i}`]);
+        return copy;
+      });
+      return { rows: clean, counts };
+    }
+    return { rows: [], counts: (await readCounts(db, [definition.code])).get(definition.code)! };
+  }
   // A deep page skips its offset on the index alone instead of reading every skipped row.
-  const ids = ((await ordered(db(`${definition.table} as r`).select('r.id'))) as Array<{ id: number }>).map((row) => Number(row.id));
-  return rowsInOrder(db, definition, ids);
+  const [ids, counts] = await Promise.all([
+    ordered(db(`${definition.table} as r`).select('r.id')) as Promise<Array<{ id: number }>>,
+    readCounts(db, [definition.code]),
+  ]);
+  return { rows: await rowsInOrder(db, definition, ids.map((row) => Number(row.id))), counts: counts.get(definition.code)! };
 }
 
 async function rowsInOrder(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {

@@ -33,7 +33,6 @@ import {
   pageOfMatches,
   type BucketFilter,
   pageOfRows,
-  readCounts,
   runClubSchedules,
   updateRecordRow,
 } from './queries.js';
@@ -83,7 +82,8 @@ interface ListFilter {
   where?: (builder: Knex.QueryBuilder) => void;
   /** The same filter on the search documents (searches). */
   bucket?: BucketFilter;
-  /** The maintained total of the filtered list. */
+  /** The maintained buckets the total is made of, and how. */
+  buckets: string[];
   total: (counts: Map<string, number>) => number;
 }
 
@@ -91,12 +91,18 @@ function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): ListFilter {
   if (kind === 'event') {
     const filter = (query as ListQuery<'event'>).filter;
     if (filter === 'featured') {
-      return { where: (b) => void b.where('r.featuredRace', 1), bucket: { bucket: FEATURED_BUCKET, present: true }, total: (c) => countOf(c, FEATURED_BUCKET) };
+      return {
+        where: (b) => void b.where('r.featuredRace', 1),
+        bucket: { bucket: FEATURED_BUCKET, present: true },
+        buckets: [FEATURED_BUCKET],
+        total: (c) => countOf(c, FEATURED_BUCKET),
+      };
     }
     if (filter === 'regular') {
       return {
         where: (b) => void b.where('r.featuredRace', 0),
         bucket: { bucket: FEATURED_BUCKET, present: false },
+        buckets: [ALL_BUCKET, FEATURED_BUCKET],
         total: (c) => countOf(c) - countOf(c, FEATURED_BUCKET),
       };
     }
@@ -108,11 +114,12 @@ function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): ListFilter {
         // clubType is a JSON list of enum words; the quoted word matches exactly one element.
         where: (b) => void b.where('r.clubType', 'like', `%${JSON.stringify(type)}%`),
         bucket: { bucket: clubTypeBucket(type), present: true },
+        buckets: [clubTypeBucket(type)],
         total: (c) => countOf(c, clubTypeBucket(type)),
       };
     }
   }
-  return { total: (c) => countOf(c, ALL_BUCKET) };
+  return { buckets: [ALL_BUCKET], total: (c) => countOf(c, ALL_BUCKET) };
 }
 
 export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K, rawQuery: URLSearchParams | Record<string, unknown>): Promise<Page<Item<K>>> {
@@ -123,8 +130,8 @@ export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K
   const request = { where: filter.where, sort, limit: query.limit, offset: query.offset };
 
   if (query.q === '') {
-    const [rows, counts] = await Promise.all([pageOfRows(ctx.db, def, request), readCounts(ctx.db, [def.code])]);
-    return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total: filter.total(counts.get(def.code)!) };
+    const { rows, counts } = await pageOfRows(ctx.db, def, request, filter.buckets);
+    return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total: filter.total(counts) };
   }
   const matches = await matchingIds(ctx.db, def, query.q, filter.bucket);
   if (!matches) return { items: [], total: 0 };
