@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime, formatMoney } from '../../src/shared/format.js';
+
+describe('formatting shared by server and browser', () => {
+  it('never shifts a date-only value by a time zone', () => {
+    expect(formatDate('2027-03-14', { locale: 'en-AU', timeZone: 'Pacific/Honolulu' })).toBe('14 Mar 2027');
+    expect(formatDate('2027-03-14', { locale: 'en-US', timeZone: 'Australia/Sydney' })).toBe('Mar 14, 2027');
+    expect(formatDate(null, { locale: 'en-AU', timeZone: 'UTC' })).toBe('');
+  });
+
+  it('shows instants in the given zone and locale, with formatters reused per locale and zone', () => {
+    const instant = '2026-11-21T23:30:00.000Z';
+    const sydney = formatDateTime(instant, { locale: 'en-AU', timeZone: 'Australia/Sydney' });
+    const utc = formatDateTime(instant, { locale: 'en-AU', timeZone: 'UTC' });
+    expect(sydney).toContain('22 Nov 2026');
+    expect(utc).toContain('21 Nov 2026');
+    expect(formatDateTime(instant, { locale: 'en-AU', timeZone: 'Australia/Sydney' })).toBe(sydney);
+  });
+
+  it('formats money in the locale', () => {
+    expect(formatMoney('1234.5', { locale: 'en-AU' })).toBe('$1,234.50');
+  });
+});
