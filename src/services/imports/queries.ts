@@ -41,16 +41,21 @@ export interface EventTarget {
   websiteUrl: string | null;
 }
 
-/** Owner rows are locked while contacts are added to them (ADR 0020), so a delete cannot leave orphans. */
-function lockedOnMysql<Q extends Knex.QueryBuilder>(db: Db, query: Q): Q {
-  return dialectOfDb(db as Knex) === 'mysql' ? (query.forUpdate() as Q) : query;
+/**
+ * Owner rows are locked while contacts are added to them (ADR 0020), so a delete cannot leave orphans. Events are
+ * locked for update (their website may be written next, and upgrading a shared lock could deadlock); brands only
+ * get contacts, and a shared lock, enough to keep a delete out, is cheaper for thousands of rows per batch.
+ */
+function lockedOnMysql<Q extends Knex.QueryBuilder>(db: Db, query: Q, mode: 'update' | 'share'): Q {
+  if (dialectOfDb(db as Knex) !== 'mysql') return query;
+  return (mode === 'update' ? query.forUpdate() : query.forShare()) as Q;
 }
 
 /** The events a batch names, by their WordPress id, locked until the batch commits. */
 export async function findEventsByWordpressIds(db: Db, wordpressIds: readonly number[]): Promise<EventTarget[]> {
   const found: EventTarget[] = [];
   for (const part of chunks(wordpressIds, LOOKUP_CHUNK)) {
-    const rows = (await lockedOnMysql(db, db('events').select('id', 'wordpressEventId', 'websiteUrl').whereIn('wordpressEventId', part))) as Array<{
+    const rows = (await lockedOnMysql(db, db('events').select('id', 'wordpressEventId', 'websiteUrl').whereIn('wordpressEventId', part), 'update')) as Array<{
       id: number;
       wordpressEventId: number | string;
       websiteUrl: string | null;
@@ -84,7 +89,7 @@ export async function listBrandNames(db: Db): Promise<Array<{ id: number; brandN
 export async function lockBrands(db: Db, ids: readonly number[]): Promise<Set<number>> {
   const existing = new Set<number>();
   for (const part of chunks([...ids].sort((a, b) => a - b), LOOKUP_CHUNK)) {
-    const rows = (await lockedOnMysql(db, db('brands').select('id').whereIn('id', part))) as Array<{ id: number }>;
+    const rows = (await lockedOnMysql(db, db('brands').select('id').whereIn('id', part), 'share')) as Array<{ id: number }>;
     for (const row of rows) existing.add(Number(row.id));
   }
   return existing;
