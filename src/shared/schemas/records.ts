@@ -54,21 +54,26 @@ export const MAX_LIST_ITEM_LENGTH = 500;
  */
 const typed = <Out, In>(schema: z.ZodType) => schema as unknown as z.ZodDefault<z.ZodType<Out, In>>;
 
+/** Half of a surrogate pair on its own is not text: the two databases would store different replacements. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const INVALID_CHARACTER = 'Contains an invalid character';
+const text = (error: string) => z.string({ error }).refine((value) => !LONE_SURROGATE.test(value), INVALID_CHARACTER);
+
 const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 const tooLong = (max: number) => `Must be at most ${max} characters`;
 
 /** Required name: trimmed, not blank; the same message whether it is missing, blank or not text. */
-const requiredName = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
+const requiredName = (message: string, max = 255) => text(message).trim().min(1, message).max(max, tooLong(max));
 
 /** Optional text: '' or blank becomes null; omitted becomes null. */
 const optionalText = (max: number) =>
   typed<string | null, string | null>(
-    z.preprocess(blankToNull, z.string({ error: 'Must be text' }).trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? null),
+    z.preprocess(blankToNull, text('Must be text').trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? null),
   );
 
 const textWithDefault = (max: number, fallback: string) =>
   typed<string, string | null>(
-    z.preprocess(blankToNull, z.string({ error: 'Must be text' }).trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? fallback),
+    z.preprocess(blankToNull, text('Must be text').trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? fallback),
   );
 
 /** URLs travel and are stored as text (content-site data is not always a well-formed URL). */
@@ -92,7 +97,7 @@ const enumWithDefault = <T extends readonly [string, ...string[]]>(values: T, fa
 
 const textList = () =>
   z
-    .array(z.string({ error: 'List items must be text' }).trim().max(MAX_LIST_ITEM_LENGTH, tooLong(MAX_LIST_ITEM_LENGTH)), { error: 'Must be a list of text values' })
+    .array(text('List items must be text').trim().max(MAX_LIST_ITEM_LENGTH, tooLong(MAX_LIST_ITEM_LENGTH)), { error: 'Must be a list of text values' })
     .max(MAX_LIST_ITEMS, `At most ${MAX_LIST_ITEMS} entries`)
     .nullable()
     .optional()
@@ -531,8 +536,7 @@ export type EventFilter = (typeof EVENT_FILTERS)[number];
 export const RUN_CLUB_TYPE_FILTERS = ['all', 'trail', 'road', 'track', 'mixed'] as const;
 export type RunClubTypeFilter = (typeof RUN_CLUB_TYPE_FILTERS)[number];
 
-const queryText = z
-  .string()
+const queryText = text('Search text must be text')
   .max(MAX_QUERY_LENGTH, `Search text must be at most ${MAX_QUERY_LENGTH} characters`)
   // Line breaks separate fields in the search index, so a query never spans two fields.
   .transform((text) => text.replace(/[\r\n]+/g, ' ').trim())
