@@ -11,6 +11,7 @@ import {
   findEventsByWordpressIds,
   insertBrands,
   insertContacts,
+  type ContactInsert,
   listBrandNames,
   findBrandsByName,
   lockBrands,
@@ -177,13 +178,7 @@ async function recordsChangedInSteps(trx: Knex.Transaction, type: 'event' | 'bra
   for (const id of ids) await recordsChanged(trx, type, [id]);
 }
 
-function contactRow(
-  contact: PlannedContact,
-  entityType: 'event' | 'brand',
-  entityId: number,
-  createdBy: number | null,
-  now: string,
-): Record<string, unknown> {
+function contactRow(contact: PlannedContact, entityType: 'event' | 'brand', entityId: number, createdBy: number | null, now: string): ContactInsert {
   return {
     firstName: contact.firstName,
     lastName: contact.lastName,
@@ -256,7 +251,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         const websites = new Map<number, string>();
         const currentWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
         pendingWebsites.overlay(currentWebsite);
-        const contacts: Array<Record<string, unknown>> = [];
+        const contacts: ContactInsert[] = [];
         // Only event rows that changed go to the records service; contacts are not part of its derived data.
         const touched = new Set<number>();
         const failures: string[] = [];
@@ -298,7 +293,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
       updated += outcome.websites.size;
       pendingWebsites.remember(outcome.websites);
       created += outcome.contacts.length;
-      for (const contact of outcome.contacts) pending.add(contactKey(contact.entityId as number, contact.email as string));
+      for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
   return { updated, created, skipped: tally.skipped, errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS), ...counts(tally), dryRun };
@@ -366,7 +361,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
           'brand',
           batch.flatMap((row) => row.contacts.map((contact) => contact.email)),
         );
-        const contacts: Array<Record<string, unknown>> = [];
+        const contacts: ContactInsert[] = [];
         // Only new brand rows go to the records service; contacts are not part of its derived data.
         const touched = new Set<number>(createdIds.values());
         let skipped = 0;
@@ -393,7 +388,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
       tally.skipped += outcome.skipped;
       brandsCreated += outcome.createdIds.size;
       contactsCreated += outcome.contacts.length;
-      for (const contact of outcome.contacts) pending.add(contactKey(contact.entityId as number, contact.email as string));
+      for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
   return { brandsCreated, contactsCreated, skipped: tally.skipped, errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS), ...counts(tally), dryRun };
