@@ -9,6 +9,7 @@
  *    /proc/<pid>/status for the peak resident memory (VmHWM);
  * 4. times a plain mysql2 multi-row INSERT of the same contact rows into an empty copy of the table;
  * 5. prints rows/s, peak RSS and the ratio, and drops the database (BENCH_KEEP=1 keeps it).
+ * BENCH_ROWS and BENCH_BATCH change the file size and the rows per transaction.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ import { createDatabase } from '../src/db/knex.js';
 import { rebuildDerivedData } from '../src/services/records/derived.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+/** Rows per transaction passed to `pacer import --batch-size` (the CLI's default when unset). */
+const BATCH = process.env.BENCH_BATCH ? ['--batch-size', process.env.BENCH_BATCH] : [];
 const BRANDS = Math.max(1, Math.round(ROWS / 20));
 const server = new URL((process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306').replace(/^mariadb:/, 'mysql:'));
 const dbName = `pacer_bench_${process.pid}`;
@@ -164,11 +167,11 @@ async function main() {
     await rebuildDerivedData(knex, ['event']);
     await knex.destroy();
 
-    const brands = await runCli(['import', 'brands', brandsFile, '--json']);
+    const brands = await runCli(['import', 'brands', brandsFile, '--json', ...BATCH]);
     if (brands.code !== 0) throw new Error(`brands import failed (${brands.code}): ${brands.stderr}`);
-    const eventsRun = await runCli(['import', 'events', eventsFile, '--json']);
+    const eventsRun = await runCli(['import', 'events', eventsFile, '--json', ...BATCH]);
     if (eventsRun.code !== 0) throw new Error(`events import failed (${eventsRun.code}): ${eventsRun.stderr}`);
-    const again = await runCli(['import', 'brands', brandsFile, '--json']);
+    const again = await runCli(['import', 'brands', brandsFile, '--json', ...BATCH]);
     const baseline = await plainInsert(conn);
     await conn.end();
 
