@@ -269,7 +269,14 @@ async function main() {
   }
   console.log(`\n${dialectOf(DATABASE_URL) === 'mysql' ? 'MariaDB/MySQL' : 'SQLite'}, ${CONNECTIONS} connections, ${SECONDS} s each:\n${rows.join('\n')}`);
 
-  server.close();
+  // Requests autocannon gave up on may still be running; let them finish before the pool goes away.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await closed;
+  const pool = (ctx.db.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
+  for (let waited = 0; pool && pool.numUsed() + pool.numPendingAcquires() > 0 && waited < 60_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   await ctx.db.destroy();
 }
 
