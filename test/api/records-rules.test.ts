@@ -287,6 +287,8 @@ describe('record rules', () => {
       }
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect((await agent.get('/api/brands?__proto__[x]=1&constructor=1')).status).toBe(200);
+      expect((await agent.get('/api/brands?__proto__=a&__proto__=b&q=zz')).status).toBe(200);
+      expect((await agent.get('/api/brands?q=a&q=b')).status).toBe(400);
     });
 
     it('never answers 5xx to arbitrary JSON bodies', async () => {

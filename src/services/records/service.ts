@@ -68,13 +68,14 @@ const definition = (kind: RecordKind) => definitionOf(kind) as RecordDefinition;
 
 function queryObject(query: URLSearchParams | Record<string, unknown>): Record<string, unknown> {
   if (!(query instanceof URLSearchParams)) return query;
-  const out: Record<string, unknown> = {};
   // A repeated parameter (?q=a&q=b) is refused by the schema as a list, rather than silently picking one.
-  for (const key of new Set(query.keys())) {
-    const values = query.getAll(key);
-    out[key] = values.length === 1 ? values[0] : values;
-  }
-  return out;
+  // fromEntries defines own properties, so a parameter named __proto__ stays a plain key.
+  return Object.fromEntries(
+    [...new Set(query.keys())].map((key) => {
+      const values = query.getAll(key);
+      return [key, values.length === 1 ? values[0] : values];
+    }),
+  );
 }
 
 interface ListFilter {
