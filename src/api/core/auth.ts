@@ -21,9 +21,10 @@ export async function sessionInfo(req: Request): Promise<SessionInfo> {
 /** Sign-in, sign-out, the current user and first-run set-up: the only /api routes open without a session. */
 export function authRouter(): Router {
   const router = Router();
-  router.use(express.json({ limit: '16kb' }));
+  // Only these small bodies are parsed here: this router sees every /api request, and other routes set their own limits.
+  const json = express.json({ limit: '16kb' });
 
-  router.post('/login', async (req, res) => {
+  router.post('/login', json, async (req, res) => {
     const result = await login(req.ctx, req.ctx.throttle, req.body, req.ip ?? 'unknown');
     startSession(req, result.user.id, result.sessionVersion);
     res.json({ user: result.user });
@@ -44,7 +45,7 @@ export function authRouter(): Router {
     res.json(await sessionInfo(req));
   });
 
-  router.post('/setup', async (req, res) => {
+  router.post('/setup', json, async (req, res) => {
     const user = await createFirstAdmin(req.ctx, req.body);
     startSession(req, user.id, 0);
     res.status(201).json({ user });
