@@ -1,6 +1,5 @@
 import { encodeList, encodeTimestamp } from '../../db/codecs.js';
-import type { Knex } from 'knex';
-import { dialectOfDb, withTransaction } from '../../db/knex.js';
+import { withTransaction } from '../../db/knex.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { recordsChanged } from '../records/hooks.js';
@@ -167,17 +166,6 @@ async function runBatches<P extends { line: number }>(
   return tally;
 }
 
-/**
- * Tells the records service which records changed. On SQLite one id per call: the hook inserts all their search
- * grams in one multi-row statement, which Knex writes as a compound SELECT that SQLite caps at 500 terms, so a
- * batch of new brands at once would fail there. MySQL has no such cap and takes the whole batch in one call.
- */
-async function recordsChangedInSteps(trx: Knex.Transaction, type: 'event' | 'brand', ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  if (dialectOfDb(trx) === 'mysql') return recordsChanged(trx, type, ids);
-  for (const id of ids) await recordsChanged(trx, type, [id]);
-}
-
 function contactRow(contact: PlannedContact, entityType: 'event' | 'brand', entityId: number, createdBy: number | null, now: string): ContactInsert {
   return {
     firstName: contact.firstName,
@@ -282,7 +270,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         if (!dryRun) {
           await updateEventWebsites(trx, websites, now);
           await insertContacts(trx, contacts);
-          await recordsChangedInSteps(trx, 'event', [...touched]);
+          await recordsChanged(trx, 'event', [...touched]);
         }
         return { applied, skipped, failures, websites, contacts };
       });
@@ -379,7 +367,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
         }
         if (!dryRun) {
           await insertContacts(trx, contacts);
-          await recordsChangedInSteps(trx, 'brand', [...touched]);
+          await recordsChanged(trx, 'brand', [...touched]);
         }
         return { createdIds, foundIds, contacts, skipped };
       });
