@@ -54,7 +54,14 @@ const node = {
   logLevel: 'warning',
 };
 
-const server = { ...node, entryPoints: { server: 'src/server/main.ts', cli: 'cli/index.ts' }, outdir: 'dist' };
+// react-router's package hands Node its development build whatever NODE_ENV says; the built server bundles the
+// production build instead (the watcher keeps the development one and its checks).
+const server = {
+  ...node,
+  entryPoints: { server: 'src/server/main.ts', cli: 'cli/index.ts' },
+  outdir: 'dist',
+  alias: watch ? {} : { 'react-router': './node_modules/react-router/dist/production/index.mjs' },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });

@@ -7,12 +7,13 @@
  *   BENCH_SECONDS     seconds per measurement (default 10)
  *   BENCH_REFILL=1    drop and refill even when the database already holds the expected rows
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import { loadConfig } from '../src/config/env.js';
+import { loadConfig, type Config } from '../src/config/env.js';
 import { encodeList, encodeTimestamp } from '../src/db/codecs.js';
 import { dialectOf, mysqlConnection } from '../src/db/knex.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -20,9 +21,6 @@ import { createServerContext } from '../src/server/context.js';
 import { rebuildDerivedData } from '../src/services/records/derived.js';
 import { createUser } from '../src/services/users/service.js';
 import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '../src/shared/schemas/records.js';
-
-// React picks its production build when first loaded, so the app (which loads React) is imported only after this.
-process.env.NODE_ENV = 'production';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AutocannonResult {
@@ -214,11 +212,8 @@ async function main() {
     await createUser(ctx, { email: BENCH_EMAIL, password: BENCH_PASSWORD, firstName: 'Bench', lastName: 'Mark' });
   }
 
-  const { createApp } = await import('../src/server/app.js');
-  const app = createApp(ctx);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Measure what we ship: the built server (production React and react-router) in its own process.
+  const { server, origin } = await startBuiltServer(config);
   const login = await fetch(`${origin}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
@@ -269,15 +264,36 @@ async function main() {
   }
   console.log(`\n${dialectOf(DATABASE_URL) === 'mysql' ? 'MariaDB/MySQL' : 'SQLite'}, ${CONNECTIONS} connections, ${SECONDS} s each:\n${rows.join('\n')}`);
 
-  // Requests autocannon gave up on may still be running; let them finish before the pool goes away.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  await closed;
-  const pool = (ctx.db.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
-  for (let waited = 0; pool && pool.numUsed() + pool.numPendingAcquires() > 0 && waited < 60_000; waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
   await ctx.db.destroy();
+}
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** Builds the app and starts dist/server.js against the benchmark database; resolves once it answers /readyz. */
+async function startBuiltServer(config: Config): Promise<{ server: ChildProcess; origin: string }> {
+  execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'inherit' });
+  const port = await freePort();
+  const server = spawn(process.execPath, ['dist/server.js'], {
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL, SESSION_SECRET: config.sessionSecret, COOKIE_SECURE: 'false', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 200) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    const ready = await fetch(`${origin}/readyz`).then((res) => res.ok, () => false);
+    if (ready) return { server, origin };
+    if (waited > 60_000) throw new Error('the server did not become ready in 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './20261121000000_initial_schema.js';
 import * as recordSearchAndCounts from './20261121100000_record_search_and_counts.js';
-import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 import * as contactsLowerEmailIndex from './20261121300000_contacts_lower_email_index.js';
 import * as importLocks from './20261121300001_import_locks.js';
+import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,9 +17,9 @@ interface Migration {
 const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121000000_initial_schema', initialSchema],
   ['20261121100000_record_search_and_counts', recordSearchAndCounts],
-  ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
   ['20261121300000_contacts_lower_email_index', contactsLowerEmailIndex],
   ['20261121300001_import_locks', importLocks],
+  ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -2,6 +2,7 @@ import type { CommandRegistrar } from '../program.js';
 import { withContext } from '../runtime.js';
 import { migrateToLatest, migrationStatus, rollbackLast } from '../../src/db/migrate.js';
 import { seedDemoData } from '../../seeds/demo.js';
+import { rebuildDerivedData } from '../../src/services/records/derived.js';
 
 export const registerDbCommands: CommandRegistrar = (program, io) => {
   const db = program.command('db').description('Database schema and demo data');
@@ -25,6 +26,13 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     .action(async () => {
       const status = await withContext(io, (ctx) => migrationStatus(ctx.db));
       io.stdout.write(`Applied: ${status.applied.length}\nPending: ${status.pending.length}\n${status.pending.map((n) => `  ${n}\n`).join('')}`);
+    });
+
+  db.command('reindex')
+    .description('Rebuild the search index and the record counts from the record rows (a repair tool)')
+    .action(async () => {
+      await withContext(io, (ctx) => rebuildDerivedData(ctx.db));
+      io.stdout.write('Search index and counts rebuilt.\n');
     });
 
   db.command('seed')

@@ -46,7 +46,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
     '/assets',
     express.static(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
   );
-  app.use(express.static(options.publicDir ?? 'public', { index: false }));
+  // Only paths that name a file reach the disk: no stat() for every page and API request.
+  const staticFiles = express.static(options.publicDir ?? 'public', { index: false });
+  app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) && !req.path.startsWith('/api/') ? staticFiles(req, res, next) : next()));
   app.use(securityHeaders());
   app.use((req, _res, next) => {
     req.ctx = { ...ctx, log: req.log };

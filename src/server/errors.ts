@@ -9,6 +9,12 @@ interface BodyParserError {
 /** Maps every failure to `{message, code, issues?}`; unknown errors are logged and answered without internals. */
 export function errorHandler() {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    // The client went away (or the server is draining): nobody to answer, and nothing went wrong on our side.
+    // (The socket, not req.destroyed: Node destroys a request stream once its body has been read.)
+    if (res.destroyed || req.socket.destroyed) {
+      req.log?.debug({ err: error }, 'request abandoned by the client');
+      return;
+    }
     if (res.headersSent) return next(error);
     if (error instanceof AppError) {
       if (error.headers) res.set(error.headers);

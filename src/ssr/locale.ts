@@ -18,14 +18,32 @@ export function localeOf(req: Request): string {
   return DEFAULT_LOCALE;
 }
 
+const knownZones = new Map<string, boolean>();
+
+function isTimeZone(zone: string): boolean {
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    // Bounded: the cookie is the client's to choose.
+    if (knownZones.size < 1000) knownZones.set(zone, known);
+  }
+  return known;
+}
+
 /** The browser reports its zone in a cookie; until it has, timestamps are shown in UTC on both sides. */
 export function timeZoneOf(req: Request): string {
   const match = /(?:^|;\s*)tz=([^;]+)/.exec(req.get('cookie') ?? '');
-  const zone = match?.[1] ? decodeURIComponent(match[1]) : 'UTC';
+  if (!match?.[1]) return 'UTC';
+  let zone: string;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone;
+    zone = decodeURIComponent(match[1]);
   } catch {
     return 'UTC';
   }
+  return isTimeZone(zone) ? zone : 'UTC';
 }

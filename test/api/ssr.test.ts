@@ -101,3 +101,17 @@ describe('server rendering', () => {
     expect(fallback.body.locale).toBe('en-AU');
   });
 });
+
+describe('time zone from the browser', () => {
+  it('uses a valid zone cookie and falls back to UTC for a bad or malformed one', async () => {
+    const t = await createTestApp();
+    try {
+      const zone = async (cookie: string) => (await t.agent().get('/api/session').set('Cookie', cookie)).body.timeZone as string;
+      expect(await zone('tz=Australia%2FPerth')).toBe('Australia/Perth');
+      expect(await zone('tz=Mars%2FOlympus')).toBe('UTC');
+      expect(await zone('tz=%E0%A4%A')).toBe('UTC');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -89,6 +89,17 @@ describe('pacer users and pacer db', () => {
     expect(again.err).toContain('already has records');
   });
 
+  it('rebuilds the search index and counts from the rows', async () => {
+    await t.db('record_counts').delete();
+    await t.db('record_search_grams').delete();
+    const res = await run('db', 'reindex');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('Search index and counts rebuilt.');
+    const totals = (await t.db('record_counts').where({ bucket: 'all' }).pluck('total')) as Array<number | string>;
+    expect(totals.map(Number).sort((a, b) => a - b)).toEqual([4, 5, 5, 6, 6, 8]);
+    expect(Number(((await t.db('record_search_grams').count({ n: '*' }).first()) as { n: number }).n)).toBeGreaterThan(0);
+  });
+
   it('rolls back the last batch', async () => {
     const res = await run('db', 'rollback');
     expect(res.code).toBe(0);

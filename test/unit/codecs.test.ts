@@ -33,3 +33,14 @@ describe('codecs', () => {
     expect(decodeTimestamp('2026-11-21 23:59:58')).toBe('2026-11-21T23:59:58.000Z');
   });
 });
+
+describe('row decoding', () => {
+  it('decodes each kind of column and leaves the rest alone', async () => {
+    const { decodeRow } = await import('../../src/db/codecs.js');
+    const kinds = { flag: 'boolean', tags: 'list', money: { kind: 'money', scale: 2 }, day: 'date', at: 'timestamp', n: 'integer' } as const;
+    expect(
+      decodeRow(kinds, { flag: 1, tags: '["a","b"]', money: 0.1 + 0.2, day: '2027-03-14', at: '2026-11-21 10:00:00.5', n: '7', other: 'x' }),
+    ).toEqual({ flag: true, tags: ['a', 'b'], money: '0.30', day: '2027-03-14', at: '2026-11-21T10:00:00.500Z', n: 7, other: 'x' });
+    expect(decodeRow(kinds, { at: '2026-11-21 10:00:00', tags: null })).toEqual({ at: '2026-11-21T10:00:00.000Z', tags: [] });
+  });
+});
