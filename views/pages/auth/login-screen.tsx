@@ -42,7 +42,11 @@ function TextField(props: { name: string; label: string; type?: string; autoComp
   );
 }
 
-export function LoginScreen() {
+/**
+ * The submit logic both auth forms share: validate with the shared schema, show field messages, post, and on
+ * success reload this URL signed in; on failure show the server's message (or the fallback).
+ */
+function useAuthForm<S extends z.ZodType>(schema: S, url: string, fields: readonly string[], fallback: string) {
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -50,7 +54,7 @@ export function LoginScreen() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const parsed = LoginSchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    const parsed = schema.safeParse(Object.fromEntries(fields.map((name) => [name, form.get(name) ?? ''])));
     setServerError(null);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
@@ -59,21 +63,26 @@ export function LoginScreen() {
     setErrors({});
     setPending(true);
     try {
-      await apiRequest('POST', '/api/login', parsed.data);
+      await apiRequest('POST', url, parsed.data);
       reloadHere();
     } catch (error) {
-      setServerError(messageOf(error, 'Login failed'));
+      setServerError(messageOf(error, fallback));
       setPending(false);
     }
   }
 
+  return { pending, serverError, errors, onSubmit: (event: FormEvent<HTMLFormElement>) => void onSubmit(event) };
+}
+
+export function LoginScreen() {
+  const { pending, serverError, errors, onSubmit } = useAuthForm(LoginSchema, '/api/login', ['email', 'password'], 'Login failed');
   return (
     <div className="auth-page">
       <Card className="auth-card">
         <h1 className="auth-title">{PRODUCT_TITLE}</h1>
         <p className="muted">Access is limited to authorized users only.</p>
         {serverError && <Alert variant="destructive">{serverError}</Alert>}
-        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} />
           <TextField name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} />
           <Button type="submit" disabled={pending} className="btn-block">
@@ -86,30 +95,12 @@ export function LoginScreen() {
 }
 
 export function SetupScreen() {
-  const [pending, setPending] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const parsed = NewUserSchema.safeParse(Object.fromEntries(['email', 'password', 'firstName', 'lastName'].map((k) => [k, form.get(k) ?? ''])));
-    setServerError(null);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
-      await apiRequest('POST', '/api/setup', parsed.data);
-      reloadHere();
-    } catch (error) {
-      setServerError(messageOf(error, 'Could not create the account'));
-      setPending(false);
-    }
-  }
-
+  const { pending, serverError, errors, onSubmit } = useAuthForm(
+    NewUserSchema,
+    '/api/setup',
+    ['email', 'password', 'firstName', 'lastName'],
+    'Could not create the account',
+  );
   return (
     <div className="auth-page">
       <Card className="auth-card">
@@ -117,7 +108,7 @@ export function SetupScreen() {
         <h2>Create the first admin account</h2>
         <p className="muted">No one has signed up yet. This account can then add the rest of the team from the terminal.</p>
         {serverError && <Alert variant="destructive">{serverError}</Alert>}
-        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} required />
           <TextField name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required />
           <TextField name="firstName" label="First name" autoComplete="given-name" error={errors.firstName} required />
