@@ -109,6 +109,8 @@ describe('toasts', () => {
       expect(screen.queryByText('Brand created successfully')).toBeNull();
       expect(screen.getByText('Failed to delete brand')).toBeTruthy();
       expect(screen.getAllByTestId('toast')).toHaveLength(1);
+      // F8 moves focus to the notifications region.
+      expect(screen.getByRole('region', { name: 'Notifications (F8)' })).toBeTruthy();
       expect(screen.getByTestId('toast').className).toContain('toast-destructive');
       await act(async () => {
         vi.advanceTimersByTime(TOAST_DURATION_MS + 500);
