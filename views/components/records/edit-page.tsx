@@ -1,0 +1,31 @@
+import { useLoaderData } from 'react-router';
+import type { z } from 'zod';
+import { editMissingText, NotFoundView, PageHeader } from './detail.js';
+import type { RecordData } from './loaders.js';
+import { RecordForm, type RecordFormProps } from './record-form.js';
+import { detailPath, type RecordConfig } from './record-config.js';
+
+export interface EditRecordPageProps {
+  config: RecordConfig;
+  schema: z.ZodType;
+  sections: RecordFormProps['sections'];
+  /** The type as a title reads it: 'Brand', 'Media Outlet', 'Run Club'. */
+  title: string;
+  /** The spec's not-found text: 'Brand not found'. */
+  notFound: string;
+  /** The not-found view's way back to the list: 'Return to Brands'. */
+  listBackLabel: string;
+}
+
+/** The edit page of every record type (its loader is recordLoader): the prefilled form, or "does not exist". */
+export function EditRecordPage({ config, schema, sections, title, notFound, listBackLabel }: EditRecordPageProps) {
+  const { record } = useLoaderData() as RecordData<{ id: number }>;
+  if (!record) return <NotFoundView title={notFound} message={editMissingText(config.noun)} backTo={config.listPath} backLabel={listBackLabel} />;
+  const back = detailPath(config, record.id);
+  return (
+    <div className="page">
+      <PageHeader backTo={back} backLabel={`Back to ${title}`} title={`Edit ${title}`} />
+      <RecordForm config={config} schema={schema} sections={sections} record={record} submitLabel={`Update ${title}`} cancelTo={back} />
+    </div>
+  );
+}
