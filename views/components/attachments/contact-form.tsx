@@ -3,6 +3,7 @@ import type { ContactOwnerType } from '../../../src/services/attachments/owner-t
 import { ContactInputSchema, type ContactFormBody } from '../../../src/shared/schemas/contacts.js';
 import { FieldError, Input, Label, Textarea, Button } from '../ui/primitives.js';
 import type { Contact } from './types.js';
+import { firstErrorPerField } from '../../../src/shared/field-errors.js';
 
 interface ContactFormValues {
   firstName: string;
@@ -52,9 +53,7 @@ export function ContactForm({ ownerType, ownerId, contact, onSubmit, onCancel }:
     const body: ContactFormBody = { ...values, entityType: ownerType, entityId: ownerId };
     const parsed = ContactInputSchema.safeParse(body);
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0])] ??= issue.message;
-      setErrors(next);
+      setErrors(firstErrorPerField(parsed.error.issues));
       return;
     }
     setErrors({});

@@ -10,6 +10,7 @@ import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
 import type { Payment } from './types.js';
+import { firstErrorPerField } from '../../../src/shared/field-errors.js';
 
 const TEXT_FIELDS = ['description', 'amount', 'paymentType', 'paymentDate', 'startDate', 'endDate', 'invoiceNumber', 'paymentMethod', 'notes'] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
@@ -46,9 +47,7 @@ function PaymentForm({
     const body: PaymentFormBody = { ...values, entityType: ownerType, entityId: ownerId };
     const parsed = PaymentInputSchema.safeParse(body);
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0])] ??= issue.message;
-      setErrors(next);
+      setErrors(firstErrorPerField(parsed.error.issues));
       return;
     }
     setErrors({});

@@ -5,24 +5,11 @@ import { HttpError, type ApiErrorBody } from '../../../src/shared/api-error.js';
 import { apiRequest } from '../../data/http.js';
 import { toast } from '../ui/toast.js';
 import { Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
+import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
 import { failureToast } from './delete-dialog.js';
 import { detailPath, type RecordConfig } from './record-config.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
 
-type FieldErrors = Record<string, string>;
-
-function errorsOf(issues: ReadonlyArray<{ path: string; message: string }>): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path.split('.')[0] ?? '';
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
-function zodIssues(error: z.ZodError) {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
 
 /** The field issues of a 400 answer, so a rule only the server knows still lands next to its field. */
 function serverIssues(error: unknown): ApiErrorBody['issues'] {
@@ -177,7 +164,7 @@ export function RecordForm({ config, schema, sections, record, submitLabel, canc
     const body = readForm(new FormData(event.currentTarget), fields);
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      showErrors(errorsOf(zodIssues(parsed.error)));
+      showErrors(firstErrorPerField(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -191,7 +178,7 @@ export function RecordForm({ config, schema, sections, record, submitLabel, canc
     } catch (error) {
       setPending(false);
       const issues = serverIssues(error);
-      if (issues?.length) showErrors(errorsOf(issues));
+      if (issues?.length) showErrors(firstErrorPerField(issues));
       failureToast(editing ? config.messages.updateFailed : config.messages.createFailed, error);
     }
   }

@@ -1,21 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { messageOf } from '../../../src/shared/api-error.js';
+import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
 import { LoginSchema, NewUserSchema } from '../../../src/shared/schemas/auth.js';
 import { apiRequest } from '../../data/http.js';
 import { PRODUCT_TITLE } from '../../components/layout/main-layout.js';
 import { Alert, Button, Card, FieldError, Input, Label } from '../../components/ui/primitives.js';
-
-type FieldErrors = Record<string, string | undefined>;
-
-function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? '');
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 /** After signing in, load the very URL the user asked for, now rendered for them. */
 function reloadHere() {
@@ -57,7 +47,7 @@ function useAuthForm<S extends z.ZodType>(schema: S, url: string, fields: readon
     const parsed = schema.safeParse(Object.fromEntries(fields.map((name) => [name, form.get(name) ?? ''])));
     setServerError(null);
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
+      setErrors(firstErrorPerField(parsed.error.issues));
       return;
     }
     setErrors({});
