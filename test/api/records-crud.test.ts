@@ -57,7 +57,7 @@ const cases: Array<{
     kind: 'brand',
     table: 'brands',
     statsKey: 'brands',
-    body: { brandName: 'Fleetfoot Shoes', industryCategory: 'Footwear', totalAdvertisingSpend: '1200.50' },
+    body: { brandName: 'Fleetfoot Shoes', industryCategory: 'Footwear', lastCampaignEndDate: '2026-10-31' },
     nameField: 'brandName',
     nameMessage: 'Brand name is required',
     optionalField: 'industryCategory',

@@ -111,7 +111,6 @@ describe('record forms', () => {
     vi.stubGlobal('fetch', fetchMock);
     const { router } = renderPage({ path: '/brands/add', url: '/brands/add', Component: BrandAdd, others: [detailStub('brands/:id')] });
     fireEvent.change(await screen.findByLabelText(/^Brand name( \*)?$/), { target: { value: 'Stride Shoes' } });
-    fireEvent.change(screen.getByLabelText('Total advertising spend'), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Brand' }));
     const pending = await screen.findByRole('button', { name: 'Creating...' });
     expect((pending as HTMLButtonElement).disabled).toBe(true);
@@ -125,17 +124,17 @@ describe('record forms', () => {
   });
 
   it('shows the server\'s field issues and a destructive failure toast with its message', async () => {
-    const body = { message: 'Must be an amount such as 12.30', code: 'validation_failed', issues: [{ path: 'totalAdvertisingSpend', message: 'Must be an amount such as 12.30' }] };
+    const body = { message: 'Must be a web address', code: 'validation_failed', issues: [{ path: 'websiteUrl', message: 'Must be a web address' }] };
     vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 400 })));
     // The browser's copy of the schema accepts the body here; only the server (say, a newer rule) refuses it.
     renderPage({ path: '/brands/add', url: '/brands/add', Component: BrandAdd });
     fireEvent.change(await screen.findByLabelText(/^Brand name( \*)?$/), { target: { value: 'Stride Shoes' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Brand' }));
     const toast = await findToast('Failed to create brand');
-    expect(toast.textContent).toContain('Must be an amount such as 12.30');
+    expect(toast.textContent).toContain('Must be a web address');
     expect(toast.className).toContain('toast-destructive');
-    expect(screen.getAllByText('Must be an amount such as 12.30').length).toBe(2);
-    expect(screen.getByLabelText('Total advertising spend').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getAllByText('Must be a web address').length).toBe(2);
+    expect(screen.getByLabelText('Website').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('button', { name: 'Create Brand' })).toBeTruthy();
   });
 

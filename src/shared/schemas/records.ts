@@ -8,8 +8,9 @@ import { z } from 'zod';
  * Write semantics (docs/decisions/0010-record-field-mapping.md):
  * - POST and PUT take the same schema: the whole form. PUT REPLACES every form field; a form field that is
  *   omitted is stored as its empty value (null, [] or the field's default), never "kept as it was".
- * - Fields that are not form fields (ids, wordpress ids, sync times, galleryImages, totalPayments, createdAt,
- *   createdBy, updatedAt) are never accepted from the client (unknown keys are rejected) and PUT keeps them.
+ * - Fields that are not form fields (ids, wordpress ids, sync times, galleryImages, createdAt, createdBy,
+ *   updatedAt, and the payment totals totalPayments / totalAdvertisingSpend, which always equal the sum of the
+ *   record's payments) are never accepted from the client (unknown keys are rejected) and PUT keeps them.
  * - Empty strings from form inputs mean "no value" (null) for optional fields.
  */
 
@@ -125,14 +126,6 @@ export const DateText = z
 const optionalDate = () =>
   typed<string | null, string | null>(z.preprocess(blankToNull, DateText.nullable()).optional().transform((v) => v ?? null));
 
-/** Money (10,2) as a decimal string such as "12.30"; never negative. */
-export const MoneyText = z
-  .string({ error: 'Must be an amount such as 12.30' })
-  .trim()
-  .regex(/^\d{1,8}(\.\d{1,2})?$/, 'Must be an amount such as 12.30 (at most 99999999.99)');
-const moneyWithDefaultZero = () =>
-  typed<string, string | null>(z.preprocess(blankToNull, MoneyText.nullable()).optional().transform((v) => v ?? '0'));
-
 const coordinate = (integerDigits: number, limit: number, label: string) =>
   typed<string | null, string | null>(
     z
@@ -201,7 +194,6 @@ export const EventInputSchema = z
     prizes: optionalText(MAX_TEXT_LENGTH),
     lastNewsletterInclusion: optionalDate(),
     newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
-    totalAdvertisingSpend: moneyWithDefaultZero(),
     notes: optionalText(MAX_TEXT_LENGTH),
   })
   .strict();
@@ -272,7 +264,6 @@ export const BrandInputSchema = z
     facebookUrl: optionalUrl(),
     linkedinUrl: optionalUrl(),
     notes: optionalText(MAX_TEXT_LENGTH),
-    totalAdvertisingSpend: moneyWithDefaultZero(),
     paymentStatus: textWithDefault(20, 'current'),
     lastCampaignEndDate: optionalDate(),
     locationState: optionalEnum(LOCATION_STATES, 'State'),

@@ -19,7 +19,6 @@ export const BRAND_FORM: FormSection[] = [
   {
     title: 'Advertising',
     fields: [
-      { name: 'totalAdvertisingSpend', label: 'Total advertising spend', kind: 'number', decimal: true, placeholder: '0' },
       { name: 'paymentStatus', label: 'Payment status', kind: 'text', placeholder: 'current', hint: 'Left empty, it is stored as current.' },
       { name: 'lastCampaignEndDate', label: 'Last campaign end date', kind: 'date' },
     ],

@@ -21,7 +21,6 @@ export const EVENT_FORM: FormSection[] = [
       { name: 'trackType', label: 'Track types', kind: 'list', placeholder: 'road, trail' },
       { name: 'entryCost', label: 'Entry cost', kind: 'text' },
       { name: 'prizes', label: 'Prizes', kind: 'textarea' },
-      { name: 'totalAdvertisingSpend', label: 'Total advertising spend', kind: 'number', decimal: true, placeholder: '0' },
     ],
   },
   { title: 'Marketing', fields: [...newsletterFields(), notesField()] },
