@@ -15,6 +15,14 @@ export async function findFileRow(db: Db, id: number): Promise<FileRow | undefin
   return row ? decode(row) : undefined;
 }
 
+/** The rows of the given ids, in the order the ids are given (missing ids are left out). */
+export async function findFileRows(db: Db, ids: readonly number[]): Promise<FileRow[]> {
+  if (ids.length === 0) return [];
+  const rows = ((await db('files').whereIn('id', ids)) as Array<Record<string, unknown>>).map(decode);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 export async function listFileRows(db: Db, entityType: RecordType, entityId: number): Promise<FileRow[]> {
   const rows = (await db('files').where({ entityType, entityId }).orderBy([{ column: 'uploadedAt', order: 'desc' }, { column: 'id', order: 'desc' }])) as Array<
     Record<string, unknown>

@@ -9,7 +9,7 @@ import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { detectAllowedType, type DetectedType } from './detect.js';
 import type { ReceivedUpload } from './multipart.js';
-import { deleteFileRow, findFileRow, insertFileRow, listFileRows, type FileRow } from './queries.js';
+import { deleteFileRow, findFileRow, findFileRows, insertFileRow, listFileRows, type FileRow } from './queries.js';
 import { newStorageKey, storageFor, type FileStorage } from './storage.js';
 
 /** The one store of this process: the upload directory from the settings (outside public/). */
@@ -34,6 +34,20 @@ export async function listFiles(ctx: AppContext, entityType: RecordType, entityI
  * moved into the store and their rows inserted, in one transaction. Any failure leaves neither rows nor bytes.
  */
 export async function storeUpload(ctx: AppContext, actor: Actor, upload: ReceivedUpload): Promise<StoredFile[]> {
+  const { entityType, entityId, ids } = await commitUpload(ctx, actor, upload);
+  ctx.log.info({ event: 'files_uploaded', owner: `${entityType}:${entityId}`, count: ids.length }, 'files uploaded');
+  return (await findFileRows(ctx.db, ids)).map(present);
+}
+
+/**
+ * Checks, promotes and inserts in one transaction; the clean-up below covers only what happens before the commit,
+ * so a later failure (the read back) can never remove the bytes of rows that were committed.
+ */
+async function commitUpload(
+  ctx: AppContext,
+  actor: Actor,
+  upload: ReceivedUpload,
+): Promise<{ entityType: RecordType; entityId: number; ids: number[] }> {
   const storage = storageOf(ctx);
   const promoted: string[] = [];
   try {
@@ -74,9 +88,7 @@ export async function storeUpload(ctx: AppContext, actor: Actor, upload: Receive
       }
       return inserted;
     });
-    ctx.log.info({ event: 'files_uploaded', owner: `${entityType}:${parsedId.data}`, count: ids.length }, 'files uploaded');
-    const rows = await Promise.all(ids.map((id) => findFileRow(ctx.db, id)));
-    return rows.filter((row): row is FileRow => row !== undefined).map(present);
+    return { entityType, entityId: parsedId.data, ids };
   } catch (error) {
     // The rows were rolled back (or never written): their bytes go too, promoted or still temporary.
     await Promise.all(promoted.map((key) => storage.remove(key).catch(() => undefined)));
