@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { MailchimpAccount, MailchimpAudience } from '../../../src/integrations/mailchimp/client.js';
 import { messageOf } from '../../../src/shared/api-error.js';
-import { Alert, Button, Card, CardHeader, EmptyState, Input, Label } from '../../components/ui/primitives.js';
+import { Button, Card, CardHeader, EmptyState, Input, Label } from '../../components/ui/primitives.js';
 import { toast } from '../../components/ui/toast.js';
 import { apiRequest } from '../../data/http.js';
-import { ConnectionBadge } from './connection-badge.js';
+import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
 import type { ConnectionStatus, IntegrationsOverview } from './types.js';
 
@@ -129,19 +129,13 @@ export function MailchimpTab({
 
   return (
     <div className="integration-tab">
-      <Card>
-        <CardHeader
-          title="Connection"
-          actions={
-            <Button onClick={test} disabled={status === 'testing'}>
-              {status === 'testing' ? 'Testing...' : 'Test Connection'}
-            </Button>
-          }
-        />
-        <p>
-          Status: <ConnectionBadge status={status} testId="mailchimp-status" />
-        </p>
-        {!overview.mailchimp.configured && <Alert title="Not configured">Set MAILCHIMP_API_KEY on the server to connect the email-marketing service.</Alert>}
+      <ConnectionCard
+        status={status}
+        onTest={test}
+        statusTestId="mailchimp-status"
+        configured={overview.mailchimp.configured}
+        notConfigured="Set MAILCHIMP_API_KEY on the server to connect the email-marketing service."
+      >
         {account && (
           <dl className="dl" data-testid="account-info">
             <dt>Account</dt>
@@ -154,7 +148,7 @@ export function MailchimpTab({
             <dd>{account.total_subscribers.toLocaleString()}</dd>
           </dl>
         )}
-      </Card>
+      </ConnectionCard>
       <Card>
         <CardHeader
           title="Audiences"

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { WpSiteInfo } from '../../../src/integrations/wordpress/types.js';
 import { messageOf } from '../../../src/shared/api-error.js';
-import { Alert, Button, Card, CardHeader } from '../../components/ui/primitives.js';
+import { Alert } from '../../components/ui/primitives.js';
 import { apiRequest } from '../../data/http.js';
-import { ConnectionBadge } from './connection-badge.js';
+import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
 import { SyncCard } from './sync-card.js';
 import { SYNC_CARDS, type ConnectionStatus, type IntegrationsOverview } from './types.js';
@@ -35,21 +35,13 @@ export function WordPressTab({
 
   return (
     <div className="integration-tab">
-      <Card>
-        <CardHeader
-          title="Connection"
-          actions={
-            <Button onClick={test} disabled={status === 'testing'}>
-              {status === 'testing' ? 'Testing...' : 'Test Connection'}
-            </Button>
-          }
-        />
-        <p>
-          Status: <ConnectionBadge status={status} testId="wordpress-status" />
-        </p>
-        {!overview.wordpress.configured && (
-          <Alert title="Not configured">Set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD on the server to connect the content website.</Alert>
-        )}
+      <ConnectionCard
+        status={status}
+        onTest={test}
+        statusTestId="wordpress-status"
+        configured={overview.wordpress.configured}
+        notConfigured="Set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD on the server to connect the content website."
+      >
         {overview.wordpress.url && <p className="muted">Address: {overview.wordpress.url}</p>}
         {site && (
           <dl className="dl site-info" data-testid="site-info">
@@ -66,7 +58,7 @@ export function WordPressTab({
           </dl>
         )}
         {siteError && <Alert variant="destructive">{siteError}</Alert>}
-      </Card>
+      </ConnectionCard>
       <div className="sync-grid">
         {SYNC_CARDS.map((card) => (
           <SyncCard key={card.kind} kind={card.kind} title={card.title} connected={status === 'connected'} lastRun={overview.latestRuns[card.kind]} />
