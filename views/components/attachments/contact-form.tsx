@@ -3,7 +3,7 @@ import type { ContactOwnerType } from '../../../src/services/attachments/owner-t
 import { ContactInputSchema, type ContactFormBody } from '../../../src/shared/schemas/contacts.js';
 import { FieldError, Input, Label, Textarea, Button } from '../ui/primitives.js';
 import type { Contact } from './types.js';
-import { firstErrorPerField } from '../../../src/shared/field-errors.js';
+import { useCheckedSubmit } from './use-checked-submit.js';
 
 interface ContactFormValues {
   firstName: string;
@@ -44,25 +44,12 @@ export interface ContactFormProps {
 export function ContactForm({ ownerType, ownerId, contact, onSubmit, onCancel }: ContactFormProps) {
   const id = useId();
   const [values, setValues] = useState(() => initialValues(contact));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const { errors, pending, submit: check } = useCheckedSubmit(ContactInputSchema, onSubmit);
   const set = <K extends keyof ContactFormValues>(key: K, value: ContactFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body: ContactFormBody = { ...values, entityType: ownerType, entityId: ownerId };
-    const parsed = ContactInputSchema.safeParse(body);
-    if (!parsed.success) {
-      setErrors(firstErrorPerField(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
-      await onSubmit(body);
-    } finally {
-      setPending(false);
-    }
+    await check({ ...values, entityType: ownerType, entityId: ownerId });
   }
 
   const field = (name: keyof ContactFormValues) => ({

@@ -10,7 +10,7 @@ import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
 import type { Payment } from './types.js';
-import { firstErrorPerField } from '../../../src/shared/field-errors.js';
+import { useCheckedSubmit } from './use-checked-submit.js';
 
 const TEXT_FIELDS = ['description', 'amount', 'paymentType', 'paymentDate', 'startDate', 'endDate', 'invoiceNumber', 'paymentMethod', 'notes'] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
@@ -38,31 +38,22 @@ function PaymentForm({
 }) {
   const id = useId();
   const [values, setValues] = useState(() => initialValues(payment));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
-  const set = (name: keyof PaymentValues, value: string) => setValues((current) => ({ ...current, [name]: value }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const body: PaymentFormBody = { ...values, entityType: ownerType, entityId: ownerId };
-    const parsed = PaymentInputSchema.safeParse(body);
-    if (!parsed.success) {
-      setErrors(firstErrorPerField(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setPending(true);
+  const { errors, pending, submit: check } = useCheckedSubmit(PaymentInputSchema, async (body: PaymentFormBody) => {
     try {
       if (payment) await apiRequest('PUT', `/api/payments/${payment.id}`, body);
       else await apiRequest('POST', '/api/payments', body);
     } catch (error) {
       toast({ title: 'Error', description: messageOf(error, payment ? 'Failed to update payment' : 'Failed to add payment'), variant: 'destructive' });
-      setPending(false);
       return;
     }
     toast({ title: payment ? 'Payment updated successfully' : 'Payment added successfully' });
-    setPending(false);
     onDone(true);
+  });
+  const set = (name: keyof PaymentValues, value: string) => setValues((current) => ({ ...current, [name]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    await check({ ...values, entityType: ownerType, entityId: ownerId });
   }
 
   const text = (name: TextField, label: string, options: { required?: boolean; type?: string; inputMode?: 'decimal' } = {}) => (
