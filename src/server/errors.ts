@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError } from '../services/errors.js';
+import { AppError, serviceUnavailable } from '../services/errors.js';
 
 interface BodyParserError {
   type?: string;
@@ -8,7 +8,8 @@ interface BodyParserError {
 
 /** Maps every failure to `{message, code, issues?}`; unknown errors are logged and answered without internals. */
 export function errorHandler() {
-  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+  return (caught: unknown, req: Request, res: Response, next: NextFunction) => {
+    let error = caught;
     // The client went away (or the server is draining): nobody to answer, and nothing went wrong on our side.
     // (The socket, not req.destroyed: Node destroys a request stream once its body has been read.)
     if (res.destroyed || req.socket.destroyed) {
@@ -16,6 +17,10 @@ export function errorHandler() {
       return;
     }
     if (res.headersSent) return next(error);
+    if (isDatabaseUnavailable(error)) {
+      req.log?.error({ err: error }, 'database unavailable');
+      error = serviceUnavailable('The database is unavailable. Try again shortly.');
+    }
     if (error instanceof AppError) {
       if (error.headers) res.set(error.headers);
       return res.status(error.status).json(error.toBody());
@@ -26,10 +31,6 @@ export function errorHandler() {
     }
     if (parserError.type === 'entity.too.large') {
       return res.status(413).json({ message: 'The request body is too large', code: 'payload_too_large' });
-    }
-    if (isDatabaseUnavailable(error)) {
-      req.log?.error({ err: error }, 'database unavailable');
-      return res.status(503).json({ message: 'The database is unavailable. Try again shortly.', code: 'unavailable' });
     }
     req.log?.error({ err: error }, 'unhandled error');
     res.status(500).json({ message: 'Something went wrong on our side', code: 'internal' });

@@ -29,7 +29,6 @@ export const payloadTooLarge = (message: string) => new AppError(413, 'payload_t
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'too_many_requests', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
 export const serviceUnavailable = (message: string) => new AppError(503, 'unavailable', message);
-export const badGateway = (message: string) => new AppError(502, 'upstream_failed', message);
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;

@@ -32,3 +32,30 @@ describe('sign-in API', () => {
     expect((await agent.get('/api/me')).status).toBe(401);
   });
 });
+
+describe('first-run set-up input', () => {
+  it('refuses an email longer than the column holds with a 400, not a database error', async () => {
+    const t = await createTestApp();
+    try {
+      const email = `${'a'.repeat(64)}@${['b', 'c', 'd', 'e', 'f'].map((ch) => ch.repeat(60)).join('.')}.org`;
+      expect(email.length).toBeGreaterThan(320);
+      const res = await t.agent().post('/api/setup').send({ email, password: TEST_PASSWORD, firstName: 'A', lastName: 'B' });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Email must be at most 320 characters');
+      expect((await t.agent().get('/api/session')).body.needsSetup).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('lets only one of two simultaneous set-ups with the same email through', async () => {
+    const t = await createTestApp();
+    try {
+      const body = { email: 'race@example.org', password: TEST_PASSWORD, firstName: 'R', lastName: 'C' };
+      const answers = await Promise.all([t.agent().post('/api/setup').send(body), t.agent().post('/api/setup').send(body)]);
+      expect(answers.map((res) => res.status).sort()).toEqual([201, 403]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -41,10 +41,10 @@ export async function login(ctx: AppContext, throttle: LoginThrottle, input: unk
     throw new AppError(401, 'invalid_credentials', INVALID_CREDENTIALS);
   }
   throttle.recordSuccess(email, ip);
-  await updateUser(ctx.db, user.id, { lastLogin: ctx.clock.now() });
-  const fresh = (await findUserById(ctx.db, user.id))!;
+  const lastLogin = ctx.clock.now();
+  await updateUser(ctx.db, user.id, { lastLogin });
   ctx.log.info({ event: 'login', userId: user.id }, 'signed in');
-  return { user: presentUser(fresh), sessionVersion: fresh.sessionVersion };
+  return { user: presentUser({ ...user, lastLogin: lastLogin.toISOString() }), sessionVersion: user.sessionVersion };
 }
 
 /** Logging out revokes every copy of the session cookie, on every device. */

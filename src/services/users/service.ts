@@ -46,10 +46,16 @@ export async function createUser(ctx: AppContext, input: NewUserInput): Promise<
 export async function createFirstAdmin(ctx: AppContext, input: NewUserInput): Promise<PublicUser> {
   const data = parseInput(NewUserSchema, input);
   const passwordHash = await hashPassword(ctx, data.password);
-  const id = await ctx.db.transaction(async (trx) => {
-    if ((await countUsers(trx)) > 0) throw forbidden('Set-up is already complete: sign in instead');
-    return insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
-  });
+  const setUpAlready = () => forbidden('Set-up is already complete: sign in instead');
+  const id = await ctx.db
+    .transaction(async (trx) => {
+      if ((await countUsers(trx)) > 0) throw setUpAlready();
+      return insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
+    })
+    .catch((error: unknown) => {
+      // A simultaneous set-up with the same email got there first.
+      throw isUniqueViolation(error) ? setUpAlready() : error;
+    });
   return presentUser((await findUserById(ctx.db, id))!);
 }
 

@@ -22,7 +22,8 @@ export const NewPasswordSchema = z
 
 export const NewUserSchema = z
   .object({
-    email: z.email(),
+    // The column holds 320 characters (the longest valid address); refuse longer rather than fail the insert.
+    email: z.email().max(320, 'Email must be at most 320 characters'),
     password: NewPasswordSchema,
     firstName: z.string().trim().min(1, 'First name is required').max(100),
     lastName: z.string().trim().min(1, 'Last name is required').max(100),
