@@ -190,4 +190,16 @@ describe('bulk import API', () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   });
+
+  it('answers 400, never 500, to a malformed body and writes nothing', async () => {
+    const bodies: Array<string | object> = ['{"data": [', { data: 'rows' }, { data: [1] }, { data: [{ Brand: { nested: true } }] }, { data: [{}], lines: [0] }, { data: [{}], extra: 1 }];
+    for (const path of ['/api/events/bulk-import', '/api/brands/bulk-import']) {
+      for (const body of bodies) {
+        const res = await agent.post(path).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+        expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      }
+    }
+    expect(await t.ctx.db('brands').select('id')).toEqual([]);
+    expect(await t.ctx.db('contacts').select('id')).toEqual([]);
+  });
 });
