@@ -4,8 +4,8 @@ import { useLocation, useNavigate, useRevalidator } from 'react-router';
 import { messageOf } from '../../../src/shared/api-error.js';
 import { apiRequest } from '../../data/http.js';
 import { toast } from '../ui/toast.js';
-import { Button, cx } from '../ui/primitives.js';
-import type { RecordConfig } from './record-config.js';
+import { Button, ButtonLink, cx } from '../ui/primitives.js';
+import { editPath, type RecordConfig } from './record-config.js';
 
 export interface ConfirmDeleteButtonProps {
   /** The spec's confirmation question, word for word. */
@@ -98,4 +98,18 @@ export function useDeleteRecord(kind: RecordConfig) {
     if (location.pathname === kind.listPath) await revalidator.revalidate();
     else await navigate(kind.listPath);
   };
+}
+
+/**
+ * A detail page's header actions: the edit link and the delete button with its confirmation. `question` null
+ * leaves the delete button out (a published professional cannot be deleted here).
+ */
+export function RecordDetailActions({ kind, id, editLabel, question }: { kind: RecordConfig; id: number; editLabel: string; question: string | null }) {
+  const deleteRecord = useDeleteRecord(kind);
+  return (
+    <>
+      <ButtonLink to={editPath(kind, id)}>{editLabel}</ButtonLink>
+      {question !== null && <ConfirmDeleteButton question={question} onConfirm={() => deleteRecord(id)} />}
+    </>
+  );
 }

@@ -1,11 +1,10 @@
 import { useLoaderData } from 'react-router';
 import type { Brand } from '../../../src/shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, RecentActivity, SideCard } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/record-config.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
+import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { brandsConfig } from './config.js';
 
@@ -14,7 +13,6 @@ export const loader = detailLoader<Brand>(brandsConfig.apiPath, 'brand');
 export function Component() {
   const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;
   const format = useFormat();
-  const deleteBrand = useDeleteRecord(brandsConfig);
   if (!brand) return <NotFoundView title="Brand not found" backTo="/brands" backLabel="Return to Brands" />;
   return (
     <div className="page">
@@ -22,12 +20,7 @@ export function Component() {
         backTo="/brands"
         backLabel="Back to Brands"
         title={brand.brandName}
-        actions={
-          <>
-            <ButtonLink to={editPath(brandsConfig, brand.id)}>Edit Brand</ButtonLink>
-            <ConfirmDeleteButton question="Are you sure you want to delete this brand? This action cannot be undone." onConfirm={() => deleteBrand(brand.id)} />
-          </>
-        }
+        actions={<RecordDetailActions kind={brandsConfig} id={brand.id} editLabel="Edit Brand" question="Are you sure you want to delete this brand? This action cannot be undone." />}
       />
       <div className="detail-layout">
         <div className="records-main">

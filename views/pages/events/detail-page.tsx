@@ -1,13 +1,12 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { statusOf } from '../../../src/shared/api-error.js';
 import { eventWordpressUrlPath, type Event, type EventDistance, type WordpressUrl } from '../../../src/shared/schemas/records.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/record-config.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
 import { loadDetail, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
-import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
+import { Badge, Card } from '../../components/ui/primitives.js';
 import { dataSource, gated } from '../../data/source.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { useSession } from '../../hooks/use-session.js';
@@ -71,7 +70,6 @@ export function Component() {
   const { record: event, attachments, wordpressUrl } = useLoaderData() as EventDetailData;
   const { env } = useSession();
   const format = useFormat();
-  const deleteEvent = useDeleteRecord(eventsConfig);
   if (!event) return <NotFoundView title="Event not found" backTo="/events" backLabel="Back to Events" />;
   const location = [event.locationAddress, event.locationState].filter(Boolean).join(', ');
   return (
@@ -81,12 +79,7 @@ export function Component() {
         backLabel="Back to Events"
         title={event.eventName}
         badges={event.featuredRace ? <Badge tone="warning">Featured</Badge> : null}
-        actions={
-          <>
-            <ButtonLink to={editPath(eventsConfig, event.id)}>Edit Event</ButtonLink>
-            <ConfirmDeleteButton question="Are you sure you want to delete this event? This action cannot be undone." onConfirm={() => deleteEvent(event.id)} />
-          </>
-        }
+        actions={<RecordDetailActions kind={eventsConfig} id={event.id} editLabel="Edit Event" question="Are you sure you want to delete this event? This action cannot be undone." />}
       />
       <SyncedDetail
         ownerType="event"

@@ -2,19 +2,17 @@ import { useLoaderData } from 'react-router';
 import type { Influencer } from '../../../src/shared/schemas/records.js';
 import { FilesCard, PaymentsCard } from '../../components/attachments/index.js';
 import { InfluencerTypeBadge, influencerTypeLabel } from '../../components/records/badges.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateTimeText, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/record-config.js';
 import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
+import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
 
 export const loader = detailLoader<Influencer>(influencersConfig.apiPath, 'influencer');
 
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;
-  const deleteInfluencer = useDeleteRecord(influencersConfig);
   if (!influencer) return <NotFoundView title="Influencer not found" backTo="/influencers" backLabel="Return to Influencers" />;
   const name = fullName(influencer);
   const email = mailtoHref(influencer.email);
@@ -26,12 +24,7 @@ export function Component() {
         backLabel="Back to Influencers"
         title={name}
         badges={<InfluencerTypeBadge type={influencer.influencerType} />}
-        actions={
-          <>
-            <ButtonLink to={editPath(influencersConfig, influencer.id)}>Edit Influencer</ButtonLink>
-            <ConfirmDeleteButton question="Are you sure you want to delete this influencer? This action cannot be undone." onConfirm={() => deleteInfluencer(influencer.id)} />
-          </>
-        }
+        actions={<RecordDetailActions kind={influencersConfig} id={influencer.id} editLabel="Edit Influencer" question="Are you sure you want to delete this influencer? This action cannot be undone." />}
       />
       <div className="detail-layout">
         <div className="records-main">

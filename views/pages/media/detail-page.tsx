@@ -1,18 +1,16 @@
 import { useLoaderData } from 'react-router';
 import type { Media } from '../../../src/shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateTimeText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/record-config.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { ButtonLink, Card, CardHeader } from '../../components/ui/primitives.js';
+import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { mediaConfig } from './config.js';
 
 export const loader = detailLoader<Media>(mediaConfig.apiPath, 'media');
 
 export function Component() {
   const { record: media, attachments } = useLoaderData() as DetailData<Media>;
-  const deleteMedia = useDeleteRecord(mediaConfig);
   if (!media) return <NotFoundView title="Media outlet not found" backTo="/media" backLabel="Return to Media" />;
   const name = media.mediaName || 'Unnamed Media';
   return (
@@ -21,12 +19,7 @@ export function Component() {
         backTo="/media"
         backLabel="Back to Media"
         title={name}
-        actions={
-          <>
-            <ButtonLink to={editPath(mediaConfig, media.id)}>Edit Media Outlet</ButtonLink>
-            <ConfirmDeleteButton question="Are you sure you want to delete this media outlet? This action cannot be undone." onConfirm={() => deleteMedia(media.id)} />
-          </>
-        }
+        actions={<RecordDetailActions kind={mediaConfig} id={media.id} editLabel="Edit Media Outlet" question="Are you sure you want to delete this media outlet? This action cannot be undone." />}
       />
       <div className="detail-layout">
         <div className="records-main">

@@ -1,13 +1,12 @@
 import { useLoaderData } from 'react-router';
 import type { Professional } from '../../../src/shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/record-config.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
-import { ButtonLink, Card } from '../../components/ui/primitives.js';
+import { Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
 
@@ -16,7 +15,6 @@ export const loader = detailLoader<Professional>(professionalsConfig.apiPath, 'p
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;
   const { env } = useSession();
-  const deleteProfessional = useDeleteRecord(professionalsConfig);
   if (!professional) return <NotFoundView title="Professional not found" backTo="/professionals" backLabel="Back to Professionals" />;
   const badges = (
     <>
@@ -32,13 +30,13 @@ export function Component() {
         title={professional.businessName}
         badges={badges}
         actions={
-          <>
-            <ButtonLink to={editPath(professionalsConfig, professional.id)}>Edit Professional</ButtonLink>
-            {/* Published professionals belong to the content site: they cannot be deleted here (spec point 4). */}
-            {professional.wordpressProfessionalId === null && (
-              <ConfirmDeleteButton question={PROFESSIONAL_DELETE_QUESTION} onConfirm={() => deleteProfessional(professional.id)} />
-            )}
-          </>
+          // Published professionals belong to the content site: they cannot be deleted here (spec point 4).
+          <RecordDetailActions
+            kind={professionalsConfig}
+            id={professional.id}
+            editLabel="Edit Professional"
+            question={professional.wordpressProfessionalId === null ? PROFESSIONAL_DELETE_QUESTION : null}
+          />
         }
       />
       <SyncedDetail

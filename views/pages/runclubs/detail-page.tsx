@@ -1,12 +1,11 @@
 import { useLoaderData } from 'react-router';
 import type { RunClub, RunClubSchedule } from '../../../src/shared/schemas/records.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
+import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { editPath } from '../../components/records/record-config.js';
 import { mailtoHref, wordpressAdminEditUrl } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
-import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
+import { Badge, Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { clubTypeLabel, runclubsConfig } from './config.js';
 
@@ -38,7 +37,6 @@ function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
 export function Component() {
   const { record: club, attachments } = useLoaderData() as DetailData<RunClub>;
   const { env } = useSession();
-  const deleteClub = useDeleteRecord(runclubsConfig);
   if (!club) return <NotFoundView title="Run Club not found" backTo="/runclubs" backLabel="Back to Run Clubs" />;
   return (
     <div className="page">
@@ -51,12 +49,7 @@ export function Component() {
             {clubTypeLabel(type)}
           </Badge>
         ))}
-        actions={
-          <>
-            <ButtonLink to={editPath(runclubsConfig, club.id)}>Edit Run Club</ButtonLink>
-            <ConfirmDeleteButton question="Are you sure you want to delete this run club? This action cannot be undone." onConfirm={() => deleteClub(club.id)} />
-          </>
-        }
+        actions={<RecordDetailActions kind={runclubsConfig} id={club.id} editLabel="Edit Run Club" question="Are you sure you want to delete this run club? This action cannot be undone." />}
       />
       <SyncedDetail
         ownerType="runclub"
