@@ -1,8 +1,8 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { parseContactOwnerType, parseId } from '../../services/attachments/owners.js';
 import { createContact, deleteContact, getContact, listContacts, updateContact } from '../../services/contacts/service.js';
 import { defineRead } from '../reads.js';
-import { actorOf } from './actor.js';
+import { writesRouter } from './writes.js';
 
 export const contactsReads = [
   defineRead('/api/contacts/:id', ({ ctx, params }) => getContact(ctx, parseId(params.id, 'Contact'))),
@@ -12,16 +12,5 @@ export const contactsReads = [
 ];
 
 export function contactsRouter(): Router {
-  const router = Router();
-  router.post('/contacts', async (req, res) => {
-    res.status(201).json(await createContact(req.ctx, actorOf(req), req.body));
-  });
-  router.put('/contacts/:id', async (req, res) => {
-    res.json(await updateContact(req.ctx, actorOf(req), parseId(req.params.id, 'Contact'), req.body));
-  });
-  router.delete('/contacts/:id', async (req, res) => {
-    await deleteContact(req.ctx, actorOf(req), parseId(req.params.id, 'Contact'));
-    res.status(204).end();
-  });
-  return router;
+  return writesRouter('contacts', 'Contact', { create: createContact, update: updateContact, remove: deleteContact });
 }

@@ -1,10 +1,10 @@
-import { Router } from 'express';
-import { parseId, parseRecordType } from '../../services/attachments/owners.js';
+import type { Router } from 'express';
+import { parseRecordType } from '../../services/attachments/owners.js';
 import { badRequest } from '../../services/errors.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '../../services/payments/service.js';
 import type { PaymentFilter } from '../../services/payments/queries.js';
 import { defineRead } from '../reads.js';
-import { actorOf } from './actor.js';
+import { writesRouter } from './writes.js';
 
 const MAX_PAGE = 500;
 
@@ -34,16 +34,5 @@ export const paymentsReads = [
 ];
 
 export function paymentsRouter(): Router {
-  const router = Router();
-  router.post('/payments', async (req, res) => {
-    res.status(201).json(await createPayment(req.ctx, actorOf(req), req.body));
-  });
-  router.put('/payments/:id', async (req, res) => {
-    res.json(await updatePayment(req.ctx, actorOf(req), parseId(req.params.id, 'Payment'), req.body));
-  });
-  router.delete('/payments/:id', async (req, res) => {
-    await deletePayment(req.ctx, actorOf(req), parseId(req.params.id, 'Payment'));
-    res.status(204).end();
-  });
-  return router;
+  return writesRouter('payments', 'Payment', { create: createPayment, update: updatePayment, remove: deletePayment });
 }
