@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, serviceUnavailable } from '../services/errors.js';
 
-interface BodyParserError {
+/** Errors Express and its body parser raise themselves (http-errors): a status and, for the parser, a type. */
+interface HttpLayerError {
   type?: string;
   status?: number;
 }
@@ -25,12 +26,16 @@ export function errorHandler() {
       if (error.headers) res.set(error.headers);
       return res.status(error.status).json(error.toBody());
     }
-    const parserError = error as BodyParserError;
-    if (parserError.type === 'entity.parse.failed') {
+    const httpError = error as HttpLayerError;
+    if (httpError.type === 'entity.parse.failed') {
       return res.status(400).json({ message: 'The request body is not valid JSON', code: 'bad_json' });
     }
-    if (parserError.type === 'entity.too.large') {
+    if (httpError.type === 'entity.too.large') {
       return res.status(413).json({ message: 'The request body is too large', code: 'payload_too_large' });
+    }
+    // Anything else Express refused as the client's fault, e.g. a path with broken %-encoding.
+    if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
+      return res.status(httpError.status).json({ message: 'The request could not be read', code: 'bad_request' });
     }
     req.log?.error({ err: error }, 'unhandled error');
     res.status(500).json({ message: 'Something went wrong on our side', code: 'internal' });

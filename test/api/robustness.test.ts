@@ -34,6 +34,15 @@ describe('bad input and failures never become 500s with internals', () => {
     expect(res.text).not.toMatch(/at .*\.(ts|js):\d+/);
   });
 
+  it('answers a path with broken %-encoding with a 400', async () => {
+    const { agent } = await t.signedInAgent();
+    for (const path of ['/api/events/%E0%A4%A', '/api/contacts/event/%ZZ']) {
+      const res = await agent.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body).toEqual({ message: 'The request could not be read', code: 'bad_request' });
+    }
+  });
+
   it('answers unknown API routes with a JSON 404', async () => {
     const { agent } = await t.signedInAgent();
     const res = await agent.get('/api/nope');
