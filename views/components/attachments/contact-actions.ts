@@ -14,20 +14,26 @@ export function contactFailure(error: unknown, fallback: string) {
 }
 
 /**
- * Deletes a contact and reloads the page's data. The two wordings of spec point 8 differ only by a full stop:
- * the Contacts tab and the detail page use it, the brand and media card does not.
+ * Deletes a contact with its toasts; true when it was deleted. The two wordings of spec point 8 differ only by a
+ * full stop: the Contacts tab and the detail page use it, the brand and media card does not.
  */
+export async function deleteContactWithToast(contactId: number, style: 'sentence' | 'short'): Promise<boolean> {
+  const stop = style === 'sentence' ? '.' : '';
+  try {
+    await apiRequest('DELETE', `/api/contacts/${contactId}`);
+  } catch (error) {
+    contactFailure(error, `Failed to delete contact${stop}`);
+    return false;
+  }
+  toast({ title: `Contact deleted successfully${stop}` });
+  return true;
+}
+
+/** Deletes a contact (see deleteContactWithToast) and reloads the page's data. */
 export function useDeleteContact(style: 'sentence' | 'short') {
   const revalidator = useRevalidator();
-  const stop = style === 'sentence' ? '.' : '';
   return async (contactId: number): Promise<boolean> => {
-    try {
-      await apiRequest('DELETE', `/api/contacts/${contactId}`);
-    } catch (error) {
-      contactFailure(error, `Failed to delete contact${stop}`);
-      return false;
-    }
-    toast({ title: `Contact deleted successfully${stop}` });
+    if (!(await deleteContactWithToast(contactId, style))) return false;
     await revalidator.revalidate();
     return true;
   };

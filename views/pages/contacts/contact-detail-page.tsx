@@ -1,11 +1,9 @@
 import { useLoaderData, useNavigate } from 'react-router';
-import { apiRequest } from '../../data/http.js';
-import { contactFailure } from '../../components/attachments/contact-actions.js';
+import { deleteContactWithToast } from '../../components/attachments/contact-actions.js';
 import { contactEditPath, fullName } from '../../components/attachments/paths.js';
 import { ConfirmDeleteButton } from '../../components/records/delete-dialog.js';
 import { InfoList, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
-import { toast } from '../../components/ui/toast.js';
 import { contactLoader, type ContactPageData } from './loaders.js';
 
 export const loader = contactLoader;
@@ -16,14 +14,7 @@ export function Component() {
   if (!contact) return <NotFoundView title="Contact not found" backTo={returnTo} backLabel="Return Back" />;
 
   async function remove() {
-    try {
-      await apiRequest('DELETE', `/api/contacts/${contact!.id}`);
-    } catch (error) {
-      contactFailure(error, 'Failed to delete contact.');
-      return;
-    }
-    toast({ title: 'Contact deleted successfully.' });
-    await navigate(returnTo);
+    if (await deleteContactWithToast(contact!.id, 'sentence')) await navigate(returnTo);
   }
 
   return (
