@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { insertOwner, samples } from './attachments-fixtures.js';
 
@@ -104,6 +104,23 @@ describe('files API', () => {
     expect(await t.database.db('files').where({ id: file.id }).first()).toBeUndefined();
     expect((await agent.delete(`/api/files/${file.id}`)).status).toBe(404);
     expect((await agent.get(`/api/uploads/${file.id}`)).status).toBe(404);
+  });
+
+  it('keeps the committed rows and their bytes when something fails after the commit', async () => {
+    const before = await fileRows();
+    const info = t.ctx.log.info.bind(t.ctx.log);
+    const spy = vi.spyOn(t.ctx.log, 'info').mockImplementation(((obj: unknown, ...rest: unknown[]) => {
+      if ((obj as { event?: string } | undefined)?.event === 'files_uploaded') throw new Error('log sink down');
+      return (info as (...args: unknown[]) => void)(obj, ...rest);
+    }) as typeof t.ctx.log.info);
+    try {
+      expect((await upload([[samples.png, 'kept.png']])).status).toBe(500);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await fileRows()).toBe(before + 1);
+    const row = (await t.database.db('files').orderBy('id', 'desc').first()) as { fileName: string };
+    expect(storedNames()).toContain(row.fileName);
   });
 
   it('decides the type by the bytes: a renamed HTML file or an SVG is refused, a PNG named .txt is accepted', async () => {
