@@ -5,6 +5,7 @@ import * as detailPage from '../../views/pages/contacts/contact-detail-page.js';
 import * as editPage from '../../views/pages/contacts/contact-edit-page.js';
 import * as ownerPage from '../../views/pages/contacts/owner-contact-page.js';
 import { findToast, renderPage } from './records-render.js';
+import { json, stubFetch } from './attachments-fetch-stub.js';
 
 const contact = (overrides: Partial<Contact> = {}): Contact => ({
   id: 5,
@@ -24,20 +25,6 @@ const contact = (overrides: Partial<Contact> = {}): Contact => ({
   ...overrides,
 });
 
-type FetchCall = { url: string; method: string; body: unknown };
-function stubFetch(answer: (call: FetchCall) => Response | Promise<Response> = () => new Response(null, { status: 204 })) {
-  const calls: FetchCall[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call = { url, method: init.method ?? 'GET', body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body };
-      calls.push(call);
-      return answer(call);
-    }),
-  );
-  return calls;
-}
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilesCard, PaymentsCard, type Payment, type StoredFile } from '../../views/components/attachments/index.js';
 import { fileSizeText } from '../../views/components/attachments/files-card.js';
 import { findToast, renderPage } from './records-render.js';
+import { json, stubFetch } from './attachments-fetch-stub.js';
 
 const payment = (overrides: Partial<Payment> = {}): Payment => ({
   id: 11,
@@ -40,20 +41,6 @@ const storedFile = (overrides: Partial<StoredFile> = {}): StoredFile => ({
   ...overrides,
 });
 
-type Call = { url: string; method: string; body: unknown };
-function stubFetch(answer: (call: Call) => Response | Promise<Response>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call = { url, method: init.method ?? 'GET', body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body };
-      calls.push(call);
-      return answer(call);
-    }),
-  );
-  return calls;
-}
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 async function toastSays(title: string, description?: string) {
   await waitFor(() => {
