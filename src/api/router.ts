@@ -18,6 +18,11 @@ function requireUser(req: Request, _res: Response, next: NextFunction) {
 
 export function createApiRouter(): Router {
   const router = Router();
+  // Answers hold private data that changes with every write: no shared or disk cache keeps them.
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   router.use(authRouter());
   router.use(requireUser);
   for (const read of allReads) {

@@ -23,6 +23,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Every answer is private and built per request (Cache-Control says so), so an ETag would only cost a hash of
+  // each body (stored files are immutable and carry their own Cache-Control).
+  app.set('etag', false);
   if (ctx.config.trustProxy) app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(

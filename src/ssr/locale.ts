@@ -2,9 +2,22 @@ import type { Request } from 'express';
 
 export const DEFAULT_LOCALE = 'en-AU';
 
+const localeByHeader = new Map<string, string>();
+
 /** The browser's first supported language, so server-rendered dates match what the browser would show. */
 export function localeOf(req: Request): string {
   const header = req.get('accept-language') ?? '';
+  let locale = localeByHeader.get(header);
+  if (locale === undefined) {
+    locale = firstSupportedLocale(header);
+    // Intl's lookup costs more than the rest of a small API answer; browsers send few distinct headers. Bounded,
+    // since the header is the client's to choose.
+    if (localeByHeader.size < 1000) localeByHeader.set(header, locale);
+  }
+  return locale;
+}
+
+function firstSupportedLocale(header: string): string {
   for (const part of header.split(',')) {
     const tag = part.split(';')[0]?.trim();
     if (!tag || tag === '*') continue;

@@ -1,6 +1,5 @@
-import { PassThrough } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
-import { renderToPipeableStream } from 'react-dom/server';
+import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '../../views/routes.js';
 import type { ServerLoaderContext } from '../../views/data/source.js';
@@ -56,26 +55,17 @@ export function renderPage() {
       ].join('');
       const tail = `</div><script nonce="${nonce}">${hydrationScript(context)}</script><script type="module" nonce="${nonce}" src="${escapeAttr(assets.entry)}"></script></body></html>`;
 
-      const body = new PassThrough();
-      let failed = false;
-      const stream = renderToPipeableStream(<StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />, {
-        onAllReady() {
-          // The catch-all route is the not-found page: say so in the status too.
-          const notFound = Boolean(req.user) && context.matches[context.matches.length - 1]?.route.path === '*';
-          res.status(notFound && context.statusCode === 200 ? 404 : context.statusCode).type('html');
-          res.write(head);
-          body.on('data', (chunk: Buffer) => res.write(chunk));
-          body.on('end', () => res.end(tail));
-          stream.pipe(body);
-        },
-        onShellError(error) {
-          failed = true;
-          next(error);
-        },
-        onError(error) {
-          if (!failed) req.log.error({ err: error }, 'render error');
-        },
-      });
+      // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
+      // streaming renderer would only add per-chunk encoding and writes.
+      const html = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />);
+      // The catch-all route is the not-found page: say so in the status too.
+      const notFound = Boolean(req.user) && context.matches[context.matches.length - 1]?.route.path === '*';
+      res
+        .status(notFound && context.statusCode === 200 ? 404 : context.statusCode)
+        .type('html')
+        // Private, and stale after any write: the browser asks again instead of showing a stored copy.
+        .set('Cache-Control', 'private, no-cache')
+        .send(head + html + tail);
     } catch (error) {
       next(error);
     }

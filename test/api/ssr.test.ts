@@ -54,6 +54,22 @@ describe('server rendering', () => {
     for (const label of ['Dashboard', 'Events', 'Professionals', 'Run Clubs', 'Brands', 'Media', 'Influencers', 'Integrations']) {
       expect(res.text).toContain(`>${label}</a>`);
     }
+    // Private pages are never served from a cache without asking, and a second page gets a fresh nonce.
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    const again = await agent.get('/');
+    expect(/'nonce-([^']+)'/.exec(again.headers['content-security-policy'] as string)?.[1]).not.toBe(nonce);
+  });
+
+  it('keeps JSON answers out of every cache and allows them no inline script at all', async () => {
+    const { agent } = await t.signedInAgent('ssr@example.org');
+    const res = await agent.get('/api/events');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.etag).toBeUndefined();
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain('nonce');
+    expect(csp).toContain("frame-ancestors 'none'");
   });
 
   it('escapes hydration data so a stored </script> cannot break out, and the data round-trips', async () => {

@@ -105,6 +105,20 @@ describe('record lists', () => {
     expect(screen.getByText('2 results')).toBeTruthy();
   });
 
+  it('opens a card and its edit page in the app (no page load), but leaves modified clicks to the browser', async () => {
+    const { router } = renderPage({ path: '/events', url: '/events', Component: eventList.Component, data: listData([event({ id: 7 })]) });
+    const card = await screen.findByTestId('event-card');
+    const title = within(card).getByRole('link', { name: 'Harbour Marathon' });
+    // fireEvent answers false when a handler prevented the browser's own navigation.
+    expect(fireEvent.click(title, { ctrlKey: true })).toBe(true);
+    expect(router.state.location.pathname).toBe('/events');
+    expect(fireEvent.click(title)).toBe(false);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/events/7'));
+    await act(() => router.navigate('/events'));
+    expect(fireEvent.click(within(await screen.findByTestId('event-card')).getByRole('link', { name: 'Edit Harbour Marathon' }))).toBe(false);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/events/7/edit'));
+  });
+
   it("says 'No events found' and that events come from the content website", async () => {
     renderPage({ path: '/events', url: '/events', Component: eventList.Component, data: listData([]) });
     expect(await screen.findByRole('heading', { name: 'No events found' })).toBeTruthy();

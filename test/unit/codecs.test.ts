@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDecimal, decodeTimestamp, encodeTimestamp, normaliseDecimalText, sumMoney } from '../../src/db/codecs.js';
+import { decodeDecimal, decodeRow, decodeRows, decodeTimestamp, encodeTimestamp, normaliseDecimalText, sumMoney, type ColumnKinds } from '../../src/db/codecs.js';
 
 describe('codecs', () => {
   it('keeps money exact: 0.10 + 0.20 is 0.30', () => {
@@ -17,6 +17,21 @@ describe('codecs', () => {
         expect(sumMoney(text)).toBe(`${total < 0 ? '-' : ''}${Math.floor(Math.abs(total) / 100)}.${String(Math.abs(total) % 100).padStart(2, '0')}`);
       }),
     );
+  });
+
+  it('decodes a result set by column kind, keeps other columns as they are and drops helper columns', () => {
+    const kinds: ColumnKinds = { featured: 'boolean', tags: 'list', spend: { kind: 'money', scale: 2 }, startDate: 'date' };
+    const rows = [
+      { id: 1, name: 'Harbour "Run"', featured: 1, tags: '["road"]', spend: '12.5', startDate: '2027-03-14', total0: 9 },
+      { id: 2, name: null, featured: 0, tags: null, spend: null, startDate: null, total0: 9 },
+    ];
+    expect(decodeRows(kinds, rows, ['total0'])).toEqual([
+      { id: 1, name: 'Harbour "Run"', featured: true, tags: ['road'], spend: '12.50', startDate: '2027-03-14' },
+      { id: 2, name: null, featured: false, tags: [], spend: null, startDate: null },
+    ]);
+    // A column name that is not an identifier (even one with quotes) is copied like any other.
+    expect(decodeRow(kinds, { 'odd "name"\'': 'x', featured: '1' })).toEqual({ 'odd "name"\'': 'x', featured: true });
+    expect(decodeRows(kinds, [])).toEqual([]);
   });
 
   it('normalises decimals to the column scale, rounding half away from zero', () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { decodeRow } from '../../db/codecs.js';
+import { decodeRow, decodeRows } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
 import type { EventDistance, RunClubSchedule } from '../../shared/schemas/records.js';
 import { ALL_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
@@ -18,6 +18,9 @@ const GRAM_STATS_MAX = 100_000;
 const GRAMS_PROBED = 8;
 
 export const decodeRecord = <T>(definition: RecordDefinition, row: RawRow): T => decodeRow<T>(definition.columns, row);
+/** A page of rows of one query; `omit` names helper columns (inline totals) that are not part of a record. */
+export const decodeRecords = <T>(definition: RecordDefinition, rows: readonly RawRow[], omit?: readonly string[]): T[] =>
+  decodeRows<T>(definition.columns, rows, omit);
 
 export async function findRecordRow(db: Db, definition: RecordDefinition, id: number, options: { forUpdate?: boolean } = {}) {
   const query = db(definition.table).where({ id }).first();
@@ -174,7 +177,7 @@ export async function pageOfRows(
   definition: RecordDefinition,
   request: PageRequest,
   buckets: readonly string[],
-): Promise<{ rows: RawRow[]; counts: Map<string, number> }> {
+): Promise<{ rows: RawRow[]; counts: Map<string, number>; helperColumns: string[] }> {
   const ordered = (builder: Knex.QueryBuilder) => {
     request.where?.(builder);
     for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
@@ -182,27 +185,23 @@ export async function pageOfRows(
   };
   if (request.offset < DEFERRED_JOIN_OFFSET) {
     const builder = db(`${definition.table} as r`).select('r.*');
+    const helperColumns = buckets.map((_, i) => `bucketTotal${i}`);
     buckets.forEach((bucket, i) => {
-      builder.select(db.raw('(SELECT ?? FROM ?? WHERE ?? = ? AND ?? = ?) AS ??', ['total', COUNTS, 'kind', definition.code, 'bucket', bucket, `bucketTotal${i}`]));
+      builder.select(db.raw('(SELECT ?? FROM ?? WHERE ?? = ? AND ?? = ?) AS ??', ['total', COUNTS, 'kind', definition.code, 'bucket', bucket, helperColumns[i]!]));
     });
     const rows = (await ordered(builder)) as RawRow[];
     if (rows.length > 0) {
-      const counts = new Map(buckets.map((bucket, i) => [bucket, Number(rows[0]![`bucketTotal${i}`] ?? 0)]));
-      const clean = rows.map((row) => {
-        const copy = { ...row };
-        buckets.forEach((_, i) => delete copy[`bucketTotal${i}`]);
-        return copy;
-      });
-      return { rows: clean, counts };
+      const counts = new Map(buckets.map((bucket, i) => [bucket, Number(rows[0]![helperColumns[i]!] ?? 0)]));
+      return { rows, counts, helperColumns };
     }
-    return { rows: [], counts: (await readCounts(db, [definition.code])).get(definition.code)! };
+    return { rows: [], counts: (await readCounts(db, [definition.code])).get(definition.code)!, helperColumns: [] };
   }
   // A deep page skips its offset on the index alone instead of reading every skipped row.
   const [ids, counts] = await Promise.all([
     ordered(db(`${definition.table} as r`).select('r.id')) as Promise<Array<{ id: number }>>,
     readCounts(db, [definition.code]),
   ]);
-  return { rows: await rowsInOrder(db, definition, ids.map((row) => Number(row.id))), counts: counts.get(definition.code)! };
+  return { rows: await rowsInOrder(db, definition, ids.map((row) => Number(row.id))), counts: counts.get(definition.code)!, helperColumns: [] };
 }
 
 async function rowsInOrder(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {

@@ -25,6 +25,7 @@ import { inTransaction } from './transaction.js';
 import {
   countOf,
   decodeRecord,
+  decodeRecords,
   deleteRecordRow,
   eventDistances,
   findRecordRow,
@@ -131,13 +132,13 @@ export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K
   const request = { where: filter.where, sort, limit: query.limit, offset: query.offset };
 
   if (query.q === '') {
-    const { rows, counts } = await pageOfRows(ctx.db, def, request, filter.buckets);
-    return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total: filter.total(counts) };
+    const { rows, counts, helperColumns } = await pageOfRows(ctx.db, def, request, filter.buckets);
+    return { items: decodeRecords<Item<K>>(def, rows, helperColumns), total: filter.total(counts) };
   }
   const matches = await matchingIds(ctx.db, def, query.q, filter.bucket);
   if (!matches) return { items: [], total: 0 };
   const { rows, total } = await pageOfMatches(ctx.db, def, matches, request);
-  return { items: rows.map((row) => decodeRecord<Item<K>>(def, row)), total };
+  return { items: decodeRecords<Item<K>>(def, rows), total };
 }
 
 async function present<K extends RecordKind>(db: Knex | Knex.Transaction, kind: K, row: RawRow): Promise<Detail<K>> {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useNavigation } from 'react-router';
+import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { EmptyState, Input } from '../ui/primitives.js';
 import { listPageHref, pageCount, type ListQuery } from './list-query.js';
 
@@ -168,8 +169,10 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
   const searching = Boolean(props.query.q || props.query.filter);
   const loadingHere = navigation.state === 'loading' && navigation.location?.pathname === props.listPath;
   const empty = props.empty(searching);
+  const followLink = useInAppLinkClicks();
   return (
-    <div className="page records-list">
+    // Not an interactive element: it only hands the clicks of the card links inside it to the router.
+    <div className="page records-list" onClick={followLink}>
       <div className="page-header">
         <h1>{props.title}</h1>
         {props.actions && <div className="card-actions">{props.actions}</div>}

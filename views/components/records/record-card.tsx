@@ -1,30 +1,40 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 
 export interface RecordCardProps {
   /** The detail page; the title is a real link stretched over the card, so the whole card opens it. */
   to: string;
+  /** The edit page, behind the card's 'Edit' button. */
+  editTo: string;
   title: string;
   badges?: ReactNode;
   children?: ReactNode;
-  /** Edit and delete buttons; they sit above the stretched link so they stay clickable. */
+  /** Buttons after 'Edit' (delete); they sit above the stretched link so they stay clickable. */
   actions?: ReactNode;
   testId?: string;
 }
 
-export function RecordCard({ to, title, badges, children, actions, testId }: RecordCardProps) {
+/**
+ * A card of a record list. Its links are plain anchors: RecordListPage's list turns their clicks into client-side
+ * navigations (useInAppLinkClicks), which keeps the server render of a page of cards cheap.
+ */
+export function RecordCard({ to, editTo, title, badges, children, actions, testId }: RecordCardProps) {
   return (
     <article className="card record-card records-card" data-testid={testId}>
       <div className="records-card-head">
         <h2 className="records-card-title">
-          <Link to={to} className="records-card-link">
+          <a href={to} className="records-card-link">
             {title}
-          </Link>
+          </a>
         </h2>
         {badges && <div className="records-card-badges">{badges}</div>}
       </div>
       {children && <div className="records-card-body">{children}</div>}
-      {actions && <div className="records-card-actions">{actions}</div>}
+      <div className="records-card-actions">
+        <a href={editTo} className="btn btn-outline btn-sm" aria-label={`Edit ${title}`}>
+          Edit
+        </a>
+        {actions}
+      </div>
     </article>
   );
 }

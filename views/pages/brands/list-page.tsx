@@ -38,16 +38,10 @@ export function Component() {
       renderCard={(brand) => (
         <RecordCard
           to={detailPath(brandsConfig, brand.id)}
+          editTo={editPath(brandsConfig, brand.id)}
           title={brand.brandName}
           testId="brand-card"
-          actions={
-            <>
-              <ButtonLink to={editPath(brandsConfig, brand.id)} variant="outline" className="btn-sm" aria-label={`Edit ${brand.brandName}`}>
-                Edit
-              </ButtonLink>
-              <ConfirmDeleteButton small ariaLabel={`Delete ${brand.brandName}`} question="Are you sure you want to delete this brand?" onConfirm={() => deleteBrand(brand.id)} />
-            </>
-          }
+          actions={<ConfirmDeleteButton small ariaLabel={`Delete ${brand.brandName}`} question="Are you sure you want to delete this brand?" onConfirm={() => deleteBrand(brand.id)} />}
         >
           <CardLine>{brand.industryCategory}</CardLine>
           <CardLine>{brand.locationState}</CardLine>

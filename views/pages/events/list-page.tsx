@@ -33,14 +33,10 @@ export function Component() {
       renderCard={(event) => (
         <RecordCard
           to={detailPath(eventsConfig, event.id)}
+          editTo={editPath(eventsConfig, event.id)}
           title={event.eventName}
           testId="event-card"
           badges={<EventStatusBadge featured={event.featuredRace} />}
-          actions={
-            <ButtonLink to={editPath(eventsConfig, event.id)} variant="outline" className="btn-sm" aria-label={`Edit ${event.eventName}`}>
-              Edit
-            </ButtonLink>
-          }
         >
           <CardLine>{event.eventStartDate ? <DateText value={event.eventStartDate} /> : 'Date TBD'}</CardLine>
           <CardLine>{[event.locationAddress, event.locationState].filter(Boolean).join(', ')}</CardLine>

@@ -35,17 +35,11 @@ export function Component() {
         return (
           <RecordCard
             to={detailPath(influencersConfig, influencer.id)}
+            editTo={editPath(influencersConfig, influencer.id)}
             title={name}
             testId="influencer-card"
             badges={<InfluencerTypeBadge type={influencer.influencerType} />}
-            actions={
-              <>
-                <ButtonLink to={editPath(influencersConfig, influencer.id)} variant="outline" className="btn-sm" aria-label={`Edit ${name}`}>
-                  Edit
-                </ButtonLink>
-                <ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this influencer?" onConfirm={() => deleteInfluencer(influencer.id)} />
-              </>
-            }
+            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this influencer?" onConfirm={() => deleteInfluencer(influencer.id)} />}
           >
             <CardLine>{atHandle(influencer.instagramHandle)}</CardLine>
             <CardLine>{influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl}>Website</ExternalLink>}</CardLine>

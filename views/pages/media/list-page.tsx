@@ -33,16 +33,10 @@ export function Component() {
         return (
           <RecordCard
             to={detailPath(mediaConfig, media.id)}
+            editTo={editPath(mediaConfig, media.id)}
             title={name}
             testId="media-card"
-            actions={
-              <>
-                <ButtonLink to={editPath(mediaConfig, media.id)} variant="outline" className="btn-sm" aria-label={`Edit ${name}`}>
-                  Edit
-                </ButtonLink>
-                <ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this media outlet?" onConfirm={() => deleteMedia(media.id)} />
-              </>
-            }
+            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this media outlet?" onConfirm={() => deleteMedia(media.id)} />}
           >
             <CardLine>{media.industry || 'Media Outlet'}</CardLine>
             {(media.websiteUrl || media.instagramUrl) && (

@@ -33,6 +33,7 @@ export function Component() {
       renderCard={(professional) => (
         <RecordCard
           to={detailPath(professionalsConfig, professional.id)}
+          editTo={editPath(professionalsConfig, professional.id)}
           title={professional.businessName}
           testId="professional-card"
           badges={
@@ -43,9 +44,6 @@ export function Component() {
           }
           actions={
             <>
-              <ButtonLink to={editPath(professionalsConfig, professional.id)} variant="outline" className="btn-sm" aria-label={`Edit ${professional.businessName}`}>
-                Edit
-              </ButtonLink>
               {professional.wordpressProfessionalId === null && (
                 <ConfirmDeleteButton
                   small

@@ -4,7 +4,7 @@ import { detailPath, editPath } from '../../components/records/record-config.js'
 import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';
-import { Badge, ButtonLink } from '../../components/ui/primitives.js';
+import { Badge } from '../../components/ui/primitives.js';
 import { clubTypeLabel, RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
 export const loader = listLoader<RunClubSummary>({ apiPath: runclubsConfig.apiPath, pageSize: PAGE_SIZE, filterParam: 'type', filterValues: RUN_CLUB_TYPE_FILTERS });
@@ -30,6 +30,7 @@ export function Component() {
       renderCard={(club) => (
         <RecordCard
           to={detailPath(runclubsConfig, club.id)}
+          editTo={editPath(runclubsConfig, club.id)}
           title={club.clubName}
           testId="runclub-card"
           badges={club.clubType.map((type) => (
@@ -37,11 +38,6 @@ export function Component() {
               {clubTypeLabel(type)}
             </Badge>
           ))}
-          actions={
-            <ButtonLink to={editPath(runclubsConfig, club.id)} variant="outline" className="btn-sm" aria-label={`Edit ${club.clubName}`}>
-              Edit
-            </ButtonLink>
-          }
         >
           <CardLine>{[club.locationAddress, club.locationState].filter(Boolean).join(', ')}</CardLine>
           <CardLine label="Meets">{club.meetingTimes.join(', ')}</CardLine>
