@@ -258,7 +258,8 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await page.getByRole('alertdialog').waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('alertdialog').waitFor({ state: 'detached' });
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Delete Runner Number 26');
+    // Radix gives focus back in a task after the dialog unmounts, so wait for it rather than read it at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Delete Runner Number 26');
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
     await page.keyboard.press('Tab');

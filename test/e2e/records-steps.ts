@@ -26,8 +26,8 @@ export async function confirmDelete(page: Page, trigger: ReturnType<Page['getByR
   const dialog = page.getByRole('alertdialog');
   await dialog.waitFor();
   await expect(dialog.getByText(question, { exact: true }).isVisible()).resolves.toBe(true);
-  // Focus starts on the safe choice.
-  await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Cancel');
+  // Focus starts on the safe choice (moved there by an effect, so possibly a moment after the dialog shows).
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await dialog.waitFor({ state: 'detached' });
 }
