@@ -4,6 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { userForSession } from '../services/auth/service.js';
 import { presentUser } from '../services/users/service.js';
 import type { Config } from '../config/env.js';
+import { CookieSigner } from './cookie-signer.js';
 import type { SessionPayload } from './types.js';
 
 /** `__Host-` pins the cookie to our origin, but browsers only accept it on a Secure cookie. */
@@ -14,7 +15,7 @@ export function sessionCookieName(config: Config): string {
 export function sessionCookie(config: Config): RequestHandler {
   return cookieSession({
     name: sessionCookieName(config),
-    keys: [config.sessionSecret],
+    keys: new CookieSigner([config.sessionSecret]),
     httpOnly: true,
     sameSite: 'lax',
     secure: config.cookieSecure,

@@ -19,13 +19,24 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, 
   return formatter;
 }
 
+/** Formatting a date costs more than looking it up, and a page of cards repeats few distinct days. */
+const formattedDays = new Map<string, string>();
+
 /** A date-only value ('YYYY-MM-DD') is a calendar day: formatted in UTC so no zone can move it. */
 export function formatDate(value: string | null | undefined, { locale }: FormatOptions): string {
   if (!value) return '';
   const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
   if (!day) return value;
-  const formatter = cached(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }));
-  return formatter.format(new Date(`${day}T00:00:00Z`));
+  const key = `${locale}|${day}`;
+  let text = formattedDays.get(key);
+  if (text === undefined) {
+    const formatter = cached(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }));
+    text = formatter.format(new Date(`${day}T00:00:00Z`));
+    // Bounded: a few thousand distinct days cover any working set.
+    if (formattedDays.size >= 5000) formattedDays.clear();
+    formattedDays.set(key, text);
+  }
+  return text;
 }
 
 export function formatDateTime(value: string | null | undefined, { locale, timeZone }: FormatOptions): string {

@@ -6,6 +6,9 @@ describe('formatting shared by server and browser', () => {
     expect(formatDate('2027-03-14', { locale: 'en-AU', timeZone: 'Pacific/Honolulu' })).toBe('14 Mar 2027');
     expect(formatDate('2027-03-14', { locale: 'en-US', timeZone: 'Australia/Sydney' })).toBe('Mar 14, 2027');
     expect(formatDate(null, { locale: 'en-AU', timeZone: 'UTC' })).toBe('');
+    // Remembered per locale: the same day asked again in the first locale keeps that locale's form.
+    expect(formatDate('2027-03-14', { locale: 'en-AU', timeZone: 'UTC' })).toBe('14 Mar 2027');
+    expect(formatDate('2027-03-14T10:00:00.000Z', { locale: 'en-US', timeZone: 'UTC' })).toBe('Mar 14, 2027');
   });
 
   it('shows instants in the given zone and locale, with formatters reused per locale and zone', () => {
