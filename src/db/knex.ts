@@ -114,3 +114,31 @@ export async function assertDatabaseSafety(db: Knex): Promise<void> {
 export async function withTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(work);
 }
+
+/** The part of the connection pool (tarn) that says whether any query still holds or waits for a connection. */
+interface PoolActivity {
+  numUsed(): number;
+  numPendingAcquires(): number;
+}
+
+/**
+ * Closes the pool once no query holds or waits for a connection, or at the deadline. A request whose client hung
+ * up is no longer seen by the HTTP server's drain, yet its handler may still be mid-transaction: closing the pool
+ * under it would abort work that was about to finish. Resolves false when the deadline forced the close (then it
+ * waits at most a second more for the pool to let go).
+ */
+export async function closeWhenIdle(db: Knex, deadlineMs: number): Promise<boolean> {
+  const pool = (db.client as { pool?: PoolActivity }).pool;
+  const deadline = Date.now() + deadlineMs;
+  const busy = () => Boolean(pool && pool.numUsed() + pool.numPendingAcquires() > 0);
+  while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!busy()) {
+    await db.destroy();
+    return true;
+  }
+  // The pool's destroy waits for every borrowed connection, so work that never ends would keep the process alive.
+  const destroyed = db.destroy();
+  destroyed.catch(() => {});
+  await Promise.race([destroyed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  return false;
+}

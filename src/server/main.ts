@@ -1,9 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { closeWhenIdle } from '../db/knex.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { drainAndClose } from './shutdown.js';
+
+/** After the last connection closes, how long handlers whose clients left may still use the database. */
+const POOL_DRAIN_MS = 10_000;
 
 async function main() {
   const config = loadConfig();
@@ -21,7 +25,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     ctx.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const clean = await drainAndClose(server, ctx.log, () => ctx.db.destroy());
+    const clean = await drainAndClose(server, ctx.log, async () => {
+      if (!(await closeWhenIdle(ctx.db, POOL_DRAIN_MS))) ctx.log.warn({ waitedMs: POOL_DRAIN_MS }, 'closed the database pool with queries still running');
+    });
     ctx.log.info('stopped');
     process.exit(clean ? 0 : 1);
   };

@@ -7,21 +7,27 @@ import type { Logger } from 'pino';
  */
 export function drainAndClose(server: Server, log: Logger, cleanup: () => Promise<void>, deadlineMs = 25_000): Promise<boolean> {
   return new Promise((resolve) => {
+    let cleaning: Promise<boolean> | undefined;
+    // Both the deadline and close() end in cleanup; whichever comes first runs it, once.
+    const cleanupOnce = (finishedInTime: boolean) => {
+      cleaning ??= cleanup().then(
+        () => finishedInTime,
+        (error: unknown) => {
+          log.error({ err: error }, 'cleanup failed during shutdown');
+          return false;
+        },
+      );
+      void cleaning.then(resolve);
+    };
     const timer = setTimeout(() => {
       log.error({ deadlineMs }, 'in-flight requests did not finish in time');
       server.closeAllConnections();
-      void cleanup().finally(() => resolve(false));
+      cleanupOnce(false);
     }, deadlineMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
-      void cleanup().then(
-        () => resolve(true),
-        (error: unknown) => {
-          log.error({ err: error }, 'cleanup failed during shutdown');
-          resolve(false);
-        },
-      );
+      cleanupOnce(true);
     });
     // Keep-alive sockets with no request in flight would hold close() open.
     server.closeIdleConnections();
