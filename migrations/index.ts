@@ -4,6 +4,7 @@ import * as recordSearchAndCounts from './20261121100000_record_search_and_count
 import * as contactsLowerEmailIndex from './20261121300000_contacts_lower_email_index.js';
 import * as importLocks from './20261121300001_import_locks.js';
 import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
+import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_index.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121300000_contacts_lower_email_index', contactsLowerEmailIndex],
   ['20261121300001_import_locks', importLocks],
   ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
+  ['20261121500000_contacts_email_owner_index', contactsEmailOwnerIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

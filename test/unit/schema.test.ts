@@ -1,8 +1,10 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRow, encodeTimestamp } from '../../src/db/codecs.js';
 import { columnKinds } from '../../src/db/columns.js';
 import { assertDatabaseSafety } from '../../src/db/knex.js';
 import { migrateToLatest, migrationStatus, rollbackLast } from '../../src/db/migrate.js';
+import { existingContactKeys } from '../../src/services/imports/queries.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
 const now = encodeTimestamp(new Date('2026-11-21T10:00:00Z'));
@@ -89,6 +91,26 @@ describe(`schema on ${testDialect}`, () => {
       { eventName: 'WP', wordpressEventId: 77, createdAt: now, updatedAt: now },
     ]);
     await expect(t.db('events').insert({ eventName: 'WP again', wordpressEventId: 77, createdAt: now, updatedAt: now })).rejects.toThrow();
+  });
+
+  it("answers an import's duplicate-address lookup from an index alone", async () => {
+    let lookup: { sql: string; bindings: Knex.Value[] } | undefined;
+    const capture = (query: { sql: string; bindings: Knex.Value[] }) => (lookup ??= query);
+    t.db.on('query', capture);
+    try {
+      await existingContactKeys(t.db, 'brand', ['Pat@Example.org', 'lee@example.org']);
+    } finally {
+      t.db.off('query', capture);
+    }
+    if (testDialect === 'mysql') {
+      const [plan] = (await t.db.raw('EXPLAIN ' + lookup!.sql, lookup!.bindings)) as [Array<{ key: string | null; Extra: string | null }>];
+      expect(plan[0]!.key).toBe('contacts_email_owner_index');
+      // "Using index": the owner comes from the index, no row is read.
+      expect(plan[0]!.Extra).toContain('Using index');
+    } else {
+      const plan = (await t.db.raw('EXPLAIN QUERY PLAN ' + lookup!.sql, lookup!.bindings)) as Array<{ detail: string }>;
+      expect(plan.map((step) => step.detail).join('\n')).toContain('USING INDEX contacts_entitytype_lower_email');
+    }
   });
 
   if (testDialect === 'mysql') {

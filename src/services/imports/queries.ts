@@ -126,7 +126,8 @@ export async function insertBrands(db: Db, brands: ReadonlyArray<Record<string, 
 /**
  * The (owner, address) pairs among the given addresses that contacts of this owner type already have, as
  * contactKey()s. Looked up by address, not by owner, so the cost follows the batch and not how many contacts the
- * owners have piled up. MySQL compares through the column's case-insensitive collation (and its email index);
+ * owners have piled up. MySQL compares through the column's case-insensitive collation, and its (email, entityType,
+ * entityId) index answers the lookup without reading the rows;
  * SQLite through lower(email), which migration 20261121300000 indexes.
  */
 export async function existingContactKeys(db: Db, entityType: string, emails: readonly string[]): Promise<Set<string>> {
