@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, RouterProvider, type HydrationState, type RouteObject } from 'react-router';
+import { HYDRATION_DATA_ID } from '../src/shared/hydration.js';
 import { routes } from './routes.js';
 
 /** Load the lazy route modules of the first page before hydrating, so the first render matches the server's. */
@@ -20,9 +21,22 @@ function rememberTimeZone() {
   if (zone) document.cookie = `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 }
 
+declare global {
+  interface Window {
+    /** Where createBrowserRouter looks for the server's data. */
+    __staticRouterHydrationData?: HydrationState;
+  }
+}
+
+/** The server's loader data, handed to createBrowserRouter where it looks for it (it revives route errors there). */
+function readHydrationData() {
+  const element = document.getElementById(HYDRATION_DATA_ID);
+  if (element?.textContent) window.__staticRouterHydrationData = JSON.parse(element.textContent) as HydrationState;
+}
+
 rememberTimeZone();
+readHydrationData();
 await resolveInitialLazyRoutes(routes);
-// Reads window.__staticRouterHydrationData written by the server.
 const router = createBrowserRouter(routes);
 hydrateRoot(
   document.getElementById('root')!,

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, type StaticHandlerContext } from 'react-router';
+import { HYDRATION_DATA_ID } from '../shared/hydration.js';
 
 const UNSAFE_IN_SCRIPT: Record<string, string> = {
   '&': '\\u0026',
@@ -25,8 +26,11 @@ function serializeErrors(errors: StaticHandlerContext['errors']) {
   );
 }
 
-/** The script that hands the server's loader data to createBrowserRouter. */
-export function hydrationScript(context: StaticHandlerContext): string {
+/**
+ * The loader data as a JSON data block (`<script type="application/json">`): it never runs, so it needs no nonce,
+ * and one JSON.stringify is all the server pays; the browser parses it with JSON.parse before hydrating.
+ */
+export function hydrationDataElement(context: StaticHandlerContext): string {
   const data = { loaderData: context.loaderData, actionData: context.actionData, errors: serializeErrors(context.errors) };
-  return `window.__staticRouterHydrationData = JSON.parse(${scriptSafeJson(JSON.stringify(data))});`;
+  return `<script type="application/json" id="${HYDRATION_DATA_ID}">${scriptSafeJson(data)}</script>`;
 }

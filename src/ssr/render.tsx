@@ -4,21 +4,20 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { routes } from '../../views/routes.js';
 import type { ServerLoaderContext } from '../../views/data/source.js';
 import { serverDataSource } from './data-source.js';
-import { hydrationScript } from './hydration.js';
+import { hydrationDataElement } from './hydration.js';
 import { localeOf } from './locale.js';
 
 const handler = createStaticHandler(routes);
 
+/**
+ * The request the route loaders see. They read only its URL (and stop on its signal); everything about the
+ * session reaches them through the request context, so the headers are not copied.
+ */
 function toFetchRequest(req: Request, res: Response): globalThis.Request {
   const controller = new AbortController();
   res.on('close', () => controller.abort());
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
-    else if (value !== undefined) headers.set(key, value);
-  }
-  return new globalThis.Request(url, { method: 'GET', headers, signal: controller.signal });
+  return new globalThis.Request(url, { method: 'GET', signal: controller.signal });
 }
 
 const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -53,7 +52,7 @@ export function renderPage() {
         '<body>',
         '<div id="root">',
       ].join('');
-      const tail = `</div><script nonce="${nonce}">${hydrationScript(context)}</script><script type="module" nonce="${nonce}" src="${escapeAttr(assets.entry)}"></script></body></html>`;
+      const tail = `</div>${hydrationDataElement(context)}<script type="module" nonce="${nonce}" src="${escapeAttr(assets.entry)}"></script></body></html>`;
 
       // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
       // streaming renderer would only add per-chunk encoding and writes.

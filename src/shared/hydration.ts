@@ -1,0 +1,2 @@
+/** The id of the JSON data block that carries the server's loader data to the browser router. */
+export const HYDRATION_DATA_ID = 'router-hydration-data';
