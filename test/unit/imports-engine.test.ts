@@ -69,6 +69,21 @@ describe('import engine', () => {
     expect(real).toMatchObject({ updated: 1, created: 2, skipped: 2, errors: ['Line 4: no event has event_id 9'], appliedRows: 2, failedRows: 1 });
   });
 
+  it('sets the website of every event of a large batch, across its update statements', async () => {
+    const total = 450;
+    for (let start = 0; start < total; start += 150) {
+      await database.db('events').insert(
+        Array.from({ length: 150 }, (_, i) => ({ eventName: `Run ${start + i}`, wordpressEventId: 1000 + start + i, createdAt: now, updatedAt: now })),
+      );
+    }
+    const rows = Array.from({ length: total }, (_, i) => `${1000 + i},run${i}.example.org,`);
+    const report = await importEvents(ctx, sourceFromText('events', `event_id,website,Email\n${rows.join('\n')}\n`), { actor });
+    expect(report).toMatchObject({ updated: total, appliedRows: total, errors: [] });
+    const stored = (await database.db('events').select('wordpressEventId', 'websiteUrl')) as Array<{ wordpressEventId: number | string; websiteUrl: string }>;
+    const wrong = stored.filter((event) => event.websiteUrl !== `https://run${Number(event.wordpressEventId) - 1000}.example.org`);
+    expect(wrong).toEqual([]);
+  });
+
   it('keeps the first errors and counts the rest', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => `${i + 1},,bad-address-${i}`);
     const report = await importEvents(ctx, sourceFromText('events', `event_id,website,Email\n${rows.join('\n')}\n`), { actor, maxErrors: 5 });

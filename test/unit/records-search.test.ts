@@ -96,6 +96,27 @@ describe('maintained search and counts', () => {
     })());
   });
 
+  it('skips the reindex when the writer says it changed no searched or counted column, and only then', async () => {
+    const [id] = (await importEvents(database.db, [{ eventName: 'Esperance Run', locationState: 'WA' }])) as [number];
+    const docQueries: string[] = [];
+    const watch = (query: { sql: string }) => {
+      if (query.sql.includes('record_search_docs')) docQueries.push(query.sql);
+    };
+    database.db.on('query', watch);
+    try {
+      await database.db('events').where({ id }).update({ websiteUrl: 'https://esperance.example.org' });
+      await recordsChanged(database.db, 'event', [id], { columns: ['websiteUrl', 'updatedAt'] });
+      expect(docQueries).toEqual([]);
+      // A searched column among them: the change reaches the index.
+      await database.db('events').where({ id }).update({ eventName: 'Esperance Coastal Run' });
+      await recordsChanged(database.db, 'event', [id], { columns: ['websiteUrl', 'eventName'] });
+      expect(docQueries.length).toBeGreaterThan(0);
+    } finally {
+      database.db.off('query', watch);
+    }
+    expect((await listRecords(ctx, 'event', { q: 'coastal' })).items.map((e) => e.id)).toEqual([id]);
+  });
+
   it('rolls the derived data back with the writer that fails', async () => {
     await expect(
       database.db.transaction(async (trx) => {

@@ -65,9 +65,18 @@ export async function findEventsByWordpressIds(db: Db, wordpressIds: readonly nu
   return found;
 }
 
+/** The event columns updateEventWebsites writes (the records service reindexes none of them). */
+export const EVENT_WEBSITE_COLUMNS = ['websiteUrl', 'updatedAt'] as const;
+
+/**
+ * Rows per CASE update. The database tries a CASE's branches one by one for every row it updates, so a statement's
+ * cost grows with the square of its rows: 200 per statement halved the time of 1,000 (bench:import).
+ */
+const CASE_CHUNK = 200;
+
 /** Sets each event's website in one statement per chunk (a CASE on id) instead of one UPDATE per event. */
 export async function updateEventWebsites(db: Db, websites: ReadonlyMap<number, string>, updatedAt: string): Promise<void> {
-  for (const part of chunks([...websites.entries()], insertChunk(db))) {
+  for (const part of chunks([...websites.entries()], CASE_CHUNK)) {
     const cases = part.map(() => 'WHEN ? THEN ?').join(' ');
     const bindings = part.flatMap(([id, url]) => [id, url]);
     await db('events')

@@ -6,6 +6,7 @@ import { recordsChanged } from '../records/hooks.js';
 import type { SourceRow } from './csv-records.js';
 import {
   contactKey,
+  EVENT_WEBSITE_COLUMNS,
   existingContactKeys,
   findEventsByWordpressIds,
   insertBrands,
@@ -270,7 +271,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         if (!dryRun) {
           await updateEventWebsites(trx, websites, now);
           await insertContacts(trx, contacts);
-          await recordsChanged(trx, 'event', [...touched]);
+          await recordsChanged(trx, 'event', [...touched], { columns: EVENT_WEBSITE_COLUMNS });
         }
         return { applied, skipped, failures, websites, contacts };
       });
