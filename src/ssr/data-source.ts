@@ -1,10 +1,36 @@
 import type { Request } from 'express';
 import { matchPath } from 'react-router';
 import { allReads } from '../api/router.js';
+import type { ReadRoute } from '../api/reads.js';
 import { sessionInfo } from '../api/core/auth.js';
 import { notFound, unauthorized } from '../services/errors.js';
 import type { DataSource } from '../../views/data/source.js';
 import { localeOf } from './locale.js';
+
+type ReadMatch = { read: ReadRoute; params: Record<string, string | undefined> } | null;
+
+/**
+ * Which read serves a path, remembered per path: react-router's matchPath compiles its pattern on every call, and
+ * a page asks for its data by the same few paths again and again. Bounded, since ids make paths many.
+ */
+const readByPathname = new Map<string, ReadMatch>();
+
+function findRead(pathname: string): ReadMatch {
+  let found = readByPathname.get(pathname);
+  if (found === undefined) {
+    found = null;
+    for (const read of allReads) {
+      const match = matchPath({ path: read.path, end: true }, pathname);
+      if (match) {
+        found = { read, params: match.params };
+        break;
+      }
+    }
+    if (readByPathname.size >= 1000) readByPathname.clear();
+    readByPathname.set(pathname, found);
+  }
+  return found;
+}
 
 /** The in-process DataSource: the same read handlers /api serves, called without an HTTP hop. */
 export function serverDataSource(req: Request): DataSource {
@@ -13,19 +39,15 @@ export function serverDataSource(req: Request): DataSource {
     async get<T>(target: string) {
       if (!req.user) throw unauthorized();
       const url = new URL(target, 'http://internal');
-      for (const read of allReads) {
-        const match = matchPath({ path: read.path, end: true }, url.pathname);
-        if (match) {
-          return (await read.handler({
-            ctx: req.ctx,
-            user: req.user,
-            params: match.params,
-            query: url.searchParams,
-            locale: localeOf(req),
-          })) as T;
-        }
-      }
-      throw notFound(`No read route for ${url.pathname}`);
+      const found = findRead(url.pathname);
+      if (!found) throw notFound(`No read route for ${url.pathname}`);
+      return (await found.read.handler({
+        ctx: req.ctx,
+        user: req.user,
+        params: { ...found.params },
+        query: url.searchParams,
+        locale: localeOf(req),
+      })) as T;
     },
   };
 }

@@ -97,6 +97,35 @@ describe('main layout', () => {
     expect(links).toEqual(NAV_ITEMS.map((item) => [item.label, item.to]));
     expect(avatarInitials('x@y.z')).toBe('X@');
   });
+
+  it('marks the current section (sub-pages too, the dashboard only at /) and navigates in the app', async () => {
+    const router = createMemoryRouter(
+      [
+        {
+          path: '*',
+          element: (
+            <TooltipProvider>
+              <MainLayout user={user}>
+                <p>content</p>
+              </MainLayout>
+            </TooltipProvider>
+          ),
+        },
+      ],
+      { initialEntries: ['/events/12/edit'] },
+    );
+    render(<RouterProvider router={router} />);
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    const current = () => [...nav.querySelectorAll('a[aria-current="page"]')].map((a) => a.textContent);
+    expect(current()).toEqual(['Events']);
+    expect(nav.querySelector('a.active')?.textContent).toBe('Events');
+    // fireEvent answers false when the click was taken over by the router instead of loading a page.
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Dashboard' }))).toBe(false);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(current()).toEqual(['Dashboard']));
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Run Clubs' }), { metaKey: true })).toBe(true);
+    expect(router.state.location.pathname).toBe('/');
+  });
 });
 
 describe('toasts', () => {

@@ -1,8 +1,9 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type ReactNode } from 'react';
-import { NavLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import type { PublicUser } from '../../../src/shared/schemas/auth.js';
 import { apiRequest } from '../../data/http.js';
+import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
 
@@ -23,17 +24,38 @@ export function avatarInitials(email: string): string {
   return email.slice(0, 2).toUpperCase();
 }
 
+/** The nav entry for the current page: the dashboard only at '/', a section also on its sub-pages. */
+function isCurrentSection(to: string, pathname: string): boolean {
+  return to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/**
+ * Plain anchors whose clicks the nav hands to the router (useInAppLinkClicks): the nav is on every page, and a
+ * NavLink each cost more server render time than the rest of the layout.
+ */
 function SideNav({ onNavigate }: { onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const followLink = useInAppLinkClicks();
   return (
-    <nav aria-label="Main">
+    // Not an interactive element: it only hands the clicks of the links inside it to the router.
+    <nav
+      aria-label="Main"
+      onClick={(event) => {
+        followLink(event);
+        if (event.defaultPrevented) onNavigate?.();
+      }}
+    >
       <ul className="nav-list">
-        {NAV_ITEMS.map((item) => (
-          <li key={item.to}>
-            <NavLink to={item.to} end={item.to === '/'} className="nav-link" onClick={onNavigate}>
-              {item.label}
-            </NavLink>
-          </li>
-        ))}
+        {NAV_ITEMS.map((item) => {
+          const current = isCurrentSection(item.to, pathname);
+          return (
+            <li key={item.to}>
+              <a href={item.to} className={current ? 'nav-link active' : 'nav-link'} aria-current={current ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
