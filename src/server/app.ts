@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { createApiRouter } from '../api/router.js';
 import { renderPage } from '../ssr/render.js';
 import { errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
 import { originCheck } from './origin-check.js';
+import { requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { loadCurrentUser, sessionCookie } from './session.js';
 import type { ServerContext } from './types.js';
@@ -28,22 +27,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.set('etag', false);
   if (ctx.config.trustProxy) app.set('trust proxy', ctx.config.trustProxy);
 
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      genReqId: (req, res) => {
-        const id = randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Enough to find a request again; headers (cookies included) stay out of the logs.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/assets/') },
-    }),
-  );
+  app.use(requestLogging(ctx.log));
   app.use(healthRouter(ctx.db));
   app.use(
     '/assets',

@@ -4,7 +4,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/knex.js';
 import { healthRouter } from '../../src/server/health.js';
-import { pinoHttp } from 'pino-http';
+import { requestLogging } from '../../src/server/request-log.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 describe('health endpoints', () => {
@@ -22,7 +22,7 @@ describe('health endpoints', () => {
   it('answers 503 quickly when the database is unreachable', async () => {
     const unreachable = createDatabase({ url: 'mysql://root@127.0.0.1:1/none', acquireTimeoutMs: 500 });
     const app = express();
-    app.use(pinoHttp({ logger: pino({ level: 'silent' }) }));
+    app.use(requestLogging(pino({ level: 'silent' })));
     app.use(healthRouter(unreachable, 1000));
     const started = Date.now();
     const res = await supertest(app).get('/readyz');

@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
+import supertest from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { requestLogging } from '../../src/server/request-log.js';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  req?: { id: string; method: string; url: string };
+  res?: { statusCode: number };
+  responseTime?: number;
+  aborted?: boolean;
+  step?: string;
+}
+
+function appWithLog(level = 'info') {
+  const lines: LogLine[] = [];
+  const log = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  const app = express();
+  app.use(requestLogging(log));
+  app.get('/work', (req, res) => {
+    req.log.info({ step: 'inside' }, 'doing the work');
+    res.json({ ok: true });
+  });
+  app.get('/broken', (_req, res) => {
+    res.status(500).json({ message: 'Something went wrong' });
+  });
+  app.get('/slow', (_req, res) => {
+    setTimeout(() => res.json({ late: true }), 200);
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  return { app, lines };
+}
+
+/** The response's 'close' comes just after the answer reaches the client. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('request logging', () => {
+  it('gives every request its own id, sent back as X-Request-Id and carried by every line logged for it', async () => {
+    const { app, lines } = appWithLog();
+    const first = await supertest(app).get('/work?page=2').set('Cookie', 'pacer=secret-session-value');
+    const second = await supertest(app).get('/work');
+    await settle();
+    const id = first.headers['x-request-id'] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers['x-request-id']).not.toBe(id);
+    const mine = lines.filter((line) => line.req?.id === id);
+    expect(mine.map((line) => line.msg)).toEqual(['doing the work', 'request completed']);
+    expect(mine[0]).toMatchObject({ step: 'inside', req: { method: 'GET', url: '/work?page=2' } });
+    expect(mine[1]).toMatchObject({ res: { statusCode: 200 }, level: 30 });
+    expect(typeof mine[1]!.responseTime).toBe('number');
+    expect(JSON.stringify(lines)).not.toContain('secret-session-value');
+  });
+
+  it('logs server errors at error level and leaves health probes out', async () => {
+    const { app, lines } = appWithLog();
+    await supertest(app).get('/broken');
+    await supertest(app).get('/healthz');
+    await settle();
+    expect(lines.map((line) => [line.level, line.msg, line.req?.url])).toEqual([[50, 'request completed', '/broken']]);
+  });
+
+  it('says so when the client left before the answer', async () => {
+    const { app, lines } = appWithLog();
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const controller = new AbortController();
+    const request = fetch(`http://127.0.0.1:${port}/slow`, { signal: controller.signal }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await request;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    expect(lines.map((line) => [line.msg, line.aborted])).toEqual([['request aborted by the client', true]]);
+  });
+
+  it('writes nothing per request when the level is above info', async () => {
+    const { app, lines } = appWithLog('warn');
+    await supertest(app).get('/work');
+    await settle();
+    expect(lines).toEqual([]);
+  });
+});
