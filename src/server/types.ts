@@ -29,7 +29,6 @@ declare global {
     interface Request {
       user?: PublicUser;
       ctx: ServerContext;
-      cspNonce?: string;
     }
   }
 }

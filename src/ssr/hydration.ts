@@ -27,8 +27,8 @@ function serializeErrors(errors: StaticHandlerContext['errors']) {
 }
 
 /**
- * The loader data as a JSON data block (`<script type="application/json">`): it never runs, so it needs no nonce,
- * and one JSON.stringify is all the server pays; the browser parses it with JSON.parse before hydrating.
+ * The loader data as a JSON data block (`<script type="application/json">`): it never runs, so the CSP allows no
+ * inline script at all, and one JSON.stringify is all the server pays; the browser parses it before hydrating.
  */
 export function hydrationDataElement(context: StaticHandlerContext): string {
   const data = { loaderData: context.loaderData, actionData: context.actionData, errors: serializeErrors(context.errors) };

@@ -34,7 +34,6 @@ export function renderPage() {
         return res.status(context.status).send(await context.text());
       }
       const router = createStaticRouter(handler.dataRoutes, context);
-      const nonce = req.cspNonce!;
       const { assets } = req.ctx;
       const locale = localeOf(req);
       const head = [
@@ -52,11 +51,11 @@ export function renderPage() {
         '<body>',
         '<div id="root">',
       ].join('');
-      const tail = `</div>${hydrationDataElement(context)}<script type="module" nonce="${nonce}" src="${escapeAttr(assets.entry)}"></script></body></html>`;
+      const tail = `</div>${hydrationDataElement(context)}<script type="module" src="${escapeAttr(assets.entry)}"></script></body></html>`;
 
       // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
       // streaming renderer would only add per-chunk encoding and writes.
-      const html = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />);
+      const html = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
       // The catch-all route is the not-found page: say so in the status too.
       const notFound = Boolean(req.user) && context.matches[context.matches.length - 1]?.route.path === '*';
       res
