@@ -97,6 +97,9 @@ export function SideCard({ title, children }: { title: string; children: ReactNo
 /** Comma separated list values, or nothing. */
 export const listText = (values: readonly string[] | null | undefined) => (values && values.length ? values.join(', ') : null);
 
+/** Free text as written (line breaks kept), or nothing when empty. */
+export const multilineText = (text: string | null | undefined) => (text ? <span className="records-pre">{text}</span> : null);
+
 /** Recent Activity: the created time, and the updated time when it differs (spec point 2). */
 export function RecentActivity({ createdAt, updatedAt }: { createdAt: string; updatedAt: string }) {
   const format = useFormat();

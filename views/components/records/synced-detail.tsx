@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
 import { ContactsTab, FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
-import { DateText, DateTimeText, InfoList, RecentActivity, SideCard, type InfoItem } from './detail.js';
+import { DateText, DateTimeText, InfoList, multilineText, RecentActivity, SideCard, type InfoItem } from './detail.js';
 
 const TABS = ['details', 'contacts', 'marketing'] as const;
 
@@ -67,7 +67,7 @@ export function SyncedDetail(props: SyncedDetailProps) {
             <InfoList
               items={[
                 { label: 'Last newsletter inclusion', value: <DateText value={props.lastNewsletterInclusion} empty="Never included" /> },
-                { label: 'Newsletter notes', value: props.newsletterInclusionNotes ? <span className="records-pre">{props.newsletterInclusionNotes}</span> : null },
+                { label: 'Newsletter notes', value: multilineText(props.newsletterInclusionNotes) },
               ]}
             />
             <p className="muted records-note">The email-marketing (newsletter) integration for this screen is not yet done: inclusions are recorded here by hand.</p>

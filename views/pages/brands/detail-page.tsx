@@ -2,7 +2,7 @@ import { useLoaderData } from 'react-router';
 import type { Brand } from '../../../src/shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, RecentActivity, SideCard } from '../../components/records/detail.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, RecentActivity, SideCard } from '../../components/records/detail.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { useFormat } from '../../hooks/use-format.js';
@@ -37,7 +37,7 @@ export function Component() {
                 { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
                 { label: 'Payment status', value: brand.paymentStatus },
                 { label: 'Last campaign ended', value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} /> },
-                { label: 'Notes', value: brand.notes ? <span className="records-pre">{brand.notes}</span> : null },
+                { label: 'Notes', value: multilineText(brand.notes) },
               ]}
             />
           </Card>

@@ -2,7 +2,7 @@ import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { statusOf } from '../../../src/shared/api-error.js';
 import { eventWordpressUrlPath, type Event, type EventDistance, type WordpressUrl } from '../../../src/shared/schemas/records.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
 import { loadDetail, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
@@ -106,9 +106,9 @@ export function Component() {
                   { label: 'Run types', value: listText(event.runType) },
                   { label: 'Track types', value: listText(event.trackType) },
                   { label: 'Entry cost', value: event.entryCost },
-                  { label: 'Prizes', value: event.prizes ? <span className="records-pre">{event.prizes}</span> : null },
+                  { label: 'Prizes', value: multilineText(event.prizes) },
                   { label: 'Advertising spend', value: format.money(event.totalAdvertisingSpend) },
-                  { label: 'Notes', value: event.notes ? <span className="records-pre">{event.notes}</span> : null },
+                  { label: 'Notes', value: multilineText(event.notes) },
                 ]}
               />
             </Card>

@@ -3,7 +3,7 @@ import type { Influencer } from '../../../src/shared/schemas/records.js';
 import { FilesCard, PaymentsCard } from '../../components/attachments/index.js';
 import { InfluencerTypeBadge, influencerTypeLabel } from '../../components/records/badges.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateTimeText, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
+import { DateTimeText, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
 import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
@@ -36,7 +36,7 @@ export function Component() {
                 { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
                 { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
                 { label: 'Website', value: influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl} /> },
-                { label: 'Notes', value: influencer.notes ? <span className="records-pre">{influencer.notes}</span> : null },
+                { label: 'Notes', value: multilineText(influencer.notes) },
               ]}
             />
           </Card>

@@ -2,7 +2,7 @@ import { useLoaderData } from 'react-router';
 import type { Media } from '../../../src/shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateTimeText, ExternalButton, ExternalLink, InfoList, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
+import { DateTimeText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { mediaConfig } from './config.js';
@@ -31,7 +31,7 @@ export function Component() {
                 { label: 'Industry', value: media.industry },
                 { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
                 { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
-                { label: 'Notes', value: media.notes ? <span className="records-pre">{media.notes}</span> : null },
+                { label: 'Notes', value: multilineText(media.notes) },
               ]}
             />
           </Card>

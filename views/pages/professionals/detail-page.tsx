@@ -2,7 +2,7 @@ import { useLoaderData } from 'react-router';
 import type { Professional } from '../../../src/shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
@@ -61,7 +61,7 @@ export function Component() {
                 { label: 'Subscription', value: <SubscriptionBadge status={professional.subscriptionStatus} /> },
                 { label: 'Subscription expiry', value: professional.subscriptionExpiryDate && <DateText value={professional.subscriptionExpiryDate} /> },
                 { label: 'Payment alert', value: professional.paymentAlertFlag ? 'Yes' : 'No' },
-                { label: 'Notes', value: professional.notes ? <span className="records-pre">{professional.notes}</span> : null },
+                { label: 'Notes', value: multilineText(professional.notes) },
               ]}
             />
           </Card>

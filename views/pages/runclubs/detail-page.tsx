@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { RunClub, RunClubSchedule } from '../../../src/shared/schemas/records.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, NotFoundView, PageHeader } from '../../components/records/detail.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { mailtoHref, wordpressAdminEditUrl } from '../../components/records/links.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
@@ -26,7 +26,7 @@ function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
             </span>
             {schedule.locationAddress && <span className="muted">{schedule.locationAddress}</span>}
             {schedule.cost && <span className="muted">Cost: {schedule.cost}</span>}
-            {schedule.description && <span className="records-pre">{schedule.description}</span>}
+            {multilineText(schedule.description)}
           </li>
         ))}
       </ul>
@@ -76,9 +76,9 @@ export function Component() {
                   { label: 'Paying member', value: club.isPayingMember ? 'Yes' : 'No' },
                   { label: 'Payment status', value: club.paymentStatus },
                   { label: 'Social title', value: club.socialTitle },
-                  { label: 'Extras', value: club.extras ? <span className="records-pre">{club.extras}</span> : null },
-                  { label: 'Footnote', value: club.footnote ? <span className="records-pre">{club.footnote}</span> : null },
-                  { label: 'Notes', value: club.notes ? <span className="records-pre">{club.notes}</span> : null },
+                  { label: 'Extras', value: multilineText(club.extras) },
+                  { label: 'Footnote', value: multilineText(club.footnote) },
+                  { label: 'Notes', value: multilineText(club.notes) },
                 ]}
               />
             </Card>
