@@ -1,17 +1,8 @@
 import type { Knex } from 'knex';
 import { dialectOfDb } from '../../db/knex.js';
+import { NOT_FOUND_MESSAGES } from '../../shared/schemas/records.js';
 import { badRequest, notFound } from '../errors.js';
 import { CONTACT_OWNER_TYPES, RECORD_TABLES, RECORD_TYPES, type ContactOwnerType, type RecordType } from './owner-types.js';
-
-/** The not-found texts of spec point 8, so a missing owner reads the same as its own detail page. */
-const OWNER_NOT_FOUND: Record<RecordType, string> = {
-  event: 'Event not found',
-  professional: 'Professional not found',
-  runclub: 'Run Club not found',
-  brand: 'Brand not found',
-  media: 'Media outlet not found',
-  influencer: 'Influencer not found',
-};
 
 export function parseRecordType(value: string | undefined): RecordType {
   if (value && (RECORD_TYPES as readonly string[]).includes(value)) return value as RecordType;
@@ -32,7 +23,7 @@ export function parseId(value: string | undefined, what: string): number {
 /** Throws the owner's not-found error unless the record exists. */
 export async function assertOwnerExists(db: Knex | Knex.Transaction, type: RecordType, id: number): Promise<void> {
   const row = await db(RECORD_TABLES[type]).where({ id }).first('id');
-  if (!row) throw notFound(OWNER_NOT_FOUND[type]);
+  if (!row) throw notFound(NOT_FOUND_MESSAGES[type]);
 }
 
 /**
@@ -44,7 +35,7 @@ export async function assertOwnerExists(db: Knex | Knex.Transaction, type: Recor
 export async function lockOwner(trx: Knex.Transaction, type: RecordType, id: number): Promise<void> {
   const query = trx(RECORD_TABLES[type]).where({ id }).first('id');
   const row = await (dialectOfDb(trx) === 'mysql' ? query.forUpdate() : query);
-  if (!row) throw notFound(OWNER_NOT_FOUND[type]);
+  if (!row) throw notFound(NOT_FOUND_MESSAGES[type]);
 }
 
 /** Owners to lock, without repeats and in one fixed order, so two transactions locking the same pair cannot deadlock. */

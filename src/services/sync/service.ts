@@ -252,22 +252,11 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
   }
 }
 
-export interface SyncRunView {
-  id: number;
+/** A run as the Integrations page shows it: who started it by email, and one status instead of success. */
+export interface SyncRunView extends Omit<SyncRunRow, 'kind' | 'startedBy' | 'startedByEmail' | 'success'> {
   kind: SyncKind;
-  trigger: string;
   startedBy: string | null;
-  startedAt: string;
-  finishedAt: string | null;
   status: 'succeeded' | 'failed' | 'unfinished';
-  full: boolean;
-  created: number;
-  updated: number;
-  failed: number;
-  durationMs: number | null;
-  message: string | null;
-  errors: string[];
-  notices: string[];
 }
 
 export function presentRun(row: SyncRunRow): SyncRunView {
