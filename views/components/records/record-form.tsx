@@ -35,6 +35,20 @@ const useHydrated = () =>
     () => false,
   );
 
+/** A field's hint and its error, under the control; their ids are what the control's aria-describedby names. */
+function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className="muted records-hint">
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${id}-error`} message={error} />
+    </>
+  );
+}
+
 function Field({ field, value, error }: { field: FieldSpec; value: unknown; error?: string }) {
   const id = fieldId(field.name);
   const hintId = field.hint || field.kind === 'list' ? `${id}-hint` : undefined;
@@ -56,12 +70,7 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
           <input type="checkbox" {...common} defaultChecked={value === true} />
           <Label htmlFor={id}>{field.label}</Label>
         </div>
-        {hint && (
-          <p id={hintId} className="muted records-hint">
-            {hint}
-          </p>
-        )}
-        <FieldError id={`${id}-error`} message={error} />
+        <FieldNotes id={id} hint={hint} error={error} />
       </div>
     );
   }
@@ -79,12 +88,7 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
             </label>
           ))}
         </div>
-        {hint && (
-          <p id={hintId} className="muted records-hint">
-            {hint}
-          </p>
-        )}
-        <FieldError id={`${id}-error`} message={error} />
+        <FieldNotes id={id} hint={hint} error={error} />
       </fieldset>
     );
   }
@@ -114,12 +118,7 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
         {field.label}
       </Label>
       {control}
-      {hint && (
-        <p id={hintId} className="muted records-hint">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { toast } from '../../components/ui/toast.js';
 import { apiRequest } from '../../data/http.js';
 import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
-import type { ConnectionStatus, IntegrationsOverview } from './types.js';
+import type { ServiceTabProps } from './types.js';
 
 /** Spec point 5: split on commas, trimmed, empty entries dropped. */
 export function parseTags(text: string): string[] {
@@ -95,15 +95,7 @@ function AddMemberForm({ audiences }: { audiences: MailchimpAudience[] }) {
   );
 }
 
-export function MailchimpTab({
-  overview,
-  status,
-  onStatus,
-}: {
-  overview: IntegrationsOverview;
-  status: ConnectionStatus;
-  onStatus: (status: ConnectionStatus) => void;
-}) {
+export function MailchimpTab({ overview, status, onStatus }: ServiceTabProps) {
   const [account, setAccount] = useState<MailchimpAccount | null>(null);
   const [audiences, setAudiences] = useState<MailchimpAudience[] | null>(null);
   const [loadingAudiences, setLoadingAudiences] = useState(false);

@@ -10,6 +10,13 @@ export interface IntegrationsOverview {
 
 export type ConnectionStatus = 'untested' | 'testing' | 'connected' | 'failed';
 
+/** What the page hands each service's tab: the overview, and the connection status it shares with the header. */
+export interface ServiceTabProps {
+  overview: IntegrationsOverview;
+  status: ConnectionStatus;
+  onStatus: (status: ConnectionStatus) => void;
+}
+
 export type { SyncKind, SyncResult, SyncRunView };
 
 export const SYNC_CARDS: Array<{ kind: SyncKind; title: string }> = [

@@ -6,17 +6,9 @@ import { apiRequest } from '../../data/http.js';
 import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
 import { SyncCard } from './sync-card.js';
-import { SYNC_CARDS, type ConnectionStatus, type IntegrationsOverview } from './types.js';
+import { SYNC_CARDS, type ServiceTabProps } from './types.js';
 
-export function WordPressTab({
-  overview,
-  status,
-  onStatus,
-}: {
-  overview: IntegrationsOverview;
-  status: ConnectionStatus;
-  onStatus: (status: ConnectionStatus) => void;
-}) {
+export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
   const [site, setSite] = useState<WpSiteInfo | null>(null);
   const [siteError, setSiteError] = useState<string | null>(null);
 
