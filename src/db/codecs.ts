@@ -1,3 +1,5 @@
+import { BoundedCache } from '../shared/bounded-cache.js';
+
 /**
  * One place where database values become wire values and back. Both dialects store lists as JSON text,
  * booleans as 0/1, money and coordinates as DECIMAL (SQLite: NUMERIC affinity) and timestamps as
@@ -115,7 +117,7 @@ function decoderFor(kind: ColumnKind | DecimalSpec): Decoder {
 type RowDecoder = (row: Record<string, unknown>) => Record<string, unknown>;
 
 /** Per table, one compiled decoder per set of selected columns (a query selects the same columns for every row). */
-const compiled = new WeakMap<ColumnKinds, Map<string, RowDecoder>>();
+const compiled = new WeakMap<ColumnKinds, BoundedCache<string, RowDecoder>>();
 
 /**
  * Builds a function that returns each row as one object literal naming every column. Copying a row column by
@@ -135,17 +137,11 @@ function compileRowDecoder(kinds: ColumnKinds, columns: readonly string[]): RowD
 function rowDecoder(kinds: ColumnKinds, columns: readonly string[]): RowDecoder {
   let byColumns = compiled.get(kinds);
   if (!byColumns) {
-    byColumns = new Map();
+    // Bounded: the column sets are those of our own queries, but a runaway caller must not grow this forever.
+    byColumns = new BoundedCache(200);
     compiled.set(kinds, byColumns);
   }
-  const signature = columns.join('\0');
-  let decode = byColumns.get(signature);
-  if (!decode) {
-    decode = compileRowDecoder(kinds, columns);
-    // Bounded: the column sets are those of our own queries, but a runaway caller must not grow this forever.
-    if (byColumns.size < 200) byColumns.set(signature, decode);
-  }
-  return decode;
+  return byColumns.get(columns.join('\0'), () => compileRowDecoder(kinds, columns));
 }
 
 /** Decodes rows that share their columns (one result set); `omit` drops helper columns such as inline totals. */

@@ -3,40 +3,31 @@
  * browser hydrates with the same values from the root loader, so the text never differs between the two.
  * Intl formatters are costly to build (a list page formats dozens of dates), so each is built once and kept.
  */
+import { BoundedCache } from './bounded-cache.js';
+
 export interface FormatOptions {
   locale: string;
   timeZone: string;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+const formatters = new BoundedCache<string, Intl.DateTimeFormat | Intl.NumberFormat>(500);
 
 function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, build: () => T): T {
-  let formatter = formatters.get(key) as T | undefined;
-  if (!formatter) {
-    formatter = build();
-    formatters.set(key, formatter);
-  }
-  return formatter;
+  return formatters.get(key, build) as T;
 }
 
 /** Formatting a date costs more than looking it up, and a page of cards repeats few distinct days. */
-const formattedDays = new Map<string, string>();
+const formattedDays = new BoundedCache<string, string>(5000);
 
 /** A date-only value ('YYYY-MM-DD') is a calendar day: formatted in UTC so no zone can move it. */
 export function formatDate(value: string | null | undefined, { locale }: FormatOptions): string {
   if (!value) return '';
   const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
   if (!day) return value;
-  const key = `${locale}|${day}`;
-  let text = formattedDays.get(key);
-  if (text === undefined) {
+  return formattedDays.get(`${locale}|${day}`, () => {
     const formatter = cached(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }));
-    text = formatter.format(new Date(`${day}T00:00:00Z`));
-    // Bounded: a few thousand distinct days cover any working set.
-    if (formattedDays.size >= 5000) formattedDays.clear();
-    formattedDays.set(key, text);
-  }
-  return text;
+    return formatter.format(new Date(`${day}T00:00:00Z`));
+  });
 }
 
 export function formatDateTime(value: string | null | undefined, { locale, timeZone }: FormatOptions): string {

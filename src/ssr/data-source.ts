@@ -5,6 +5,7 @@ import type { ReadRoute } from '../api/reads.js';
 import { sessionInfo } from '../api/core/auth.js';
 import { notFound, unauthorized } from '../services/errors.js';
 import type { DataSource } from '../../views/data/source.js';
+import { BoundedCache } from '../shared/bounded-cache.js';
 import { localeOf } from './locale.js';
 
 type ReadMatch = { read: ReadRoute; params: Record<string, string | undefined> } | null;
@@ -13,23 +14,16 @@ type ReadMatch = { read: ReadRoute; params: Record<string, string | undefined> }
  * Which read serves a path, remembered per path: react-router's matchPath compiles its pattern on every call, and
  * a page asks for its data by the same few paths again and again. Bounded, since ids make paths many.
  */
-const readByPathname = new Map<string, ReadMatch>();
+const readByPathname = new BoundedCache<string, ReadMatch>(1000);
 
 function findRead(pathname: string): ReadMatch {
-  let found = readByPathname.get(pathname);
-  if (found === undefined) {
-    found = null;
+  return readByPathname.get(pathname, () => {
     for (const read of allReads) {
       const match = matchPath({ path: read.path, end: true }, pathname);
-      if (match) {
-        found = { read, params: match.params };
-        break;
-      }
+      if (match) return { read, params: match.params };
     }
-    if (readByPathname.size >= 1000) readByPathname.clear();
-    readByPathname.set(pathname, found);
-  }
-  return found;
+    return null;
+  });
 }
 
 /** The in-process DataSource: the same read handlers /api serves, called without an HTTP hop. */

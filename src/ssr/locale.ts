@@ -1,20 +1,15 @@
 import type { Request } from 'express';
+import { BoundedCache } from '../shared/bounded-cache.js';
 
 export const DEFAULT_LOCALE = 'en-AU';
 
-const localeByHeader = new Map<string, string>();
+/** Intl's lookup costs more than the rest of a small API answer, and browsers send few distinct headers. */
+const localeByHeader = new BoundedCache<string, string>(1000);
 
 /** The browser's first supported language, so server-rendered dates match what the browser would show. */
 export function localeOf(req: Request): string {
   const header = req.get('accept-language') ?? '';
-  let locale = localeByHeader.get(header);
-  if (locale === undefined) {
-    locale = firstSupportedLocale(header);
-    // Intl's lookup costs more than the rest of a small API answer; browsers send few distinct headers. Bounded,
-    // since the header is the client's to choose.
-    if (localeByHeader.size < 1000) localeByHeader.set(header, locale);
-  }
-  return locale;
+  return localeByHeader.get(header, () => firstSupportedLocale(header));
 }
 
 function firstSupportedLocale(header: string): string {
@@ -31,21 +26,17 @@ function firstSupportedLocale(header: string): string {
   return DEFAULT_LOCALE;
 }
 
-const knownZones = new Map<string, boolean>();
+const knownZones = new BoundedCache<string, boolean>(1000);
 
 function isTimeZone(zone: string): boolean {
-  let known = knownZones.get(zone);
-  if (known === undefined) {
+  return knownZones.get(zone, () => {
     try {
       new Intl.DateTimeFormat('en', { timeZone: zone });
-      known = true;
+      return true;
     } catch {
-      known = false;
+      return false;
     }
-    // Bounded: the cookie is the client's to choose.
-    if (knownZones.size < 1000) knownZones.set(zone, known);
-  }
-  return known;
+  });
 }
 
 /** The browser reports its zone in a cookie; until it has, timestamps are shown in UTC on both sides. */
