@@ -42,7 +42,12 @@ export function RootHydrateFallback() {
 
 export function RouteErrorBoundary() {
   const error = useRouteError();
-  const message = isRouteErrorResponse(error) ? `${error.status}: ${error.statusText}` : error instanceof Error ? error.message : 'Unknown error';
+  // A refused read carries the API's own message as its data (see gated()).
+  const message = isRouteErrorResponse(error)
+    ? `${error.status}: ${typeof error.data === 'string' && error.data ? error.data : error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : 'Unknown error';
   return (
     <div className="page">
       <h1>Something went wrong</h1>

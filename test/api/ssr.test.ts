@@ -129,3 +129,63 @@ describe('time zone from the browser', () => {
     }
   });
 });
+
+describe('not-found and refused pages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('answers 404 on every not-found page, still showing its not-found text', async () => {
+    const { agent } = await t.signedInAgent();
+    const event = await agent.post('/api/events').send({ eventName: 'Owner Run' });
+    const brand = await agent.post('/api/brands').send({ brandName: 'Other Owner' });
+    expect([event.status, brand.status]).toEqual([201, 201]);
+    const brandContact = await agent.post('/api/contacts').send({ firstName: 'Bo', lastName: 'Brand', entityType: 'brand', entityId: brand.body.id });
+    expect(brandContact.status).toBe(201);
+    const cases: Array<[string, string]> = [
+      ['/events/999999', 'Event not found'],
+      ['/events/999999/edit', 'Event not found'],
+      ['/professionals/999999', 'Professional not found'],
+      ['/professionals/999999/edit', 'Professional not found'],
+      ['/runclubs/999999', 'Run Club not found'],
+      ['/runclubs/999999/edit', 'Run Club not found'],
+      ['/brands/999999', 'Brand not found'],
+      ['/brands/999999/edit', 'Brand not found'],
+      ['/media/999999', 'Media outlet not found'],
+      ['/media/999999/edit', 'Media outlet not found'],
+      ['/influencers/999999', 'Influencer not found'],
+      ['/influencers/999999/edit', 'Influencer not found'],
+      ['/contacts/999999', 'Contact not found'],
+      ['/contacts/999999/edit', 'Contact not found'],
+      // A contact of another owner is not this owner's: saving would move it, so the page says it does not exist.
+      [`/events/${event.body.id}/contacts/${brandContact.body.id}/edit`, 'Contact not found'],
+      ['/brands/999999/contacts/add', 'Brand not found'],
+    ];
+    for (const [path, text] of cases) {
+      const res = await agent.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.text).toContain(text);
+    }
+    // The same pages for records that exist still answer 200.
+    expect((await agent.get(`/brands/${brand.body.id}/contacts/${brandContact.body.id}/edit`)).status).toBe(200);
+    expect((await agent.get(`/events/${event.body.id}`)).status).toBe(200);
+  });
+
+  it('answers a search the API refuses with 400 and its message on all six list pages, search box kept', async () => {
+    const { agent } = await t.signedInAgent();
+    const longTerm = 'x'.repeat(201);
+    for (const list of ['/events', '/professionals', '/runclubs', '/brands', '/media', '/influencers']) {
+      const api = await agent.get(`/api${list}`).query({ q: longTerm });
+      expect(api.status).toBe(400);
+      const page = await agent.get(list).query({ q: longTerm });
+      expect({ list, status: page.status }).toEqual({ list, status: 400 });
+      expect(page.text).toContain(api.body.message);
+      expect(page.text).toContain('id="records-search"');
+      expect(page.text).not.toContain('Something went wrong');
+    }
+    // At the limit the search runs as usual.
+    expect((await agent.get('/brands').query({ q: 'x'.repeat(200) })).status).toBe(200);
+  });
+});

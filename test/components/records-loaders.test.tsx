@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../src/shared/api-error.js';
-import { getOrNull, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
-import type { DataSource } from '../../views/data/source.js';
+import type { LoaderFunctionArgs } from 'react-router';
+import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
+import { gated, type DataSource } from '../../views/data/source.js';
 
 /** A DataSource answering by path prefix; anything unknown is a 404 like the API's. */
 function fakeSource(routes: Record<string, unknown>) {
@@ -48,5 +49,36 @@ describe('record loaders', () => {
     expect(missing).toEqual({ id: 4, record: null, attachments: NO_ATTACHMENTS });
     const broken = fakeSource({ '/api/brands/4': { id: 4 }, '/api/contacts/': new HttpError(500, '', 'Server Error') });
     await expect(loadDetail(broken, '/api/brands', 'brand', '4')).rejects.toThrow('500');
+  });
+});
+
+describe('page loaders and refused reads', () => {
+  const signedIn = { dataSource: fakeSource({}), signedIn: true };
+  const args = (context: unknown) => ({ request: new Request('http://x/brands'), params: {}, context }) as unknown as LoaderFunctionArgs;
+
+  it('turns a 4xx read into that status with the API message, never a 500', async () => {
+    const refused = gated(async () => {
+      throw new HttpError(403, '{"message":"Not yours","code":"forbidden"}', 'Forbidden');
+    });
+    const thrown = await refused(args(signedIn)).catch((error: unknown) => error);
+    expect(thrown).toMatchObject({ data: 'Not yours', init: { status: 403 } });
+  });
+
+  it('lets server failures through as they are', async () => {
+    const failure = new HttpError(500, '', 'Server Error');
+    const failing = gated(async () => {
+      throw failure;
+    });
+    await expect(failing(args(signedIn))).rejects.toBe(failure);
+  });
+
+  it('answers a refused list search with an empty list, the message and status 400', async () => {
+    const ds = fakeSource({ '/api/brands': new HttpError(400, '{"message":"Search text must be at most 200 characters","code":"validation_failed"}', 'Bad Request') });
+    const loader = listLoader({ apiPath: '/api/brands', pageSize: 24 });
+    const result = await loader({ request: new Request('http://x/brands?q=long'), params: {}, context: { dataSource: ds, signedIn: true } } as unknown as LoaderFunctionArgs);
+    expect(result).toMatchObject({
+      data: { items: [], total: 0, problem: 'Search text must be at most 200 characters', query: { q: 'long' } },
+      init: { status: 400 },
+    });
   });
 });

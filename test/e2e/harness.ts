@@ -75,7 +75,8 @@ export interface WatchedPage {
   problems: string[];
   /**
    * Throws when the page logged any error or warning (hydration mismatches included). Chromium logs every
-   * non-2xx fetch; a test that provokes one on purpose names its status in `expectedHttpStatuses`.
+   * non-2xx fetch; a test that provokes one on purpose names its status in `expectedHttpStatuses`. Each call
+   * covers what the page reported since the previous call.
    */
   assertClean(options?: { expectedHttpStatuses?: number[] }): void;
   close(): Promise<void>;
@@ -108,6 +109,8 @@ export async function openPage(browser: Browser, options: { width?: number; heig
         const status = /^(?:console\.error: Failed to load resource: the server responded with a status of|http) (\d+)/.exec(problem)?.[1];
         return !(status && expectedHttpStatuses.includes(Number(status)));
       });
+      // Each check covers what happened since the one before, so an expected status is not carried into the next.
+      problems.length = 0;
       if (unexpected.length) throw new Error(`The browser reported problems:\n${unexpected.join('\n')}`);
     },
     close: () => context.close(),

@@ -95,7 +95,7 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await page.getByText('The brand you are trying to edit does not exist.').waitFor();
     await page.getByRole('link', { name: 'Return to Brands' }).click();
     await page.waitForURL(`${base}/brands`);
-    watched.assertClean();
+    watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('media', async () => {
@@ -145,7 +145,7 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expect.poll(() => cardTitles(page)).toEqual(['Runner Weekly']);
     await page.goto(detailUrl);
     await expectHeading(page, 'Media outlet not found');
-    watched.assertClean();
+    watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('influencers', async () => {
@@ -201,7 +201,7 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expect.poll(() => cardTitles(page)).toEqual(['Ben Pace']);
     await page.goto(detailUrl);
     await expectHeading(page, 'Influencer not found');
-    watched.assertClean();
+    watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('lists: live search, pages in the URL, skeleton cards while loading, fresh dashboard counts, keyboard-only delete', async () => {

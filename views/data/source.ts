@@ -1,5 +1,5 @@
-import { redirectDocument, type LoaderFunctionArgs } from 'react-router';
-import { HttpError } from '../../src/shared/api-error.js';
+import { data, redirectDocument, type LoaderFunctionArgs } from 'react-router';
+import { HttpError, messageOf, statusOf } from '../../src/shared/api-error.js';
 import type { SessionInfo } from '../../src/shared/session.js';
 import { apiRequest } from './http.js';
 
@@ -43,10 +43,26 @@ export function dataSource(context: unknown): DataSource {
  * server the page's data is never read (and its component never renders: the null is never seen).
  */
 export function gated<T>(loader: (args: LoaderFunctionArgs) => Promise<T>) {
-  return (args: LoaderFunctionArgs): Promise<T> => {
-    if (isServerContext(args.context) && !args.context.signedIn) return Promise.resolve(null as T);
-    return loader(args);
+  return async (args: LoaderFunctionArgs): Promise<T> => {
+    if (isServerContext(args.context) && !args.context.signedIn) return null as T;
+    try {
+      return await loader(args);
+    } catch (error) {
+      // A read the API refused as the caller's fault (a 4xx) is that status on the page too, with the API's
+      // message, never the 500 page.
+      const status = statusOf(error);
+      if (status !== undefined && status >= 400 && status < 500) throw data(messageOf(error, 'The page could not be loaded'), { status });
+      throw error;
+    }
   };
+}
+
+/**
+ * Page data whose subject does not exist: the page still renders its not-found view, but the answer says 404, as
+ * the API's does. react-router unwraps the value on the server and in the browser, so the page sees only `value`.
+ */
+export function notFoundWhen<T>(missing: boolean, value: T): T {
+  return missing ? (data(value, { status: 404 }) as unknown as T) : value;
 }
 
 /** "/events?q=x" keeps only the params that are set, so URLs stay short and stable. */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
-import { EmptyState, Input } from '../ui/primitives.js';
+import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import { listPageHref, pageCount, type ListQuery } from './list-query.js';
 
 export interface FilterOption {
@@ -28,6 +28,8 @@ export interface RecordListPageProps<T> {
   items: T[];
   total: number;
   query: ListQuery;
+  /** Why this search could not be run: shown in place of the results, with the search box kept to fix it. */
+  problem?: string;
   pageSize: number;
   itemKey(item: T): number;
   renderCard(item: T): ReactNode;
@@ -178,11 +180,15 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         {props.actions && <div className="card-actions">{props.actions}</div>}
       </div>
       <SearchBar listPath={props.listPath} label={props.searchLabel} placeholder={props.searchPlaceholder} filter={props.filter} query={props.query} />
-      <p className="muted records-count" role="status">
-        {props.total === 1 ? '1 result' : `${props.total} results`}
-      </p>
+      {!props.problem && (
+        <p className="muted records-count" role="status">
+          {props.total === 1 ? '1 result' : `${props.total} results`}
+        </p>
+      )}
       <div aria-busy={loadingHere || undefined} className="records-results">
-        {props.items.length === 0 && props.total > 0 ? (
+        {props.problem ? (
+          <Alert variant="destructive">{props.problem}</Alert>
+        ) : props.items.length === 0 && props.total > 0 ? (
           // Past the last page (a shared link, or the last card of a page was deleted): offer the real last page.
           <div className="empty-state">
             <h2>This page is empty</h2>

@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs } from 'react-router';
+import { data, type LoaderFunctionArgs } from 'react-router';
 import type { RecordType } from '../../../src/services/attachments/owner-types.js';
-import { statusOf } from '../../../src/shared/api-error.js';
+import { messageOf, statusOf } from '../../../src/shared/api-error.js';
 import { loadAttachments, type Attachments } from '../attachments/index.js';
-import { dataSource, gated, type DataSource } from '../../data/source.js';
+import { dataSource, gated, notFoundWhen, type DataSource } from '../../data/source.js';
 import { listApiPath, readListQuery, type ListQuery, type ListResponse } from './list-query.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
@@ -24,6 +24,8 @@ export async function getOrNull<T>(ds: DataSource, path: string): Promise<T | nu
 
 export interface ListData<T> extends ListResponse<T> {
   query: ListQuery;
+  /** Why the API refused this search (e.g. text over the length limit): shown in place of the results. */
+  problem?: string;
 }
 
 export interface ListSource {
@@ -37,8 +39,15 @@ export interface ListSource {
 export function listLoader<T>(source: ListSource) {
   return gated(async ({ request, context }: LoaderFunctionArgs): Promise<ListData<T>> => {
     const query = readListQuery(new URL(request.url).searchParams, source.filterParam, source.filterValues);
-    const data = await dataSource(context).get<ListResponse<T>>(listApiPath(source.apiPath, query, source.pageSize, source.filterParam));
-    return { items: data.items, total: data.total, query };
+    try {
+      const list = await dataSource(context).get<ListResponse<T>>(listApiPath(source.apiPath, query, source.pageSize, source.filterParam));
+      return { items: list.items, total: list.total, query };
+    } catch (error) {
+      // The API's own rules decide what a valid search is; the page keeps its search box so the user can fix it.
+      if (statusOf(error) !== 400) throw error;
+      const refused: ListData<T> = { items: [], total: 0, query, problem: messageOf(error, 'This search could not be run') };
+      return data(refused, { status: 400 }) as unknown as ListData<T>;
+    }
   });
 }
 
@@ -52,7 +61,7 @@ export function recordLoader<T>(apiPath: string) {
   return gated(async ({ params, context }: LoaderFunctionArgs): Promise<RecordData<T>> => {
     const id = parseRecordId(params.id);
     const record = id ? await getOrNull<T>(dataSource(context), `${apiPath}/${id}`) : null;
-    return { id, record };
+    return notFoundWhen(record === null, { id, record });
   });
 }
 
@@ -80,5 +89,8 @@ export async function loadDetail<T>(ds: DataSource, apiPath: string, ownerType: 
 }
 
 export function detailLoader<T>(apiPath: string, ownerType: RecordType) {
-  return gated(({ params, context }: LoaderFunctionArgs) => loadDetail<T>(dataSource(context), apiPath, ownerType, params.id));
+  return gated(async ({ params, context }: LoaderFunctionArgs) => {
+    const detail = await loadDetail<T>(dataSource(context), apiPath, ownerType, params.id);
+    return notFoundWhen(detail.record === null, detail);
+  });
 }

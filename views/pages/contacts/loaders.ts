@@ -3,7 +3,7 @@ import type { ContactOwnerType } from '../../../src/services/attachments/owner-t
 import { ownerTypeFromPath, safeReturnPath } from '../../components/attachments/paths.js';
 import type { Contact } from '../../components/attachments/types.js';
 import { getOrNull, parseRecordId } from '../../components/records/loaders.js';
-import { dataSource, gated } from '../../data/source.js';
+import { dataSource, gated, notFoundWhen } from '../../data/source.js';
 
 export interface ContactPageData {
   id: number;
@@ -16,7 +16,7 @@ export interface ContactPageData {
 export const contactLoader = gated(async ({ params, request, context }: LoaderFunctionArgs): Promise<ContactPageData> => {
   const id = parseRecordId(params.id);
   const contact = id ? await getOrNull<Contact>(dataSource(context), `/api/contacts/${id}`) : null;
-  return { id, contact, returnTo: safeReturnPath(new URL(request.url).searchParams.get('return')) };
+  return notFoundWhen(contact === null, { id, contact, returnTo: safeReturnPath(new URL(request.url).searchParams.get('return')) });
 });
 
 export interface OwnerContactPageData {
@@ -39,9 +39,9 @@ export const ownerContactLoader = gated(async ({ params, request, context }: Loa
     const contact = contactId && ownerId ? await getOrNull<Contact>(ds, `/api/contacts/${contactId}`) : null;
     // A contact of another owner is not found here: saving would otherwise move it to this owner.
     const belongs = contact !== null && contact.entityType === ownerType && contact.entityId === ownerId;
-    return { ownerType, ownerId, contact: belongs ? contact : null, mode: 'edit', found: belongs };
+    return notFoundWhen(!belongs, { ownerType, ownerId, contact: belongs ? contact : null, mode: 'edit', found: belongs });
   }
   // The owner's contact list answers 404 when the owner does not exist.
   const owner = ownerId ? await getOrNull<Contact[]>(ds, `/api/contacts/${ownerType}/${ownerId}`) : null;
-  return { ownerType, ownerId, contact: null, mode: 'add', found: owner !== null };
+  return notFoundWhen(owner === null, { ownerType, ownerId, contact: null, mode: 'add', found: owner !== null });
 });

@@ -7,7 +7,7 @@ import { wordpressAdminEditUrl } from '../../components/records/links.js';
 import { loadDetail, type DetailData } from '../../components/records/loaders.js';
 import { SyncedDetail } from '../../components/records/synced-detail.js';
 import { Badge, Card } from '../../components/ui/primitives.js';
-import { dataSource, gated } from '../../data/source.js';
+import { dataSource, gated, notFoundWhen } from '../../data/source.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { useSession } from '../../hooks/use-session.js';
 import { eventsConfig } from './config.js';
@@ -29,7 +29,7 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
       if (statusOf(error) !== 409) throw error;
     }
   }
-  return { ...detail, wordpressUrl };
+  return notFoundWhen(detail.record === null, { ...detail, wordpressUrl });
 });
 
 function Distances({ distances }: { distances: EventDistance[] }) {
