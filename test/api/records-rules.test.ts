@@ -268,14 +268,12 @@ describe('record rules', () => {
       expect(fine.body).toMatchObject({ totalAdvertisingSpend: '0.00', locationLat: '-33.86881234', locationLng: '151.20930000', eventStartDate: '2028-02-29' });
     });
 
-    it('refuses a lone surrogate (not text; the databases would store different replacements), and accepts NUL', async () => {
-      for (const raw of ['{"brandName":"\\ud800abc"}', '{"brandName":"ok","notes":"x\\udc00"}', '{"mediaName":"ok","industry":"\\ud83d"}']) {
+    it('refuses a lone surrogate (not text; the databases would store different replacements) and NUL', async () => {
+      for (const raw of ['{"brandName":"\\ud800abc"}', '{"brandName":"ok","notes":"x\\udc00"}', '{"mediaName":"ok","industry":"\\ud83d"}', '{"brandName":"nul\\u0000byte"}']) {
         const res = await agent.post(raw.includes('media') ? '/api/media' : '/api/brands').set('Content-Type', 'application/json').send(raw);
         expect(res.status, raw).toBe(400);
         expect(res.body.message).toBe('Contains an invalid character');
       }
-      const nul = await agent.post('/api/brands').send({ brandName: 'nul\u0000byte' });
-      expect((await agent.get(`/api/brands/${nul.body.id}`)).body.brandName).toBe('nul\u0000byte');
     });
 
     it('refuses prototype-polluting keys and leaves Object.prototype alone', async () => {

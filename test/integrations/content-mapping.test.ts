@@ -70,7 +70,27 @@ describe('the content model mapping', () => {
     expect(club.ok && club.problems).toHaveLength(2);
   });
 
-  it('rejects only a post with neither a name nor a title', () => {
+  it('rejects a post whose text breaks the text rule, naming the field but never quoting the text', () => {
+    const cases = [
+      { post: { id: 20, title: { rendered: 'Cut \ud83c' } }, problem: 'Event with WordPress id 20: name contains an invalid character; skipped' },
+      { post: { id: 21, title: { rendered: 'X' }, meta: { event_name: 'a\u0000b' } }, problem: 'Event with WordPress id 21: name contains an invalid character; skipped' },
+      { post: { id: 22, title: { rendered: 'Fine' }, meta: { entry_cost: '\udc00x' } }, problem: "Event 'Fine' (WordPress id 22): entry cost contains an invalid character; skipped" },
+      { post: { id: 23, title: { rendered: 'Fine' }, meta: { run_type: ['10K', 'a\u0000b'] } }, problem: "Event 'Fine' (WordPress id 23): run type contains an invalid character; skipped" },
+      // Without the rule an unknown state is quoted in its problem, which is stored with the sync run.
+      { post: { id: 24, title: { rendered: 'Fine' }, acf: { location_state: 'Nar\ud800nia' } }, problem: "Event 'Fine' (WordPress id 24): state contains an invalid character; skipped" },
+      { post: { id: 25, title: { rendered: 'Fine' }, meta: { website_url: 'x.example/\u0000' } }, problem: "Event 'Fine' (WordPress id 25): website contains an invalid character; skipped" },
+    ];
+    for (const { post, problem } of cases) expect(mapPost(CONTENT_MODEL.events, post), problem).toEqual({ ok: false, wordpressId: post.id, problem });
+    const club = mapPost(CONTENT_MODEL.runclubs, { id: 26, title: { rendered: 'Club' }, meta: { club_type: ['trail', '\ud800'] } });
+    expect(club).toEqual({ ok: false, wordpressId: 26, problem: "Run club 'Club' (WordPress id 26): club type contains an invalid character; skipped" });
+  });
+
+  it('keeps whole surrogate pairs (emoji) intact', () => {
+    const result = mapPost(CONTENT_MODEL.events, { id: 30, title: { rendered: 'Run &amp; 🏃' }, meta: { entry_cost: '🏃‍♀️ free', run_type: ['🏃 5K'] } });
+    expect(result).toMatchObject({ ok: true, name: 'Run & 🏃', values: { eventName: 'Run & 🏃', entryCost: '🏃‍♀️ free', runType: ['🏃 5K'] }, problems: [] });
+  });
+
+  it('rejects a post with neither a name nor a title', () => {
     expect(mapPost(CONTENT_MODEL.runclubs, { id: 9, title: { rendered: '' }, meta: [] })).toEqual({ ok: false, wordpressId: 9, problem: 'Run club with WordPress id 9 has no club name and no title; skipped' });
   });
 });

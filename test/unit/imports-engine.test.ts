@@ -4,6 +4,7 @@ import { encodeTimestamp } from '../../src/db/codecs.js';
 import type { AppContext } from '../../src/services/context.js';
 import type { SourceRow } from '../../src/services/imports/csv-records.js';
 import { sourceFromText } from '../../src/services/imports/csv-source.js';
+import { insertBrands } from '../../src/services/imports/queries.js';
 import { importBrands, importEvents } from '../../src/services/imports/service.js';
 import { testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -91,5 +92,16 @@ describe('import engine', () => {
     expect(report.errors).toHaveLength(6);
     expect(report.errors[0]).toBe('Line 2: "bad-address-0" is not an email address');
     expect(report.errors[5]).toBe('…and 25 more failed rows');
+  });
+
+  it('gives new brands their ids in the order sent, not by the name read back (which the database may have changed)', async () => {
+    // A lone surrogate never passes the import's rules; inserted directly, it shows the database storing another name.
+    const names = ['Zeta Run', 'Cut \ud800', 'Alpha Run'];
+    const ids = await insertBrands(database.db, names.map((brandName) => ({ brandName, createdAt: now, updatedAt: now })));
+    const stored = new Map((await database.db('brands').select('id', 'brandName')).map((row: { id: number; brandName: string }) => [Number(row.id), row.brandName]));
+    expect(ids).toHaveLength(3);
+    expect(stored.get(ids[0]!)).toBe('Zeta Run');
+    expect(stored.get(ids[1]!)).toMatch(/^Cut \ufffd+$/);
+    expect(stored.get(ids[2]!)).toBe('Alpha Run');
   });
 });

@@ -195,6 +195,19 @@ describe('row plans', () => {
     expect(planBrandRow(row({ Brand: 'X', 'First Name': '', 'Last Name': '', Email: ' ; ' }), brandColumns, 4)).toEqual({ ok: false, error: 'Line 2: Email has no address' });
   });
 
+  it('refuses a row whose cell breaks the text rule, naming the column as the spec spells it and never quoting the cell', () => {
+    expect(planEventRow(row({ event_id: '4\u0000', website: '', Email: 'a@x.org' }), eventColumns, 3)).toEqual({ ok: false, error: 'Line 2: event_id contains an invalid character' });
+    // The file calls its column "Emails"; the message uses the spec's name.
+    const emails = planEventRow(row({ event_id: '4', website: '', Emails: 'a\ud800@x.org' }), { ...eventColumns, email: 'Emails' }, 3);
+    expect(emails).toEqual({ ok: false, error: 'Line 2: Email contains an invalid character' });
+    expect(planBrandRow(row({ Brand: 'X', 'First Name': 'A', 'Last Name': 'B', Email: 'a@x.org', 'Current Job': '\udc00x' }), brandColumns, 5)).toEqual({
+      ok: false,
+      error: 'Line 2: Current Job contains an invalid character',
+    });
+    // A column the import does not read is never stored, so it does not matter what it holds.
+    expect(planBrandRow(row({ Brand: 'Run 🏃', 'First Name': 'A', 'Last Name': 'B', Email: 'a@x.org', Notes: '\ud800' }), brandColumns, 6)).toMatchObject({ ok: true, plan: { brandName: 'Run 🏃' } });
+  });
+
   it('accepts only http(s) websites', () => {
     expect(normaliseWebsite('')).toBeNull();
     expect(normaliseWebsite(' http://a.org/x ')).toBe('http://a.org/x');

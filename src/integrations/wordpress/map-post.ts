@@ -1,11 +1,14 @@
 import { decodeHTML } from 'entities';
 import { normaliseDecimalText } from '../../db/codecs.js';
+import { invalidCharacterIn, isStorableText } from '../../shared/schemas/text.js';
 import { fieldKey, type FieldSpec, type PostTypeModel } from './content-model.js';
 import type { WpPost } from './types.js';
 
 /**
  * Turns one WordPress post into CRM column values by the content model. Values that cannot be used are left
- * empty and described in `problems` (never fatal); only a post without any name is rejected.
+ * empty and described in `problems` (never fatal). A post is rejected when it has no name, or when any text it
+ * gives us breaks the text rule (src/shared/schemas/text.ts): that text cannot be stored as written, and leaving
+ * the field empty instead would wipe what the CRM holds.
  */
 export type MappedPost =
   | { ok: true; wordpressId: number; name: string; values: Record<string, unknown>; problems: string[] }
@@ -134,6 +137,12 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
   }
 }
 
+/** The text rule over every piece of text the field reads from the post, as the field reads it. */
+function readsStorableText(field: FieldSpec, raw: unknown): boolean {
+  const texts = field.type === 'list' || field.type === 'enumList' ? listOf(raw) : [textOf(raw)];
+  return texts.every(isStorableText);
+}
+
 export function describePost(model: PostTypeModel, post: Pick<WpPost, 'id'>, name?: string): string {
   return name ? `${model.noun} '${name}' (WordPress id ${post.id})` : `${model.noun} with WordPress id ${post.id}`;
 }
@@ -142,13 +151,19 @@ export function mapPost(model: PostTypeModel, post: WpPost): MappedPost {
   const title = plainText(post.title?.rendered ?? '');
   const name = textOf(rawValue(post, fieldKey(model.name))) || title;
   if (!name) return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)} has no ${model.name.label} and no title; skipped` };
+  // Checked before the name is quoted in any message: problems are stored with the sync run.
+  if (!isStorableText(name)) return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)}: ${invalidCharacterIn(model.name.label)}; skipped` };
   if (name.length > model.name.max) {
     return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)}: ${model.name.label} is longer than ${model.name.max} characters; skipped` };
   }
   const values: Record<string, unknown> = { [model.name.column]: name };
   const problems: string[] = [];
   for (const field of model.fields) {
-    const result = mapField(field, rawValue(post, fieldKey(field)));
+    const raw = rawValue(post, fieldKey(field));
+    if (!readsStorableText(field, raw)) {
+      return { ok: false, wordpressId: post.id, problem: `${describePost(model, post, name)}: ${invalidCharacterIn(field.label)}; skipped` };
+    }
+    const result = mapField(field, raw);
     values[field.column] = result.value;
     if (result.problem) problems.push(`${describePost(model, post, name)}: ${result.problem}`);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../../shared/schemas/text.js';
 /* Browser-safe: used by the shared contact and payment schemas as well as the services. */
 
 /** Forms send '' for an empty optional field; it is stored as null. */
@@ -13,8 +14,7 @@ export const ownerId = z.preprocess(
 /** A calendar day as YYYY-MM-DD that really exists (no 2026-02-30). */
 export const calendarDate = z.preprocess(
   blankToNull,
-  z
-    .string()
+  text()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD')
     .refine((value) => {
       const date = new Date(`${value}T00:00:00Z`);

@@ -120,16 +120,19 @@ export async function highestBrandId(db: Db): Promise<number> {
 }
 
 /**
- * Inserts brands in multi-row statements and returns their ids by name. The ids are read back as "rows above the
- * highest id seen before inserting": inside this transaction that is exactly our rows (SQLite has one writer; on
- * MySQL the consistent snapshot hides other sessions' later inserts), whatever the auto-increment lock mode.
+ * Inserts brands in multi-row statements and returns their ids in the order the brands were given. The ids are
+ * read back as "rows above the highest id seen before inserting": inside this transaction that is exactly our rows
+ * (SQLite has one writer; on MySQL the consistent snapshot hides other sessions' later inserts), whatever the
+ * auto-increment lock mode, and ids ascend in insertion order. They are matched by position, never by the name
+ * read back: a database may store a name differently from how it was sent.
  */
-export async function insertBrands(db: Db, brands: ReadonlyArray<Record<string, unknown>>): Promise<Array<{ id: number; brandName: string }>> {
+export async function insertBrands(db: Db, brands: ReadonlyArray<Record<string, unknown>>): Promise<number[]> {
   if (brands.length === 0) return [];
   const before = await highestBrandId(db);
   for (const part of chunks(brands, insertChunk(db))) await db('brands').insert(part);
-  const rows = (await db('brands').select('id', 'brandName').where('id', '>', before).orderBy('id')) as Array<{ id: number; brandName: string }>;
-  return rows.map((row) => ({ id: Number(row.id), brandName: row.brandName }));
+  const rows = (await db('brands').select('id').where('id', '>', before).orderBy('id')) as Array<{ id: number }>;
+  if (rows.length !== brands.length) throw new Error(`Inserted ${brands.length} brands but found ${rows.length} new ids`);
+  return rows.map((row) => Number(row.id));
 }
 
 /**

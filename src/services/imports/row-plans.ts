@@ -1,6 +1,8 @@
 import { OVERFLOW_KEY, type SourceRow } from './csv-records.js';
 import {
   brandKey,
+  cellTextProblem,
+  IMPORT_COLUMNS,
   isEmailAddress,
   namesFromEmail,
   splitEmails,
@@ -47,9 +49,17 @@ const fail = (message: string): never => {
   throw new RowProblem(message);
 };
 
-function cellOf(row: SourceRow, columns: Readonly<Record<string, string | undefined>>, column: string): string {
-  const header = columns[column];
-  return header === undefined ? '' : (row.values[header] ?? '').trim();
+/**
+ * Reads a row's cells by column, trimmed ('' when the file has no such column). Every cell the plan uses passes
+ * the text rule here, before any other check quotes it or it reaches the database.
+ */
+function cellsOf<C extends string>(row: SourceRow, columns: ColumnIndex<C>, specs: Readonly<Record<C, { name: string }>>) {
+  return (column: C): string => {
+    const header = columns[column];
+    const cell = header === undefined ? '' : (row.values[header] ?? '').trim();
+    const problem = cellTextProblem(specs[column].name, cell);
+    return problem === null ? cell : fail(problem);
+  };
 }
 
 function checkLength(label: string, value: string, max: number): string {
@@ -116,13 +126,14 @@ function plan<P>(row: SourceRow, build: () => P): RowPlan<P> {
 export function planEventRow(row: SourceRow, columns: ColumnIndex<EventColumn>, headerLength: number): RowPlan<EventRowPlan> {
   return plan(row, () => {
     overflowProblem(row, headerLength);
-    const idText = cellOf(row, columns, 'eventId');
+    const cell = cellsOf(row, columns, IMPORT_COLUMNS.events);
+    const idText = cell('eventId');
     if (!/^\d{1,10}$/.test(idText) || Number(idText) < 1 || Number(idText) > 4_294_967_295) fail(`event_id "${idText}" is not a whole number`);
-    const website = normaliseWebsite(cellOf(row, columns, 'website'));
-    const emails = emailsOf(cellOf(row, columns, 'email'));
-    const first = cellOf(row, columns, 'firstName');
-    const last = cellOf(row, columns, 'lastName');
-    const given = first || last ? { firstName: first, lastName: last } : splitFullName(cellOf(row, columns, 'fullName'));
+    const website = normaliseWebsite(cell('website'));
+    const emails = emailsOf(cell('email'));
+    const first = cell('firstName');
+    const last = cell('lastName');
+    const given = first || last ? { firstName: first, lastName: last } : splitFullName(cell('fullName'));
     return { line: row.line, wordpressEventId: Number(idText), website, contacts: contactsFor(emails, given, null) };
   });
 }
@@ -130,11 +141,12 @@ export function planEventRow(row: SourceRow, columns: ColumnIndex<EventColumn>, 
 export function planBrandRow(row: SourceRow, columns: ColumnIndex<BrandColumn>, headerLength: number): RowPlan<BrandRowPlan> {
   return plan(row, () => {
     overflowProblem(row, headerLength);
-    const brandName = checkLength('Brand', tidyBrandName(cellOf(row, columns, 'brand')), LIMITS.brandName);
-    const emails = emailsOf(cellOf(row, columns, 'email'));
+    const cell = cellsOf(row, columns, IMPORT_COLUMNS.brands);
+    const brandName = checkLength('Brand', tidyBrandName(cell('brand')), LIMITS.brandName);
+    const emails = emailsOf(cell('email'));
     if (emails.length === 0) fail('Email has no address');
-    const jobTitle = checkLength('Current Job', cellOf(row, columns, 'jobTitle'), LIMITS.jobTitle) || null;
-    const given = { firstName: cellOf(row, columns, 'firstName'), lastName: cellOf(row, columns, 'lastName') };
+    const jobTitle = checkLength('Current Job', cell('jobTitle'), LIMITS.jobTitle) || null;
+    const given = { firstName: cell('firstName'), lastName: cell('lastName') };
     return { line: row.line, brandName, brandKey: brandKey(brandName), contacts: contactsFor(emails, given.firstName || given.lastName ? given : null, jobTitle) };
   });
 }

@@ -1,3 +1,5 @@
+import { invalidCharacterIn, isStorableText } from '../../shared/schemas/text.js';
+
 /**
  * The import rules both entry points share (the screens and `pacer import`): which columns a file needs, how a
  * header cell is matched, how an email cell is split, how a name is derived from an address and how brand names
@@ -118,6 +120,14 @@ export function isDroppedRow(kind: ImportKind, row: Readonly<Record<string, stri
     return header === undefined ? '' : (row[header] ?? '').trim();
   };
   return kind === 'events' ? cell('eventId') === '' : cell('brand') === '' || cell('email') === '';
+}
+
+/**
+ * The text rule (src/shared/schemas/text.ts) for one cell: a lone surrogate or a NUL cannot be stored as written,
+ * so the row is refused, naming the column as the spec spells it. Null when the cell is fine.
+ */
+export function cellTextProblem(columnName: string, cell: string): string | null {
+  return isStorableText(cell) ? null : invalidCharacterIn(columnName);
 }
 
 /** Several addresses may share a cell, separated by commas, semicolons or whitespace. */

@@ -339,11 +339,14 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
         if (dryRun) {
           for (const key of newBrands.keys()) createdIds.set(key, --dryRunIds);
         } else {
-          const inserted = await insertBrands(
+          // Keyed by the name as planned, not as read back: a name the database stored differently must still
+          // find its id (a miss here once wrote contacts with an undefined owner).
+          const planned = [...newBrands];
+          const ids = await insertBrands(
             trx,
-            [...newBrands.values()].map((brandName) => ({ brandName, createdAt: now, updatedAt: now, createdBy: options.actor.userId })),
+            planned.map(([, brandName]) => ({ brandName, createdAt: now, updatedAt: now, createdBy: options.actor.userId })),
           );
-          for (const brand of inserted) createdIds.set(brandKey(brand.brandName), brand.id);
+          planned.forEach(([key], index) => createdIds.set(key, ids[index]!));
         }
         const existing = await existingContactKeys(
           trx,

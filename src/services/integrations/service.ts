@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UpstreamError } from '../../integrations/http.js';
 import type { MailchimpAccount, MailchimpAudience, MailchimpClient } from '../../integrations/mailchimp/client.js';
 import type { WpSiteInfo } from '../../integrations/wordpress/types.js';
+import { text } from '../../shared/schemas/text.js';
 import type { AppContext } from '../context.js';
 import { parseInput } from '../validate.js';
 import { mailchimpClient, wordpressClient } from './clients.js';
@@ -57,8 +58,7 @@ export async function listAudiences(ctx: AppContext): Promise<MailchimpAudience[
 }
 
 const optionalText = (max: number) =>
-  z
-    .string({ error: 'Must be text' })
+  text('Must be text')
     .trim()
     .max(max, `Must be at most ${max} characters`)
     .nullable()
@@ -67,12 +67,12 @@ const optionalText = (max: number) =>
 
 export const AddMemberSchema = z
   .object({
-    email: z.string({ error: 'Please select an audience and provide an email address' }).trim().min(1, 'Please select an audience and provide an email address').pipe(z.email({ error: 'Enter a valid email address' })),
+    email: text('Please select an audience and provide an email address').trim().min(1, 'Please select an audience and provide an email address').pipe(z.email({ error: 'Enter a valid email address' })),
     firstName: optionalText(100),
     lastName: optionalText(100),
     phone: optionalText(50),
     tags: z
-      .array(z.string({ error: 'Tags must be text' }).trim().max(100, 'A tag is at most 100 characters'), { error: 'Tags must be a list' })
+      .array(text('Tags must be text').trim().max(100, 'A tag is at most 100 characters'), { error: 'Tags must be a list' })
       .max(50, 'At most 50 tags')
       .optional()
       .transform((tags) => [...new Set((tags ?? []).filter(Boolean))]),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MailchimpError } from '../../integrations/mailchimp/client.js';
+import { text } from '../../shared/schemas/text.js';
 import type { AppContext } from '../context.js';
 import { CONTACT_OWNER_TYPES } from '../attachments/owner-types.js';
 import { mailchimpClient } from '../integrations/clients.js';
@@ -10,9 +11,9 @@ import { contactsWithEmail } from './queries.js';
 
 export const PushOptionsSchema = z
   .object({
-    audienceId: z.string({ error: 'An audience id is required' }).trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid audience id'),
+    audienceId: text('An audience id is required').trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid audience id'),
     ownerType: z.enum(CONTACT_OWNER_TYPES, { error: `Owner type must be one of: ${CONTACT_OWNER_TYPES.join(', ')}` }).optional(),
-    tag: z.string().trim().min(1, 'The tag must not be empty').optional(),
+    tag: text().trim().min(1, 'The tag must not be empty').optional(),
     dryRun: z.boolean().optional(),
   })
   .strict();

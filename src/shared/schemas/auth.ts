@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.js';
 
 /** bcrypt ignores bytes past 72, so longer passwords would be silently truncated: refuse them. */
 export const MAX_PASSWORD_BYTES = 72;
@@ -6,27 +7,26 @@ const utf8Length = (value: string) => new TextEncoder().encode(value).length;
 
 export const LoginSchema = z
   .object({
-    email: z.email(),
-    password: z
-      .string()
+    email: text().pipe(z.email()),
+    // NUL is refused by the text rule: bcrypt would stop reading the password there.
+    password: text()
       .min(1)
       .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` }),
   })
   .strict();
 export type LoginInput = z.infer<typeof LoginSchema>;
 
-export const NewPasswordSchema = z
-  .string()
+export const NewPasswordSchema = text()
   .min(8, 'Password must be at least 8 characters')
   .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` });
 
 export const NewUserSchema = z
   .object({
     // The column holds 320 characters (the longest valid address); refuse longer rather than fail the insert.
-    email: z.email().max(320, 'Email must be at most 320 characters'),
+    email: text().pipe(z.email().max(320, 'Email must be at most 320 characters')),
     password: NewPasswordSchema,
-    firstName: z.string().trim().min(1, 'First name is required').max(100),
-    lastName: z.string().trim().min(1, 'Last name is required').max(100),
+    firstName: text().trim().min(1, 'First name is required').max(100),
+    lastName: text().trim().min(1, 'Last name is required').max(100),
   })
   .strict();
 export type NewUserInput = z.infer<typeof NewUserSchema>;

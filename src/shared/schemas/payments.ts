@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RECORD_TYPES } from '../../services/attachments/owner-types.js';
 import { blankToNull, calendarDate, ownerId } from '../../services/attachments/fields.js';
+import { text } from './text.js';
 
 export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'cancelled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -11,20 +12,19 @@ const AMOUNT_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
 
 const amount = z.preprocess(
   (value) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : value),
-  z
-    .string({ message: 'Amount is required' })
+  text('Amount is required')
     .min(1, 'Amount is required')
     .regex(AMOUNT_PATTERN, 'Amount must be a number of at most 99999999.99 with up to 2 decimal places'),
 );
 
-const optionalText = (max: number) => z.preprocess(blankToNull, z.string().trim().max(max).nullable().default(null));
+const optionalText = (max: number) => z.preprocess(blankToNull, text().trim().max(max).nullable().default(null));
 
 export const PaymentInputSchema = z
   .object({
     entityType: z.enum(RECORD_TYPES, { message: `entityType must be one of ${RECORD_TYPES.join(', ')}` }),
     entityId: ownerId,
     paymentType: optionalText(100),
-    description: z.string({ message: 'Description is required' }).trim().min(1, 'Description is required').max(1000),
+    description: text('Description is required').trim().min(1, 'Description is required').max(1000),
     amount,
     paymentDate: calendarDate,
     startDate: calendarDate,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.js';
 
 /**
  * The six record types (events, professionals, run clubs, brands, media, influencers): their form schemas,
@@ -54,11 +55,6 @@ export const MAX_LIST_ITEM_LENGTH = 500;
  * the browser forms should send. ZodDefault is the shape zod itself uses for "optional in, always set out".
  */
 const typed = <Out, In>(schema: z.ZodType) => schema as unknown as z.ZodDefault<z.ZodType<Out, In>>;
-
-/** Half of a surrogate pair on its own is not text: the two databases would store different replacements. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const INVALID_CHARACTER = 'Contains an invalid character';
-const text = (error: string) => z.string({ error }).refine((value) => !LONE_SURROGATE.test(value), INVALID_CHARACTER);
 
 const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 const tooLong = (max: number) => `Must be at most ${max} characters`;
@@ -119,8 +115,7 @@ const isRealDate = (text: string) => {
 };
 
 /** 'YYYY-MM-DD', a real calendar day. */
-export const DateText = z
-  .string({ error: 'Must be a date (YYYY-MM-DD)' })
+export const DateText = text('Must be a date (YYYY-MM-DD)')
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date (YYYY-MM-DD)')
   .refine(isRealDate, 'Must be a real date (YYYY-MM-DD)');
 const optionalDate = () =>
@@ -131,8 +126,7 @@ const coordinate = (integerDigits: number, limit: number, label: string) =>
     z
     .preprocess(
       blankToNull,
-      z
-        .string({ error: `${label} must be a decimal number` })
+      text(`${label} must be a decimal number`)
         .trim()
         .regex(new RegExp(`^-?\\d{1,${integerDigits}}(\\.\\d{1,8})?$`), `${label} must be a decimal number with at most 8 decimals`)
         .refine((text) => Math.abs(Number(text)) <= limit, `${label} must be between -${limit} and ${limit}`)
@@ -534,8 +528,7 @@ const queryText = text('Search text must be text')
   .optional()
   .transform((text) => text ?? '');
 const queryInt = (label: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
+  text()
     .optional()
     .transform((text, ctx) => {
       if (text === undefined || text === '') return fallback;
