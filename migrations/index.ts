@@ -5,6 +5,7 @@ import * as contactsLowerEmailIndex from './20261121300000_contacts_lower_email_
 import * as importLocks from './20261121300001_import_locks.js';
 import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_index.js';
+import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,7 +14,8 @@ interface Migration {
 
 /**
  * Migrations are listed here, in order, rather than discovered on disk, so the bundled server and CLI and the
- * TypeScript tests all run the same code. Append new ones; never edit one that has landed.
+ * TypeScript tests all run the same code. Append new ones; never edit one that has landed. A migration imports
+ * only `knex` and `./helpers.js`, never live code, and never fills derived data (src/db/migrate.ts does that).
  */
 const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121000000_initial_schema', initialSchema],
@@ -22,6 +24,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121300001_import_locks', importLocks],
   ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
   ['20261121500000_contacts_email_owner_index', contactsEmailOwnerIndex],
+  ['20261122000000_derived_data_versions', derivedDataVersions],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -10,8 +10,9 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
   db.command('migrate')
     .description('Apply pending migrations')
     .action(async () => {
-      const applied = await withContext(io, (ctx) => migrateToLatest(ctx.db));
+      const { applied, derivedDataRebuilt } = await withContext(io, (ctx) => migrateToLatest(ctx.db));
       io.stdout.write(applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((n) => `  ${n}\n`).join('')}` : 'Already up to date.\n');
+      if (derivedDataRebuilt) io.stdout.write('Search index and counts rebuilt (their definition changed).\n');
     });
 
   db.command('rollback')

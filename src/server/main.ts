@@ -13,7 +13,7 @@ async function main() {
   const config = loadConfig();
   const ctx = await createServerContext(config);
   // The embedded database needs no set-up step: bring its schema up to date on start.
-  await migrateToLatest(ctx.db);
+  await migrateToLatest(ctx.db, { log: ctx.log });
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import { dialectOfDb } from '../../db/knex.js';
 import type { RecordKind } from '../../shared/schemas/records.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
@@ -11,11 +13,21 @@ import { gramsOf, searchDocument } from './search-text.js';
  * - record_counts: how many records of each type (bucket "all") and per filter bucket.
  * Every change goes through `reindexRecords`, which compares a record's current row with its stored document, so
  * one call handles inserts, updates and deletes alike, inside the writer's transaction.
+ * After the last migration, `refreshDerivedData` rebuilds all of it once whenever its definition (the version
+ * stored in derived_data_versions) differs from the code's (docs/decisions/0007-frozen-migrations-versioned-derived-data.md).
  */
 
 export const DOCS = 'record_search_docs';
 export const GRAMS = 'record_search_grams';
 export const COUNTS = 'record_counts';
+export const VERSIONS = 'derived_data_versions';
+/** The row of derived_data_versions that stands for the three tables above. */
+const VERSION_ROW = 'records';
+/**
+ * Bump when the rules that turn a row into its document change while the columns read stay the same
+ * (normalisation, grams, buckets, how fields are joined): adding or dropping a column changes the version by itself.
+ */
+const DERIVED_RULES_VERSION = 1;
 
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
@@ -123,12 +135,12 @@ export async function reindexRecords(db: Db, kind: RecordKind, ids: readonly num
 }
 
 /**
- * Recomputes all derived data of the given types from their rows (migration back-fill, bulk loads, repair).
+ * Recomputes all derived data of the given types from their rows (after a definition change, bulk loads, repair).
  * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
  */
 export async function rebuildDerivedData(db: Db, kinds: readonly RecordKind[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
   for (const kind of kinds) {
-    // Given a transaction (a migration's), work inside it: MySQL cannot nest one around DDL.
+    // Given a transaction (refreshDerivedData's), work inside it, so the rebuild and its version commit together.
     if ((db as Knex.Transaction).isTransaction) await rebuildKind(db, kind);
     else await (db as Knex).transaction((trx) => rebuildKind(trx, kind));
   }
@@ -171,4 +183,41 @@ async function rebuildKind(trx: Db, kind: RecordKind): Promise<void> {
     await trx(GRAMS).insert(rows);
   }
   await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
+}
+
+/**
+ * The code's version of the derived-data definition: the rules version and each type's key, table and the columns
+ * its document is made of. Declaring one more column searchable changes it without anyone bumping a number.
+ */
+export function derivedDataVersion(): string {
+  const types = ALL_DEFINITIONS.map((definition) => [definition.code, definition.table, ...definition.derivedColumns]);
+  return createHash('sha256').update(JSON.stringify([DERIVED_RULES_VERSION, types])).digest('hex');
+}
+
+async function storedVersion(db: Db): Promise<string | undefined> {
+  const row = (await db(VERSIONS).where({ name: VERSION_ROW }).first('version')) as { version: string } | undefined;
+  return row?.version;
+}
+
+/**
+ * Rebuilds all derived data once when the database's stored definition version differs from the code's, then
+ * stores the code's; otherwise costs one read. Run after the last migration (src/db/migrate.ts), never from one: a
+ * migration is frozen in time while this reads the columns today's code declares. Answers whether it rebuilt.
+ */
+export async function refreshDerivedData(db: Knex, options: { log?: Logger } = {}): Promise<boolean> {
+  const version = derivedDataVersion();
+  if ((await storedVersion(db)) === version) return false;
+  return db.transaction(async (trx) => {
+    // Write before reading again: this takes the row lock (MySQL) or the write lock (SQLite) first, so of two
+    // processes starting at once the second waits here, then finds the version stored and skips the rebuild (its
+    // read comes after the wait, and InnoDB takes a transaction's snapshot at its first plain read).
+    await trx(VERSIONS).where({ name: VERSION_ROW }).update({ version: trx.ref('version') });
+    if ((await storedVersion(trx)) === version) return false;
+    const started = Date.now();
+    options.log?.info('derived data definition changed: rebuilding the search index and record counts');
+    await rebuildDerivedData(trx);
+    await trx(VERSIONS).insert({ name: VERSION_ROW, version }).onConflict('name').merge();
+    options.log?.info({ ms: Date.now() - started }, 'search index and record counts rebuilt');
+    return true;
+  });
 }
