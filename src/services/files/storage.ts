@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,7 +11,10 @@ import { pipeline } from 'node:stream/promises';
  * processes must share files (see docs/decisions/0021-file-storage.md).
  */
 export interface FileStorage {
-  /** Streams incoming bytes to a private temporary file; the caller promotes or discards it. */
+  /**
+   * Streams incoming bytes to a private temporary file; the caller promotes or discards it. Takes `source` over,
+   * its 'error' included, before awaiting anything: an upload's part can fail in the tick it is handed over.
+   */
   receive(source: Readable): Promise<{ tempPath: string; size: number }>;
   /** Moves a received temporary file into the store under `key`, atomically. */
   promote(tempPath: string, key: string): Promise<void>;
@@ -55,17 +58,19 @@ export class LocalDirectoryStorage implements FileStorage {
   }
 
   async receive(source: Readable): Promise<{ tempPath: string; size: number }> {
-    await mkdir(this.incoming, { recursive: true });
     const tempPath = path.join(this.incoming, `${randomUUID()}.part`);
     let size = 0;
-    source.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-    });
     try {
-      await pipeline(source, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }));
-      // Flushed to disk before it can be promoted, so a crash never leaves a promoted file half-written.
-      const handle = await open(tempPath, 'r');
-      await handle.sync().finally(() => handle.close());
+      // The pipeline is attached before the directory is made: awaiting first would leave the source's 'error'
+      // without a listener (a body cut short fails the part at once), and that ends the process.
+      await pipeline(source, async (chunks: AsyncIterable<Buffer>) => {
+        await mkdir(this.incoming, { recursive: true });
+        // flush: synced to disk before it can be promoted, so a crash never leaves a promoted file half-written.
+        await pipeline(
+          countBytes(chunks, (bytes) => (size += bytes)),
+          createWriteStream(tempPath, { flags: 'wx', mode: 0o600, flush: true }),
+        );
+      });
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
@@ -140,6 +145,13 @@ export class LocalDirectoryStorage implements FileStorage {
 
   private assertIncoming(tempPath: string) {
     if (path.dirname(path.resolve(tempPath)) !== this.incoming) throw new Error('Not a received temporary file');
+  }
+}
+
+async function* countBytes(chunks: AsyncIterable<Buffer>, count: (bytes: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    count(chunk.length);
+    yield chunk;
   }
 }
 
