@@ -25,7 +25,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   // Every answer is private and built per request (Cache-Control says so), so an ETag would only cost a hash of
   // each body (stored files are immutable and carry their own Cache-Control).
   app.set('etag', false);
-  if (ctx.config.trustProxy) app.set('trust proxy', ctx.config.trustProxy);
+  if (ctx.config.trustProxy !== undefined) app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(requestLogging(ctx.log));
   app.use(healthRouter(ctx.db));

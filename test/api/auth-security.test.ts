@@ -112,6 +112,21 @@ describe('sessions and sign-in security', () => {
     }
   });
 
+  it('trusts the one proxy in front with TRUST_PROXY=1', async () => {
+    const signIn = async (trustProxy: string) => {
+      const app = await createTestApp({ env: { COOKIE_SECURE: 'true', TRUST_PROXY: trustProxy } });
+      try {
+        await createUser(app.ctx, { email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
+        const res = await app.agent().post('/api/login').set('X-Forwarded-Proto', 'https').set('Origin', 'https://127.0.0.1').send({ email, password: TEST_PASSWORD });
+        const cookies = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+        return [res.status, cookies.some((c) => c.startsWith('__Host-pacer=')) ? 'cookie' : 'no cookie'];
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await signIn('1')).toEqual([200, 'cookie']);
+  });
+
   it('stops a copied cookie from working after logout', async () => {
     const res = await login('10.7.0.1');
     const cookie = sessionCookieOf(res.headers['set-cookie']);

@@ -45,6 +45,16 @@ describe('settings', () => {
     expect(prod.cookieSecure).toBe(true);
   });
 
+  it('reads TRUST_PROXY as a count of proxies, true, or addresses, and names anything else', () => {
+    const trustProxy = (value: string) => loadConfig({ TRUST_PROXY: value }, { cwd: tempDir() }).trustProxy;
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy('true')).toBe(true);
+    expect(trustProxy('loopback')).toBe('loopback');
+    expect(trustProxy('10.0.0.0/8, ::1, uniquelocal')).toBe('10.0.0.0/8, ::1, uniquelocal');
+    expect(trustProxy('')).toBeUndefined();
+    for (const bad of ['yes', 'proxy.example.org', '10.0.0.0/33']) expect(() => trustProxy(bad), bad).toThrow(/TRUST_PROXY: must be the number of proxies/);
+  });
+
   it('reads .env for values not already in the environment', () => {
     const cwd = tempDir();
     writeFileSync(path.join(cwd, '.env'), 'PORT=4321\nLOG_LEVEL=debug\n# comment\n');
