@@ -162,6 +162,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
   };
 }
 
+/**
+ * Settings only the web server needs to be coherent (the CLI starts no sessions). The process speaks plain HTTP,
+ * so a Secure cookie can only reach a browser through a proxy that terminates TLS, and only a trusted proxy's
+ * X-Forwarded-Proto tells the server the browser used HTTPS: without TRUST_PROXY every sign-in would be refused.
+ */
+export function checkWebServerSettings(config: Config): void {
+  if (config.cookieSecure && !config.trustProxy) {
+    throw new ConfigError([
+      'TRUST_PROXY: required while COOKIE_SECURE is on (the default in production): this server speaks plain HTTP, so ' +
+        'the Secure session cookie only works behind a proxy that terminates TLS. Set TRUST_PROXY to that proxy ' +
+        '(e.g. TRUST_PROXY=loopback when it runs on this machine, TRUST_PROXY=1 for one proxy in front), or set ' +
+        'COOKIE_SECURE=false if the site is only reached over plain HTTP.',
+    ]);
+  }
+}
+
 /** The settings the browser may see: nothing secret. */
 export function publicEnv(config: Config) {
   return {

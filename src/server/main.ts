@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig } from '../config/env.js';
+import { checkWebServerSettings, ConfigError, loadConfig } from '../config/env.js';
 import { closeWhenIdle } from '../db/knex.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp } from './app.js';
@@ -11,6 +11,7 @@ const POOL_DRAIN_MS = 10_000;
 
 async function main() {
   const config = loadConfig();
+  checkWebServerSettings(config);
   const ctx = await createServerContext(config);
   // The embedded database needs no set-up step: bring its schema up to date on start.
   await migrateToLatest(ctx.db);

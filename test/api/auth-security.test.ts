@@ -112,7 +112,33 @@ describe('sessions and sign-in security', () => {
     }
   });
 
-  it('trusts the one proxy in front with TRUST_PROXY=1', async () => {
+  it('refuses to start a session over plain HTTP while the cookie is Secure, instead of a 200 with no cookie', async () => {
+    const secure = await createTestApp({ env: { COOKIE_SECURE: 'true', TRUST_PROXY: 'loopback' } });
+    try {
+      const insecure = {
+        status: 403,
+        body: {
+          code: 'insecure_connection',
+          message: 'Signing in needs a secure connection: the session cookie is only kept over HTTPS. Open the site with https://.',
+        },
+      };
+      // First-run set-up starts a session too: refused before the administrator is created.
+      const setup = await secure.agent().post('/api/setup').send({ email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
+      expect(setup).toMatchObject(insecure);
+      expect(setup.headers['set-cookie']).toBeUndefined();
+      expect((await secure.agent().get('/api/session')).body.needsSetup).toBe(true);
+
+      await createUser(secure.ctx, { email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
+      const login = await secure.agent().post('/api/login').send({ email, password: TEST_PASSWORD });
+      expect(login).toMatchObject(insecure);
+      expect(login.headers['set-cookie']).toBeUndefined();
+      expect(secure.logLines.some((line) => line.includes('refused to start a session over plain HTTP'))).toBe(true);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('believes X-Forwarded-Proto only from a trusted proxy, and TRUST_PROXY=1 trusts the one in front', async () => {
     const signIn = async (trustProxy: string) => {
       const app = await createTestApp({ env: { COOKIE_SECURE: 'true', TRUST_PROXY: trustProxy } });
       try {
@@ -125,6 +151,8 @@ describe('sessions and sign-in security', () => {
       }
     };
     expect(await signIn('1')).toEqual([200, 'cookie']);
+    // Only 10.0.0.1 is trusted and the test connects from loopback: the header is anyone's word.
+    expect(await signIn('10.0.0.1')).toEqual([403, 'no cookie']);
   });
 
   it('stops a copied cookie from working after logout', async () => {
