@@ -4,6 +4,8 @@ import { closeWhenIdle } from '../db/knex.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
+import { exitOnFatalError } from './fatal.js';
+import { createLogger } from './logger.js';
 import { drainAndClose } from './shutdown.js';
 
 /** After the last connection closes, how long handlers whose clients left may still use the database. */
@@ -12,7 +14,9 @@ const POOL_DRAIN_MS = 10_000;
 async function main() {
   const config = loadConfig();
   checkWebServerSettings(config);
-  const ctx = await createServerContext(config);
+  const log = createLogger(config);
+  exitOnFatalError(log);
+  const ctx = await createServerContext(config, { log });
   // The embedded database needs no set-up step: bring its schema up to date on start.
   await migrateToLatest(ctx.db);
   const app = createApp(ctx);
@@ -34,10 +38,6 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('unhandledRejection', (reason) => {
-    ctx.log.fatal({ err: reason }, 'unhandled rejection');
-    process.exit(1);
-  });
 }
 
 main().catch((error: unknown) => {
