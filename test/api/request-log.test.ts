@@ -39,6 +39,14 @@ function appWithLog(level = 'info') {
 /** The response's 'close' comes just after the answer reaches the client. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the log');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('request logging', () => {
   it('gives every request its own id, sent back as X-Request-Id and carried by every line logged for it', async () => {
     const { app, lines } = appWithLog();
@@ -78,6 +86,18 @@ describe('request logging', () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     expect(lines.map((line) => [line.msg, line.aborted])).toEqual([['request aborted by the client', true]]);
+  });
+
+  it('keeps an incoming X-Request-Id that is a short safe token, and replaces anything else with a new one', async () => {
+    const { app, lines } = appWithLog();
+    const kept = await supertest(app).get('/work').set('X-Request-Id', 'edge-7f3a:01.b_9');
+    expect(kept.headers['x-request-id']).toBe('edge-7f3a:01.b_9');
+    for (const unsafe of ['two words', 'x'.repeat(65), '<script>', 'a"b', 'id}{"level":60']) {
+      const res = await supertest(app).get('/work').set('X-Request-Id', unsafe);
+      expect(res.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    await waitFor(() => lines.filter((line) => line.msg === 'request completed').length === 6);
+    expect(lines.filter((line) => line.req?.id === 'edge-7f3a:01.b_9').map((line) => line.msg)).toEqual(['doing the work', 'request completed']);
   });
 
   it('writes nothing per request when the level is above info', async () => {
