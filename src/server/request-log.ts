@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { unreadableRequest } from './errors.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's request type is extended through this namespace.
@@ -26,9 +27,33 @@ function requestIdOf(req: Request): string {
 }
 
 /**
+ * The last line of defence for the request's own streams, not a substitute for handling errors where they
+ * happen: an 'error' nobody listens for ends the process (the response emits one for a write after its end; the
+ * request, once anyone listens, when it is destroyed with an error). Logged with the request id, then answered
+ * if nothing was sent yet, or the connection is closed so the client is not left waiting.
+ */
+function guardRequestStreams(req: Request, res: Response): void {
+  req.on('error', (error: NodeJS.ErrnoException) => {
+    // The client leaving mid-body: nobody to answer, and the completion line already says so.
+    if (error.code === 'ECONNRESET') return req.log.debug({ err: error }, 'request stream closed by the client');
+    req.log.warn({ err: error }, 'request stream failed');
+    if (!res.headersSent && !req.socket.destroyed) {
+      const refusal = unreadableRequest();
+      res.status(refusal.status).set('Connection', 'close').json(refusal.toBody());
+    } else if (!res.writableEnded) {
+      res.destroy();
+    }
+  });
+  res.on('error', (error: Error) => {
+    req.log.warn({ err: error }, 'response stream failed');
+    if (!res.writableEnded) res.destroy();
+  });
+}
+
+/**
  * Gives each request an id (X-Request-Id: the incoming one when it is a short safe token, else a new UUID) and a
  * child logger carrying it, and logs one line when the response ends: status, time taken, and whether the client
- * left first. Headers (cookies included) never reach the log.
+ * left first. Headers (cookies included) never reach the log. Errors on the request's own streams are caught here.
  * Written here rather than taken from pino-http, whose per-request serialising of the whole request object cost a
  * tenth of a list answer's time (ADR 0012).
  */
@@ -38,6 +63,7 @@ export function requestLogging(base: Logger): RequestHandler {
     req.id = id;
     res.setHeader('X-Request-Id', id);
     req.log = base.child({ req: { id, method: req.method, url: req.originalUrl } });
+    guardRequestStreams(req, res);
     if (!isQuiet(req.originalUrl)) {
       const started = performance.now();
       res.once('close', () => {
