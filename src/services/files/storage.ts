@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -60,22 +60,39 @@ export class LocalDirectoryStorage implements FileStorage {
   async receive(source: Readable): Promise<{ tempPath: string; size: number }> {
     const tempPath = path.join(this.incoming, `${randomUUID()}.part`);
     let size = 0;
+    let writing: Promise<void> | undefined;
     try {
-      // The pipeline is attached before the directory is made: awaiting first would leave the source's 'error'
-      // without a listener (a body cut short fails the part at once), and that ends the process.
-      await pipeline(source, async (chunks: AsyncIterable<Buffer>) => {
-        await mkdir(this.incoming, { recursive: true });
-        // flush: synced to disk before it can be promoted, so a crash never leaves a promoted file half-written.
-        await pipeline(
-          countBytes(chunks, (bytes) => (size += bytes)),
-          createWriteStream(tempPath, { flags: 'wx', mode: 0o600, flush: true }),
-        );
-      });
+      // pipeline() listens to the source from this very tick: awaiting anything first (the directory) would leave its
+      // 'error' unheard (a body cut short fails the part at once), and that ends the process.
+      await pipeline(source, (chunks: AsyncIterable<Buffer>) => (writing = this.writeIncoming(tempPath, chunks, (bytes) => (size += bytes))));
     } catch (error) {
+      // pipeline() can settle on the source's error while the writer is still opening the file: wait for it, or
+      // the file would appear after its removal.
+      await writing?.catch(() => undefined);
       await rm(tempPath, { force: true });
       throw error;
     }
     return { tempPath, size };
+  }
+
+  /**
+   * Writes through a file handle of its own rather than a write stream: pipeline() may settle before a destroyed
+   * write stream has finished opening its file, which would then be created after the clean-up. This settles
+   * only once the file is closed.
+   */
+  private async writeIncoming(tempPath: string, chunks: AsyncIterable<Buffer>, count: (bytes: number) => void): Promise<void> {
+    await mkdir(this.incoming, { recursive: true });
+    const file = await open(tempPath, 'wx', 0o600);
+    try {
+      for await (const chunk of chunks) {
+        count(chunk.length);
+        await writeAll(file, chunk);
+      }
+      // Flushed to disk before it can be promoted, so a crash never leaves a promoted file half-written.
+      await file.sync();
+    } finally {
+      await file.close();
+    }
   }
 
   async promote(tempPath: string, key: string): Promise<void> {
@@ -148,11 +165,9 @@ export class LocalDirectoryStorage implements FileStorage {
   }
 }
 
-async function* countBytes(chunks: AsyncIterable<Buffer>, count: (bytes: number) => void): AsyncGenerator<Buffer> {
-  for await (const chunk of chunks) {
-    count(chunk.length);
-    yield chunk;
-  }
+/** A write may take only part of what it is given. */
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
 }
 
 export function storageFor(uploadDir: string): LocalDirectoryStorage {
