@@ -1,5 +1,10 @@
+import pino from 'pino';
+import { exitOnFatalError } from '../src/server/fatal.js';
+import { createLogger } from '../src/server/logger.js';
 import { runCli } from './program.js';
 import { processIO } from './runtime.js';
 
+// Failures of a command are mapped to exit codes by runCli; this catches only what escapes every handler.
+exitOnFatalError(createLogger({ logLevel: 'fatal' }, pino.destination({ dest: 2, sync: true })));
 const code = await runCli(process.argv.slice(2), processIO());
 process.exitCode = code;

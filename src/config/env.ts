@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseDotEnv } from 'dotenv';
 import { z } from 'zod';
@@ -7,6 +8,41 @@ import { z } from 'zod';
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalUrl = z.preprocess(emptyToUndefined, z.url({ message: 'must be a URL such as https://example.org' }).optional());
 const optionalText = z.preprocess(emptyToUndefined, z.string().optional());
+
+/** Express's `trust proxy`: how many proxies are in front, or which addresses are (names, IPs, subnets), or all. */
+export type TrustProxy = boolean | number | string;
+
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** One entry of a `trust proxy` list: a name Express knows, an IP, or a subnet (prefix length or netmask). */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...extra] = entry.split('/');
+  const version = isIP(address);
+  const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)) || (version === 4 && isIP(prefix) === 4);
+  return version !== 0 && extra.length === 0 && validPrefix;
+}
+
+/**
+ * A whole number is a count of proxies (Express reads the string "1" as the address 0.0.0.1, which trusts
+ * nothing); anything else is a list Express would refuse at start-up with a stack trace, so it is checked here.
+ */
+const trustProxySetting = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .transform((value, context): TrustProxy => {
+      if (/^\d+$/.test(value)) return Number(value);
+      if (value === 'true' || value === 'false') return value === 'true';
+      if (value.split(',').every((entry) => isProxyAddress(entry.trim()))) return value;
+      context.addIssue({
+        code: 'custom',
+        message: 'must be the number of proxies in front (e.g. 1), true, or addresses separated by commas (loopback, linklocal, uniquelocal, IPs, subnets)',
+      });
+      return z.NEVER;
+    })
+    .optional(),
+);
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -22,7 +58,7 @@ const EnvSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
   COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
-  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+  TRUST_PROXY: trustProxySetting,
   UPLOAD_DIR: z.string().default('data/uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
@@ -47,7 +83,7 @@ export interface Config {
   sessionIdleMs: number;
   sessionMaxMs: number;
   cookieSecure: boolean;
-  trustProxy: string | undefined;
+  trustProxy: TrustProxy | undefined;
   uploadDir: string;
   logLevel: RawEnv['LOG_LEVEL'];
   bcryptCost: number;
@@ -124,6 +160,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
     },
     mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
   };
+}
+
+/**
+ * Settings only the web server needs to be coherent (the CLI starts no sessions). The process speaks plain HTTP,
+ * so a Secure cookie can only reach a browser through a proxy that terminates TLS, and only a trusted proxy's
+ * X-Forwarded-Proto tells the server the browser used HTTPS: without TRUST_PROXY every sign-in would be refused.
+ */
+export function checkWebServerSettings(config: Config): void {
+  if (config.cookieSecure && !config.trustProxy) {
+    throw new ConfigError([
+      'TRUST_PROXY: required while COOKIE_SECURE is on (the default in production): this server speaks plain HTTP, so ' +
+        'the Secure session cookie only works behind a proxy that terminates TLS. Set TRUST_PROXY to that proxy ' +
+        '(e.g. TRUST_PROXY=loopback when it runs on this machine, TRUST_PROXY=1 for one proxy in front), or set ' +
+        'COOKIE_SECURE=false if the site is only reached over plain HTTP.',
+    ]);
+  }
 }
 
 /** The settings the browser may see: nothing secret. */

@@ -25,7 +25,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   // Every answer is private and built per request (Cache-Control says so), so an ETag would only cost a hash of
   // each body (stored files are immutable and carry their own Cache-Control).
   app.set('etag', false);
-  if (ctx.config.trustProxy) app.set('trust proxy', ctx.config.trustProxy);
+  if (ctx.config.trustProxy !== undefined) app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(requestLogging(ctx.log));
   app.use(healthRouter(ctx.db));
@@ -36,7 +36,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   // Only paths that name a file reach the disk: no stat() for every page and API request.
   const staticFiles = express.static(options.publicDir ?? 'public', { index: false });
   app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) && !req.path.startsWith('/api/') ? staticFiles(req, res, next) : next()));
-  app.use(securityHeaders());
+  app.use(securityHeaders(ctx.config));
   app.use((req, _res, next) => {
     req.ctx = { ...ctx, log: req.log };
     next();

@@ -1,11 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, serviceUnavailable } from '../services/errors.js';
+import { AppError, badRequest, serviceUnavailable } from '../services/errors.js';
 
 /** Errors Express and its body parser raise themselves (http-errors): a status and, for the parser, a type. */
 interface HttpLayerError {
   type?: string;
   status?: number;
 }
+
+/** A request whose bytes could not be taken in (broken %-encoding, a body stream that failed…). */
+export const unreadableRequest = () => badRequest('The request could not be read');
 
 /** Maps every failure to `{message, code, issues?}`; unknown errors are logged and answered without internals. */
 export function errorHandler() {
@@ -35,7 +38,7 @@ export function errorHandler() {
     }
     // Anything else Express refused as the client's fault, e.g. a path with broken %-encoding.
     if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
-      return res.status(httpError.status).json({ message: 'The request could not be read', code: 'bad_request' });
+      return res.status(httpError.status).json(unreadableRequest().toBody());
     }
     req.log?.error({ err: error }, 'unhandled error');
     res.status(500).json({ message: 'Something went wrong on our side', code: 'internal' });

@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig } from '../config/env.js';
+import { checkWebServerSettings, ConfigError, loadConfig } from '../config/env.js';
 import { closeWhenIdle } from '../db/knex.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
+import { exitOnFatalError } from './fatal.js';
+import { createLogger } from './logger.js';
 import { drainAndClose } from './shutdown.js';
 
 /** After the last connection closes, how long handlers whose clients left may still use the database. */
@@ -11,7 +13,10 @@ const POOL_DRAIN_MS = 10_000;
 
 async function main() {
   const config = loadConfig();
-  const ctx = await createServerContext(config);
+  checkWebServerSettings(config);
+  const log = createLogger(config);
+  exitOnFatalError(log);
+  const ctx = await createServerContext(config, { log });
   // The embedded database needs no set-up step: bring its schema up to date on start.
   await migrateToLatest(ctx.db, { log: ctx.log });
   const app = createApp(ctx);
@@ -33,10 +38,6 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('unhandledRejection', (reason) => {
-    ctx.log.fatal({ err: reason }, 'unhandled rejection');
-    process.exit(1);
-  });
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import cookieSession from 'cookie-session';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { userForSession } from '../services/auth/service.js';
+import { AppError } from '../services/errors.js';
 import { presentUser } from '../services/users/service.js';
 import type { Config } from '../config/env.js';
 import { CookieSigner } from './cookie-signer.js';
@@ -56,8 +57,32 @@ export function loadCurrentUser(): RequestHandler {
   };
 }
 
+/**
+ * Why a session cannot start on this request, if it cannot: a Secure cookie is never sent over plain HTTP
+ * (cookie-session drops it without a word), so the sign-in would answer 200 and leave the browser signed out.
+ */
+function insecureSessionStart(req: Request): AppError | undefined {
+  if (!req.ctx.config.cookieSecure || req.secure) return undefined;
+  req.log.warn(
+    { protocol: req.protocol, forwardedProto: req.get('x-forwarded-proto') ?? null },
+    'refused to start a session over plain HTTP while cookies are Secure (is TRUST_PROXY set to the TLS proxy?)',
+  );
+  return new AppError(
+    403,
+    'insecure_connection',
+    'Signing in needs a secure connection: the session cookie is only kept over HTTPS. Open the site with https://.',
+  );
+}
+
+/** Put before any route that starts a session, so it is refused before anything is checked or written. */
+export function refuseInsecureSignIn(): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => next(insecureSessionStart(req));
+}
+
 /** A brand-new session object on sign-in, so nothing from before it survives (fixation). */
 export function startSession(req: Request, userId: number, version: number): void {
+  const refusal = insecureSessionStart(req);
+  if (refusal) throw refusal;
   const now = req.ctx.clock.now().getTime();
   req.session = { sid: randomBytes(12).toString('base64url'), uid: userId, ver: version, iat: now, last: now } satisfies SessionPayload;
 }

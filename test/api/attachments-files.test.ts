@@ -1,9 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LocalDirectoryStorage } from '../../src/services/files/storage.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { insertOwner, samples } from './attachments-fixtures.js';
 
@@ -93,6 +94,24 @@ describe('files API', () => {
     const several = await agent.get(url).set('Range', 'bytes=0-1,4-5').buffer(true);
     expect(several.status).toBe(200);
     expect(several.headers['accept-ranges']).toBe('bytes');
+  });
+
+  it('closes the connection, and keeps serving, when the stored bytes vanish between the check and the read', async () => {
+    const res = await upload([[samples.png, 'vanishing.png']]);
+    const file = res.body.files[0];
+    rmSync(path.join(t.uploadDir, file.fileName));
+    // The size check still finds the file, as it would just before another process removed it.
+    const size = vi.spyOn(LocalDirectoryStorage.prototype, 'size').mockResolvedValueOnce(samples.png.length);
+    try {
+      const failed = await agent.get(`/api/uploads/${file.id}`).then(
+        (answer) => answer.status,
+        (error: Error) => error.message,
+      );
+      expect(failed).toBe('socket hang up');
+    } finally {
+      size.mockRestore();
+    }
+    expect((await agent.get(`/api/uploads/${file.id}`)).status).toBe(404);
   });
 
   it('deletes the row and its bytes together', async () => {

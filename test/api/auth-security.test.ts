@@ -112,6 +112,49 @@ describe('sessions and sign-in security', () => {
     }
   });
 
+  it('refuses to start a session over plain HTTP while the cookie is Secure, instead of a 200 with no cookie', async () => {
+    const secure = await createTestApp({ env: { COOKIE_SECURE: 'true', TRUST_PROXY: 'loopback' } });
+    try {
+      const insecure = {
+        status: 403,
+        body: {
+          code: 'insecure_connection',
+          message: 'Signing in needs a secure connection: the session cookie is only kept over HTTPS. Open the site with https://.',
+        },
+      };
+      // First-run set-up starts a session too: refused before the administrator is created.
+      const setup = await secure.agent().post('/api/setup').send({ email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
+      expect(setup).toMatchObject(insecure);
+      expect(setup.headers['set-cookie']).toBeUndefined();
+      expect((await secure.agent().get('/api/session')).body.needsSetup).toBe(true);
+
+      await createUser(secure.ctx, { email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
+      const login = await secure.agent().post('/api/login').send({ email, password: TEST_PASSWORD });
+      expect(login).toMatchObject(insecure);
+      expect(login.headers['set-cookie']).toBeUndefined();
+      expect(secure.logLines.some((line) => line.includes('refused to start a session over plain HTTP'))).toBe(true);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('believes X-Forwarded-Proto only from a trusted proxy, and TRUST_PROXY=1 trusts the one in front', async () => {
+    const signIn = async (trustProxy: string) => {
+      const app = await createTestApp({ env: { COOKIE_SECURE: 'true', TRUST_PROXY: trustProxy } });
+      try {
+        await createUser(app.ctx, { email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
+        const res = await app.agent().post('/api/login').set('X-Forwarded-Proto', 'https').set('Origin', 'https://127.0.0.1').send({ email, password: TEST_PASSWORD });
+        const cookies = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+        return [res.status, cookies.some((c) => c.startsWith('__Host-pacer=')) ? 'cookie' : 'no cookie'];
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await signIn('1')).toEqual([200, 'cookie']);
+    // Only 10.0.0.1 is trusted and the test connects from loopback: the header is anyone's word.
+    expect(await signIn('10.0.0.1')).toEqual([403, 'no cookie']);
+  });
+
   it('stops a copied cookie from working after logout', async () => {
     const res = await login('10.7.0.1');
     const cookie = sessionCookieOf(res.headers['set-cookie']);

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import supertest from 'supertest';
@@ -13,6 +13,7 @@ interface LogLine {
   responseTime?: number;
   aborted?: boolean;
   step?: string;
+  err?: { message: string; code?: string };
 }
 
 function appWithLog(level = 'info') {
@@ -30,6 +31,18 @@ function appWithLog(level = 'info') {
   app.get('/slow', (_req, res) => {
     setTimeout(() => res.json({ late: true }), 200);
   });
+  app.get('/late-write', (_req, res) => {
+    res.json({ ok: true });
+    // A handler bug: writing after the answer, which the response reports with an 'error' event.
+    res.write('late');
+  });
+  app.post('/checked-body', (req) => {
+    req.resume();
+    req.on('end', () => req.destroy(new Error('the body failed its checksum')));
+  });
+  app.post('/refused-body', (req) => {
+    req.once('data', () => req.destroy(new Error('the body was refused')));
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -38,6 +51,14 @@ function appWithLog(level = 'info') {
 
 /** The response's 'close' comes just after the answer reaches the client. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the log');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('request logging', () => {
   it('gives every request its own id, sent back as X-Request-Id and carried by every line logged for it', async () => {
@@ -78,6 +99,55 @@ describe('request logging', () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     expect(lines.map((line) => [line.msg, line.aborted])).toEqual([['request aborted by the client', true]]);
+  });
+
+  it('keeps an incoming X-Request-Id that is a short safe token, and replaces anything else with a new one', async () => {
+    const { app, lines } = appWithLog();
+    const kept = await supertest(app).get('/work').set('X-Request-Id', 'edge-7f3a:01.b_9');
+    expect(kept.headers['x-request-id']).toBe('edge-7f3a:01.b_9');
+    for (const unsafe of ['two words', 'x'.repeat(65), '<script>', 'a"b', 'id}{"level":60']) {
+      const res = await supertest(app).get('/work').set('X-Request-Id', unsafe);
+      expect(res.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    await waitFor(() => lines.filter((line) => line.msg === 'request completed').length === 6);
+    expect(lines.filter((line) => line.req?.id === 'edge-7f3a:01.b_9').map((line) => line.msg)).toEqual(['doing the work', 'request completed']);
+  });
+
+  it('logs an error on the response stream with the request id, and the process keeps serving', async () => {
+    const { app, lines } = appWithLog();
+    expect((await supertest(app).get('/late-write').set('X-Request-Id', 'late-1')).status).toBe(200);
+    await waitFor(() => lines.some((line) => line.msg === 'response stream failed'));
+    expect(lines.find((line) => line.msg === 'response stream failed')).toMatchObject({ level: 40, req: { id: 'late-1' }, err: { code: 'ERR_STREAM_WRITE_AFTER_END' } });
+    expect((await supertest(app).get('/work')).status).toBe(200);
+  });
+
+  it('answers an error on the request stream with a 400 JSON error when nothing was sent yet, logged with the request id', async () => {
+    const { app, lines } = appWithLog();
+    const res = await supertest(app).post('/checked-body').set('X-Request-Id', 'body-1').timeout(5000).send('some bytes');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'The request could not be read', code: 'bad_request' });
+    expect(res.headers.connection).toBe('close');
+    await waitFor(() => lines.some((line) => line.msg === 'request stream failed'));
+    expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({ level: 40, req: { id: 'body-1' }, err: { message: 'the body failed its checksum' } });
+  });
+
+  it('logs an error on a request stream still arriving with the request id, and the connection is closed', async () => {
+    const { app, lines } = appWithLog();
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(`POST /refused-body HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: cut-1\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
+      await closed;
+      await waitFor(() => lines.some((line) => line.msg === 'request stream failed'));
+      expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({ level: 40, req: { id: 'cut-1' }, err: { message: 'the body was refused' } });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('writes nothing per request when the level is above info', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, publicEnv } from '../../src/config/env.js';
+import { checkWebServerSettings, ConfigError, loadConfig, publicEnv } from '../../src/config/env.js';
 
 describe('settings', () => {
   const dirs: string[] = [];
@@ -43,6 +43,29 @@ describe('settings', () => {
     expect(() => loadConfig({ BCRYPT_COST: '10' }, { cwd: tempDir() })).toThrow(/BCRYPT_COST: must be at least 12/);
     const prod = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }, { cwd: tempDir() });
     expect(prod.cookieSecure).toBe(true);
+  });
+
+  it('reads TRUST_PROXY as a count of proxies, true, or addresses, and names anything else', () => {
+    const trustProxy = (value: string) => loadConfig({ TRUST_PROXY: value }, { cwd: tempDir() }).trustProxy;
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy('true')).toBe(true);
+    expect(trustProxy('loopback')).toBe('loopback');
+    expect(trustProxy('10.0.0.0/8, ::1, uniquelocal')).toBe('10.0.0.0/8, ::1, uniquelocal');
+    expect(trustProxy('')).toBeUndefined();
+    for (const bad of ['yes', 'proxy.example.org', '10.0.0.0/33']) expect(() => trustProxy(bad), bad).toThrow(/TRUST_PROXY: must be the number of proxies/);
+  });
+
+  it('refuses to serve with Secure cookies unless a TLS proxy is trusted, and says what to set', () => {
+    const production = (extra: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), ...extra }, { cwd: tempDir() });
+    // The CLI loads the same settings and starts no sessions: it keeps working.
+    const plain = production();
+    expect(() => checkWebServerSettings(plain)).toThrow(ConfigError);
+    expect(() => checkWebServerSettings(plain)).toThrow(/TRUST_PROXY: required while COOKIE_SECURE is on.*TRUST_PROXY=1.*COOKIE_SECURE=false/s);
+    expect(() => checkWebServerSettings(production({ TRUST_PROXY: '0' }))).toThrow(/TRUST_PROXY: required/);
+    expect(() => checkWebServerSettings(production({ TRUST_PROXY: '1' }))).not.toThrow();
+    expect(() => checkWebServerSettings(production({ TRUST_PROXY: 'loopback' }))).not.toThrow();
+    expect(() => checkWebServerSettings(production({ COOKIE_SECURE: 'false' }))).not.toThrow();
+    expect(() => checkWebServerSettings(loadConfig({}, { cwd: tempDir() }))).not.toThrow();
   });
 
   it('reads .env for values not already in the environment', () => {

@@ -30,7 +30,7 @@ export function filesRouter(): Router {
 
   // Not /api/files/:id/content: that shape is already taken by the owner listing /api/files/:entityType/:entityId.
   router.get('/uploads/:id', async (req, res) => {
-    const { file, stream, size, range } = await openFileContent(req.ctx, parseId(req.params.id, 'File'), req.get('range'));
+    const { file, open, size, range } = await openFileContent(req.ctx, parseId(req.params.id, 'File'), req.get('range'));
     res.status(range ? 206 : 200).set({
       'Content-Type': file.fileType ?? 'application/octet-stream',
       'Content-Length': String(range ? range.end - range.start + 1 : size),
@@ -42,7 +42,7 @@ export function filesRouter(): Router {
       'Content-Security-Policy': "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
       'Cache-Control': 'private, max-age=300',
     });
-    await pipeline(stream, res);
+    await pipeline(open(), res);
   });
 
   router.delete('/files/:id', async (req, res) => {

@@ -3,7 +3,7 @@ import { login, logout } from '../../services/auth/service.js';
 import { unauthorized } from '../../services/errors.js';
 import { createFirstAdmin, needsFirstUser } from '../../services/users/service.js';
 import { publicEnv } from '../../config/env.js';
-import { startSession } from '../../server/session.js';
+import { refuseInsecureSignIn, startSession } from '../../server/session.js';
 import { localeOf, timeZoneOf } from '../../ssr/locale.js';
 import type { SessionInfo } from '../../shared/session.js';
 
@@ -23,8 +23,9 @@ export function authRouter(): Router {
   const router = Router();
   // Only these small bodies are parsed here: this router sees every /api request, and other routes set their own limits.
   const json = express.json({ limit: '16kb' });
+  const secureOnly = refuseInsecureSignIn();
 
-  router.post('/login', json, async (req, res) => {
+  router.post('/login', secureOnly, json, async (req, res) => {
     const result = await login(req.ctx, req.ctx.throttle, req.body, req.ip ?? 'unknown');
     startSession(req, result.user.id, result.sessionVersion);
     res.json({ user: result.user });
@@ -45,7 +46,7 @@ export function authRouter(): Router {
     res.json(await sessionInfo(req));
   });
 
-  router.post('/setup', json, async (req, res) => {
+  router.post('/setup', secureOnly, json, async (req, res) => {
     const user = await createFirstAdmin(req.ctx, req.body);
     startSession(req, user.id, 0);
     res.status(201).json({ user });

@@ -75,7 +75,7 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
       // A file input left empty still sends a part with no file name: it is no file at all.
       if (name !== 'files' || !info.filename || failure) {
         if (name !== 'files' && info.filename) fail(badRequest(`Unexpected file field ${name.slice(0, 100)}; send files as "files"`));
-        stream.resume();
+        discardPart(stream);
         return;
       }
       // Listed now, filled in when written, so the files keep the order they were sent in.
@@ -113,6 +113,15 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
     request.on('close', abandon);
     request.pipe(parser);
   });
+}
+
+/**
+ * Reads a part that is not kept to its end. A body cut short fails the part too (busboy destroys it with the
+ * parser's error, which the parser also reports): without a listener, that 'error' would end the process.
+ */
+function discardPart(stream: Readable): void {
+  stream.on('error', () => undefined);
+  stream.resume();
 }
 
 /** A full disk is the server's problem, not a bug: say so (507) rather than answering 500. */

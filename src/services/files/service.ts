@@ -109,7 +109,11 @@ export interface FileContent {
   size: number;
   /** The part served: the whole file, or the one range asked for. */
   range: { start: number; end: number } | null;
-  stream: Readable;
+  /**
+   * Opens the bytes; call it where they are piped. A stream opened in here and handed back through awaits would
+   * fail unheard (file gone) as soon as one of those awaits waited for I/O, and an unheard 'error' ends the process.
+   */
+  open(): Readable;
 }
 
 /**
@@ -125,7 +129,7 @@ export async function openFileContent(ctx: AppContext, id: number, rangeHeader?:
   if (range === 'unsatisfiable') {
     throw new AppError(416, 'range_not_satisfiable', 'The requested range is outside the file', undefined, { 'Content-Range': `bytes */${size}` });
   }
-  return { file, size, range, stream: storage.read(file.filePath, range ?? undefined) };
+  return { file, size, range, open: () => storage.read(file.filePath, range ?? undefined) };
 }
 
 export function parseByteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {

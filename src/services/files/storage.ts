@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,7 +11,10 @@ import { pipeline } from 'node:stream/promises';
  * processes must share files (see docs/decisions/0021-file-storage.md).
  */
 export interface FileStorage {
-  /** Streams incoming bytes to a private temporary file; the caller promotes or discards it. */
+  /**
+   * Streams incoming bytes to a private temporary file; the caller promotes or discards it. Takes `source` over,
+   * its 'error' included, before awaiting anything: an upload's part can fail in the tick it is handed over.
+   */
   receive(source: Readable): Promise<{ tempPath: string; size: number }>;
   /** Moves a received temporary file into the store under `key`, atomically. */
   promote(tempPath: string, key: string): Promise<void>;
@@ -55,22 +58,41 @@ export class LocalDirectoryStorage implements FileStorage {
   }
 
   async receive(source: Readable): Promise<{ tempPath: string; size: number }> {
-    await mkdir(this.incoming, { recursive: true });
     const tempPath = path.join(this.incoming, `${randomUUID()}.part`);
     let size = 0;
-    source.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-    });
+    let writing: Promise<void> | undefined;
     try {
-      await pipeline(source, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }));
-      // Flushed to disk before it can be promoted, so a crash never leaves a promoted file half-written.
-      const handle = await open(tempPath, 'r');
-      await handle.sync().finally(() => handle.close());
+      // pipeline() listens to the source from this very tick: awaiting anything first (the directory) would leave its
+      // 'error' unheard (a body cut short fails the part at once), and that ends the process.
+      await pipeline(source, (chunks: AsyncIterable<Buffer>) => (writing = this.writeIncoming(tempPath, chunks, (bytes) => (size += bytes))));
     } catch (error) {
+      // pipeline() can settle on the source's error while the writer is still opening the file: wait for it, or
+      // the file would appear after its removal.
+      await writing?.catch(() => undefined);
       await rm(tempPath, { force: true });
       throw error;
     }
     return { tempPath, size };
+  }
+
+  /**
+   * Writes through a file handle of its own rather than a write stream: pipeline() may settle before a destroyed
+   * write stream has finished opening its file, which would then be created after the clean-up. This settles
+   * only once the file is closed.
+   */
+  private async writeIncoming(tempPath: string, chunks: AsyncIterable<Buffer>, count: (bytes: number) => void): Promise<void> {
+    await mkdir(this.incoming, { recursive: true });
+    const file = await open(tempPath, 'wx', 0o600);
+    try {
+      for await (const chunk of chunks) {
+        count(chunk.length);
+        await writeAll(file, chunk);
+      }
+      // Flushed to disk before it can be promoted, so a crash never leaves a promoted file half-written.
+      await file.sync();
+    } finally {
+      await file.close();
+    }
   }
 
   async promote(tempPath: string, key: string): Promise<void> {
@@ -141,6 +163,11 @@ export class LocalDirectoryStorage implements FileStorage {
   private assertIncoming(tempPath: string) {
     if (path.dirname(path.resolve(tempPath)) !== this.incoming) throw new Error('Not a received temporary file');
   }
+}
+
+/** A write may take only part of what it is given. */
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
 }
 
 export function storageFor(uploadDir: string): LocalDirectoryStorage {
