@@ -59,12 +59,14 @@ export function countLineBreaks(text: string, end = text.length): number {
 }
 
 /**
- * Refuses text holding U+FFFD (a character some decoder could not read) or NUL, naming the line it is on.
- * `encoding` says where the text came from: bytes we decoded, or text that arrived decoded (null).
+ * Refuses text holding U+FFFD (a character some decoder could not read), naming the line it is on. `encoding`
+ * says where the text came from: bytes we decoded, or text that arrived decoded (null). Decoded bytes are also
+ * refused at a NUL, the mark of UTF-16 saved without a BOM or of a file that is not text at all; in text that
+ * arrived as text a NUL is left to the text rules of the shared schemas.
  */
 function checkCharacters(text: string, firstLine: number, encoding: CsvEncoding | null): void {
   const replacement = text.indexOf(REPLACEMENT);
-  const nul = text.indexOf(NUL);
+  const nul = encoding ? text.indexOf(NUL) : -1;
   if (replacement === -1 && nul === -1) return;
   const isNul = nul !== -1 && (replacement === -1 || nul < replacement);
   const at = isNul ? nul : replacement;
@@ -73,7 +75,7 @@ function checkCharacters(text: string, firstLine: number, encoding: CsvEncoding 
   throw new CsvTextError(message, line);
 }
 
-/** For text that is already Unicode (pasted, JSON rows): throws CsvTextError if it holds U+FFFD or NUL. */
+/** For text that is already Unicode (pasted, JSON rows): throws CsvTextError if it holds U+FFFD. */
 export function checkCsvText(text: string, firstLine = 1): void {
   checkCharacters(text, firstLine, null);
 }
