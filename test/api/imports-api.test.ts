@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeList, encodeTimestamp } from '../../src/db/codecs.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { ACCENTED } from '../helpers/csv-bytes.js';
 import { parseImportCsv, type ImportPayload } from '../../views/pages/imports/parse-csv.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
@@ -181,6 +182,17 @@ describe('bulk import API', () => {
       expect(JSON.stringify({ data }).length).toBeGreaterThan(1_100_000);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ brandsCreated: 50, contactsCreated: 12_000, skipped: 0, errors: [] });
+    });
+
+    it('refuses JSON rows that carry U+FFFD (bytes that were not UTF-8), naming the line, and stores nothing', async () => {
+      const rows = { data: [{ Brand: 'Plain', 'First Name': 'A', 'Last Name': 'B', Email: 'a@plain.example.org' }, { Brand: ACCENTED.brand, 'First Name': 'Ren', 'Last Name': 'M', Email: 'r@cafe.example.org' }], lines: [2, 4] };
+      // A script sending Windows-1252 bytes as JSON: the body parser turns each é into U+FFFD.
+      const body = Buffer.from(JSON.stringify(rows), 'latin1');
+      // The identity serializer sends the bytes as they are (superagent would otherwise JSON-encode the Buffer object).
+      const res = await agent.post('/api/brands/bulk-import').set('Content-Type', 'application/json').serialize((raw: Buffer) => raw as unknown as string).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Line 4: contains \uFFFD, a character lost before the text reached the import; correct it and import again');
+      expect(await t.ctx.db('brands').select('id')).toEqual([]);
     });
 
     it('treats a "__proto__" header cell as a plain column name', async () => {

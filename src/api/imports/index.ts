@@ -3,6 +3,7 @@ import { badRequest } from '../../services/errors.js';
 import { OVERFLOW_KEY, type SourceRow } from '../../services/imports/csv-records.js';
 import { IMPORT_MESSAGES, type ImportKind } from '../../services/imports/rules.js';
 import { importBrands, importEvents, type ImportSource } from '../../services/imports/service.js';
+import { checkCsvText, CsvTextError } from '../../shared/csv-text.js';
 import type { ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
@@ -14,6 +15,15 @@ const MAX_ROWS = 500_000;
 
 function noData(kind: ImportKind) {
   return badRequest(kind === 'events' ? IMPORT_MESSAGES.events.noDataTitle : IMPORT_MESSAGES.brands.noData);
+}
+
+/** Text that lost characters before it reached us (e.g. Windows-1252 bytes sent as JSON) is refused, never stored. */
+function checkText(text: string, line: number) {
+  try {
+    checkCsvText(text, line);
+  } catch (error) {
+    throw error instanceof CsvTextError ? badRequest(error.message) : error;
+  }
 }
 
 /**
@@ -41,17 +51,20 @@ export function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
       throw badRequest(`Row ${index + 1} is not an object keyed by the CSV header`, [{ path: `data.${index}`, message: 'Expected an object' }]);
     }
     const values = Object.create(null) as Record<string, string>;
+    const line = lines ? (lines as number[])[index]! : index + 2;
     for (const [key, value] of Object.entries(item)) {
       if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw badRequest(`Row ${index + 1}: ${key} must be text`, [{ path: `data.${index}.${key}`, message: 'Expected text' }]);
       }
       values[key] = value === null ? '' : String(value);
+      if (typeof value === 'string') checkText(value, line);
       if (!seen.has(key) && key !== OVERFLOW_KEY) {
+        checkText(key, 1);
         seen.add(key);
         header.push(key);
       }
     }
-    return { line: lines ? (lines as number[])[index]! : index + 2, values };
+    return { line, values };
   });
   return { header, chunks: [rows] };
 }
