@@ -1,7 +1,7 @@
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { parse as parseStream, CsvError } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
-import { checkCsvText, CsvTextDecoder, CsvTextError, headerLineOf, type CsvEncoding, type Separator } from '../../shared/csv-text.js';
+import { checkCsvText, CsvTextDecoder, CsvTextError, headerLineOf, type Separator } from '../../shared/csv-text.js';
 import { badRequest } from '../errors.js';
 import { csvParseOptions, RecordReader, resolveHeader, separatorFor, type SourceRow } from './csv-records.js';
 import { IMPORT_MESSAGES, noDataMessage, parseErrorMessage, type ImportKind } from './rules.js';
@@ -32,13 +32,13 @@ function checkHeader(kind: ImportKind, header: readonly string[], separator: Sep
 /** Parses a whole text at once (tests, small inputs). */
 export function sourceFromText(kind: ImportKind, text: string): ImportSource {
   if (text.trim() === '') throw emptyFile(kind);
-  let records: RawRecord[];
   try {
     checkCsvText(text);
   } catch (error) {
     throw csvFailure(kind, error);
   }
   const separator = separatorFor(kind, headerLineOf(text, true)!);
+  let records: RawRecord[];
   try {
     records = parseSync(text, csvParseOptions(separator)) as unknown as RawRecord[];
   } catch (error) {
@@ -71,10 +71,6 @@ class DecodingStream extends Transform {
 
   constructor(private readonly onHeaderLine: (line: string) => void) {
     super();
-  }
-
-  get encoding(): CsvEncoding | null {
-    return this.decoder.encoding;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
@@ -119,7 +115,7 @@ const CHUNK_RECORDS = 1000;
  * crash the process. Construct this as soon as the stream exists, and `close()` it if it is never read.
  */
 export class CsvStreamReader {
-  separator: Separator | null = null;
+  private separator: Separator | null = null;
   private readonly decoding: DecodingStream;
   private parser: Readable | null = null;
   private failure: unknown = null;
@@ -141,11 +137,7 @@ export class CsvStreamReader {
     return this.decoding.bytesRead;
   }
 
-  get encoding(): CsvEncoding | null {
-    return this.decoding.encoding;
-  }
-
-  /** Stops reading (the import will not run); the input is destroyed with it. */
+  /** Stops reading and destroys the input (for an import that stops early); harmless once the file has been read. */
   close() {
     this.parser?.destroy();
     this.decoding.destroy();
@@ -226,9 +218,4 @@ export class CsvStreamReader {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
-}
-
-/** Reads a stream as an import source (see CsvStreamReader; the stream is connected before this awaits). */
-export function sourceFromStream(kind: ImportKind, input: NodeJS.ReadableStream): Promise<ImportSource> {
-  return new CsvStreamReader(kind, input).source();
 }
