@@ -45,6 +45,7 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     instructions: [
       'Paste CSV text below, or choose or drop a .csv file. The first line is the header.',
       'Required columns: event_id (the event\u2019s WordPress id) and website, plus an email column named Email or Emails.',
+      'Files may be UTF-8, UTF-16 (with a BOM) or Windows-1252 (Excel\u2019s plain CSV), separated by commas, semicolons or tabs.',
       'Each row sets the event\u2019s website (a blank cell leaves it as it is) and adds its addresses as contacts. Several addresses may share a cell, separated by commas, semicolons or spaces.',
       'Optional First Name and Last Name (or Name) columns name the first address of a row; otherwise names come from the address (jane.doe@… becomes Jane Doe).',
       'Rows without an event_id are left out. Addresses the event already has are skipped, so importing a file twice adds nothing.',
