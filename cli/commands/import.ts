@@ -1,11 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Transform } from 'node:stream';
 import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { AppError } from '../../src/services/errors.js';
-import { sourceFromStream } from '../../src/services/imports/csv-source.js';
+import { CsvStreamReader } from '../../src/services/imports/csv-source.js';
 import { IMPORT_SAMPLES, type ImportKind } from '../../src/services/imports/rules.js';
 import { importBrands, importEvents, type ImportProgress, type ImportReport } from '../../src/services/imports/service.js';
 
@@ -13,15 +12,6 @@ interface ImportOptions {
   dryRun?: boolean;
   json?: boolean;
   batchSize: number;
-}
-
-/** Counts the bytes read so the progress bar can show how far through a file the import is. */
-class ByteCounter extends Transform {
-  bytes = 0;
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
-    this.bytes += chunk.length;
-    done(null, chunk);
-  }
 }
 
 /**
@@ -35,7 +25,7 @@ class ProgressReporter {
 
   constructor(
     private readonly io: CliIO,
-    private readonly counter: ByteCounter,
+    private readonly bytesRead: () => number,
     private readonly totalBytes: number | null,
   ) {}
 
@@ -67,24 +57,23 @@ class ProgressReporter {
   private bar(progress: ImportProgress, done = false) {
     const width = 30;
     if (this.totalBytes === null) return `${this.describe(progress)}   `;
-    const fraction = done ? 1 : Math.min(this.counter.bytes / Math.max(this.totalBytes, 1), 1);
+    const fraction = done ? 1 : Math.min(this.bytesRead() / Math.max(this.totalBytes, 1), 1);
     const filled = Math.round(fraction * width);
     return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${this.describe(progress)}   `;
   }
 }
 
-async function openInput(io: CliIO, file: string): Promise<{ stream: NodeJS.ReadableStream; size: number | null }> {
-  if (file === '-') return { stream: io.stdin, size: null };
-  let size: number;
+/** The file's size for the progress bar (null for standard input); a missing or unusable path is bad usage. */
+async function inputSize(file: string): Promise<number | null> {
+  if (file === '-') return null;
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new CliExit(EXIT.usage, `${file} is not a file`);
-    size = info.size;
+    return info.size;
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(EXIT.usage, `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return { stream: createReadStream(file), size };
 }
 
 function summaryLines(kind: ImportKind, report: ImportReport<object>, result: Record<string, unknown>): string[] {
@@ -109,14 +98,15 @@ function exitCodeOf(report: ImportReport<object>): number {
 }
 
 async function runImport(io: CliIO, kind: ImportKind, file: string, options: ImportOptions): Promise<void> {
-  const input = await openInput(io, file);
-  const counter = new ByteCounter();
-  input.stream.pipe(counter);
-  const progress = new ProgressReporter(io, counter, input.size);
+  const size = await inputSize(file);
+  // The stream goes to its reader in the same tick it is opened, before anything else is awaited (opening the
+  // database takes a while): a read error meanwhile then fails the import instead of crashing the process.
+  const csv = new CsvStreamReader(kind, file === '-' ? io.stdin : createReadStream(file));
+  const progress = new ProgressReporter(io, () => csv.bytesRead, size);
   let last: ImportProgress = { rowsRead: 0, appliedRows: 0, failedRows: 0 };
   const report = await withContext(io, async (ctx) => {
     try {
-      const source = await sourceFromStream(kind, counter);
+      const source = await csv.source();
       const importer = kind === 'events' ? importEvents : importBrands;
       return await importer(ctx, source, {
         actor: { userId: null, source: 'cli' },
@@ -140,7 +130,7 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
       const applied = last.rowsRead > 0 ? `Stopped after ${last.rowsRead} rows; the rows before were applied in full. Run the same import again to complete it.\n` : '';
       throw new CliExit(EXIT.failure, `${applied}Error: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}`);
     }
-  });
+  }).finally(() => csv.close());
   progress.finish(last);
   const { rowsRead, droppedRows, appliedRows, failedRows, dryRun, ...result } = report;
   if (options.json) {

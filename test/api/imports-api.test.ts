@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import supertest from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeList, encodeTimestamp } from '../../src/db/codecs.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { ACCENTED, brandsText, utf16leWithBom, utf8, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 import { parseImportCsv, type ImportPayload } from '../../views/pages/imports/parse-csv.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
@@ -183,12 +188,111 @@ describe('bulk import API', () => {
       expect(res.body).toEqual({ brandsCreated: 50, contactsCreated: 12_000, skipped: 0, errors: [] });
     });
 
+    it('refuses JSON rows that carry U+FFFD (bytes that were not UTF-8), naming the line, and stores nothing', async () => {
+      const rows = { data: [{ Brand: 'Plain', 'First Name': 'A', 'Last Name': 'B', Email: 'a@plain.example.org' }, { Brand: ACCENTED.brand, 'First Name': 'Ren', 'Last Name': 'M', Email: 'r@cafe.example.org' }], lines: [2, 4] };
+      // A script sending Windows-1252 bytes as JSON: the body parser turns each é into U+FFFD.
+      const body = Buffer.from(JSON.stringify(rows), 'latin1');
+      // The identity serializer sends the bytes as they are (superagent would otherwise JSON-encode the Buffer object).
+      const res = await agent.post('/api/brands/bulk-import').set('Content-Type', 'application/json').serialize((raw: Buffer) => raw as unknown as string).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Line 4: contains \uFFFD, a character lost before the text reached the import; correct it and import again');
+      expect(await t.ctx.db('brands').select('id')).toEqual([]);
+    });
+
     it('treats a "__proto__" header cell as a plain column name', async () => {
       const body = '{"data":[{"Brand":"Proto","First Name":"A","Last Name":"B","Email":"a@proto.example.com","__proto__":{"polluted":true}}]}';
       const res = await agent.post('/api/brands/bulk-import').set('Content-Type', 'application/json').send(body);
       expect(res.status).toBe(400);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
+  });
+
+  describe('CSV files: encodings and separators', () => {
+    const storedBrands = async () => ((await t.ctx.db('brands').orderBy('brandName').select('brandName')) as Array<{ brandName: string }>).map((b) => b.brandName);
+    const storedContacts = async () =>
+      ((await t.ctx.db('contacts').orderBy('email').select('firstName', 'lastName', 'email')) as Array<Record<string, string>>).map((c) => [c.firstName, c.lastName, c.email]);
+    /** Every column of every imported row, to prove no U+FFFD was ever stored. */
+    const everythingStored = async () => JSON.stringify([await t.ctx.db('brands').select(), await t.ctx.db('contacts').select()]);
+    const upload = (bytes: Buffer, name = 'brands.csv') => agent.post('/api/brands/bulk-import').attach('file', bytes, { filename: name, contentType: 'text/csv' });
+
+    it.each([
+      ['Windows-1252 (Excel on Windows)', () => windows1252(brandsText())],
+      ['UTF-8 with a BOM', () => utf8WithBom(brandsText())],
+      ['UTF-16 LE with a BOM, tab separated', () => utf16leWithBom(brandsText('\t'))],
+      ['Windows-1252, semicolon separated', () => windows1252(brandsText(';'))],
+    ])('imports an uploaded %s file with every accent exactly as written', async (_name, bytes) => {
+      const res = await upload(bytes());
+      expect(res.body).toEqual({ brandsCreated: 2, contactsCreated: 2, skipped: 0, errors: [] });
+      expect(await storedBrands()).toEqual(['Brooks Running', ACCENTED.brand]);
+      expect(await storedContacts()).toEqual([
+        [ACCENTED.firstName, ACCENTED.lastName, ACCENTED.email],
+        ['Zoë', 'Faßbender', 'zoe@brooks.example.com'],
+      ]);
+      expect(await everythingStored()).not.toContain('\uFFFD');
+    });
+
+    it('imports an uploaded events file and names the file’s lines', async () => {
+      const id = await addEvent(101);
+      const text = 'event_id;website;Email;First Name;Last Name\r\n101;cafe.example.org;a@cafe.example.org;Ren\xe9;M\xfcller\r\n\r\n999;;b@cafe.example.org;;\r\n';
+      const res = await agent.post('/api/events/bulk-import').attach('file', windows1252(text), 'events.csv');
+      expect(res.body).toEqual({ updated: 1, created: 1, skipped: 1, errors: ['Line 4: no event has event_id 999'] });
+      expect((await contactsOf('event')).map((c) => [c.entityId, c.firstName, c.lastName])).toEqual([[id, ACCENTED.firstName, ACCENTED.lastName]]);
+    });
+
+    it('names the separator when a required column is still missing, and the first bad line of a broken file', async () => {
+      const missing = await upload(windows1252('Brand;Vorname;Nachname;Email\r\nCaf\xe9;A;B;a@b.example.org\r\n'));
+      expect(missing.status).toBe(400);
+      expect(missing.body.message).toBe('Missing required column: First Name (the header line is separated by semicolons)');
+      const late = await upload(utf8WithLateBadByte(3000, 2800));
+      expect(late.status).toBe(400);
+      expect(late.body.message).toBe('Line 2800: not valid UTF-8 text (a character would be stored as \uFFFD); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again');
+      expect(await t.ctx.db('contacts').where({ email: 'late2800@example.com' }).first()).toBeUndefined();
+      expect(await everythingStored()).not.toContain('\uFFFD');
+    });
+
+    it('answers the spec messages for an empty file and a file without rows; refuses other parts', async () => {
+      expect((await upload(Buffer.alloc(0))).body.message).toBe('Please enter CSV data');
+      expect((await upload(utf8('Brand,First Name,Last Name,Email\n'))).body.message).toBe('CSV must have at least a header row and one data row');
+      const wrongField = await agent.post('/api/brands/bulk-import').attach('csv', utf8(brandsText()), 'brands.csv');
+      expect(wrongField.status).toBe(400);
+      expect(wrongField.body.message).toBe('Send the CSV file in a form field named "file"');
+      const noFile = await agent.post('/api/brands/bulk-import').field('note', 'x');
+      expect(noFile.status).toBe(400);
+      expect(await storedBrands()).toEqual([]);
+    });
+
+    it('stops the import when the client goes away mid-file, instead of waiting for the rest for ever', async () => {
+      // An app of its own whose log keeps debug lines: the error handler notes there what the abandoned request failed with.
+      const logLines: string[] = [];
+      const own = await createTestApp({ extend: (ctx) => ({ ...ctx, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }) }) });
+      const server = own.app.listen(0, '127.0.0.1');
+      try {
+        await new Promise((resolve) => server.once('listening', resolve));
+        const { user } = await own.signedInAgent();
+        const login = await supertest(own.app).post('/api/login').set('Host', '127.0.0.1').set('Origin', TEST_ORIGIN).send({ email: user.email, password: TEST_PASSWORD });
+        const cookie = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+        const boundary = 'pacer-import-boundary';
+        const request = httpRequest({
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          method: 'POST',
+          path: '/api/brands/bulk-import',
+          headers: { Host: '127.0.0.1', Origin: TEST_ORIGIN, Cookie: cookie, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': '1000000' },
+        });
+        request.on('error', () => undefined);
+        const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+        const rows = Array.from({ length: 50 }, (_, i) => `Brand ${i},Pat,Lee,pat${i}@example.com`).join('\r\n');
+        await new Promise<void>((resolve) => request.write(`${head}Brand,First Name,Last Name,Email\r\n${rows}\r\n`, () => resolve()));
+        request.destroy();
+        await vi.waitFor(() => expect(logLines.join('\n')).toContain('The upload could not be read'), { timeout: 5000, interval: 20 });
+        expect(await own.ctx.db('contacts').count({ n: '*' }).first()).toMatchObject({ n: 0 });
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await own.close();
+      }
+    });
+
   });
 
   it('answers 400, never 500, to a malformed body and writes nothing', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/program.js';
 import type { CliIO } from '../../cli/runtime.js';
 import { encodeTimestamp } from '../../src/db/codecs.js';
+import { ACCENTED, brandsText, utf16beWithBom, utf16leWithBom, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 function capture(stream: PassThrough & { isTTY?: boolean }) {
@@ -33,7 +34,7 @@ describe('pacer import', () => {
     await database.db('brands').del();
   });
 
-  async function run(argv: string[], options: { stdin?: string; tty?: boolean } = {}) {
+  async function run(argv: string[], options: { stdin?: string | Buffer | Readable; tty?: boolean } = {}) {
     const stdout = new PassThrough() as PassThrough & { isTTY?: boolean };
     const stderr = new PassThrough() as PassThrough & { isTTY?: boolean };
     stderr.isTTY = options.tty;
@@ -42,14 +43,14 @@ describe('pacer import', () => {
     const io: CliIO = {
       stdout,
       stderr,
-      stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+      stdin: options.stdin instanceof Readable ? options.stdin : Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
       env: { DATABASE_URL: database.url, NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 'cli-test-secret-cli-test-secret-0123456789' },
     };
     const code = await runCli(argv, io);
     return { code, stdout: out(), stderr: err() };
   }
 
-  function file(name: string, text: string) {
+  function file(name: string, text: string | Buffer) {
     const target = path.join(dir, name);
     writeFileSync(target, text);
     return target;
@@ -109,6 +110,68 @@ describe('pacer import', () => {
     const empty = await run(['import', 'brands', file('empty.csv', '\n')]);
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('Please enter CSV data');
+  });
+
+  describe('text encodings and separators', () => {
+    const storedBrands = async () => ((await database.db('brands').orderBy('brandName').select('brandName')) as Array<{ brandName: string }>).map((b) => b.brandName);
+    const storedContacts = async () =>
+      ((await database.db('contacts').orderBy('email').select('firstName', 'lastName', 'email')) as Array<Record<string, string>>).map((c) => [c.firstName, c.lastName, c.email]);
+    /** Every text column of every imported row, to prove no U+FFFD was ever stored. */
+    const everythingStored = async () => JSON.stringify([await database.db('brands').select(), await database.db('contacts').select()]);
+
+    it.each([
+      ['Windows-1252 (Excel on Windows)', () => windows1252(brandsText())],
+      ['UTF-8 with a BOM', () => utf8WithBom(brandsText())],
+      ['UTF-16 LE with a BOM, tab separated', () => utf16leWithBom(brandsText('\t'))],
+      ['UTF-16 BE with a BOM', () => utf16beWithBom(brandsText(',', '\n'))],
+      ['Windows-1252, semicolon separated', () => windows1252(brandsText(';'))],
+    ])('imports a %s file with every accent exactly as written', async (_name, bytes) => {
+      const result = await run(['import', 'brands', file('accents.csv', bytes())]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(await storedBrands()).toEqual(['Brooks Running', ACCENTED.brand]);
+      expect(await storedContacts()).toEqual([
+        [ACCENTED.firstName, ACCENTED.lastName, ACCENTED.email],
+        ['Zoë', 'Faßbender', 'zoe@brooks.example.com'],
+      ]);
+      expect(await everythingStored()).not.toContain('\uFFFD');
+    });
+
+    it('reads a UTF-16 file from standard input', async () => {
+      const result = await run(['import', 'brands', '-', '--json'], { stdin: utf16leWithBom(brandsText('\t')) });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ brandsCreated: 2, contactsCreated: 2, errors: [] });
+      expect(await storedBrands()).toEqual(['Brooks Running', 'Café Running']);
+    });
+
+    it('names the separator when a required column is still missing', async () => {
+      const result = await run(['import', 'brands', file('semicolons.csv', windows1252('Brand;Vorname;Nachname;Email\r\nCaf\xe9;A;B;a@b.example.org\r\n'))]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('Missing required column: First Name (the header line is separated by semicolons)');
+      expect(await storedBrands()).toEqual([]);
+    });
+
+    it('refuses a UTF-8 file at a late invalid byte, naming its line, and stores no U+FFFD', async () => {
+      // About 600 kB: the bad byte comes long after UTF-8 was chosen and batches were written.
+      const result = await run(['import', 'brands', file('late.csv', utf8WithLateBadByte(20_000, 19_000)), '--batch-size', '1000']);
+      expect(result.stderr).toContain('Error: Line 19000: not valid UTF-8 text (a character would be stored as \uFFFD)');
+      // Whole batches before the line were applied (a re-run of the fixed file completes the rest); none after it.
+      expect(result.code).toBe(3);
+      expect(await storedBrands()).toContain(ACCENTED.brand);
+      expect(await database.db('contacts').where({ email: 'late19000@example.com' }).first()).toBeUndefined();
+      expect(await everythingStored()).not.toContain('\uFFFD');
+    });
+
+    it('reports a read error on its input instead of crashing: the stream is connected before anything is awaited', async () => {
+      const stdin = new Readable({
+        read() {
+          this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+        },
+      });
+      const result = await run(['import', 'brands', '-'], { stdin });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('EIO: i/o error, read');
+    });
   });
 
   it('exits 2 on bad usage', async () => {

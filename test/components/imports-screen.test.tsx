@@ -3,6 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../views/components/ui/toast.js';
 import { ImportScreen } from '../../views/pages/imports/import-screen.js';
+import { ACCENTED, brandsText, utf16leWithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 
 function renderScreen(kind: 'events' | 'brands') {
   const router = createMemoryRouter([{ path: '*', element: <ImportScreen kind={kind} /> }], { initialEntries: ['/'] });
@@ -155,5 +156,82 @@ describe('brands import screen', () => {
     await waitFor(() => expect(textarea().value).toContain('ola@on.example.com'));
     expect(screen.getByText('brands.csv')).toBeTruthy();
     expect(await screen.findByTestId('import-preview')).toBeTruthy();
+  });
+});
+
+describe('files and separators', () => {
+  const expectedRows = [
+    { Brand: ACCENTED.brand, 'First Name': ACCENTED.firstName, 'Last Name': ACCENTED.lastName, Email: ACCENTED.email },
+    { Brand: 'Brooks Running', 'First Name': 'Zoë', 'Last Name': 'Faßbender', Email: 'zoe@brooks.example.com' },
+  ];
+  const csvFile = (bytes: Buffer, name = 'brands.csv') => new File([new Uint8Array(bytes)], name, { type: 'text/csv' });
+  const choose = (file: File) => fireEvent.change(screen.getByTestId('import-file'), { target: { files: [file] } });
+
+  async function importAndSent(fetchMock: ReturnType<typeof vi.fn>) {
+    fireEvent.click(button('Import Data'));
+    await screen.findByTestId('import-results');
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    return JSON.parse(init.body as string) as { data: unknown[]; lines: number[] };
+  }
+  const answering = () => vi.fn(async () => new Response(JSON.stringify({ brandsCreated: 2, contactsCreated: 2, skipped: 0, errors: [] }), { status: 200 }));
+
+  it('reads a chosen Windows-1252 file (Excel on Windows) as the letters it holds and sends them exactly', async () => {
+    const fetchMock = answering();
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('brands');
+    choose(csvFile(windows1252(brandsText())));
+    await waitFor(() => expect(textarea().value).toBe(brandsText()));
+    expect(screen.getByTestId('import-file-encoding').textContent).toBe('read as Windows-1252');
+    const sent = await importAndSent(fetchMock);
+    expect(sent).toEqual({ data: expectedRows, lines: [2, 3] });
+    expect(JSON.stringify(sent)).not.toContain('\uFFFD');
+  });
+
+  it('reads a dropped UTF-16 file with tabs between its cells', async () => {
+    const fetchMock = answering();
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('brands');
+    fireEvent.drop(textarea(), { dataTransfer: { files: [csvFile(utf16leWithBom(brandsText('\t')), 'unicode.txt')], types: ['Files'] } });
+    await waitFor(() => expect(textarea().value).toBe(brandsText('\t')));
+    expect(screen.getByText('unicode.txt')).toBeTruthy();
+    expect(screen.getByTestId('import-file-encoding').textContent).toBe('read as UTF-16 LE');
+    expect((await importAndSent(fetchMock)).data).toEqual(expectedRows);
+  });
+
+  it('detects semicolons in pasted text, and names them when a column is still missing', async () => {
+    const fetchMock = answering();
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('brands');
+    type(brandsText(';'));
+    const preview = await screen.findByTestId('import-preview');
+    expect(within(preview).getByText(/separated by semicolons/)).toBeTruthy();
+    expect((await importAndSent(fetchMock)).data).toEqual(expectedRows);
+    type('Brand;Vorname;Nachname;Email\nX;A;B;a@b.example.org\n');
+    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe('Missing required column: First Name (the header line is separated by semicolons)');
+  });
+
+  it('refuses a file with an invalid byte far down, naming the line, and sends nothing', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('brands');
+    choose(csvFile(utf8WithLateBadByte(3000, 2800), 'late.csv'));
+    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe(
+      'Line 2800: not valid UTF-8 text (a character would be stored as \uFFFD); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again',
+    );
+    expect(screen.getByText('late.csv')).toBeTruthy();
+    expect(textarea().value).toBe('');
+    expect(button('Import Data').disabled).toBe(true);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses pasted text that already lost a character (U+FFFD), naming the line', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen('brands');
+    type('Brand,First Name,Last Name,Email\nCaf\uFFFD Running,Ren\uFFFD,M\uFFFDller,r@cafe.example.com\n');
+    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe('Line 2: contains \uFFFD, a character lost before the text reached the import; correct it and import again');
+    fireEvent.click(button('Import Data'));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Line 2: contains \uFFFD'));
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -1,19 +1,43 @@
+import busboy from 'busboy';
+import type { Readable } from 'node:stream';
 import express, { Router, type Request } from 'express';
-import { badRequest } from '../../services/errors.js';
+import { badRequest, payloadTooLarge } from '../../services/errors.js';
 import { OVERFLOW_KEY, type SourceRow } from '../../services/imports/csv-records.js';
+import { CsvStreamReader } from '../../services/imports/csv-source.js';
 import { IMPORT_MESSAGES, type ImportKind } from '../../services/imports/rules.js';
 import { importBrands, importEvents, type ImportSource } from '../../services/imports/service.js';
+import { checkCsvText, CsvTextError } from '../../shared/csv-text.js';
 import type { ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
 export const importsReads: ReadRoute[] = [];
 
-/** A whole file travels as JSON rows; 50 MB holds a few hundred thousand rows, and nothing else gets this limit. */
+/** The screens send a whole file as JSON rows; 50 MB holds a few hundred thousand rows, and nothing else gets this limit. */
 const IMPORT_BODY_LIMIT = '50mb';
 const MAX_ROWS = 500_000;
+/** An uploaded CSV file gets the same limit, plus room for the multipart framing around it. */
+const IMPORT_FILE_BYTES = 50 * 1024 * 1024;
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+const UPLOAD_FIELD = 'file';
+
+const UPLOAD_MESSAGES = {
+  wrongField: `Send the CSV file in a form field named "${UPLOAD_FIELD}"`,
+  tooLarge: 'A CSV file may have at most 50 MB; use `pacer import` for larger files',
+  notMultipart: 'The upload must be sent as multipart/form-data',
+  unreadable: (reason: string) => `The upload could not be read: ${reason}`,
+};
 
 function noData(kind: ImportKind) {
   return badRequest(kind === 'events' ? IMPORT_MESSAGES.events.noDataTitle : IMPORT_MESSAGES.brands.noData);
+}
+
+/** Text that lost characters before it reached us (e.g. Windows-1252 bytes sent as JSON) is refused, never stored. */
+function checkText(text: string, line: number) {
+  try {
+    checkCsvText(text, line);
+  } catch (error) {
+    throw error instanceof CsvTextError ? badRequest(error.message) : error;
+  }
 }
 
 /**
@@ -41,19 +65,83 @@ export function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
       throw badRequest(`Row ${index + 1} is not an object keyed by the CSV header`, [{ path: `data.${index}`, message: 'Expected an object' }]);
     }
     const values = Object.create(null) as Record<string, string>;
+    const line = lines ? (lines as number[])[index]! : index + 2;
     for (const [key, value] of Object.entries(item)) {
       if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw badRequest(`Row ${index + 1}: ${key} must be text`, [{ path: `data.${index}.${key}`, message: 'Expected text' }]);
       }
       values[key] = value === null ? '' : String(value);
+      if (typeof value === 'string') checkText(value, line);
       if (!seen.has(key) && key !== OVERFLOW_KEY) {
+        checkText(key, 1);
         seen.add(key);
         header.push(key);
       }
     }
-    return { line: lines ? (lines as number[])[index]! : index + 2, values };
+    return { line, values };
   });
   return { header, chunks: [rows] };
+}
+
+/**
+ * A CSV file sent as multipart/form-data in the field "file" (`curl -F file=@brands.csv`), streamed through the
+ * reader `pacer import` uses: the same encoding and separator detection, memory flat however long the file.
+ * A file refused part-way (unreadable text, broken quoting) has had the batches before that line applied.
+ */
+async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (source: ImportSource) => Promise<R>): Promise<R> {
+  if (Number(req.get('content-length') ?? 0) > IMPORT_FILE_BYTES + MULTIPART_OVERHEAD_BYTES) throw payloadTooLarge(UPLOAD_MESSAGES.tooLarge);
+  let form: busboy.Busboy;
+  try {
+    form = busboy({ headers: req.headers, limits: { files: 1, fileSize: IMPORT_FILE_BYTES, fields: 10, parts: 11, fieldSize: 1024, fieldNameSize: 100 } });
+  } catch {
+    throw badRequest(UPLOAD_MESSAGES.notMultipart);
+  }
+  let reader = null as CsvStreamReader | null;
+  const received = new Promise<CsvStreamReader>((resolve, reject) => {
+    let file: Readable | null = null;
+    const broken = (reason: string) => {
+      const failure = badRequest(UPLOAD_MESSAGES.unreadable(reason));
+      // Stops the import reading it (busboy would otherwise wait for bytes that never come).
+      file?.destroy(failure);
+      reject(failure);
+    };
+    form.on('file', (name, stream) => {
+      if (name !== UPLOAD_FIELD || file) {
+        stream.resume();
+        reject(badRequest(UPLOAD_MESSAGES.wrongField));
+        return;
+      }
+      file = stream;
+      // busboy cuts a file at the limit and ends it as if whole; failing it stops the import instead.
+      stream.on('limit', () => stream.destroy(payloadTooLarge(UPLOAD_MESSAGES.tooLarge)));
+      // Given to its reader in this same tick, before anything is awaited (see CsvStreamReader).
+      reader = new CsvStreamReader(kind, stream);
+      resolve(reader);
+    });
+    // The form ended without a file (once resolved, this changes nothing).
+    form.on('close', () => reject(noData(kind)));
+    form.on('error', (error: Error) => broken(error.message));
+    req.on('error', (error: Error) => broken(error.message));
+    req.on('close', () => {
+      if (!req.readableEnded) broken('the client went away');
+    });
+  });
+  req.pipe(form);
+  try {
+    return await run(await (await received).source());
+  } finally {
+    reader?.close();
+    // A refused file can be answered before its body was read: read the rest, unparsed, so the connection stays usable.
+    if (!req.readableEnded) {
+      req.unpipe(form);
+      req.resume();
+    }
+  }
+}
+
+/** The rows of a request: an uploaded CSV file, or JSON rows (what the screens send, parsed in the browser). */
+function withSource<R>(kind: ImportKind, req: Request, run: (source: ImportSource) => Promise<R>): Promise<R> {
+  return req.is('multipart/form-data') ? importUploadedFile(kind, req, run) : run(sourceFromBody(kind, req.body));
 }
 
 function actorOf(req: Request) {
@@ -66,13 +154,13 @@ export function importsRouter(): Router {
   const json = express.json({ limit: IMPORT_BODY_LIMIT });
 
   router.post('/events/bulk-import', json, async (req, res) => {
-    const report = await importEvents(req.ctx, sourceFromBody('events', req.body), { actor: actorOf(req) });
+    const report = await withSource('events', req, (source) => importEvents(req.ctx, source, { actor: actorOf(req) }));
     req.log.info({ event: 'events_import', rows: report.rowsRead, updated: report.updated, created: report.created, failed: report.failedRows }, 'events imported');
     res.json({ updated: report.updated, created: report.created, skipped: report.skipped, errors: report.errors });
   });
 
   router.post('/brands/bulk-import', json, async (req, res) => {
-    const report = await importBrands(req.ctx, sourceFromBody('brands', req.body), { actor: actorOf(req) });
+    const report = await withSource('brands', req, (source) => importBrands(req.ctx, source, { actor: actorOf(req) }));
     req.log.info(
       { event: 'brands_import', rows: report.rowsRead, brandsCreated: report.brandsCreated, contactsCreated: report.contactsCreated, failed: report.failedRows },
       'brands imported',

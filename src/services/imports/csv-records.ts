@@ -1,4 +1,6 @@
 import type { Options } from 'csv-parse';
+import { countLineBreaks, detectSeparator, separatorNote, type Separator } from '../../shared/csv-text.js';
+import { resolveColumns, type ImportKind } from './rules.js';
 
 /**
  * Turns csv-parse records into import rows keyed by the header, with the line each row starts on. Browser-safe:
@@ -12,35 +14,36 @@ export interface SourceRow {
 }
 
 /**
- * RFC 4180 parsing with csv-parse: quoted cells may hold commas, quotes ("") and line breaks; a UTF-8 BOM is
+ * RFC 4180 parsing with csv-parse: quoted cells may hold separators, quotes ("") and line breaks; a UTF-8 BOM is
  * dropped; CRLF, LF and CR all end a record. Rows may be longer or shorter than the header (checked per row, so
  * one bad row cannot stop a whole file). Blank lines come through as one empty cell and are counted, not kept.
+ * The separator is the header line's (comma when it has none).
  */
-export const CSV_PARSE_OPTIONS: Options = {
-  bom: true,
-  relax_column_count: true,
-  record_delimiter: ['\r\n', '\n', '\r'],
-};
+export function csvParseOptions(separator: Separator | null): Options {
+  return {
+    bom: true,
+    relax_column_count: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    delimiter: separator ?? ',',
+  };
+}
+
+/** The separator of a file, from its header line: the one that gives the import its required columns, if any. */
+export function separatorFor(kind: ImportKind, headerLine: string): Separator | null {
+  return detectSeparator(headerLine, (cells) => resolveColumns(kind, cells).ok);
+}
+
+/** resolveColumns for a parsed file: a missing column's message also says which separator the file uses. */
+export function resolveHeader<K extends ImportKind>(kind: K, header: readonly string[], separator: Separator | null): ReturnType<typeof resolveColumns<K>> {
+  const resolved = resolveColumns(kind, header);
+  return resolved.ok ? resolved : { ok: false, message: resolved.message + separatorNote(separator) };
+}
 
 /**
  * Set on a row whose record has more non-empty cells than the header has columns: the cells cannot be matched to
  * columns (usually an unquoted comma), so the engine rejects the row naming its line.
  */
 export const OVERFLOW_KEY = '\u0000overflow';
-
-function lineBreaks(text: string): number {
-  if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) return 0;
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 10) count++;
-    else if (ch === 13) {
-      count++;
-      if (text.charCodeAt(i + 1) === 10) i++;
-    }
-  }
-  return count;
-}
 
 const isBlank = (record: readonly string[]) => record.every((cell) => cell.trim() === '');
 
@@ -57,7 +60,7 @@ export class RecordReader {
     // Only quoted cells can hold line breaks, so a record spans one line plus the breaks inside its cells.
     // (csv-parse's own line counter counts a quoted CRLF twice.)
     let span = 1;
-    for (const cell of record) span += lineBreaks(cell);
+    for (const cell of record) span += countLineBreaks(cell);
     this.nextLine += span;
     if (isBlank(record)) return null;
     if (this.header === null) {

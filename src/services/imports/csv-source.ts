@@ -1,16 +1,21 @@
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { parse as parseStream, CsvError } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
+import { checkCsvText, CsvTextDecoder, CsvTextError, headerLineOf, type Separator } from '../../shared/csv-text.js';
 import { badRequest } from '../errors.js';
-import { CSV_PARSE_OPTIONS, RecordReader, type SourceRow } from './csv-records.js';
+import { csvParseOptions, RecordReader, resolveHeader, separatorFor, type SourceRow } from './csv-records.js';
 import { IMPORT_MESSAGES, noDataMessage, parseErrorMessage, type ImportKind } from './rules.js';
 import type { ImportSource } from './service.js';
 
 type RawRecord = string[];
 
-/** A csv-parse failure becomes the spec's message for the import, with the parser's own detail as an issue. */
+/**
+ * A csv-parse failure becomes the spec's message for the import, with the parser's own detail as an issue; text
+ * that cannot be read is refused with its own message, which names the line.
+ */
 export function csvFailure(kind: ImportKind, error: unknown): Error {
   if (error instanceof CsvError) return badRequest(parseErrorMessage(kind), [{ path: 'csv', message: error.message }]);
+  if (error instanceof CsvTextError) return badRequest(error.message);
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -18,12 +23,24 @@ function emptyFile(kind: ImportKind): Error {
   return badRequest(noDataMessage(kind));
 }
 
+/** The header must hold the import's columns; the message names the file's separator when it is not a comma. */
+function checkHeader(kind: ImportKind, header: readonly string[], separator: Separator | null) {
+  const resolved = resolveHeader(kind, header, separator);
+  if (!resolved.ok) throw badRequest(resolved.message);
+}
+
 /** Parses a whole text at once (tests, small inputs). */
 export function sourceFromText(kind: ImportKind, text: string): ImportSource {
   if (text.trim() === '') throw emptyFile(kind);
+  try {
+    checkCsvText(text);
+  } catch (error) {
+    throw csvFailure(kind, error);
+  }
+  const separator = separatorFor(kind, headerLineOf(text, true)!);
   let records: RawRecord[];
   try {
-    records = parseSync(text, CSV_PARSE_OPTIONS) as unknown as RawRecord[];
+    records = parseSync(text, csvParseOptions(separator)) as unknown as RawRecord[];
   } catch (error) {
     throw csvFailure(kind, error);
   }
@@ -35,87 +52,170 @@ export function sourceFromText(kind: ImportKind, text: string): ImportSource {
   }
   if (!reader.header) throw emptyFile(kind);
   if (rows.length === 0) throw badRequest(IMPORT_MESSAGES.tooShort);
+  checkHeader(kind, reader.header, separator);
   return { header: reader.header, chunks: [rows] };
+}
+
+/** The header line is looked for in at most this much text; a longer "line" is taken as it is. */
+const MAX_HEADER_CHARS = 64 * 1024;
+
+/**
+ * Bytes in, text out, decoded by the shared detection. Text is held back until the header line is whole, so the
+ * parser after this stream can be made with the header's separator (csv-parse fixes it when it is created).
+ */
+class DecodingStream extends Transform {
+  bytesRead = 0;
+  private readonly decoder = new CsvTextDecoder();
+  /** Text waiting for the header line to end; null once handed on. */
+  private head: string | null = '';
+
+  constructor(private readonly onHeaderLine: (line: string) => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+    this.bytesRead += chunk.length;
+    this.forward(() => this.decoder.push(chunk), false, done);
+  }
+
+  override _flush(done: TransformCallback) {
+    this.forward(() => this.decoder.end(), true, done);
+  }
+
+  private forward(decode: () => string, final: boolean, done: TransformCallback) {
+    let text: string;
+    try {
+      text = decode();
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (this.head !== null) {
+      this.head += text;
+      const line = headerLineOf(this.head, final || this.head.length >= MAX_HEADER_CHARS);
+      if (line === null) return done();
+      text = this.head;
+      this.head = null;
+      this.onHeaderLine(line);
+    }
+    if (text) this.push(text);
+    done();
+  }
 }
 
 /** Records are handed on in chunks: one await per chunk instead of one per row keeps parsing cheap. */
 const CHUNK_RECORDS = 1000;
 
-/** Pulls parsed records from the parser as they become available, without an await per record. */
-class RecordPump {
+/**
+ * Reads a CSV file from a stream: decodes it (see src/shared/csv-text.ts), finds the header's separator and
+ * parses it with csv-parse as the engine asks for rows, so memory holds a batch or two however large the file is.
+ *
+ * Everything that can fail is connected in the constructor, before the caller can await anything: an 'error'
+ * from the input (EIO, a client gone, a file removed) that arrived during an await with nothing listening would
+ * crash the process. Construct this as soon as the stream exists, and `close()` it if it is never read.
+ */
+export class CsvStreamReader {
+  private separator: Separator | null = null;
+  private readonly decoding: DecodingStream;
+  private parser: Readable | null = null;
   private failure: unknown = null;
   private ended = false;
   private wake: () => void = () => undefined;
 
-  constructor(private readonly parser: Readable) {
+  constructor(
+    private readonly kind: ImportKind,
+    input: NodeJS.ReadableStream,
+  ) {
+    this.decoding = new DecodingStream((line) => this.startParser(line));
+    pipeline(input, this.decoding, (error) => {
+      if (error) this.fail(error);
+    });
+  }
+
+  /** Bytes read from the input so far (for a progress bar). */
+  get bytesRead(): number {
+    return this.decoding.bytesRead;
+  }
+
+  /** Stops reading and destroys the input (for an import that stops early); harmless once the file has been read. */
+  close() {
+    this.parser?.destroy();
+    this.decoding.destroy();
+  }
+
+  /**
+   * The import source: resolves once the header and the first rows have been read, after which rows are parsed
+   * as the engine asks for them. A failure part-way (bad quoting, unreadable text) is thrown from the row chunks;
+   * the batches before it have been applied, and a re-run after fixing the file completes it.
+   */
+  async source(): Promise<ImportSource> {
+    const reader = new RecordReader();
+    const next = async (): Promise<SourceRow[] | null> => {
+      let records: RawRecord[] | null;
+      try {
+        records = await this.nextRecords();
+      } catch (error) {
+        throw csvFailure(this.kind, error);
+      }
+      if (records === null) return null;
+      const rows: SourceRow[] = [];
+      for (const record of records) {
+        const row = reader.push(record);
+        if (row) rows.push(row);
+      }
+      return rows;
+    };
+    let first: SourceRow[] = [];
+    while (first.length === 0) {
+      const rows = await next();
+      if (rows === null) break;
+      first = rows;
+    }
+    if (!reader.header) throw emptyFile(this.kind);
+    if (first.length === 0) throw badRequest(IMPORT_MESSAGES.tooShort);
+    checkHeader(this.kind, reader.header, this.separator);
+    const firstRows = first;
+    async function* chunks(): AsyncGenerator<SourceRow[]> {
+      yield firstRows;
+      for (;;) {
+        const rows = await next();
+        if (rows === null) return;
+        if (rows.length) yield rows;
+      }
+    }
+    return { header: reader.header, chunks: chunks() };
+  }
+
+  /** Called by the decoding stream, synchronously, once the header line is known: the parser is made and piped at once. */
+  private startParser(headerLine: string) {
+    this.separator = separatorFor(this.kind, headerLine);
+    const parser = parseStream(csvParseOptions(this.separator));
+    this.parser = parser;
     parser.on('readable', () => this.wake());
     parser.on('end', () => {
       this.ended = true;
       this.wake();
     });
-    parser.on('error', (error: unknown) => {
-      this.failure = error;
-      this.wake();
+    pipeline(this.decoding, parser, (error) => {
+      if (error) this.fail(error);
     });
   }
 
-  /** Up to CHUNK_RECORDS records, or null at the end of the file. */
-  async next(): Promise<RawRecord[] | null> {
+  private fail(error: unknown) {
+    this.failure ??= error;
+    this.wake();
+  }
+
+  /** Up to CHUNK_RECORDS records as they become available (no await per record), or null at the end of the file. */
+  private async nextRecords(): Promise<RawRecord[] | null> {
     for (;;) {
       if (this.failure) throw this.failure;
       const out: RawRecord[] = [];
       let record: RawRecord | null;
-      while (out.length < CHUNK_RECORDS && (record = this.parser.read() as RawRecord | null) !== null) out.push(record);
+      while (this.parser && out.length < CHUNK_RECORDS && (record = this.parser.read() as RawRecord | null) !== null) out.push(record);
       if (out.length) return out;
       if (this.ended) return null;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
-}
-
-/**
- * Streams a file through csv-parse: the header is read before this resolves, rows are parsed as the engine
- * asks for them, so memory holds a batch or two however large the file is. A parse error part-way through is
- * thrown from the row chunks (the batches before it have been applied; a re-run after fixing the file completes it).
- */
-export async function sourceFromStream(kind: ImportKind, input: NodeJS.ReadableStream): Promise<ImportSource> {
-  const parser = parseStream(CSV_PARSE_OPTIONS);
-  pipeline(input, parser, () => {
-    // Errors surface through the pump below.
-  });
-  const pump = new RecordPump(parser);
-  const reader = new RecordReader();
-  const next = async (): Promise<SourceRow[] | null> => {
-    let records: RawRecord[] | null;
-    try {
-      records = await pump.next();
-    } catch (error) {
-      throw csvFailure(kind, error);
-    }
-    if (records === null) return null;
-    const rows: SourceRow[] = [];
-    for (const record of records) {
-      const row = reader.push(record);
-      if (row) rows.push(row);
-    }
-    return rows;
-  };
-  let first: SourceRow[] = [];
-  while (first.length === 0) {
-    const rows = await next();
-    if (rows === null) break;
-    first = rows;
-  }
-  if (!reader.header) throw emptyFile(kind);
-  if (first.length === 0) throw badRequest(IMPORT_MESSAGES.tooShort);
-  const firstRows = first;
-  async function* chunks(): AsyncGenerator<SourceRow[]> {
-    yield firstRows;
-    for (;;) {
-      const rows = await next();
-      if (rows === null) return;
-      if (rows.length) yield rows;
-    }
-  }
-  return { header: reader.header, chunks: chunks() };
 }

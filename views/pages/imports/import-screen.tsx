@@ -1,7 +1,8 @@
-import { useDeferredValue, useId, useMemo, useState, type ChangeEvent } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type DragEvent } from 'react';
 import type { BrandsImportResult, EventsImportResult } from '../../../src/services/imports/service.js';
 import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '../../../src/services/imports/rules.js';
 import { messageOf } from '../../../src/shared/api-error.js';
+import { CsvTextError, decodeCsvBytes, ENCODING_LABELS, type CsvEncoding, type Separator } from '../../../src/shared/csv-text.js';
 import { PageHeader } from '../../components/records/detail.js';
 import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '../../components/ui/primitives.js';
 import { toast } from '../../components/ui/toast.js';
@@ -42,8 +43,9 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     ],
     describe: (r) => `Updated ${(r as EventsImportResult).updated} events, created ${(r as EventsImportResult).created} contacts`,
     instructions: [
-      'Paste CSV text below, or choose a .csv file. The first line is the header.',
+      'Paste CSV text below, or choose or drop a .csv file. The first line is the header.',
       'Required columns: event_id (the event\u2019s WordPress id) and website, plus an email column named Email or Emails.',
+      'Files may be UTF-8, UTF-16 (with a BOM) or Windows-1252 (Excel\u2019s plain CSV), separated by commas, semicolons or tabs.',
       'Each row sets the event\u2019s website (a blank cell leaves it as it is) and adds its addresses as contacts. Several addresses may share a cell, separated by commas, semicolons or spaces.',
       'Optional First Name and Last Name (or Name) columns name the first address of a row; otherwise names come from the address (jane.doe@… becomes Jane Doe).',
       'Rows without an event_id are left out. Addresses the event already has are skipped, so importing a file twice adds nothing.',
@@ -65,9 +67,10 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     ],
     describe: (r) => `Created ${(r as BrandsImportResult).brandsCreated} brands and ${(r as BrandsImportResult).contactsCreated} contacts`,
     instructions: [
-      'Paste CSV text below, or choose a .csv file. The first line is the header.',
+      'Paste CSV text below, or choose or drop a .csv file. The first line is the header.',
       'Required columns: Brand, First Name, Last Name and Email. Optional: Current Job (the contact\u2019s job title).',
       'Put quotes around cells that contain commas, e.g. "Fleet Feet, Inc.".',
+      'Files may be UTF-8, UTF-16 (with a BOM) or Windows-1252 (Excel\u2019s plain CSV), separated by commas, semicolons or tabs.',
       'A brand is matched by name regardless of case and spaces, and created when it does not exist yet. Rows without Brand or Email are left out.',
       'Addresses the brand already has are skipped, so importing a file twice adds nothing.',
     ],
@@ -98,7 +101,16 @@ function ColumnBadges({ kind, header }: { kind: ImportKind; header: string[] }) 
   );
 }
 
-function Preview({ kind, parsed }: { kind: ImportKind; parsed: ParsedCsv | null }) {
+const SEPARATOR_NAMES: Record<Separator, string> = { ',': 'commas', ';': 'semicolons', '\t': 'tabs' };
+
+function Preview({ kind, parsed, fileProblem }: { kind: ImportKind; parsed: ParsedCsv | null; fileProblem: string | null }) {
+  if (fileProblem) {
+    return (
+      <Alert variant="destructive" title="This file cannot be imported">
+        <span data-testid="import-preview-problem">{fileProblem}</span>
+      </Alert>
+    );
+  }
   if (!parsed) return null;
   if (!parsed.ok) {
     return (
@@ -113,7 +125,8 @@ function Preview({ kind, parsed }: { kind: ImportKind; parsed: ParsedCsv | null 
     <section className="imports-preview" aria-label="Preview" data-testid="import-preview">
       <p className="muted">
         {parsed.rows.length.toLocaleString('en')} {parsed.rows.length === 1 ? 'row' : 'rows'} to import
-        {parsed.dropped > 0 && `, ${parsed.dropped.toLocaleString('en')} left out (no ${kind === 'events' ? 'event_id' : 'Brand or Email'})`}. Detected columns:
+        {parsed.dropped > 0 && `, ${parsed.dropped.toLocaleString('en')} left out (no ${kind === 'events' ? 'event_id' : 'Brand or Email'})`}. Detected columns
+        {parsed.separator && parsed.separator !== ',' && ` (separated by ${SEPARATOR_NAMES[parsed.separator]})`}:
       </p>
       <ColumnBadges kind={kind} header={parsed.header} />
       <div className="imports-table-wrap">
@@ -178,6 +191,9 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   const [result, setResult] = useState<Result | null>(null);
   const [pending, setPending] = useState(false);
   const [fileName, setFileName] = useState<string | null>(null);
+  // How the chosen file was read, or why it could not be (then the text stays empty).
+  const [fileEncoding, setFileEncoding] = useState<CsvEncoding | null>(null);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
   const textId = useId();
   const fileId = useId();
   // The preview follows typing without holding it up on a long paste.
@@ -185,19 +201,56 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   const parsed = useMemo(() => (deferredText.trim() === '' ? null : parseImportCsv(kind, deferredText)), [kind, deferredText]);
   const blank = text.trim() === '';
 
+  /**
+   * A file's bytes are decoded with the same detection as `pacer import` (File.text() would read every file as
+   * UTF-8 and turn Windows-1252 accents into U+FFFD); a file that cannot be read is refused naming its line.
+   */
+  async function loadFile(file: File) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    setFileName(file.name);
+    setResult(null);
+    try {
+      const decoded = decodeCsvBytes(bytes);
+      setText(decoded.text);
+      setFileEncoding(decoded.encoding);
+      setFileProblem(null);
+    } catch (error) {
+      if (!(error instanceof CsvTextError)) throw error;
+      setText('');
+      setFileEncoding(null);
+      setFileProblem(error.message);
+    }
+  }
+
   async function pickFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     if (!file) return;
-    setText(await file.text());
-    setFileName(file.name);
-    setResult(null);
     event.target.value = '';
+    await loadFile(file);
+  }
+
+  // A file dropped anywhere on the card is read like a chosen one; dropped text still goes into the text box.
+  const carriesFile = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
+  function dragOver(event: DragEvent) {
+    if (carriesFile(event)) event.preventDefault();
+  }
+  async function drop(event: DragEvent) {
+    const file = event.dataTransfer.files[0];
+    if (!file) return;
+    event.preventDefault();
+    await loadFile(file);
+  }
+
+  function forgetFile() {
+    setFileName(null);
+    setFileEncoding(null);
+    setFileProblem(null);
   }
 
   function clear() {
     setText('');
     setResult(null);
-    setFileName(null);
+    forgetFile();
   }
 
   async function runImport() {
@@ -233,7 +286,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
     <div className="page imports-page">
       <PageHeader backTo={config.backTo} backLabel={config.backLabel} title={config.title} />
       <div className="imports-layout">
-        <Card className="imports-input">
+        <Card className="imports-input" onDragOver={dragOver} onDrop={drop}>
           <CardHeader title="CSV Data" />
           <div className="field">
             <Label htmlFor={textId}>Paste CSV data</Label>
@@ -243,7 +296,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
               value={text}
               onChange={(event) => {
                 setText(event.target.value);
-                setFileName(null);
+                forgetFile();
               }}
               placeholder={IMPORT_SAMPLES[kind]}
               spellCheck={false}
@@ -257,6 +310,11 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
             </label>
             <input id={fileId} type="file" accept=".csv,text/csv,text/plain" className="visually-hidden" onChange={pickFile} data-testid="import-file" />
             {fileName && <span className="muted">{fileName}</span>}
+            {fileEncoding && (
+              <span className="muted" data-testid="import-file-encoding">
+                read as {ENCODING_LABELS[fileEncoding]}
+              </span>
+            )}
           </div>
           <div className="form-actions">
             {kind === 'events' ? (
@@ -271,7 +329,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
               </>
             )}
           </div>
-          <Preview kind={kind} parsed={parsed} />
+          <Preview kind={kind} parsed={parsed} fileProblem={fileProblem} />
         </Card>
         <Card className="imports-instructions">
           <CardHeader title="Instructions" />
