@@ -50,9 +50,9 @@ describe('uploads whose body breaks off', () => {
   };
   const fileRows = async () => Number((await t.database.db('files').count({ n: '*' }).first())?.n);
 
-  function uploadHead(contentLength: number): string {
+  function uploadHead(contentLength: number, target = '/api/upload'): string {
     return [
-      'POST /api/upload HTTP/1.1',
+      `POST ${target} HTTP/1.1`,
       `Host: 127.0.0.1:${port}`,
       `Origin: ${origin()}`,
       `Cookie: ${cookie}`,
@@ -73,7 +73,7 @@ describe('uploads whose body breaks off', () => {
   }
 
   /** Sends `body` with a Content-Length of exactly its size, then reads the answer until the server closes. */
-  function sendWhole(body: Buffer): Promise<RawAnswer> {
+  function sendWhole(body: Buffer, target?: string): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1');
       const received: Buffer[] = [];
@@ -88,7 +88,7 @@ describe('uploads whose body breaks off', () => {
         socket.destroy();
         reject(new Error('the server neither answered nor closed the connection'));
       });
-      socket.write(Buffer.concat([Buffer.from(uploadHead(body.length)), body]));
+      socket.write(Buffer.concat([Buffer.from(uploadHead(body.length, target)), body]));
     });
   }
 
@@ -159,5 +159,16 @@ describe('uploads whose body breaks off', () => {
     await waitFor(() => incomingFiles().length === 0, 'the temporary file to be removed');
     await expectServerStillAnswers();
     expect(await fileRows()).toBe(0);
+  });
+
+  it('answers 400 when a CSV upload to a bulk import ends inside its file or inside a part it skips', async () => {
+    const csv = Buffer.from('Brand,Industry\nStride,Footwear\nPace');
+    const insideFile = await sendWhole(Buffer.concat([Buffer.from(partHead('file', 'brands.csv')), csv]), '/api/brands/bulk-import');
+    expect(insideFile.status).toBe(400);
+    expect(JSON.parse(insideFile.body)).toMatchObject({ code: 'bad_request' });
+    const insideSkipped = await sendWhole(Buffer.concat([Buffer.from(partHead('upload', 'brands.csv')), csv]), '/api/brands/bulk-import');
+    expect(insideSkipped.status).toBe(400);
+    expect(JSON.parse(insideSkipped.body)).toMatchObject({ code: 'bad_request' });
+    await expectServerStillAnswers();
   });
 });

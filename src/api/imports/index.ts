@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import express, { Router, type Request } from 'express';
 import { badRequest, payloadTooLarge } from '../../services/errors.js';
+import { discardPart } from '../../services/files/multipart.js';
 import { OVERFLOW_KEY, type SourceRow } from '../../services/imports/csv-records.js';
 import { CsvStreamReader } from '../../services/imports/csv-source.js';
 import { IMPORT_MESSAGES, type ImportKind } from '../../services/imports/rules.js';
@@ -107,7 +108,7 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
     };
     form.on('file', (name, stream) => {
       if (name !== UPLOAD_FIELD || file) {
-        stream.resume();
+        discardPart(stream);
         reject(badRequest(UPLOAD_MESSAGES.wrongField));
         return;
       }

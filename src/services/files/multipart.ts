@@ -119,7 +119,7 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
  * Reads a part that is not kept to its end. A body cut short fails the part too (busboy destroys it with the
  * parser's error, which the parser also reports): without a listener, that 'error' would end the process.
  */
-function discardPart(stream: Readable): void {
+export function discardPart(stream: Readable): void {
   stream.on('error', () => undefined);
   stream.resume();
 }
