@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp, sumMoney } from '../src/db/codecs.js';
 import { columnKinds, type TableName } from '../src/db/columns.js';
+import { withTransaction } from '../src/db/transaction.js';
 import type { ContactOwnerType, RecordType } from '../src/services/attachments/owner-types.js';
 import type { AppContext } from '../src/services/context.js';
 import { conflict } from '../src/services/errors.js';
@@ -84,7 +85,7 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
   const stamp = encodeTimestamp(ctx.clock.now());
   const audit = { createdAt: stamp, updatedAt: stamp };
 
-  return db.transaction(async (trx) => {
+  return withTransaction(ctx, async (trx) => {
     const insertAll = async (table: TableName, type: RecordType, rows: Array<Record<string, unknown>>) => {
       const ids: number[] = [];
       for (const row of rows) {

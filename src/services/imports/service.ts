@@ -1,5 +1,5 @@
 import { encodeList, encodeTimestamp } from '../../db/codecs.js';
-import { withTransaction } from '../../db/knex.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { recordsChanged } from '../records/hooks.js';
@@ -228,7 +228,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
     async (batch, tally) => {
       const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
       const now = encodeTimestamp(ctx.clock.now())!;
-      const outcome = await withTransaction(ctx.db, async (trx) => {
+      const outcome = await withTransaction(ctx, async (trx) => {
         await takeImportLock(trx, 'events');
         const events = await findEventsByWordpressIds(trx, [...new Set(batch.map((row) => row.wordpressEventId))]);
         const byWordpressId = new Map(events.map((event) => [event.wordpressEventId, event]));
@@ -317,7 +317,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
     (row) => planBrandRow(row, columns, source.header.length),
     async (batch, tally) => {
       const now = encodeTimestamp(ctx.clock.now())!;
-      const outcome = await withTransaction(ctx.db, async (trx) => {
+      const outcome = await withTransaction(ctx, async (trx) => {
         await takeImportLock(trx, 'brands');
         const known = [...new Set(batch.map((row) => brandIds.get(row.brandKey)).filter((id): id is number => id !== undefined && id > 0))];
         const stillThere = await lockBrands(trx, known);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withTransaction } from '../../db/transaction.js';
 import type { RecordType } from '../attachments/owner-types.js';
 import { definitionOf } from './definitions.js';
 import { reindexRecords } from './derived.js';
@@ -22,9 +23,5 @@ export async function recordsChanged(db: Knex | Knex.Transaction, type: RecordTy
   if (ids.length === 0) return;
   const derived = definitionOf(type).derivedColumns;
   if (change.columns && !change.columns.some((column) => derived.includes(column))) return;
-  if ((db as Knex.Transaction).isTransaction) {
-    await reindexRecords(db, type, ids);
-    return;
-  }
-  await db.transaction((trx) => reindexRecords(trx, type, ids));
+  await withTransaction({ db }, (trx) => reindexRecords(trx, type, ids));
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
+import { withTransaction } from '../../db/transaction.js';
 import {
   ListQuerySchemas,
   type Brand,
@@ -21,7 +22,6 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
 import { reindexRecords } from './derived.js';
-import { inTransaction } from './transaction.js';
 import {
   countOf,
   decodeRecord,
@@ -159,7 +159,7 @@ export async function createRecord<K extends RecordKind>(ctx: AppContext, actor:
   const def = definition(kind);
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
-  return inTransaction(ctx, async (trx) => {
+  return withTransaction(ctx, async (trx) => {
     const id = await insertRecordRow(trx, def, { ...encodeRow(def.columns, values), createdAt: now, updatedAt: now, createdBy: actor.userId });
     await reindexRecords(trx, kind, [id]);
     return present(trx, kind, (await findRecordRow(trx, def, id))!);
@@ -171,7 +171,7 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
-  return inTransaction(ctx, async (trx) => {
+  return withTransaction(ctx, async (trx) => {
     const changed = await updateRecordRow(trx, def, id, { ...encodeRow(def.columns, values), updatedAt: encodeTimestamp(ctx.clock.now()) });
     if (changed === 0) throw notFound(def.notFound);
     await reindexRecords(trx, kind, [id]);
@@ -187,7 +187,7 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
 export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordKind, idText: string | undefined): Promise<void> {
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
-  const storedPaths = await inTransaction(ctx, async (trx) => {
+  const storedPaths = await withTransaction(ctx, async (trx) => {
     const row = await findRecordRow(trx, def, id, { forUpdate: true });
     if (!row) throw notFound(def.notFound);
     if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withTransaction } from '../../db/transaction.js';
 import { CONTENT_MODEL, SYNC_KINDS, type PostTypeModel, type SyncKind } from '../../integrations/wordpress/content-model.js';
 import { describePost, mapPost, type MappedPost } from '../../integrations/wordpress/map-post.js';
 import type { WpPost } from '../../integrations/wordpress/types.js';
@@ -141,15 +142,15 @@ async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], 
     return outcome;
   }
   try {
-    await ctx.db.transaction((trx) => applyWrites(trx, model, writes, unchangedIds, options.now, options.actor));
+    await withTransaction(ctx, (trx) => applyWrites(trx, model, writes, unchangedIds, options.now, options.actor));
     count(writes);
   } catch (pageError) {
     // One bad row must not cost the page: write item by item to find it, and report only that one.
     ctx.log.warn({ kind: model.kind, reason: firstLine(pageError) }, 'sync page failed; retrying item by item');
-    await ctx.db.transaction((trx) => touchLastSync(trx, model, unchangedIds, options.now));
+    await withTransaction(ctx, (trx) => touchLastSync(trx, model, unchangedIds, options.now));
     for (const write of writes) {
       try {
-        await ctx.db.transaction((trx) => applyWrites(trx, model, [write], [], options.now, options.actor));
+        await withTransaction(ctx, (trx) => applyWrites(trx, model, [write], [], options.now, options.actor));
         count([write]);
       } catch (error) {
         outcome.failed++;
