@@ -7,6 +7,7 @@ import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../a
 import type { RecordType } from '../attachments/owner-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { updateRecordRows } from '../records/writes.js';
 import { parseInput } from '../validate.js';
 import {
   countPayments,
@@ -15,8 +16,8 @@ import {
   insertPayment,
   listPaymentRows,
   sumPayments,
+  OWNER_TOTAL_COLUMN,
   updatePaymentRow,
-  writeOwnerTotal,
   type PaymentFilter,
 } from './queries.js';
 
@@ -96,7 +97,8 @@ export async function deletePayment(ctx: AppContext, actor: Actor, id: number): 
 async function refreshOwnerTotal(trx: Knex.Transaction, type: RecordType, id: number): Promise<void> {
   const total = await sumPayments(trx, { entityType: type, entityId: id });
   if (toUnits(total, 2) > toUnits(MAX_AMOUNT, 2)) throw badRequest(`The payments of one record cannot add up to more than ${MAX_AMOUNT}`);
-  await writeOwnerTotal(trx, type, id, total);
+  const column = OWNER_TOTAL_COLUMN[type];
+  if (column) await updateRecordRows(trx, type, [id], { [column]: total });
 }
 
 function editableFields(payment: Payment): PaymentInput {

@@ -58,7 +58,7 @@ function documentOf(definition: RecordDefinition, row: RawRow) {
   return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
 }
 
-async function insertInChunks(db: Db, table: string, rows: RawRow[]) {
+async function insertInChunks(db: Db, table: typeof DOCS | typeof GRAMS, rows: RawRow[]) {
   for (const part of chunks(rows, insertChunk(db))) await db(table).insert(part);
 }
 
