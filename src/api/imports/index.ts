@@ -1,8 +1,9 @@
-import express, { Router, type Request } from 'express';
+import express, { Router } from 'express';
 import { badRequest } from '../../services/errors.js';
 import { OVERFLOW_KEY, type SourceRow } from '../../services/imports/csv-records.js';
 import { IMPORT_MESSAGES, type ImportKind } from '../../services/imports/rules.js';
 import { importBrands, importEvents, type ImportSource } from '../../services/imports/service.js';
+import { actorOf } from '../actor.js';
 import type { ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
@@ -54,10 +55,6 @@ export function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
     return { line: lines ? (lines as number[])[index]! : index + 2, values };
   });
   return { header, chunks: [rows] };
-}
-
-function actorOf(req: Request) {
-  return { userId: req.user!.id, source: 'web' as const };
 }
 
 /** Write endpoints of this area (mounted behind the signed-in check, before the general 1 MB JSON parser). */
