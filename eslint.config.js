@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// Raw SQL only with bindings: a template literal in knex.raw() could splice user input into SQL.
+const rawWithBindings = { selector: "CallExpression[callee.property.name='raw'] > TemplateLiteral[expressions.length>0]", message: 'Use bindings (?, ??) in raw SQL, not template literals.' };
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'public/assets', 'coverage', 'data', 'bench/out'] },
   js.configs.recommended,
@@ -14,10 +17,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'error',
-      // Raw SQL only with bindings: a template literal in knex.raw() could splice user input into SQL.
+      'no-restricted-syntax': ['error', rawWithBindings],
+    },
+  },
+  {
+    // One way to open a transaction, the one that retries lock failures (docs/conventions.md).
+    files: ['src/**/*.{ts,tsx}', 'cli/**/*.ts', 'seeds/**/*.ts'],
+    ignores: ['src/db/transaction.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name='raw'] > TemplateLiteral[expressions.length>0]", message: 'Use bindings (?, ??) in raw SQL, not template literals.' },
+        rawWithBindings,
+        { selector: "CallExpression[callee.property.name='transaction']", message: 'Open transactions with withTransaction from src/db/transaction.ts: it runs the work again on a deadlock.' },
       ],
     },
   },

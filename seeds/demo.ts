@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp, sumMoney } from '../src/db/codecs.js';
 import { columnKinds, type TableName } from '../src/db/columns.js';
+import { withTransaction } from '../src/db/transaction.js';
 import type { ContactOwnerType, RecordType } from '../src/services/attachments/owner-types.js';
 import type { AppContext } from '../src/services/context.js';
 import { conflict } from '../src/services/errors.js';
-import { recordsChanged } from '../src/services/records/hooks.js';
+import { insertRecordRow, updateRecordRows } from '../src/services/records/writes.js';
 
 /**
  * A believable data set for trying the product: a season of races, the professionals and clubs around them,
@@ -84,14 +85,10 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
   const stamp = encodeTimestamp(ctx.clock.now());
   const audit = { createdAt: stamp, updatedAt: stamp };
 
-  return db.transaction(async (trx) => {
+  return withTransaction(ctx, async (trx) => {
     const insertAll = async (table: TableName, type: RecordType, rows: Array<Record<string, unknown>>) => {
       const ids: number[] = [];
-      for (const row of rows) {
-        const [id] = await trx(table).insert(encodeRow(columnKinds[table], { ...row, ...audit }));
-        ids.push(Number(id));
-      }
-      await recordsChanged(trx, type, ids);
+      for (const row of rows) ids.push(await insertRecordRow(trx, type, encodeRow(columnKinds[table], { ...row, ...audit })));
       return ids;
     };
 
@@ -151,11 +148,11 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
 
 /** A few payments, with each owner's stored total set to their exact sum. */
 async function seedPayments(trx: Knex.Transaction, stamp: string | null, owners: { event: number; brand: number; professional: number; runclub: number }) {
-  const plan: Array<{ entityType: RecordType; entityId: number; table: TableName; totalColumn: string; amounts: Array<[string, string]> }> = [
-    { entityType: 'event', entityId: owners.event, table: 'events', totalColumn: 'totalAdvertisingSpend', amounts: [['Instagram campaign', '1250.00'], ['Newsletter feature', '480.50']] },
-    { entityType: 'brand', entityId: owners.brand, table: 'brands', totalColumn: 'totalAdvertisingSpend', amounts: [['Title sponsorship instalment 1', '5000.00'], ['Expo stand', '750.25']] },
-    { entityType: 'professional', entityId: owners.professional, table: 'professionals', totalColumn: 'totalPayments', amounts: [['Annual directory listing', '199.00']] },
-    { entityType: 'runclub', entityId: owners.runclub, table: 'run_clubs', totalColumn: 'totalPayments', amounts: [['Club membership', '120.00']] },
+  const plan: Array<{ entityType: RecordType; entityId: number; totalColumn: string; amounts: Array<[string, string]> }> = [
+    { entityType: 'event', entityId: owners.event, totalColumn: 'totalAdvertisingSpend', amounts: [['Instagram campaign', '1250.00'], ['Newsletter feature', '480.50']] },
+    { entityType: 'brand', entityId: owners.brand, totalColumn: 'totalAdvertisingSpend', amounts: [['Title sponsorship instalment 1', '5000.00'], ['Expo stand', '750.25']] },
+    { entityType: 'professional', entityId: owners.professional, totalColumn: 'totalPayments', amounts: [['Annual directory listing', '199.00']] },
+    { entityType: 'runclub', entityId: owners.runclub, totalColumn: 'totalPayments', amounts: [['Club membership', '120.00']] },
   ];
   let count = 0;
   for (const owner of plan) {
@@ -176,7 +173,7 @@ async function seedPayments(trx: Knex.Transaction, stamp: string | null, owners:
       );
       count++;
     }
-    await trx(owner.table).where({ id: owner.entityId }).update({ [owner.totalColumn]: sumMoney(owner.amounts.map(([, amount]) => amount)) });
+    await updateRecordRows(trx, owner.entityType, [owner.entityId], { [owner.totalColumn]: sumMoney(owner.amounts.map(([, amount]) => amount)) });
   }
   return count;
 }

@@ -111,10 +111,6 @@ export async function assertDatabaseSafety(db: Knex): Promise<void> {
   if (row.charset !== 'utf8mb4') throw new Error(`MySQL connection charset is ${row.charset}, expected utf8mb4`);
 }
 
-export async function withTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return db.transaction(work);
-}
-
 /** The part of the connection pool (tarn) that says whether any query still holds or waits for a connection. */
 interface PoolActivity {
   numUsed(): number;

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
-import { recordsChanged } from '../../src/services/records/hooks.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import { insertRecordRow } from '../../src/services/records/writes.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -16,13 +17,11 @@ describe('record rules', () => {
   });
   afterAll(async () => t.close());
 
-  /** An event as the WordPress sync writes it: directly, then announced. */
+  /** An event as the WordPress sync writes it: a row with a wordpress id, written past the records API. */
   async function syncedEvent(values: Record<string, unknown>): Promise<number> {
-    return t.database.db.transaction(async (trx) => {
-      const [id] = await trx('events').insert({ featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp(), updatedAt: stamp(), ...values });
-      await recordsChanged(trx, 'event', [Number(id)]);
-      return Number(id);
-    });
+    return withTransaction({ db: t.database.db }, (trx) =>
+      insertRecordRow(trx, 'event', { featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp(), updatedAt: stamp(), ...values }),
+    );
   }
 
   describe('events', () => {
@@ -138,16 +137,17 @@ describe('record rules', () => {
     });
 
     it('cannot be deleted once published (409), and stay intact', async () => {
-      const [id] = await t.database.db('professionals').insert({
-        businessName: 'Published Coach',
-        wordpressProfessionalId: 901,
-        subscriptionStatus: 'active',
-        totalPayments: '0',
-        paymentAlertFlag: 0,
-        createdAt: stamp(),
-        updatedAt: stamp(),
-      });
-      await recordsChanged(t.database.db, 'professional', [Number(id)]);
+      const id = await withTransaction({ db: t.database.db }, (trx) =>
+        insertRecordRow(trx, 'professional', {
+          businessName: 'Published Coach',
+          wordpressProfessionalId: 901,
+          subscriptionStatus: 'active',
+          totalPayments: '0',
+          paymentAlertFlag: 0,
+          createdAt: stamp(),
+          updatedAt: stamp(),
+        }),
+      );
       const res = await agent.delete(`/api/professionals/${id}`);
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ code: 'conflict', message: 'This professional is published on the content website (it has a wordpress id) and cannot be deleted here' });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/users/service.js';
 import { scriptSafeJson } from '../../src/ssr/hydration.js';
-import { recordsChanged } from '../../src/services/records/hooks.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import { insertRecordRow } from '../../src/services/records/writes.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 const ATTACK = '</script><script>alert(1)</script>\u2028&';
@@ -98,8 +99,7 @@ describe('server rendering', () => {
     const { agent } = await t.signedInAgent('ssr@example.org');
     const now = '2026-11-21 09:00:00.000';
     for (const mediaName of ['Run Weekly', 'Trail Talk']) {
-      const [id] = await t.database.db('media').insert({ mediaName, createdAt: now, updatedAt: now });
-      await recordsChanged(t.database.db, 'media', [Number(id)]);
+      await withTransaction({ db: t.database.db }, (trx) => insertRecordRow(trx, 'media', { mediaName, createdAt: now, updatedAt: now }));
     }
     const stats = (await agent.get('/api/stats')).body;
     expect(stats).toMatchObject({ media: 2, events: 0, runClubs: 0 });

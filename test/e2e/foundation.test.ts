@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
-import { recordsChanged } from '../../src/services/records/hooks.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import { insertRecordRow } from '../../src/services/records/writes.js';
 import { launchBrowser, openPage, startServer, waitForHydration, type E2EServer } from './harness.js';
 
 describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer (real Chromium)', () => {
@@ -14,12 +15,10 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     browser = await launchBrowser();
     const now = encodeTimestamp(new Date());
     const db = server.database.db;
-    for (const eventName of ['Harbour Half', 'Trail 50']) {
-      const [id] = await db('events').insert({ eventName, createdAt: now, updatedAt: now });
-      await recordsChanged(db, 'event', [Number(id)]);
-    }
-    const [brandId] = await db('brands').insert({ brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
-    await recordsChanged(db, 'brand', [Number(brandId)]);
+    await withTransaction({ db }, async (trx) => {
+      for (const eventName of ['Harbour Half', 'Trail 50']) await insertRecordRow(trx, 'event', { eventName, createdAt: now, updatedAt: now });
+      await insertRecordRow(trx, 'brand', { brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
+    });
   });
   afterAll(async () => {
     await browser?.close();

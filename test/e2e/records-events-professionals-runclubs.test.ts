@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
-import { recordsChanged } from '../../src/services/records/hooks.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import { updateRecordRows } from '../../src/services/records/writes.js';
 import type { Event, Professional, RunClub, WordpressUrl } from '../../src/shared/schemas/records.js';
 import { apiAs, createStaffUser, launchBrowser, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
@@ -26,9 +27,9 @@ describe('events, professionals and run clubs: find, edit and delete through the
   });
 
   /** What a sync from the content site does: give the record a wordpress id and a sync time. */
-  async function markSynced(table: 'events' | 'professionals', type: 'event' | 'professional', id: number, column: string, wordpressId: number) {
-    await server.database.db(table).where({ id }).update({ [column]: wordpressId, wordpressLastSync: encodeTimestamp(new Date('2026-11-20T08:30:00Z')) });
-    await recordsChanged(server.database.db, type, [id]);
+  async function markSynced(type: 'event' | 'professional', id: number, column: string, wordpressId: number) {
+    const values = { [column]: wordpressId, wordpressLastSync: encodeTimestamp(new Date('2026-11-20T08:30:00Z')) };
+    await withTransaction({ db: server.database.db }, (trx) => updateRecordRows(trx, type, [id], values));
   }
 
   it('events (created through the API: there is no add screen)', async () => {
@@ -48,7 +49,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     });
     await apiAs<Event>(page, base, 'POST', '/api/events', { eventName: 'Bush Trail Run', locationState: 'VIC' });
     const synced = await apiAs<Event>(page, base, 'POST', '/api/events', { eventName: 'City Ten', websiteUrl: 'https://cityten.example.org' });
-    await markSynced('events', 'event', synced.id, 'wordpressEventId', 4321);
+    await markSynced('event', synced.id, 'wordpressEventId', 4321);
 
     await page.reload();
     await waitForHydration(page);
@@ -152,7 +153,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await page.getByText('running injuries, gait analysis').waitFor();
 
     const published = await apiAs<Professional>(page, base, 'POST', '/api/professionals', { businessName: 'Coastal Coaching', professionType: 'coach' });
-    await markSynced('professionals', 'professional', published.id, 'wordpressProfessionalId', 77);
+    await markSynced('professional', published.id, 'wordpressProfessionalId', 77);
 
     await page.getByRole('link', { name: 'Back to Professionals' }).click();
     await page.waitForURL(`${base}/professionals`);

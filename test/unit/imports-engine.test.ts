@@ -1,11 +1,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
+import { withTransaction } from '../../src/db/transaction.js';
 import type { AppContext } from '../../src/services/context.js';
 import type { SourceRow } from '../../src/services/imports/csv-records.js';
 import { sourceFromText } from '../../src/services/imports/csv-source.js';
-import { insertBrands } from '../../src/services/imports/queries.js';
 import { importBrands, importEvents } from '../../src/services/imports/service.js';
+import { insertRecordRows } from '../../src/services/records/writes.js';
 import { testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
@@ -97,7 +98,7 @@ describe('import engine', () => {
   it('gives new brands their ids in the order sent, not by the name read back (which the database may have changed)', async () => {
     // A lone surrogate never passes the import's rules; inserted directly, it shows the database storing another name.
     const names = ['Zeta Run', 'Cut \ud800', 'Alpha Run'];
-    const ids = await insertBrands(database.db, names.map((brandName) => ({ brandName, createdAt: now, updatedAt: now })));
+    const ids = await withTransaction(ctx, (trx) => insertRecordRows(trx, 'brand', names.map((brandName) => ({ brandName, createdAt: now, updatedAt: now }))));
     const stored = new Map((await database.db('brands').select('id', 'brandName')).map((row: { id: number; brandName: string }) => [Number(row.id), row.brandName]));
     expect(ids).toHaveLength(3);
     expect(stored.get(ids[0]!)).toBe('Zeta Run');

@@ -3,11 +3,12 @@ import type { Knex } from 'knex';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
+import { withTransaction } from '../../src/db/transaction.js';
 import type { AppContext } from '../../src/services/context.js';
 import { rebuildDerivedData } from '../../src/services/records/derived.js';
-import { recordsChanged } from '../../src/services/records/hooks.js';
 import { gramsOf, normaliseSearchText, searchDocument } from '../../src/services/records/search-text.js';
 import { createRecord, deleteRecord, listRecords } from '../../src/services/records/service.js';
+import { deleteRecordRow, insertRecordRow, setRecordColumnEach, updateRecordRows } from '../../src/services/records/writes.js';
 import { getStats } from '../../src/services/stats/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -15,18 +16,16 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 const actor = { userId: null, source: 'cli' as const };
 const stamp = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
 
-/** What the import and the sync do: write rows themselves, then tell the records service. */
+/** What the import and the sync do: write rows past the records service, through the record writes. */
 async function importEvents(db: Knex, rows: Array<Record<string, unknown>>): Promise<number[]> {
-  return db.transaction(async (trx) => {
+  return withTransaction({ db }, async (trx) => {
     const ids: number[] = [];
-    for (const row of rows) {
-      const [id] = await trx('events').insert({ featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp, ...row });
-      ids.push(Number(id));
-    }
-    await recordsChanged(trx, 'event', ids);
+    for (const row of rows) ids.push(await insertRecordRow(trx, 'event', { featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp, ...row }));
     return ids;
   });
 }
+
+const inTrx = <T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>) => withTransaction({ db }, work);
 
 /** Everything derived, in a comparable form. */
 async function derivedSnapshot(db: Knex) {
@@ -63,7 +62,7 @@ describe('maintained search and counts', () => {
     await rebuildDerivedData(database.db);
   });
 
-  it('recordsChanged makes rows written by others searchable and counted, in their transaction', async () => {
+  it('the record writes make rows written by others searchable and counted, in their transaction', async () => {
     const [first, second] = (await importEvents(database.db, [
       { eventName: 'Kalgoorlie Gold Run', locationState: 'WA', wordpressEventId: 7781 },
       { eventName: 'Bay Dash', locationAddress: '5 Esplanade, Kalgoorlie', featuredRace: 1 },
@@ -77,17 +76,13 @@ describe('maintained search and counts', () => {
     expect((await getStats(ctx)).events).toBe(2);
 
     // An update by the sync: the old text stops matching, the new one matches, buckets move.
-    await database.db.transaction(async (trx) => {
-      await trx('events').where({ id: second }).update({ eventName: 'Coogee Dash', locationAddress: null, featuredRace: 0 });
-      await recordsChanged(trx, 'event', [second, second]);
-    });
+    await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [second, second], { eventName: 'Coogee Dash', locationAddress: null, featuredRace: 0 }));
     expect((await listRecords(ctx, 'event', { q: 'kalgoor' })).items.map((e) => e.id)).toEqual([first]);
     expect((await listRecords(ctx, 'event', { q: 'coogee' })).items.map((e) => e.id)).toEqual([second]);
     expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(0);
 
-    // A delete by someone else, announced with the plain Knex (recordsChanged opens its own transaction).
-    await database.db('events').where({ id: first }).delete();
-    await recordsChanged(database.db, 'event', [first]);
+    // A delete by someone else.
+    await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', first));
     expect((await listRecords(ctx, 'event', {})).total).toBe(1);
     expect((await listRecords(ctx, 'event', { q: 'gold' })).total).toBe(0);
     expect(await derivedSnapshot(database.db)).toEqual(await (async () => {
@@ -96,7 +91,7 @@ describe('maintained search and counts', () => {
     })());
   });
 
-  it('skips the reindex when the writer says it changed no searched or counted column, and only then', async () => {
+  it('skips the reindex when a write changes no searched or counted column, and only then', async () => {
     const [id] = (await importEvents(database.db, [{ eventName: 'Esperance Run', locationState: 'WA' }])) as [number];
     const docQueries: string[] = [];
     const watch = (query: { sql: string }) => {
@@ -104,12 +99,11 @@ describe('maintained search and counts', () => {
     };
     database.db.on('query', watch);
     try {
-      await database.db('events').where({ id }).update({ websiteUrl: 'https://esperance.example.org' });
-      await recordsChanged(database.db, 'event', [id], { columns: ['websiteUrl', 'updatedAt'] });
+      await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [id], { websiteUrl: 'https://esperance.example.org', updatedAt: stamp }));
+      await inTrx(database.db, (trx) => setRecordColumnEach(trx, 'event', 'websiteUrl', new Map([[id, 'https://esperance.example.com']]), { updatedAt: stamp }));
       expect(docQueries).toEqual([]);
       // A searched column among them: the change reaches the index.
-      await database.db('events').where({ id }).update({ eventName: 'Esperance Coastal Run' });
-      await recordsChanged(database.db, 'event', [id], { columns: ['websiteUrl', 'eventName'] });
+      await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [id], { websiteUrl: 'https://esperance.example.org', eventName: 'Esperance Coastal Run' }));
       expect(docQueries.length).toBeGreaterThan(0);
     } finally {
       database.db.off('query', watch);
@@ -119,9 +113,8 @@ describe('maintained search and counts', () => {
 
   it('rolls the derived data back with the writer that fails', async () => {
     await expect(
-      database.db.transaction(async (trx) => {
-        const [id] = await trx('events').insert({ eventName: 'Ghost Run', featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp });
-        await recordsChanged(trx, 'event', [Number(id)]);
+      inTrx(database.db, async (trx) => {
+        await insertRecordRow(trx, 'event', { eventName: 'Ghost Run', featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp });
         throw new Error('import failed half way');
       }),
     ).rejects.toThrow('import failed half way');
@@ -171,8 +164,7 @@ describe('maintained search and counts', () => {
               ids.splice(ids.indexOf(id), 1);
             } else {
               // A rename by "the sync": written directly, then announced.
-              await database.db('influencers').where({ id }).update({ firstName: step.first.trim() || 'z' });
-              await recordsChanged(database.db, 'influencer', [id]);
+              await inTrx(database.db, (trx) => updateRecordRows(trx, 'influencer', [id], { firstName: step.first.trim() || 'z' }));
             }
           }
         }
@@ -243,8 +235,7 @@ describe('maintained search and counts', () => {
     const [first] = await importEvents(database.db, [{ eventName: 'Quokka Quest' }]);
     expect((await listRecords(ctx, 'event', { q: 'okka qu' })).total).toBe(1);
     // Statistics now say these grams have postings; the data moves on underneath them.
-    await database.db('events').where({ id: first! }).delete();
-    await recordsChanged(database.db, 'event', [first!]);
+    await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', first!));
     expect(await listRecords(ctx, 'event', { q: 'okka qu' })).toEqual({ items: [], total: 0 });
     const later = await importEvents(database.db, [{ eventName: 'Quokka Quest Two' }, { eventName: 'Big Quokka Quest' }]);
     const found = await listRecords(ctx, 'event', { q: 'okka qu' });

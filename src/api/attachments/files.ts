@@ -5,7 +5,7 @@ import { badRequest } from '../../services/errors.js';
 import { receiveMultipart } from '../../services/files/multipart.js';
 import { deleteFile, listFiles, openFileContent, storageOf, storeUpload } from '../../services/files/service.js';
 import { defineRead } from '../reads.js';
-import { actorOf } from './actor.js';
+import { actorOf } from '../actor.js';
 
 export const filesReads = [
   defineRead('/api/files/:entityType/:entityId', ({ ctx, params }) =>

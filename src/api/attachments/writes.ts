@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Actor, AppContext } from '../../services/context.js';
 import { parseId } from '../../services/attachments/owners.js';
-import { actorOf } from './actor.js';
+import { actorOf } from '../actor.js';
 
 interface WriteService {
   create(ctx: AppContext, actor: Actor, body: unknown): Promise<unknown>;

@@ -8,6 +8,7 @@ import { CsvStreamReader } from '../../services/imports/csv-source.js';
 import { IMPORT_MESSAGES, type ImportKind } from '../../services/imports/rules.js';
 import { importBrands, importEvents, type ImportSource } from '../../services/imports/service.js';
 import { checkCsvText, CsvTextError } from '../../shared/csv-text.js';
+import { actorOf } from '../actor.js';
 import type { ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
@@ -143,10 +144,6 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
 /** The rows of a request: an uploaded CSV file, or JSON rows (what the screens send, parsed in the browser). */
 function withSource<R>(kind: ImportKind, req: Request, run: (source: ImportSource) => Promise<R>): Promise<R> {
   return req.is('multipart/form-data') ? importUploadedFile(kind, req, run) : run(sourceFromBody(kind, req.body));
-}
-
-function actorOf(req: Request) {
-  return { userId: req.user!.id, source: 'web' as const };
 }
 
 /** Write endpoints of this area (mounted behind the signed-in check, before the general 1 MB JSON parser). */

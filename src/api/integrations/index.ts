@@ -5,6 +5,7 @@ import { IntegrationError } from '../../services/integrations/errors.js';
 import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpressSiteInfo } from '../../services/integrations/service.js';
 import { listRuns } from '../../services/sync/queries.js';
 import { latestRuns, presentRun, runSync } from '../../services/sync/service.js';
+import { actorOf } from '../actor.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
@@ -30,7 +31,7 @@ export function integrationsRouter(): Router {
   router.post('/sync/:kind', async (req, res) => {
     const kind = String(req.params.kind);
     if (!isSyncKind(kind)) throw new IntegrationError(404, 'not_found', `No sync named ${kind}; use one of: ${SYNC_KINDS.join(', ')}`);
-    const result = await runSync(req.ctx, kind, { actor: { userId: req.user!.id, source: 'web' } });
+    const result = await runSync(req.ctx, kind, { actor: actorOf(req) });
     res.json(result);
   });
   router.post('/mailchimp/audiences/:audienceId/members', async (req, res) => {

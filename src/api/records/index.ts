@@ -1,7 +1,7 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { RECORD_API_PATHS, RECORD_KINDS, type RecordKind } from '../../shared/schemas/records.js';
-import type { Actor } from '../../services/context.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../../services/records/service.js';
+import { actorOf } from '../actor.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
@@ -14,7 +14,6 @@ export const recordsReads: ReadRoute[] = [
   ]),
 ];
 
-const actorOf = (req: Request): Actor => ({ userId: req.user!.id, source: 'web' });
 const routePath = (kind: RecordKind) => RECORD_API_PATHS[kind].replace(/^\/api/, '');
 
 /** Write endpoints of this area (mounted behind the signed-in check and the JSON parser). */

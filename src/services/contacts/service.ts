@@ -1,5 +1,5 @@
 import type { Contact } from '../../../views/components/attachments/types.js';
-import { retryingTransaction } from '../attachments/transaction.js';
+import { withTransaction } from '../../db/transaction.js';
 import { ContactInputSchema, type ContactInput } from '../../shared/schemas/contacts.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
 import type { ContactOwnerType } from '../attachments/owner-types.js';
@@ -22,7 +22,7 @@ export async function listContacts(ctx: AppContext, entityType: ContactOwnerType
 export async function createContact(ctx: AppContext, actor: Actor, body: unknown): Promise<Contact> {
   const input = parseInput(ContactInputSchema, body);
   const now = ctx.clock.now();
-  const id = await retryingTransaction(ctx.db, async (trx) => {
+  const id = await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, input.entityType, input.entityId);
     const newId = await insertContact(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
     if (input.isPrimary) await clearOtherPrimaries(trx, input.entityType, input.entityId, newId);
@@ -39,7 +39,7 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
 export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
   const existing = await getContact(ctx, id);
   const input = parseInput(ContactInputSchema, mergeOver(editableFields(existing), body));
-  await retryingTransaction(ctx.db, async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder<ContactOwnerType>([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
     // Read again under the lock: fields the body leaves out keep what is stored now, not what was read before.

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { StoredFile } from '../../../views/components/attachments/types.js';
-import { withTransaction } from '../../db/knex.js';
+import { withTransaction } from '../../db/transaction.js';
 import { uploadMessages } from '../../shared/schemas/files.js';
 import { ownerId } from '../attachments/fields.js';
 import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/owners.js';
@@ -64,12 +64,15 @@ async function commitUpload(
     }
 
     const now = ctx.clock.now();
-    const ids = await withTransaction(ctx.db, async (trx) => {
+    const ids = await withTransaction(ctx, async (trx) => {
       await lockOwner(trx, entityType, parsedId.data);
       const inserted: number[] = [];
       for (const { file, type, key } of checked) {
-        await storage.promote(file.tempPath, key);
-        promoted.push(key);
+        // A retried attempt finds the bytes already moved: only the rows are rolled back and written again.
+        if (!promoted.includes(key)) {
+          await storage.promote(file.tempPath, key);
+          promoted.push(key);
+        }
         inserted.push(
           await insertFileRow(trx, {
             entityType,

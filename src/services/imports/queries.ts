@@ -3,13 +3,6 @@ import { dialectOfDb } from '../../db/knex.js';
 
 type Db = Knex | Knex.Transaction;
 
-/**
- * Multi-row inserts are cut into chunks that cut round trips a thousandfold while staying under each database's
- * limits: Knex writes a SQLite multi-row insert as a compound SELECT, which SQLite caps at 500 terms; MySQL only
- * caps bound values (65,535, and 1,000 contacts × 11 columns is far below).
- */
-const insertChunk = (db: Db) => (dialectOfDb(db as Knex) === 'sqlite' ? 400 : 1000);
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -65,29 +58,6 @@ export async function findEventsByWordpressIds(db: Db, wordpressIds: readonly nu
   return found;
 }
 
-/** The event columns updateEventWebsites writes (the records service reindexes none of them). */
-export const EVENT_WEBSITE_COLUMNS = ['websiteUrl', 'updatedAt'] as const;
-
-/**
- * Rows per CASE update. The database tries a CASE's branches one by one for every row it updates, so a statement's
- * cost grows with the square of its rows: 200 per statement halved the time of 1,000 (bench:import).
- */
-const CASE_CHUNK = 200;
-
-/** Sets each event's website in one statement per chunk (a CASE on id) instead of one UPDATE per event. */
-export async function updateEventWebsites(db: Db, websites: ReadonlyMap<number, string>, updatedAt: string): Promise<void> {
-  for (const part of chunks([...websites.entries()], CASE_CHUNK)) {
-    const cases = part.map(() => 'WHEN ? THEN ?').join(' ');
-    const bindings = part.flatMap(([id, url]) => [id, url]);
-    await db('events')
-      .whereIn(
-        'id',
-        part.map(([id]) => id),
-      )
-      .update({ websiteUrl: db.raw('CASE ?? ' + cases + ' END', ['id', ...bindings]), updatedAt });
-  }
-}
-
 /** Every brand's id and name, read once per import so matching a name costs no query. */
 export async function listBrandNames(db: Db): Promise<Array<{ id: number; brandName: string }>> {
   const rows = (await db('brands').select('id', 'brandName').orderBy('id')) as Array<{ id: number; brandName: string }>;
@@ -112,27 +82,6 @@ export async function findBrandsByName(db: Db, names: readonly string[]): Promis
     for (const row of rows) found.push({ id: Number(row.id), brandName: row.brandName });
   }
   return found;
-}
-
-export async function highestBrandId(db: Db): Promise<number> {
-  const row = (await db('brands').max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
-  return Number(row?.id ?? 0);
-}
-
-/**
- * Inserts brands in multi-row statements and returns their ids in the order the brands were given. The ids are
- * read back as "rows above the highest id seen before inserting": inside this transaction that is exactly our rows
- * (SQLite has one writer; on MySQL the consistent snapshot hides other sessions' later inserts), whatever the
- * auto-increment lock mode, and ids ascend in insertion order. They are matched by position, never by the name
- * read back: a database may store a name differently from how it was sent.
- */
-export async function insertBrands(db: Db, brands: ReadonlyArray<Record<string, unknown>>): Promise<number[]> {
-  if (brands.length === 0) return [];
-  const before = await highestBrandId(db);
-  for (const part of chunks(brands, insertChunk(db))) await db('brands').insert(part);
-  const rows = (await db('brands').select('id').where('id', '>', before).orderBy('id')) as Array<{ id: number }>;
-  if (rows.length !== brands.length) throw new Error(`Inserted ${brands.length} brands but found ${rows.length} new ids`);
-  return rows.map((row) => Number(row.id));
 }
 
 /**

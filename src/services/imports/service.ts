@@ -1,15 +1,13 @@
 import { encodeList, encodeTimestamp } from '../../db/codecs.js';
-import { withTransaction } from '../../db/knex.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
-import { recordsChanged } from '../records/hooks.js';
+import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
 import type { SourceRow } from './csv-records.js';
 import {
   contactKey,
-  EVENT_WEBSITE_COLUMNS,
   existingContactKeys,
   findEventsByWordpressIds,
-  insertBrands,
   insertContacts,
   type ContactInsert,
   listBrandNames,
@@ -17,7 +15,6 @@ import {
   lockBrands,
   ensureImportLock,
   takeImportLock,
-  updateEventWebsites,
 } from './queries.js';
 import { planBrandRow, planEventRow, type BrandRowPlan, type EventRowPlan, type PlannedContact } from './row-plans.js';
 import { brandKey, IMPORT_MESSAGES, isDroppedRow, noValidRowsMessage, resolveColumns, type ImportKind } from './rules.js';
@@ -228,7 +225,7 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
     async (batch, tally) => {
       const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
       const now = encodeTimestamp(ctx.clock.now())!;
-      const outcome = await withTransaction(ctx.db, async (trx) => {
+      const outcome = await withTransaction(ctx, async (trx) => {
         await takeImportLock(trx, 'events');
         const events = await findEventsByWordpressIds(trx, [...new Set(batch.map((row) => row.wordpressEventId))]);
         const byWordpressId = new Map(events.map((event) => [event.wordpressEventId, event]));
@@ -241,8 +238,6 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
         const currentWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
         pendingWebsites.overlay(currentWebsite);
         const contacts: ContactInsert[] = [];
-        // Only event rows that changed go to the records service; contacts are not part of its derived data.
-        const touched = new Set<number>();
         const failures: string[] = [];
         let applied = 0;
         let skipped = 0;
@@ -256,7 +251,6 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
           if (row.website !== null && row.website !== currentWebsite.get(event.id)) {
             websites.set(event.id, row.website);
             currentWebsite.set(event.id, row.website);
-            touched.add(event.id);
           }
           for (const contact of row.contacts) {
             const key = contactKey(event.id, contact.email);
@@ -269,9 +263,8 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
           }
         }
         if (!dryRun) {
-          await updateEventWebsites(trx, websites, now);
+          await setRecordColumnEach(trx, 'event', 'websiteUrl', websites, { updatedAt: now });
           await insertContacts(trx, contacts);
-          await recordsChanged(trx, 'event', [...touched], { columns: EVENT_WEBSITE_COLUMNS });
         }
         return { applied, skipped, failures, websites, contacts };
       });
@@ -317,7 +310,7 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
     (row) => planBrandRow(row, columns, source.header.length),
     async (batch, tally) => {
       const now = encodeTimestamp(ctx.clock.now())!;
-      const outcome = await withTransaction(ctx.db, async (trx) => {
+      const outcome = await withTransaction(ctx, async (trx) => {
         await takeImportLock(trx, 'brands');
         const known = [...new Set(batch.map((row) => brandIds.get(row.brandKey)).filter((id): id is number => id !== undefined && id > 0))];
         const stillThere = await lockBrands(trx, known);
@@ -342,8 +335,9 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
           // Keyed by the name as planned, not as read back: a name the database stored differently must still
           // find its id (a miss here once wrote contacts with an undefined owner).
           const planned = [...newBrands];
-          const ids = await insertBrands(
+          const ids = await insertRecordRows(
             trx,
+            'brand',
             planned.map(([, brandName]) => ({ brandName, createdAt: now, updatedAt: now, createdBy: options.actor.userId })),
           );
           planned.forEach(([key], index) => createdIds.set(key, ids[index]!));
@@ -354,8 +348,6 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
           batch.flatMap((row) => row.contacts.map((contact) => contact.email)),
         );
         const contacts: ContactInsert[] = [];
-        // Only new brand rows go to the records service; contacts are not part of its derived data.
-        const touched = new Set<number>(createdIds.values());
         let skipped = 0;
         for (const row of batch) {
           const brandId = idOf(row.brandKey) ?? foundIds.get(row.brandKey) ?? createdIds.get(row.brandKey)!;
@@ -371,7 +363,6 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
         }
         if (!dryRun) {
           await insertContacts(trx, contacts);
-          await recordsChanged(trx, 'brand', [...touched]);
         }
         return { createdIds, foundIds, contacts, skipped };
       });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { decodeRow, encodeRow, sumMoney } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
 import type { Payment } from '../../../views/components/attachments/types.js';
-import { RECORD_TABLES, type RecordType } from '../attachments/owner-types.js';
+import type { RecordType } from '../attachments/owner-types.js';
 
 type Db = Knex | Knex.Transaction;
 const decode = (row: Record<string, unknown>) => decodeRow<Payment>(columnKinds.payments, row);
@@ -68,8 +68,3 @@ export const OWNER_TOTAL_COLUMN: Partial<Record<RecordType, string>> = {
   professional: 'totalPayments',
   runclub: 'totalPayments',
 };
-
-export async function writeOwnerTotal(trx: Db, type: RecordType, id: number, total: string): Promise<void> {
-  const column = OWNER_TOTAL_COLUMN[type];
-  if (column) await trx(RECORD_TABLES[type]).where({ id }).update({ [column]: total });
-}

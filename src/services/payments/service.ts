@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { Payment } from '../../../views/components/attachments/types.js';
 import { toUnits } from '../../db/codecs.js';
-import { retryingTransaction } from '../attachments/transaction.js';
+import { withTransaction } from '../../db/transaction.js';
 import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '../../shared/schemas/payments.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
 import type { RecordType } from '../attachments/owner-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { updateRecordRows } from '../records/writes.js';
 import { parseInput } from '../validate.js';
 import {
   countPayments,
@@ -15,8 +16,8 @@ import {
   insertPayment,
   listPaymentRows,
   sumPayments,
+  OWNER_TOTAL_COLUMN,
   updatePaymentRow,
-  writeOwnerTotal,
   type PaymentFilter,
 } from './queries.js';
 
@@ -47,7 +48,7 @@ export async function getPayment(ctx: AppContext, id: number): Promise<Payment> 
 export async function createPayment(ctx: AppContext, actor: Actor, body: unknown): Promise<Payment> {
   const input = parseInput(PaymentInputSchema, body);
   const now = ctx.clock.now();
-  const id = await retryingTransaction(ctx.db, async (trx) => {
+  const id = await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, input.entityType, input.entityId);
     const newId = await insertPayment(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
     await refreshOwnerTotal(trx, input.entityType, input.entityId);
@@ -61,7 +62,7 @@ export async function createPayment(ctx: AppContext, actor: Actor, body: unknown
 export async function updatePayment(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Payment> {
   const existing = await getPayment(ctx, id);
   const input = parseInput(PaymentInputSchema, mergeOver(editableFields(existing), body));
-  await retryingTransaction(ctx.db, async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
     // Read again under the lock: fields the body leaves out keep what is stored now, not what was read before.
@@ -78,7 +79,7 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
 
 export async function deletePayment(ctx: AppContext, actor: Actor, id: number): Promise<void> {
   const existing = await getPayment(ctx, id);
-  await retryingTransaction(ctx.db, async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, existing.entityType, existing.entityId);
     const current = await findPayment(trx, id);
     if (!current) throw notFound('Payment not found');
@@ -96,7 +97,8 @@ export async function deletePayment(ctx: AppContext, actor: Actor, id: number): 
 async function refreshOwnerTotal(trx: Knex.Transaction, type: RecordType, id: number): Promise<void> {
   const total = await sumPayments(trx, { entityType: type, entityId: id });
   if (toUnits(total, 2) > toUnits(MAX_AMOUNT, 2)) throw badRequest(`The payments of one record cannot add up to more than ${MAX_AMOUNT}`);
-  await writeOwnerTotal(trx, type, id, total);
+  const column = OWNER_TOTAL_COLUMN[type];
+  if (column) await updateRecordRows(trx, type, [id], { [column]: total });
 }
 
 function editableFields(payment: Payment): PaymentInput {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { dialectOfDb } from '../../db/knex.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { RecordKind } from '../../shared/schemas/records.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
 import { gramsOf, searchDocument } from './search-text.js';
@@ -57,7 +58,7 @@ function documentOf(definition: RecordDefinition, row: RawRow) {
   return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
 }
 
-async function insertInChunks(db: Db, table: string, rows: RawRow[]) {
+async function insertInChunks(db: Db, table: typeof DOCS | typeof GRAMS, rows: RawRow[]) {
   for (const part of chunks(rows, insertChunk(db))) await db(table).insert(part);
 }
 
@@ -139,11 +140,8 @@ export async function reindexRecords(db: Db, kind: RecordKind, ids: readonly num
  * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
  */
 export async function rebuildDerivedData(db: Db, kinds: readonly RecordKind[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
-  for (const kind of kinds) {
-    // Given a transaction (refreshDerivedData's), work inside it, so the rebuild and its version commit together.
-    if ((db as Knex.Transaction).isTransaction) await rebuildKind(db, kind);
-    else await (db as Knex).transaction((trx) => rebuildKind(trx, kind));
-  }
+  // Given a transaction (refreshDerivedData's), each kind joins it, so the rebuild and its version commit together.
+  for (const kind of kinds) await withTransaction({ db }, (trx) => rebuildKind(trx, kind));
 }
 
 async function rebuildKind(trx: Db, kind: RecordKind): Promise<void> {
@@ -207,7 +205,7 @@ async function storedVersion(db: Db): Promise<string | undefined> {
 export async function refreshDerivedData(db: Knex, options: { log?: Logger } = {}): Promise<boolean> {
   const version = derivedDataVersion();
   if ((await storedVersion(db)) === version) return false;
-  return db.transaction(async (trx) => {
+  return withTransaction({ db, log: options.log }, async (trx) => {
     // Write before reading again: this takes the row lock (MySQL) or the write lock (SQLite) first, so of two
     // processes starting at once the second waits here, then finds the version stored and skips the rebuild (its
     // read comes after the wait, and InnoDB takes a transaction's snapshot at its first plain read).

@@ -32,19 +32,6 @@ export async function findRecordRow(db: Db, definition: RecordDefinition, id: nu
   return (await query) as RawRow | undefined;
 }
 
-export async function insertRecordRow(db: Db, definition: RecordDefinition, values: RawRow): Promise<number> {
-  const [id] = await db(definition.table).insert(values);
-  return Number(id);
-}
-
-export async function updateRecordRow(db: Db, definition: RecordDefinition, id: number, values: RawRow): Promise<number> {
-  return db(definition.table).where({ id }).update(values);
-}
-
-export async function deleteRecordRow(db: Db, definition: RecordDefinition, id: number): Promise<number> {
-  return db(definition.table).where({ id }).delete();
-}
-
 export async function eventDistances(db: Db, eventId: number): Promise<EventDistance[]> {
   const rows = (await db('event_distances').where({ eventId }).orderBy([{ column: 'distanceKm', order: 'asc' }, { column: 'id', order: 'asc' }])) as RawRow[];
   return rows.map((row) => decodeRow<EventDistance>(columnKinds.event_distances, row));

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
+import { withTransaction } from '../../db/transaction.js';
 import {
   ListQuerySchemas,
   type Brand,
@@ -20,23 +21,19 @@ import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
-import { reindexRecords } from './derived.js';
-import { inTransaction } from './transaction.js';
 import {
   countOf,
   decodeRecord,
   decodeRecords,
-  deleteRecordRow,
   eventDistances,
   findRecordRow,
-  insertRecordRow,
   matchingIds,
   pageOfMatches,
   type BucketFilter,
   pageOfRows,
   runClubSchedules,
-  updateRecordRow,
 } from './queries.js';
+import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
 
 /** The presenter shape of each type: list items, and the one-record view (events and run clubs add their rows). */
 export interface RecordShapes {
@@ -159,9 +156,8 @@ export async function createRecord<K extends RecordKind>(ctx: AppContext, actor:
   const def = definition(kind);
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
-  return inTransaction(ctx, async (trx) => {
-    const id = await insertRecordRow(trx, def, { ...encodeRow(def.columns, values), createdAt: now, updatedAt: now, createdBy: actor.userId });
-    await reindexRecords(trx, kind, [id]);
+  return withTransaction(ctx, async (trx) => {
+    const id = await insertRecordRow(trx, kind, { ...encodeRow(def.columns, values), createdAt: now, updatedAt: now, createdBy: actor.userId });
     return present(trx, kind, (await findRecordRow(trx, def, id))!);
   });
 }
@@ -171,10 +167,9 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
-  return inTransaction(ctx, async (trx) => {
-    const changed = await updateRecordRow(trx, def, id, { ...encodeRow(def.columns, values), updatedAt: encodeTimestamp(ctx.clock.now()) });
+  return withTransaction(ctx, async (trx) => {
+    const changed = await updateRecordRows(trx, kind, [id], { ...encodeRow(def.columns, values), updatedAt: encodeTimestamp(ctx.clock.now()) });
     if (changed === 0) throw notFound(def.notFound);
-    await reindexRecords(trx, kind, [id]);
     return present(trx, kind, (await findRecordRow(trx, def, id))!);
   });
 }
@@ -187,15 +182,14 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
 export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordKind, idText: string | undefined): Promise<void> {
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
-  const storedPaths = await inTransaction(ctx, async (trx) => {
+  const storedPaths = await withTransaction(ctx, async (trx) => {
     const row = await findRecordRow(trx, def, id, { forUpdate: true });
     if (!row) throw notFound(def.notFound);
     if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {
       throw conflict('This professional is published on the content website (it has a wordpress id) and cannot be deleted here');
     }
     const paths = await deleteOwnedRows(trx, kind, id);
-    await deleteRecordRow(trx, def, id);
-    await reindexRecords(trx, kind, [id]);
+    await deleteRecordRow(trx, kind, id);
     return paths;
   });
   try {

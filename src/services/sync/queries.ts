@@ -77,19 +77,6 @@ export async function findSyncedRecords(db: Knex, model: PostTypeModel, wordpres
   return new Map(rows.map((row: Record<string, unknown>) => [Number(row[model.idColumn]), decodeRow<Record<string, unknown>>(kinds, row)]));
 }
 
-export async function insertSyncedRecord(db: Knex, model: PostTypeModel, values: Record<string, unknown>): Promise<number> {
-  const [id] = await db(model.table).insert(encodeRow(columnKinds[model.table], values));
-  return Number(id);
-}
-
-export async function updateSyncedRecord(db: Knex, model: PostTypeModel, id: number, values: Record<string, unknown>): Promise<void> {
-  await db(model.table).where({ id }).update(encodeRow(columnKinds[model.table], values));
-}
-
-export async function touchLastSync(db: Knex, model: PostTypeModel, ids: readonly number[], at: Date): Promise<void> {
-  if (ids.length) await db(model.table).whereIn('id', ids).update({ wordpressLastSync: encodeTimestamp(at) });
-}
-
 /** Records that came from WordPress, as [record id, WordPress id, name]. */
 export async function listSyncedIds(db: Knex, model: PostTypeModel): Promise<Array<{ id: number; wordpressId: number; name: string }>> {
   const rows = await db(model.table).whereNotNull(model.idColumn).select('id', `${model.idColumn} as wordpressId`, `${model.name.column} as name`);

@@ -1,22 +1,22 @@
 import type { Knex } from 'knex';
+import { withTransaction } from '../../db/transaction.js';
 import { CONTENT_MODEL, SYNC_KINDS, type PostTypeModel, type SyncKind } from '../../integrations/wordpress/content-model.js';
 import { describePost, mapPost, type MappedPost } from '../../integrations/wordpress/map-post.js';
 import type { WpPost } from '../../integrations/wordpress/types.js';
 import type { Actor, AppContext } from '../context.js';
 import { integrationErrorFrom, IntegrationError } from '../integrations/errors.js';
 import { wordpressClient } from '../integrations/clients.js';
-import { recordsChanged } from '../records/hooks.js';
+import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
+import { columnKinds } from '../../db/columns.js';
+import { insertRecordRow, updateRecordRows } from '../records/writes.js';
 import { tryAcquireLock } from './lock.js';
 import {
   finishSyncRun,
   findSyncedRecords,
-  insertSyncedRecord,
   insertSyncRun,
   lastCleanRunStart,
   latestRunPerKind,
   listSyncedIds,
-  touchLastSync,
-  updateSyncedRecord,
   type SyncRunRow,
 } from './queries.js';
 
@@ -82,26 +82,24 @@ interface PageOutcome {
 
 type Write = { kind: 'create'; item: Extract<MappedPost, { ok: true }> } | { kind: 'update'; id: number; item: Extract<MappedPost, { ok: true }>; changes: Record<string, unknown> };
 
+/** Post values as the model's table stores them. */
+const stored = (model: PostTypeModel, values: Record<string, unknown>) => encodeRow(columnKinds[model.table], values);
+
+/** Marks records whose post was read and found unchanged. */
+async function touchLastSync(trx: Knex.Transaction, model: PostTypeModel, ids: readonly number[], at: Date): Promise<void> {
+  await updateRecordRows(trx, model.recordType, ids, { wordpressLastSync: encodeTimestamp(at) });
+}
+
 async function applyWrites(trx: Knex.Transaction, model: PostTypeModel, writes: Write[], unchangedIds: number[], now: Date, actor: Actor): Promise<void> {
-  const changed: number[] = [];
   for (const write of writes) {
     if (write.kind === 'create') {
-      const id = await insertSyncedRecord(trx, model, {
-        ...write.item.values,
-        [model.idColumn]: write.item.wordpressId,
-        wordpressLastSync: now,
-        createdAt: now,
-        updatedAt: now,
-        createdBy: actor.userId,
-      });
-      changed.push(id);
+      const values = { ...write.item.values, [model.idColumn]: write.item.wordpressId, wordpressLastSync: now, createdAt: now, updatedAt: now, createdBy: actor.userId };
+      await insertRecordRow(trx, model.recordType, stored(model, values));
     } else {
-      await updateSyncedRecord(trx, model, write.id, { ...write.changes, wordpressLastSync: now, updatedAt: now });
-      changed.push(write.id);
+      await updateRecordRows(trx, model.recordType, [write.id], stored(model, { ...write.changes, wordpressLastSync: now, updatedAt: now }));
     }
   }
   await touchLastSync(trx, model, unchangedIds, now);
-  if (changed.length) await recordsChanged(trx, model.recordType, changed);
 }
 
 /** Compares one page of posts with the records and writes the differences in one transaction. */
@@ -141,15 +139,15 @@ async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], 
     return outcome;
   }
   try {
-    await ctx.db.transaction((trx) => applyWrites(trx, model, writes, unchangedIds, options.now, options.actor));
+    await withTransaction(ctx, (trx) => applyWrites(trx, model, writes, unchangedIds, options.now, options.actor));
     count(writes);
   } catch (pageError) {
     // One bad row must not cost the page: write item by item to find it, and report only that one.
     ctx.log.warn({ kind: model.kind, reason: firstLine(pageError) }, 'sync page failed; retrying item by item');
-    await ctx.db.transaction((trx) => touchLastSync(trx, model, unchangedIds, options.now));
+    await withTransaction(ctx, (trx) => touchLastSync(trx, model, unchangedIds, options.now));
     for (const write of writes) {
       try {
-        await ctx.db.transaction((trx) => applyWrites(trx, model, [write], [], options.now, options.actor));
+        await withTransaction(ctx, (trx) => applyWrites(trx, model, [write], [], options.now, options.actor));
         count([write]);
       } catch (error) {
         outcome.failed++;

@@ -1,4 +1,5 @@
 import bcrypt from 'bcrypt';
+import { withTransaction } from '../../db/transaction.js';
 import type { PublicUser } from '../../shared/schemas/auth.js';
 import { NewPasswordSchema, NewUserSchema, type NewUserInput } from '../../shared/schemas/auth.js';
 import type { AppContext } from '../context.js';
@@ -47,15 +48,13 @@ export async function createFirstAdmin(ctx: AppContext, input: NewUserInput): Pr
   const data = parseInput(NewUserSchema, input);
   const passwordHash = await hashPassword(ctx, data.password);
   const setUpAlready = () => forbidden('Set-up is already complete: sign in instead');
-  const id = await ctx.db
-    .transaction(async (trx) => {
-      if ((await countUsers(trx)) > 0) throw setUpAlready();
-      return insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
-    })
-    .catch((error: unknown) => {
-      // A simultaneous set-up with the same email got there first.
-      throw isUniqueViolation(error) ? setUpAlready() : error;
-    });
+  const id = await withTransaction(ctx, async (trx) => {
+    if ((await countUsers(trx)) > 0) throw setUpAlready();
+    return insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
+  }).catch((error: unknown) => {
+    // A simultaneous set-up with the same email got there first.
+    throw isUniqueViolation(error) ? setUpAlready() : error;
+  });
   return presentUser((await findUserById(ctx.db, id))!);
 }
 
