@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import express, { Router, type Request } from 'express';
-import { badRequest, payloadTooLarge } from '../../services/errors.js';
+import { AppError, badRequest, payloadTooLarge } from '../../services/errors.js';
 import { discardPart } from '../../services/files/multipart.js';
 import { OVERFLOW_KEY, type SourceRow } from '../../services/imports/csv-records.js';
 import { CsvStreamReader } from '../../services/imports/csv-source.js';
@@ -99,10 +99,12 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
     throw badRequest(UPLOAD_MESSAGES.notMultipart);
   }
   let reader = null as CsvStreamReader | null;
+  let uploadFailure: AppError | undefined;
   const received = new Promise<CsvStreamReader>((resolve, reject) => {
     let file: Readable | null = null;
     const broken = (reason: string) => {
       const failure = badRequest(UPLOAD_MESSAGES.unreadable(reason));
+      uploadFailure ??= failure;
       // Stops the import reading it (busboy would otherwise wait for bytes that never come).
       file?.destroy(failure);
       reject(failure);
@@ -131,6 +133,10 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
   req.pipe(form);
   try {
     return await run(await (await received).source());
+  } catch (error) {
+    // busboy fails the file stream with its own error (e.g. a body cut off) just before the form reports it; the
+    // import may see the stream's error first, so answer with what the form said, the client's fault (400).
+    throw uploadFailure ?? error;
   } finally {
     reader?.close();
     // A refused file can be answered before its body was read: read the rest, unparsed, so the connection stays usable.
