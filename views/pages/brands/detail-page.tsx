@@ -8,7 +8,7 @@ import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { brandsConfig } from './config.js';
 
-export const loader = detailLoader<Brand>(brandsConfig.apiPath, 'brand');
+export const loader = detailLoader('brand');
 
 export function Component() {
   const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;

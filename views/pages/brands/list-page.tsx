@@ -9,7 +9,7 @@ import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { brandsConfig } from './config.js';
 
-export const loader = listLoader<Brand>({ apiPath: brandsConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('brand');
 
 export function Component() {
   const data = useLoaderData() as ListData<Brand>;

@@ -1,6 +1,6 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { statusOf } from '../../../src/shared/api-error.js';
-import { eventWordpressUrlPath, type Event, type EventDistance, type WordpressUrl } from '../../../src/shared/schemas/records.js';
+import type { Event, EventDistance } from '../../../src/shared/schemas/records.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
@@ -18,12 +18,12 @@ interface EventDetailData extends DetailData<Event> {
 
 export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Promise<EventDetailData> => {
   const ds = dataSource(context);
-  const detail = await loadDetail<Event>(ds, eventsConfig.apiPath, 'event', params.id);
+  const detail = await loadDetail(ds, 'event', params.id);
   // The public page link is asked for only when the event is synced (spec point 7).
   let wordpressUrl: string | null = null;
   if (detail.record?.wordpressEventId != null) {
     try {
-      wordpressUrl = (await ds.get<WordpressUrl>(eventWordpressUrlPath(detail.record.id))).wordpressUrl;
+      wordpressUrl = (await ds.eventWordpressUrl(detail.record.id)).wordpressUrl;
     } catch (error) {
       // 409: no public site is configured; the page says so instead of failing. Anything else is a real failure.
       if (statusOf(error) !== 409) throw error;

@@ -9,7 +9,7 @@ import { detailLoader, type DetailData } from '../../components/records/loaders.
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
 
-export const loader = detailLoader<Influencer>(influencersConfig.apiPath, 'influencer');
+export const loader = detailLoader('influencer');
 
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;

@@ -11,7 +11,7 @@ import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
 
-export const loader = listLoader<Influencer>({ apiPath: influencersConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('influencer');
 
 export function Component() {
   const data = useLoaderData() as ListData<Influencer>;

@@ -7,7 +7,7 @@ import { detailLoader, type DetailData } from '../../components/records/loaders.
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { mediaConfig } from './config.js';
 
-export const loader = detailLoader<Media>(mediaConfig.apiPath, 'media');
+export const loader = detailLoader('media');
 
 export function Component() {
   const { record: media, attachments } = useLoaderData() as DetailData<Media>;

@@ -9,7 +9,7 @@ import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { mediaConfig } from './config.js';
 
-export const loader = listLoader<Media>({ apiPath: mediaConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('media');
 
 export function Component() {
   const data = useLoaderData() as ListData<Media>;

@@ -10,7 +10,7 @@ import { Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
 
-export const loader = detailLoader<Professional>(professionalsConfig.apiPath, 'professional');
+export const loader = detailLoader('professional');
 
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;

@@ -9,7 +9,7 @@ import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
 
-export const loader = listLoader<Professional>({ apiPath: professionalsConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('professional');
 
 export function Component() {
   const data = useLoaderData() as ListData<Professional>;

@@ -9,7 +9,7 @@ import { Badge, Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { clubTypeLabel, runclubsConfig } from './config.js';
 
-export const loader = detailLoader<RunClub>(runclubsConfig.apiPath, 'runclub');
+export const loader = detailLoader('runclub');
 
 function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
   if (schedules.length === 0) return null;
