@@ -44,3 +44,21 @@ export function statusOf(error: unknown): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The field issues of a refused write: an AppError's own (the server ran the write), or those of a 400 answer's
+ * JSON body (the browser called /api).
+ */
+export function issuesOf(error: unknown): ApiErrorBody['issues'] {
+  if (error instanceof HttpError) {
+    if (error.status !== 400) return undefined;
+    try {
+      const issues = (JSON.parse(error.body) as Partial<ApiErrorBody>).issues;
+      return Array.isArray(issues) ? issues : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (error && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) return error.issues as ApiErrorBody['issues'];
+  return undefined;
+}

@@ -1,4 +1,4 @@
-import { data, redirectDocument, type LoaderFunctionArgs } from 'react-router';
+import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { HttpError, messageOf, statusOf } from '../../src/shared/api-error.js';
 import type { ContactOwnerType, RecordType } from '../../src/services/attachments/owner-types.js';
 import type { PaymentList } from '../../src/services/payments/service.js';
@@ -91,6 +91,17 @@ export function gated<T>(loader: (args: LoaderFunctionArgs) => Promise<T>) {
       if (status !== undefined && status >= 400 && status < 500) throw data(messageOf(error, 'The page could not be loaded'), { status });
       throw error;
     }
+  };
+}
+
+/**
+ * Wraps a page action behind the access gate: a signed-out post (the server renders only the sign-in screen) is
+ * refused before it reads the form. The server's DataSource refuses a write without a user as well.
+ */
+export function gatedAction<T>(action: (args: ActionFunctionArgs) => Promise<T>) {
+  return async (args: ActionFunctionArgs): Promise<T> => {
+    if (isServerContext(args.context) && !args.context.signedIn) throw data('Not signed in', { status: 401 });
+    return action(args);
   };
 }
 

@@ -10,6 +10,7 @@ import { Badge, Card } from '../../components/ui/primitives.js';
 import { dataSource, gated, notFoundWhen } from '../../data/source.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { useSession } from '../../hooks/use-session.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 import { eventsConfig } from './config.js';
 
 interface EventDetailData extends DetailData<Event> {
@@ -31,6 +32,8 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
   }
   return notFoundWhen(detail.record === null, { ...detail, wordpressUrl });
 });
+
+export const action = deleteRecordAction(eventsConfig, 'detail');
 
 function Distances({ distances }: { distances: EventDistance[] }) {
   const format = useFormat();
