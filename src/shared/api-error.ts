@@ -50,15 +50,19 @@ export function statusOf(error: unknown): number | undefined {
  * JSON body (the browser called /api).
  */
 export function issuesOf(error: unknown): ApiErrorBody['issues'] {
+  let issues: unknown;
   if (error instanceof HttpError) {
     if (error.status !== 400) return undefined;
     try {
-      const issues = (JSON.parse(error.body) as Partial<ApiErrorBody>).issues;
-      return Array.isArray(issues) ? issues : undefined;
+      issues = (JSON.parse(error.body) as { issues?: unknown }).issues;
     } catch {
       return undefined;
     }
+  } else if (error && typeof error === 'object' && 'issues' in error) {
+    issues = error.issues;
   }
-  if (error && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) return error.issues as ApiErrorBody['issues'];
-  return undefined;
+  return Array.isArray(issues) ? issues.filter(isIssue) : undefined;
 }
+
+const isIssue = (value: unknown): value is { path: string; message: string } =>
+  typeof value === 'object' && value !== null && 'path' in value && 'message' in value && typeof value.path === 'string' && typeof value.message === 'string';
