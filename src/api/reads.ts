@@ -12,8 +12,8 @@ export interface ReadRequest {
 }
 
 /**
- * A GET endpoint's logic, written once. The /api router serves it as JSON and server-side route loaders call it
- * in-process through the same path, so both return the very same presenter output.
+ * A GET endpoint of /api: parses the URL's parameters and calls its service. Server-side route loaders call the
+ * same services through the typed DataSource (src/ssr/data-source.ts), so both return the same presenter output.
  */
 export interface ReadRoute {
   path: string;

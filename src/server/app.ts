@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
 import { createApiRouter } from '../api/router.js';
-import { renderPage } from '../ssr/render.js';
+import { pageFormBody, renderPage } from '../ssr/render.js';
 import { errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
 import { originCheck } from './origin-check.js';
@@ -46,6 +46,8 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(originCheck());
   app.use('/api', createApiRouter());
   app.get(/.*/, renderPage());
+  // Page forms post to their own URL (route actions); the origin check above guards them like any write.
+  app.post(/.*/, pageFormBody(), renderPage());
   app.use(errorHandler());
   return app;
 }

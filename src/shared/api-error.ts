@@ -44,3 +44,25 @@ export function statusOf(error: unknown): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The field issues of a refused write: an AppError's own (the server ran the write), or those of a 400 answer's
+ * JSON body (the browser called /api).
+ */
+export function issuesOf(error: unknown): ApiErrorBody['issues'] {
+  let issues: unknown;
+  if (error instanceof HttpError) {
+    if (error.status !== 400) return undefined;
+    try {
+      issues = (JSON.parse(error.body) as { issues?: unknown }).issues;
+    } catch {
+      return undefined;
+    }
+  } else if (error && typeof error === 'object' && 'issues' in error) {
+    issues = error.issues;
+  }
+  return Array.isArray(issues) ? issues.filter(isIssue) : undefined;
+}
+
+const isIssue = (value: unknown): value is { path: string; message: string } =>
+  typeof value === 'object' && value !== null && 'path' in value && 'message' in value && typeof value.path === 'string' && typeof value.message === 'string';

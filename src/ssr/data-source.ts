@@ -1,47 +1,44 @@
 import type { Request } from 'express';
-import { matchPath } from 'react-router';
-import { allReads } from '../api/router.js';
-import type { ReadRoute } from '../api/reads.js';
 import { sessionInfo } from '../api/core/auth.js';
-import { notFound, unauthorized } from '../services/errors.js';
+import { integrationsOverview } from '../api/integrations/index.js';
+import type { Actor } from '../services/context.js';
+import { getContact, listContacts } from '../services/contacts/service.js';
+import { unauthorized } from '../services/errors.js';
+import { listFiles } from '../services/files/service.js';
+import { listPayments } from '../services/payments/service.js';
+import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../services/records/service.js';
+import { getStats } from '../services/stats/service.js';
+import type { PublicUser } from '../shared/schemas/auth.js';
 import type { DataSource } from '../../views/data/source.js';
-import { BoundedCache } from '../shared/bounded-cache.js';
-import { localeOf } from './locale.js';
-
-type ReadMatch = { read: ReadRoute; params: Record<string, string | undefined> } | null;
 
 /**
- * Which read serves a path, remembered per path: react-router's matchPath compiles its pattern on every call, and
- * a page asks for its data by the same few paths again and again. Bounded, since ids make paths many.
+ * The in-process DataSource: each read and write calls its service directly with this request's context and
+ * user, the same calls the /api routes make, without an HTTP hop or a path to match.
  */
-const readByPathname = new BoundedCache<string, ReadMatch>(1000);
-
-function findRead(pathname: string): ReadMatch {
-  return readByPathname.get(pathname, () => {
-    for (const read of allReads) {
-      const match = matchPath({ path: read.path, end: true }, pathname);
-      if (match) return { read, params: match.params };
-    }
-    return null;
-  });
-}
-
-/** The in-process DataSource: the same read handlers /api serves, called without an HTTP hop. */
 export function serverDataSource(req: Request): DataSource {
+  // Pages gate their loaders (gated()), so a signed-out request never gets here; this is the last word anyway.
+  const user = (): PublicUser => {
+    if (!req.user) throw unauthorized();
+    return req.user;
+  };
+  const ctx = () => {
+    user();
+    return req.ctx;
+  };
+  const actor = (): Actor => ({ userId: user().id, source: 'web' });
   return {
     session: () => sessionInfo(req),
-    async get<T>(target: string) {
-      if (!req.user) throw unauthorized();
-      const url = new URL(target, 'http://internal');
-      const found = findRead(url.pathname);
-      if (!found) throw notFound(`No read route for ${url.pathname}`);
-      return (await found.read.handler({
-        ctx: req.ctx,
-        user: req.user,
-        params: { ...found.params },
-        query: url.searchParams,
-        locale: localeOf(req),
-      })) as T;
-    },
+    stats: () => getStats(ctx()),
+    integrationsOverview: () => integrationsOverview(ctx()),
+    listRecords: (kind, query) => listRecords(ctx(), kind, query),
+    getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),
+    eventWordpressUrl: (eventId) => eventWordpressUrl(ctx(), String(eventId)),
+    contact: (id) => getContact(ctx(), id),
+    contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
+    paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
+    filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
+    createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
+    updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
+    deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),
   };
 }

@@ -1,23 +1,40 @@
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '../../views/routes.js';
 import type { ServerLoaderContext } from '../../views/data/source.js';
+import { AppError } from '../services/errors.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement } from './hydration.js';
 import { localeOf } from './locale.js';
 
 const handler = createStaticHandler(routes);
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const readFormText = express.text({ type: FORM_TYPE, limit: '1mb' });
+
 /**
- * The request the route loaders see. They read only its URL (and stop on its signal); everything about the
- * session reaches them through the request context, so the headers are not copied.
+ * A page form's body, kept as the text the browser sent: the route action reads it with request.formData(). Page
+ * forms send only urlencoded fields (files go to /api/upload), so any other body is refused.
+ */
+export function pageFormBody() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!req.is(FORM_TYPE)) return next(new AppError(415, 'unsupported_media_type', 'Page forms must be sent as application/x-www-form-urlencoded'));
+    readFormText(req, res, next);
+  };
+}
+
+/**
+ * The request the route loaders and actions see. They read its URL and a posted form (and stop on its signal);
+ * everything about the session reaches them through the request context, so the headers are not copied.
  */
 function toFetchRequest(req: Request, res: Response): globalThis.Request {
   const controller = new AbortController();
   res.on('close', () => controller.abort());
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-  return new globalThis.Request(url, { method: 'GET', signal: controller.signal });
+  if (req.method !== 'POST') return new globalThis.Request(url, { method: 'GET', signal: controller.signal });
+  const body = typeof req.body === 'string' ? req.body : '';
+  return new globalThis.Request(url, { method: 'POST', body, headers: { 'Content-Type': FORM_TYPE }, signal: controller.signal });
 }
 
 const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -2,7 +2,8 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { EventStatusBadge, InfluencerTypeBadge, influencerTypeLabel, PublishBadge, SubscriptionBadge } from '../../views/components/records/badges.js';
 import { atHandle, facebookProfile, instagramProfile, safeHref, telHref, tiktokProfile, wordpressAdminEditUrl } from '../../views/components/records/links.js';
-import { listApiPath, listPageHref, pageCount, readListQuery } from '../../views/components/records/list-query.js';
+import { listApiSearch, readListQuery } from '../../src/shared/list-query.js';
+import { listPageHref, pageCount } from '../../views/components/records/list-query.js';
 import { recordMessages } from '../../views/components/records/messages.js';
 import { parseRecordId } from '../../views/components/records/loaders.js';
 
@@ -95,15 +96,38 @@ describe('toast texts (spec point 8)', () => {
 });
 
 describe('list state in the URL', () => {
-  it('reads search, filter and page, ignoring malformed values', () => {
-    expect(readListQuery(new URLSearchParams('q=%20marathon%20&filter=featured&page=2'), 'filter', ['all', 'featured', 'regular'])).toEqual({ q: 'marathon', filter: 'featured', page: 2 });
-    expect(readListQuery(new URLSearchParams('filter=bogus&page=-3'), 'filter', ['all', 'featured'])).toEqual({ q: '', filter: '', page: 1 });
-    expect(readListQuery(new URLSearchParams('filter=all&page=abc'), 'filter', ['all'])).toEqual({ q: '', filter: '', page: 1 });
+  const view = (kind: 'event' | 'runclub' | 'brand', search: string) => readListQuery(kind, new URLSearchParams(search), 'page').view;
+
+  it('reads search, filter and page from a page URL, ignoring a malformed page or filter', () => {
+    expect(view('event', 'q=%20marathon%20&filter=featured&page=2')).toEqual({ q: 'marathon', filter: 'featured', page: 2 });
+    expect(view('event', 'filter=bogus&page=-3')).toEqual({ q: '', filter: '', page: 1 });
+    expect(view('event', 'filter=all&page=abc')).toEqual({ q: '', filter: '', page: 1 });
+    expect(view('runclub', 'type=trail&filter=featured')).toEqual({ q: '', filter: 'trail', page: 1 });
+    // Page URLs carry no limit or offset of their own: the page decides.
+    expect(readListQuery('brand', new URLSearchParams('page=3&limit=2&offset=1'), 'page')).toMatchObject({ ok: true, query: { limit: 24, offset: 48 } });
+  });
+
+  it('refuses on a page what the API refuses, with the same message, and keeps the typed search', () => {
+    const long = 'x'.repeat(201);
+    const onPage = readListQuery('event', new URLSearchParams({ q: long, filter: 'featured', page: '2' }), 'page');
+    const onApi = readListQuery('event', new URLSearchParams({ q: long }), 'api');
+    expect(onPage).toMatchObject({ ok: false, message: 'Search text must be at most 200 characters', view: { q: long, filter: 'featured', page: 2 } });
+    expect(onApi).toMatchObject({ ok: false, message: 'Search text must be at most 200 characters' });
+  });
+
+  it('is strict on API URLs: a bad filter, limit or repeated parameter is refused', () => {
+    expect(readListQuery('event', new URLSearchParams('filter=bogus'), 'api').ok).toBe(false);
+    expect(readListQuery('brand', new URLSearchParams('limit=101'), 'api').ok).toBe(false);
+    expect(readListQuery('brand', new URLSearchParams('q=a&q=b'), 'api').ok).toBe(false);
   });
 
   it('turns a page into an offset for the API and keeps page URLs short', () => {
-    expect(listApiPath('/api/events', { q: 'run', filter: 'featured', page: 3 }, 24, 'filter')).toBe('/api/events?q=run&filter=featured&limit=24&offset=48');
-    expect(listApiPath('/api/runclubs', { q: '', filter: '', page: 1 }, 24, 'type')).toBe('/api/runclubs?limit=24&offset=0');
+    const api = (kind: 'event' | 'runclub', search: string) => {
+      const read = readListQuery(kind, new URLSearchParams(search), 'page');
+      return read.ok ? listApiSearch(kind, read.query).toString() : read.message;
+    };
+    expect(api('event', 'q=run&filter=featured&page=3')).toBe('q=run&filter=featured&limit=24&offset=48');
+    expect(api('runclub', '')).toBe('limit=24&offset=0');
     expect(listPageHref('/events', { q: 'run', filter: '', page: 1 }, 'filter')).toBe('/events?q=run');
     expect(listPageHref('/runclubs', { q: '', filter: 'trail', page: 2 }, 'type')).toBe('/runclubs?type=trail&page=2');
     expect(pageCount(0, 24)).toBe(1);

@@ -3,57 +3,58 @@ import { HttpError } from '../../src/shared/api-error.js';
 import type { LoaderFunctionArgs } from 'react-router';
 import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
 import { gated, type DataSource } from '../../views/data/source.js';
+import type { Contact } from '../../views/components/attachments/types.js';
+import type { Brand, RecordDetail, RecordKind } from '../../src/shared/schemas/records.js';
+import { fakeDataSource } from '../helpers/fake-data-source.js';
 
-/** A DataSource answering by path prefix; anything unknown is a 404 like the API's. */
-function fakeSource(routes: Record<string, unknown>) {
-  const get = vi.fn(async (path: string): Promise<unknown> => {
-    const key = Object.keys(routes).find((prefix) => path.startsWith(prefix));
-    if (key === undefined) throw new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found');
-    const value = routes[key];
-    if (value instanceof Error) throw value;
-    return value;
-  });
-  // The loaders only call get(); its generic result type is whatever each route above holds.
-  return { session: vi.fn(), get: get as unknown as DataSource['get'] & typeof get };
-}
+const serverError = () => new HttpError(500, '', 'Server Error');
+const brand = { id: 4, brandName: 'Stride' } as unknown as Brand;
 
 describe('record loaders', () => {
   it('answers null for a 404 and rethrows anything else', async () => {
-    await expect(getOrNull(fakeSource({}), '/api/brands/9')).resolves.toBeNull();
-    const failing = fakeSource({ '/api/brands/9': new HttpError(500, '', 'Server Error') });
-    await expect(getOrNull(failing, '/api/brands/9')).rejects.toThrow('500');
+    await expect(getOrNull(fakeDataSource().getRecord('brand', 9))).resolves.toBeNull();
+    await expect(getOrNull(Promise.reject(serverError()))).rejects.toThrow('500');
   });
 
   it('makes no request at all for id 0 or a non-numeric id', async () => {
-    const ds = fakeSource({});
-    await expect(loadDetail(ds, '/api/brands', 'brand', '0')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
-    await expect(loadDetail(ds, '/api/brands', 'brand', 'abc')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
-    expect(ds.get).not.toHaveBeenCalled();
+    const getRecord = vi.fn(fakeDataSource().getRecord);
+    const ds = fakeDataSource({ getRecord });
+    await expect(loadDetail(ds, 'brand', '0')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
+    await expect(loadDetail(ds, 'brand', 'abc')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
+    expect(getRecord).not.toHaveBeenCalled();
   });
 
   it('loads the record with its contacts, payments and files', async () => {
-    const contact = { id: 1, firstName: 'Jo' };
-    const ds = fakeSource({
-      '/api/brands/4': { id: 4, brandName: 'Stride' },
-      '/api/contacts/brand/4': [contact],
-      '/api/payments': { items: [], total: 0, totalAmount: '0.00' },
-      '/api/files/brand/4': [],
+    const contact = { id: 1, firstName: 'Jo' } as Contact;
+    const ds = fakeDataSource({
+      getRecord: async <K extends RecordKind>(kind: K, id: number) => {
+        expect([kind, id]).toEqual(['brand', 4]);
+        return brand as RecordDetail<K>;
+      },
+      contactsOf: async (ownerType, ownerId) => (ownerType === 'brand' && ownerId === 4 ? [contact] : []),
+      paymentsOf: async () => ({ items: [], total: 0, totalAmount: '0.00' }),
+      filesOf: async () => [],
     });
-    const detail = await loadDetail(ds, '/api/brands', 'brand', '4');
-    expect(detail.record).toEqual({ id: 4, brandName: 'Stride' });
+    const detail = await loadDetail(ds, 'brand', '4');
+    expect(detail.record).toEqual(brand);
     expect(detail.attachments.contacts).toEqual([contact]);
   });
 
   it("ignores a missing record's attachment failures, but not an existing record's", async () => {
-    const missing = await loadDetail(fakeSource({}), '/api/brands', 'brand', '4');
+    const missing = await loadDetail(fakeDataSource({ contactsOf: () => Promise.reject(serverError()) }), 'brand', '4');
     expect(missing).toEqual({ id: 4, record: null, attachments: NO_ATTACHMENTS });
-    const broken = fakeSource({ '/api/brands/4': { id: 4 }, '/api/contacts/': new HttpError(500, '', 'Server Error') });
-    await expect(loadDetail(broken, '/api/brands', 'brand', '4')).rejects.toThrow('500');
+    const broken = fakeDataSource({
+      getRecord: async <K extends RecordKind>() => brand as RecordDetail<K>,
+      contactsOf: () => Promise.reject(serverError()),
+      paymentsOf: async () => ({ items: [], total: 0, totalAmount: '0.00' }),
+      filesOf: async () => [],
+    });
+    await expect(loadDetail(broken, 'brand', '4')).rejects.toThrow('500');
   });
 });
 
 describe('page loaders and refused reads', () => {
-  const signedIn = { dataSource: fakeSource({}), signedIn: true };
+  const signedIn = { dataSource: fakeDataSource(), signedIn: true };
   const args = (context: unknown) => ({ request: new Request('http://x/brands'), params: {}, context }) as unknown as LoaderFunctionArgs;
 
   it('turns a 4xx read into that status with the API message, never a 500', async () => {
@@ -72,13 +73,30 @@ describe('page loaders and refused reads', () => {
     await expect(failing(args(signedIn))).rejects.toBe(failure);
   });
 
-  it('answers a refused list search with an empty list, the message and status 400', async () => {
-    const ds = fakeSource({ '/api/brands': new HttpError(400, '{"message":"Search text must be at most 200 characters","code":"validation_failed"}', 'Bad Request') });
-    const loader = listLoader({ apiPath: '/api/brands', pageSize: 24 });
-    const result = await loader({ request: new Request('http://x/brands?q=long'), params: {}, context: { dataSource: ds, signedIn: true } } as unknown as LoaderFunctionArgs);
+  const listArgs = (url: string, ds: DataSource) => ({ request: new Request(url), params: {}, context: { dataSource: ds, signedIn: true } }) as unknown as LoaderFunctionArgs;
+
+  it('answers a search the API would refuse with an empty list, the message and status 400, without reading', async () => {
+    const listRecords = vi.fn(fakeDataSource().listRecords);
+    const result = await listLoader('brand')(listArgs(`http://x/brands?q=${'x'.repeat(201)}`, fakeDataSource({ listRecords })));
     expect(result).toMatchObject({
-      data: { items: [], total: 0, problem: 'Search text must be at most 200 characters', query: { q: 'long' } },
+      data: { items: [], total: 0, problem: 'Search text must be at most 200 characters', query: { q: 'x'.repeat(201) } },
       init: { status: 400 },
     });
+    expect(listRecords).not.toHaveBeenCalled();
+  });
+
+  it('answers a search the server refuses the same way', async () => {
+    const refusing = fakeDataSource({
+      listRecords: () => Promise.reject(new HttpError(400, '{"message":"Too broad","code":"validation_failed"}', 'Bad Request')),
+    });
+    const result = await listLoader('brand')(listArgs('http://x/brands?q=long', refusing));
+    expect(result).toMatchObject({ data: { items: [], total: 0, problem: 'Too broad', query: { q: 'long' } }, init: { status: 400 } });
+  });
+
+  it('hands the parsed page query to the data source as it is', async () => {
+    const listRecords = vi.fn(async () => ({ items: [], total: 0 }));
+    const result = await listLoader('event')(listArgs('http://x/events?q=%20trail%20&filter=featured&page=3&limit=7', fakeDataSource({ listRecords })));
+    expect(listRecords).toHaveBeenCalledWith('event', { q: 'trail', filter: 'featured', sort: 'newest', limit: 24, offset: 48 });
+    expect(result).toEqual({ items: [], total: 0, query: { q: 'trail', filter: 'featured', page: 3 } });
   });
 });

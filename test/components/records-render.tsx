@@ -22,6 +22,8 @@ export function renderPage(options: {
   data?: unknown;
   /** Loaders the router runs on later navigations (after a save, a delete, a search). */
   loader?: RouteObject['loader'];
+  /** The page's route action (its forms post to it). */
+  action?: RouteObject['action'];
   others?: RouteObject[];
 }) {
   const router = createMemoryRouter(
@@ -37,7 +39,7 @@ export function renderPage(options: {
           </>
         ),
         children: [
-          { id: 'page', path: options.path.replace(/^\//, ''), loader: options.loader ?? (() => options.data ?? null), Component: options.Component },
+          { id: 'page', path: options.path.replace(/^\//, ''), loader: options.loader ?? (() => options.data ?? null), action: options.action, Component: options.Component },
           ...(options.others ?? []),
           { path: '*', Component: () => <p data-testid="elsewhere">elsewhere</p> },
         ],

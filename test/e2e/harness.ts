@@ -83,8 +83,9 @@ export interface WatchedPage {
 }
 
 /** A fresh browser context (own cookies) whose console is watched for errors and warnings. */
-export async function openPage(browser: Browser, options: { width?: number; height?: number; locale?: string } = {}): Promise<WatchedPage> {
+export async function openPage(browser: Browser, options: { width?: number; height?: number; locale?: string; javaScriptEnabled?: boolean } = {}): Promise<WatchedPage> {
   const context = await browser.newContext({
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     locale: options.locale ?? 'en-AU',
     timezoneId: 'Australia/Sydney',

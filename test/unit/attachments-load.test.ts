@@ -1,32 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttachments } from '../../views/components/attachments/index.js';
-import type { DataSource } from '../../views/data/source.js';
+import type { PaymentList } from '../../src/services/payments/service.js';
+import type { Contact, Payment, StoredFile } from '../../views/components/attachments/types.js';
+import { fakeDataSource } from '../helpers/fake-data-source.js';
 
-function fakeSource(answers: Record<string, unknown>) {
+/** Records which reads were made and how many ran at once. */
+function fakeSource(answers: { contacts?: Contact[]; payments: PaymentList; files: StoredFile[] }) {
   const asked: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const ds: DataSource = {
-    session: () => Promise.reject(new Error('not used')),
-    async get<T>(path: string) {
-      asked.push(path);
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      inFlight--;
-      if (!(path in answers)) throw new Error(`unexpected ${path}`);
-      return answers[path] as T;
-    },
+  const answer = async <T>(name: string, value: T | undefined): Promise<T> => {
+    asked.push(name);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    inFlight--;
+    if (value === undefined) throw new Error(`unexpected ${name}`);
+    return value;
   };
+  const ds = fakeDataSource({
+    contactsOf: (type, id) => answer(`contacts ${type} ${id}`, answers.contacts),
+    paymentsOf: (type, id) => answer(`payments ${type} ${id}`, answers.payments),
+    filesOf: (type, id) => answer(`files ${type} ${id}`, answers.files),
+  });
   return { ds, asked, maxInFlight: () => maxInFlight };
 }
 
 describe('loadAttachments', () => {
   it("reads an owner's contacts, payments and files in parallel", async () => {
     const source = fakeSource({
-      '/api/contacts/brand/3': [{ id: 1 }],
-      '/api/payments?entityType=brand&entityId=3': { items: [{ id: 2 }], total: 1, totalAmount: '0.30' },
-      '/api/files/brand/3': [{ id: 3 }],
+      contacts: [{ id: 1 } as Contact],
+      payments: { items: [{ id: 2 } as Payment], total: 1, totalAmount: '0.30' },
+      files: [{ id: 3 } as StoredFile],
     });
     await expect(loadAttachments(source.ds, 'brand', 3)).resolves.toEqual({
       contacts: [{ id: 1 }],
@@ -35,14 +40,15 @@ describe('loadAttachments', () => {
       files: [{ id: 3 }],
     });
     expect(source.maxInFlight()).toBe(3);
+    expect(source.asked.sort()).toEqual(['contacts brand 3', 'files brand 3', 'payments brand 3']);
   });
 
   it('asks for no contacts of an influencer', async () => {
     const source = fakeSource({
-      '/api/payments?entityType=influencer&entityId=9': { items: [], total: 0, totalAmount: '0.00' },
-      '/api/files/influencer/9': [],
+      payments: { items: [], total: 0, totalAmount: '0.00' },
+      files: [],
     });
     await expect(loadAttachments(source.ds, 'influencer', 9)).resolves.toEqual({ contacts: [], payments: [], paymentsTotal: '0.00', files: [] });
-    expect(source.asked.some((path) => path.startsWith('/api/contacts'))).toBe(false);
+    expect(source.asked.some((name) => name.startsWith('contacts'))).toBe(false);
   });
 });

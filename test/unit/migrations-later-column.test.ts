@@ -5,6 +5,7 @@ import { encodeTimestamp } from '../../src/db/codecs.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { AppContext } from '../../src/services/context.js';
 import { listRecords } from '../../src/services/records/service.js';
+import { listQuery } from '../helpers/list-query.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
@@ -80,7 +81,7 @@ describe(`a searchable column added by a later migration, on ${testDialect}`, ()
 
     expect(await migrateToLatest(db)).toEqual({ applied: [LATER_MIGRATION], derivedDataRebuilt: true });
     const ctx: AppContext = { db, log: pino({ level: 'silent' }), config: testConfig({ DATABASE_URL: t.url }), clock: new FakeClock() };
-    expect((await listRecords(ctx, 'event', { q: 'glow-worm' })).items.map((e) => e.id)).toEqual([Number(id)]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'glow-worm' }))).items.map((e) => e.id)).toEqual([Number(id)]);
 
     expect(await migrateToLatest(db)).toEqual({ applied: [], derivedDataRebuilt: false });
   });

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { AppContext } from '../../src/services/context.js';
 import { derivedDataVersion, refreshDerivedData } from '../../src/services/records/derived.js';
 import { listRecords } from '../../src/services/records/service.js';
+import { listQuery } from '../helpers/list-query.js';
 import { getStats } from '../../src/services/stats/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
@@ -50,11 +51,11 @@ describe(`migrate and the derived data on ${testDialect}`, () => {
     expect(first.derivedDataRebuilt).toBe(true);
 
     const ctx: AppContext = { db, log: pino({ level: 'silent' }), config: testConfig({ DATABASE_URL: t.url }), clock: new FakeClock() };
-    expect((await listRecords(ctx, 'event', { q: 'kalgoor' })).items.map((e) => e.id)).toEqual([Number(goldRun)]);
-    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(1);
-    expect((await listRecords(ctx, 'event', { filter: 'regular' })).total).toBe(1);
-    expect((await listRecords(ctx, 'runclub', { filter: 'trail' })).items.map((c) => c.id)).toEqual([Number(club)]);
-    expect((await listRecords(ctx, 'influencer', { q: 'jane do' })).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'kalgoor' }))).items.map((e) => e.id)).toEqual([Number(goldRun)]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'featured' }))).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'regular' }))).total).toBe(1);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'trail' }))).items.map((c) => c.id)).toEqual([Number(club)]);
+    expect((await listRecords(ctx, 'influencer', listQuery('influencer', { q: 'jane do' }))).total).toBe(1);
     expect(await getStats(ctx)).toMatchObject({ events: 2, runClubs: 1, influencers: 1 });
     expect(await db('derived_data_versions').where({ name: 'records' }).first('version')).toEqual({ version: derivedDataVersion() });
 

@@ -9,6 +9,7 @@ import { rebuildDerivedData } from '../../src/services/records/derived.js';
 import { gramsOf, normaliseSearchText, searchDocument } from '../../src/services/records/search-text.js';
 import { createRecord, deleteRecord, listRecords } from '../../src/services/records/service.js';
 import { deleteRecordRow, insertRecordRow, setRecordColumnEach, updateRecordRows } from '../../src/services/records/writes.js';
+import { listQuery } from '../helpers/list-query.js';
 import { getStats } from '../../src/services/stats/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -67,24 +68,24 @@ describe('maintained search and counts', () => {
       { eventName: 'Kalgoorlie Gold Run', locationState: 'WA', wordpressEventId: 7781 },
       { eventName: 'Bay Dash', locationAddress: '5 Esplanade, Kalgoorlie', featuredRace: 1 },
     ])) as [number, number];
-    const found = await listRecords(ctx, 'event', { q: 'KALGOOR' });
+    const found = await listRecords(ctx, 'event', listQuery('event', { q: 'KALGOOR' }));
     expect(found.items.map((e) => e.id).sort()).toEqual([first, second].sort());
     expect(found.total).toBe(2);
-    expect((await listRecords(ctx, 'event', { q: '778' })).items.map((e) => e.id)).toEqual([first]);
-    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(1);
-    expect((await listRecords(ctx, 'event', { filter: 'regular' })).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: '778' }))).items.map((e) => e.id)).toEqual([first]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'featured' }))).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'regular' }))).total).toBe(1);
     expect((await getStats(ctx)).events).toBe(2);
 
     // An update by the sync: the old text stops matching, the new one matches, buckets move.
     await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [second, second], { eventName: 'Coogee Dash', locationAddress: null, featuredRace: 0 }));
-    expect((await listRecords(ctx, 'event', { q: 'kalgoor' })).items.map((e) => e.id)).toEqual([first]);
-    expect((await listRecords(ctx, 'event', { q: 'coogee' })).items.map((e) => e.id)).toEqual([second]);
-    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(0);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'kalgoor' }))).items.map((e) => e.id)).toEqual([first]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'coogee' }))).items.map((e) => e.id)).toEqual([second]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'featured' }))).total).toBe(0);
 
     // A delete by someone else.
     await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', first));
-    expect((await listRecords(ctx, 'event', {})).total).toBe(1);
-    expect((await listRecords(ctx, 'event', { q: 'gold' })).total).toBe(0);
+    expect((await listRecords(ctx, 'event', listQuery('event', {}))).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'gold' }))).total).toBe(0);
     expect(await derivedSnapshot(database.db)).toEqual(await (async () => {
       await rebuildDerivedData(database.db);
       return derivedSnapshot(database.db);
@@ -108,7 +109,7 @@ describe('maintained search and counts', () => {
     } finally {
       database.db.off('query', watch);
     }
-    expect((await listRecords(ctx, 'event', { q: 'coastal' })).items.map((e) => e.id)).toEqual([id]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'coastal' }))).items.map((e) => e.id)).toEqual([id]);
   });
 
   it('rolls the derived data back with the writer that fails', async () => {
@@ -118,7 +119,7 @@ describe('maintained search and counts', () => {
         throw new Error('import failed half way');
       }),
     ).rejects.toThrow('import failed half way');
-    expect(await listRecords(ctx, 'event', { q: 'ghost' })).toEqual({ items: [], total: 0 });
+    expect(await listRecords(ctx, 'event', listQuery('event', { q: 'ghost' }))).toEqual({ items: [], total: 0 });
     expect((await getStats(ctx)).events).toBe(0);
   });
 
@@ -127,12 +128,12 @@ describe('maintained search and counts', () => {
     await createRecord(ctx, actor, 'runclub', club('Dirt Devils', ['trail', 'social']));
     await createRecord(ctx, actor, 'runclub', club('Asphalt Angels', ['road']));
     const both = await createRecord(ctx, actor, 'runclub', club('All Rounders', ['road', 'trail']));
-    expect((await listRecords(ctx, 'runclub', { type: 'trail' })).total).toBe(2);
-    expect((await listRecords(ctx, 'runclub', { type: 'trail' })).items.map((c) => c.clubName).sort()).toEqual(['All Rounders', 'Dirt Devils']);
-    expect((await listRecords(ctx, 'runclub', { type: 'track' })).total).toBe(0);
-    expect((await listRecords(ctx, 'runclub', { type: 'road', q: 'angel' })).items.map((c) => c.clubName)).toEqual(['Asphalt Angels']);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'trail' }))).total).toBe(2);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'trail' }))).items.map((c) => c.clubName).sort()).toEqual(['All Rounders', 'Dirt Devils']);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'track' }))).total).toBe(0);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'road', q: 'angel' }))).items.map((c) => c.clubName)).toEqual(['Asphalt Angels']);
     await deleteRecord(ctx, actor, 'runclub', String(both.id));
-    expect((await listRecords(ctx, 'runclub', { type: 'road' })).total).toBe(1);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'road' }))).total).toBe(1);
     expect((await getStats(ctx)).runClubs).toBe(2);
   });
 
@@ -175,7 +176,7 @@ describe('maintained search and counts', () => {
             .filter((r) => [`${r.firstName} ${r.lastName}`, r.instagramHandle ?? '', r.influencerType].some((field) => String(field).toLowerCase().includes(needle)))
             .map((r) => Number(r.id))
             .sort((a, b) => b - a);
-          const page = await listRecords(ctx, 'influencer', { q: query, limit: '100' });
+          const page = await listRecords(ctx, 'influencer', listQuery('influencer', { q: query, limit: '100' }));
           expect(page.items.map((i) => i.id)).toEqual(expected);
           expect(page.total).toBe(expected.length);
         }
@@ -194,51 +195,51 @@ describe('maintained search and counts', () => {
       Array.from({ length: 7 }, (_, i) => ({ eventName: `Zed Run ${String.fromCharCode(71 - i)}`, eventStartDate: `2026-0${i + 1}-01` })),
     );
     await importEvents(database.db, [{ eventName: 'Other Race' }]);
-    const page2 = await listRecords(ctx, 'event', { q: 'zed', limit: '3', offset: '3' });
+    const page2 = await listRecords(ctx, 'event', listQuery('event', { q: 'zed', limit: '3', offset: '3' }));
     expect(page2.total).toBe(7);
     expect(page2.items.map((e) => e.id)).toEqual([...ids].reverse().slice(3, 6));
-    const beyond = await listRecords(ctx, 'event', { q: 'zed', limit: '3', offset: '30' });
+    const beyond = await listRecords(ctx, 'event', listQuery('event', { q: 'zed', limit: '3', offset: '30' }));
     expect(beyond).toEqual({ items: [], total: 7 });
-    expect((await listRecords(ctx, 'event', { q: 'zed', sort: 'name', limit: '2' })).items.map((e) => e.eventName)).toEqual(['Zed Run A', 'Zed Run B']);
-    expect((await listRecords(ctx, 'event', { q: 'zed', sort: 'date', limit: '1' })).items.map((e) => e.eventStartDate)).toEqual(['2026-07-01']);
-    expect((await listRecords(ctx, 'event', { sort: 'date' })).items.at(-1)!.eventName).toBe('Other Race');
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'name', limit: '2' }))).items.map((e) => e.eventName)).toEqual(['Zed Run A', 'Zed Run B']);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'date', limit: '1' }))).items.map((e) => e.eventStartDate)).toEqual(['2026-07-01']);
+    expect((await listRecords(ctx, 'event', listQuery('event', { sort: 'date' }))).items.at(-1)!.eventName).toBe('Other Race');
   });
 
   it('answers deep pages (offset past the deferred-join threshold) in the same order as a full sort', async () => {
     const names = Array.from({ length: 260 }, (_, i) => `Deep ${String((i * 37) % 260).padStart(3, '0')}`);
     const ids = await importEvents(database.db, names.map((eventName, i) => ({ eventName, featuredRace: i % 3 === 0 ? 1 : 0 })));
     const byName = names.map((name, i) => ({ name, id: ids[i]! })).sort((a, b) => a.name.localeCompare(b.name));
-    const page = await listRecords(ctx, 'event', { sort: 'name', offset: '250', limit: '5' });
+    const page = await listRecords(ctx, 'event', listQuery('event', { sort: 'name', offset: '250', limit: '5' }));
     expect(page.items.map((e) => e.eventName)).toEqual(byName.slice(250, 255).map((e) => e.name));
     expect(page.total).toBe(260);
-    const newest = await listRecords(ctx, 'event', { offset: '255', limit: '10' });
+    const newest = await listRecords(ctx, 'event', listQuery('event', { offset: '255', limit: '10' }));
     expect(newest.items.map((e) => e.id)).toEqual([...ids].reverse().slice(255));
-    const featured = await listRecords(ctx, 'event', { filter: 'featured', offset: '200', limit: '100' });
+    const featured = await listRecords(ctx, 'event', listQuery('event', { filter: 'featured', offset: '200', limit: '100' }));
     expect(featured.total).toBe(87);
     expect(featured.items).toEqual([]);
-    const searched = await listRecords(ctx, 'event', { q: 'deep', offset: '250', limit: '100' });
+    const searched = await listRecords(ctx, 'event', listQuery('event', { q: 'deep', offset: '250', limit: '100' }));
     expect(searched.items.map((e) => e.id)).toEqual([...ids].reverse().slice(250));
     expect(searched.total).toBe(260);
   });
 
   it('treats a two-character query as a substring too (scan of the compact text table)', async () => {
     await importEvents(database.db, [{ eventName: 'Xq Marks' }, { eventName: 'Plain' }]);
-    expect((await listRecords(ctx, 'event', { q: 'XQ' })).items.map((e) => e.eventName)).toEqual(['Xq Marks']);
-    expect((await listRecords(ctx, 'event', { q: 'n' })).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'XQ' }))).items.map((e) => e.eventName)).toEqual(['Xq Marks']);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'n' }))).total).toBe(1);
     // A line break in the query cannot join two fields.
     await importEvents(database.db, [{ eventName: 'Edge', locationState: 'WA' }]);
-    expect((await listRecords(ctx, 'event', { q: 'edge\nwa' })).total).toBe(0);
-    expect((await listRecords(ctx, 'event', { q: 'edge' })).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'edge\nwa' }))).total).toBe(0);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'edge' }))).total).toBe(1);
   });
 
   it('stays exact when the gram statistics it planned with are out of date', async () => {
     const [first] = await importEvents(database.db, [{ eventName: 'Quokka Quest' }]);
-    expect((await listRecords(ctx, 'event', { q: 'okka qu' })).total).toBe(1);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }))).total).toBe(1);
     // Statistics now say these grams have postings; the data moves on underneath them.
     await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', first!));
-    expect(await listRecords(ctx, 'event', { q: 'okka qu' })).toEqual({ items: [], total: 0 });
+    expect(await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }))).toEqual({ items: [], total: 0 });
     const later = await importEvents(database.db, [{ eventName: 'Quokka Quest Two' }, { eventName: 'Big Quokka Quest' }]);
-    const found = await listRecords(ctx, 'event', { q: 'okka qu' });
+    const found = await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }));
     expect(found.items.map((e) => e.id)).toEqual([...later].reverse());
   });
 
@@ -247,6 +248,6 @@ describe('maintained search and counts', () => {
     await database.db('record_counts').delete();
     await importEvents(database.db, [{ eventName: 'Two', featuredRace: 1 }]);
     expect((await getStats(ctx)).events).toBe(2);
-    expect((await listRecords(ctx, 'event', { filter: 'featured' })).total).toBe(2);
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'featured' }))).total).toBe(2);
   });
 });

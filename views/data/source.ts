@@ -1,15 +1,35 @@
-import { data, redirectDocument, type LoaderFunctionArgs } from 'react-router';
+import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { HttpError, messageOf, statusOf } from '../../src/shared/api-error.js';
+import type { ContactOwnerType, RecordType } from '../../src/services/attachments/owner-types.js';
+import type { PaymentList } from '../../src/services/payments/service.js';
+import { listApiSearch } from '../../src/shared/list-query.js';
+import { RECORD_API_PATHS, type ListQuery, type Page, type RecordDetail, type RecordItem, type RecordKind, type Stats, type WordpressUrl } from '../../src/shared/schemas/records.js';
 import type { SessionInfo } from '../../src/shared/session.js';
+import type { Contact, StoredFile } from '../components/attachments/types.js';
+import type { IntegrationsOverview } from '../pages/integrations/types.js';
 import { apiRequest } from './http.js';
 
 /**
- * What route loaders read through. On the server it calls the /api read handlers in-process; in the browser it
- * fetches the same paths. Both give the same presenter output, so hydration never sees a different shape.
+ * What route loaders and actions read and write through: one typed function per need, so both implementations
+ * are checked by the compiler against the same presenter types. On the server (src/ssr/data-source.ts) each one
+ * calls its service in-process with the request's context and user; in the browser each one fetches its /api
+ * endpoint. Both give the same presenter output, so hydration never sees a different shape.
  */
 export interface DataSource {
   session(): Promise<SessionInfo>;
-  get<T>(path: string): Promise<T>;
+  stats(): Promise<Stats>;
+  integrationsOverview(): Promise<IntegrationsOverview>;
+  listRecords<K extends RecordKind>(kind: K, query: ListQuery<K>): Promise<Page<RecordItem<K>>>;
+  getRecord<K extends RecordKind>(kind: K, id: number): Promise<RecordDetail<K>>;
+  eventWordpressUrl(eventId: number): Promise<WordpressUrl>;
+  contact(id: number): Promise<Contact>;
+  contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
+  paymentsOf(ownerType: RecordType, ownerId: number): Promise<PaymentList>;
+  filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
+  /** Writes take the form's body as it is: the service parses it with the shared schema. */
+  createRecord<K extends RecordKind>(kind: K, input: unknown): Promise<RecordDetail<K>>;
+  updateRecord<K extends RecordKind>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
+  deleteRecord(kind: RecordKind, id: number): Promise<void>;
 }
 
 export interface ServerLoaderContext {
@@ -17,21 +37,38 @@ export interface ServerLoaderContext {
   signedIn: boolean;
 }
 
-function isServerContext(context: unknown): context is ServerLoaderContext {
+/** Route loaders and actions get the server's context on the server; in the browser they get none. */
+export function isServerContext(context: unknown): context is ServerLoaderContext {
   return typeof context === 'object' && context !== null && 'dataSource' in context;
 }
 
-const browserDataSource: DataSource = {
+/** A browser read; the answer's type is the endpoint's presenter type, which the API serves unchanged. */
+async function read<T>(path: string): Promise<T> {
+  try {
+    return await apiRequest<T>('GET', path);
+  } catch (error) {
+    // The session ended while the page was open: reload, and the server shows the sign-in screen at this URL.
+    if (error instanceof HttpError && error.status === 401) throw redirectDocument(window.location.pathname + window.location.search);
+    throw error;
+  }
+}
+
+const recordPath = (kind: RecordKind, id: number) => `${RECORD_API_PATHS[kind]}/${id}`;
+
+export const browserDataSource: DataSource = {
   session: () => apiRequest<SessionInfo>('GET', '/api/session'),
-  async get<T>(path: string) {
-    try {
-      return await apiRequest<T>('GET', path);
-    } catch (error) {
-      // The session ended while the page was open: reload, and the server shows the sign-in screen at this URL.
-      if (error instanceof HttpError && error.status === 401) throw redirectDocument(window.location.pathname + window.location.search);
-      throw error;
-    }
-  },
+  stats: () => read('/api/stats'),
+  integrationsOverview: () => read('/api/integrations/overview'),
+  listRecords: (kind, query) => read(`${RECORD_API_PATHS[kind]}?${listApiSearch(kind, query).toString()}`),
+  getRecord: (kind, id) => read(recordPath(kind, id)),
+  eventWordpressUrl: (eventId) => read(`${recordPath('event', eventId)}/wordpress-url`),
+  contact: (id) => read(`/api/contacts/${id}`),
+  contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),
+  paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
+  filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
+  createRecord: (kind, input) => apiRequest('POST', RECORD_API_PATHS[kind], input),
+  updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
+  deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
 };
 
 export function dataSource(context: unknown): DataSource {
@@ -54,6 +91,17 @@ export function gated<T>(loader: (args: LoaderFunctionArgs) => Promise<T>) {
       if (status !== undefined && status >= 400 && status < 500) throw data(messageOf(error, 'The page could not be loaded'), { status });
       throw error;
     }
+  };
+}
+
+/**
+ * Wraps a page action behind the access gate: a signed-out post (the server renders only the sign-in screen) is
+ * refused before it reads the form. The server's DataSource refuses a write without a user as well.
+ */
+export function gatedAction<T>(action: (args: ActionFunctionArgs) => Promise<T>) {
+  return async (args: ActionFunctionArgs): Promise<T> => {
+    if (isServerContext(args.context) && !args.context.signedIn) throw data('Not signed in', { status: 401 });
+    return action(args);
   };
 }
 

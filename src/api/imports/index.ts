@@ -11,7 +11,7 @@ import { checkCsvText, CsvTextError } from '../../shared/csv-text.js';
 import { actorOf } from '../actor.js';
 import type { ReadRoute } from '../reads.js';
 
-/** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
+/** GET endpoints of this area, served by /api (server-side loaders call the same services through src/ssr/data-source.ts). */
 export const importsReads: ReadRoute[] = [];
 
 /** The screens send a whole file as JSON rows; 50 MB holds a few hundred thousand rows, and nothing else gets this limit. */

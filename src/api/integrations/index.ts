@@ -6,16 +6,22 @@ import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpre
 import { listRuns } from '../../services/sync/queries.js';
 import { latestRuns, presentRun, runSync } from '../../services/sync/service.js';
 import { actorOf } from '../actor.js';
+import type { AppContext } from '../../services/context.js';
+import type { IntegrationsOverview } from '../../../views/pages/integrations/types.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
-/** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
+/** What the Integrations page needs on load: which services are set up, and how each sync last went. */
+export async function integrationsOverview(ctx: AppContext): Promise<IntegrationsOverview> {
+  return { ...integrationSettings(ctx), latestRuns: await latestRuns(ctx) };
+}
+
+/** GET endpoints of this area, served by /api (server-side loaders call the same services through src/ssr/data-source.ts). */
 export const integrationsReads: ReadRoute[] = [
   defineRead('/api/wordpress/test', ({ ctx }) => testWordPress(ctx)),
   defineRead('/api/wordpress/site-info', ({ ctx }) => wordpressSiteInfo(ctx)),
   defineRead('/api/mailchimp/test', ({ ctx }) => testMailchimp(ctx)),
   defineRead('/api/mailchimp/audiences', ({ ctx }) => listAudiences(ctx)),
-  // What the Integrations page needs on load: which services are set up, and how each sync last went.
-  defineRead('/api/integrations/overview', async ({ ctx }) => ({ ...integrationSettings(ctx), latestRuns: await latestRuns(ctx) })),
+  defineRead('/api/integrations/overview', ({ ctx }) => integrationsOverview(ctx)),
   defineRead('/api/sync/runs', async ({ ctx, query }) => {
     const kind = query.get('kind') ?? undefined;
     if (kind !== undefined && !isSyncKind(kind)) throw new IntegrationError(400, 'bad_request', `kind must be one of: ${SYNC_KINDS.join(', ')}`);

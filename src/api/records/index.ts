@@ -2,14 +2,23 @@ import { Router } from 'express';
 import { RECORD_API_PATHS, RECORD_KINDS, type RecordKind } from '../../shared/schemas/records.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../../services/records/service.js';
 import { actorOf } from '../actor.js';
+import { validationFailed } from '../../services/errors.js';
+import { readListQuery } from '../../shared/list-query.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
-/** GET endpoints of this area, served by /api and called in-process by server-side loaders. */
+/** A list URL's query, parsed once; a malformed one is a 400 naming the first problem. */
+function apiListQuery<K extends RecordKind>(kind: K, search: URLSearchParams) {
+  const read = readListQuery(kind, search, 'api');
+  if (!read.ok) throw validationFailed(read.message, read.issues);
+  return read.query;
+}
+
+/** GET endpoints of this area, served by /api (server-side loaders call the same services through src/ssr/data-source.ts). */
 export const recordsReads: ReadRoute[] = [
   // Listed before /:id so the more specific path is plain to read; matching does not depend on the order.
   defineRead(`${RECORD_API_PATHS.event}/:id/wordpress-url`, ({ ctx, params }) => eventWordpressUrl(ctx, params.id)),
   ...RECORD_KINDS.flatMap((kind) => [
-    defineRead(RECORD_API_PATHS[kind], ({ ctx, query }) => listRecords(ctx, kind, query)),
+    defineRead(RECORD_API_PATHS[kind], ({ ctx, query }) => listRecords(ctx, kind, apiListQuery(kind, query))),
     defineRead(`${RECORD_API_PATHS[kind]}/:id`, ({ ctx, params }) => getRecord(ctx, kind, params.id)),
   ]),
 ];

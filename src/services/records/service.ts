@@ -2,18 +2,11 @@ import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
 import { withTransaction } from '../../db/transaction.js';
 import {
-  ListQuerySchemas,
-  type Brand,
-  type Event,
-  type EventSummary,
-  type Influencer,
-  type Media,
-  type Professional,
   type ListQuery,
   type Page,
+  type RecordDetail,
+  type RecordItem,
   type RecordKind,
-  type RunClub,
-  type RunClubSummary,
   type WordpressUrl,
 } from '../../shared/schemas/records.js';
 import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
@@ -35,17 +28,8 @@ import {
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
 
-/** The presenter shape of each type: list items, and the one-record view (events and run clubs add their rows). */
-export interface RecordShapes {
-  event: { item: EventSummary; detail: Event };
-  professional: { item: Professional; detail: Professional };
-  runclub: { item: RunClubSummary; detail: RunClub };
-  brand: { item: Brand; detail: Brand };
-  media: { item: Media; detail: Media };
-  influencer: { item: Influencer; detail: Influencer };
-}
-type Item<K extends RecordKind> = RecordShapes[K]['item'];
-type Detail<K extends RecordKind> = RecordShapes[K]['detail'];
+type Item<K extends RecordKind> = RecordItem<K>;
+type Detail<K extends RecordKind> = RecordDetail<K>;
 type RawRow = Record<string, unknown>;
 
 const MAX_ID = 4_294_967_295;
@@ -63,18 +47,6 @@ export function parseRecordId(kind: RecordKind, text: string | undefined): numbe
 
 const definition = (kind: RecordKind) => definitionOf(kind) as RecordDefinition;
 
-
-function queryObject(query: URLSearchParams | Record<string, unknown>): Record<string, unknown> {
-  if (!(query instanceof URLSearchParams)) return query;
-  // A repeated parameter (?q=a&q=b) is refused by the schema as a list, rather than silently picking one.
-  // fromEntries defines own properties, so a parameter named __proto__ stays a plain key.
-  return Object.fromEntries(
-    [...new Set(query.keys())].map((key) => {
-      const values = query.getAll(key);
-      return [key, values.length === 1 ? values[0] : values];
-    }),
-  );
-}
 
 interface ListFilter {
   /** On the record rows (plain lists). */
@@ -121,9 +93,9 @@ function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): ListFilter {
   return { buckets: [ALL_BUCKET], total: (c) => countOf(c, ALL_BUCKET) };
 }
 
-export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K, rawQuery: URLSearchParams | Record<string, unknown>): Promise<Page<Item<K>>> {
+/** One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller. */
+export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
   const def = definition(kind);
-  const query = parseInput(ListQuerySchemas[kind], queryObject(rawQuery)) as ListQuery<RecordKind>;
   const sort = (def.sorts as Record<string, SortSpec>)[query.sort]!;
   const filter = filterOf(kind, query);
   const request = { where: filter.where, sort, limit: query.limit, offset: query.offset };

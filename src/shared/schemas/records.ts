@@ -464,6 +464,18 @@ export interface Influencer extends Audit {
   notes: string | null;
 }
 
+/** The presenter shape of each type: list items, and the one-record view (events and run clubs add their rows). */
+export interface RecordShapes {
+  event: { item: EventSummary; detail: Event };
+  professional: { item: Professional; detail: Professional };
+  runclub: { item: RunClubSummary; detail: RunClub };
+  brand: { item: Brand; detail: Brand };
+  media: { item: Media; detail: Media };
+  influencer: { item: Influencer; detail: Influencer };
+}
+export type RecordItem<K extends keyof RecordShapes> = RecordShapes[K]['item'];
+export type RecordDetail<K extends keyof RecordShapes> = RecordShapes[K]['detail'];
+
 /** Every list endpoint answers one page and the total number of matches. */
 export interface Page<T> {
   items: T[];

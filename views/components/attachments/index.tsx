@@ -4,7 +4,7 @@
  */
 import type { RecordType } from '../../../src/services/attachments/owner-types.js';
 import type { DataSource } from '../../data/source.js';
-import type { Attachments, Contact, Payment, StoredFile } from './types.js';
+import type { Attachments, Contact } from './types.js';
 
 export type { Attachments, Contact, Payment, StoredFile } from './types.js';
 export { ContactsTab } from './contacts-tab.js';
@@ -15,9 +15,9 @@ export { FilesCard } from './files-card.js';
 /** An owner's contacts (none for influencers: they carry their own email and phone), payments and files, in parallel. */
 export async function loadAttachments(ds: DataSource, ownerType: RecordType, ownerId: number): Promise<Attachments> {
   const [contacts, payments, files] = await Promise.all([
-    ownerType === 'influencer' ? Promise.resolve([] as Contact[]) : ds.get<Contact[]>(`/api/contacts/${ownerType}/${ownerId}`),
-    ds.get<{ items: Payment[]; total: number; totalAmount: string }>(`/api/payments?entityType=${ownerType}&entityId=${ownerId}`),
-    ds.get<StoredFile[]>(`/api/files/${ownerType}/${ownerId}`),
+    ownerType === 'influencer' ? Promise.resolve<Contact[]>([]) : ds.contactsOf(ownerType, ownerId),
+    ds.paymentsOf(ownerType, ownerId),
+    ds.filesOf(ownerType, ownerId),
   ]);
   return { contacts, payments: payments.items, paymentsTotal: payments.totalAmount, files };
 }

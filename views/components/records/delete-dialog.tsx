@@ -1,10 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
-import { useLocation, useNavigate, useRevalidator } from 'react-router';
+import { useFetcher, useLocation } from 'react-router';
 import { messageOf } from '../../../src/shared/api-error.js';
-import { apiRequest } from '../../data/http.js';
 import { toast } from '../ui/toast.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
+import { deleteFields } from './actions.js';
 import { editPath, type RecordConfig } from './record-config.js';
 
 export interface ConfirmDeleteButtonProps {
@@ -17,13 +17,18 @@ export interface ConfirmDeleteButtonProps {
   /** The trigger's accessible name when the visible text alone is ambiguous (e.g. on a card in a list). */
   ariaLabel?: string;
   small?: boolean;
+  /**
+   * Without JavaScript there is no dialog: given these fields, the button posts them to the page's own URL, whose
+   * route action deletes. Once hydrated the button opens the dialog instead and never posts the form itself.
+   */
+  postFields?: Record<string, string>;
 }
 
 /**
  * A delete button that asks first in an accessible dialog (not window.confirm): focus starts on Cancel, the
  * safe choice, Escape cancels, and focus returns to the button when the dialog closes.
  */
-export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ariaLabel, small }: ConfirmDeleteButtonProps) {
+export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ariaLabel, small, postFields }: ConfirmDeleteButtonProps) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -40,11 +45,24 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
 
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
-      <Dialog.Trigger asChild>
-        <Button variant="destructive" className={cx(small && 'btn-sm')} aria-label={ariaLabel}>
-          {label}
-        </Button>
-      </Dialog.Trigger>
+      {postFields ? (
+        <form method="post" className="inline-form" onSubmit={(event) => event.preventDefault()}>
+          {Object.entries(postFields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <Dialog.Trigger asChild>
+            <Button type="submit" variant="destructive" className={cx(small && 'btn-sm')} aria-label={ariaLabel}>
+              {label}
+            </Button>
+          </Dialog.Trigger>
+        </form>
+      ) : (
+        <Dialog.Trigger asChild>
+          <Button variant="destructive" className={cx(small && 'btn-sm')} aria-label={ariaLabel}>
+            {label}
+          </Button>
+        </Dialog.Trigger>
+      )}
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
@@ -80,24 +98,13 @@ export function failureToast(fallback: string, error: unknown) {
 }
 
 /**
- * Deletes a record, says so in a toast and goes to the list (or reloads it when already there, so the card
- * and the counts disappear).
+ * Deletes a record through the route action of the page it is shown on (views/components/records/actions.ts):
+ * the action raises the toast, and goes to the list from a detail page or reloads the list it was asked from.
  */
-export function useDeleteRecord(kind: RecordConfig) {
-  const navigate = useNavigate();
+export function useDeleteRecord() {
+  const fetcher = useFetcher();
   const location = useLocation();
-  const revalidator = useRevalidator();
-  return async (id: number) => {
-    try {
-      await apiRequest('DELETE', `${kind.apiPath}/${id}`);
-    } catch (error) {
-      failureToast(kind.messages.deleteFailed, error);
-      return;
-    }
-    toast({ title: kind.messages.deleted });
-    if (location.pathname === kind.listPath) await revalidator.revalidate();
-    else await navigate(kind.listPath);
-  };
+  return (id: number) => fetcher.submit(deleteFields(id), { method: 'post', action: location.pathname + location.search });
 }
 
 /**
@@ -105,11 +112,11 @@ export function useDeleteRecord(kind: RecordConfig) {
  * leaves the delete button out (a published professional cannot be deleted here).
  */
 export function RecordDetailActions({ kind, id, editLabel, question }: { kind: RecordConfig; id: number; editLabel: string; question: string | null }) {
-  const deleteRecord = useDeleteRecord(kind);
+  const deleteRecord = useDeleteRecord();
   return (
     <>
       <ButtonLink to={editPath(kind, id)}>{editLabel}</ButtonLink>
-      {question !== null && <ConfirmDeleteButton question={question} onConfirm={() => deleteRecord(id)} />}
+      {question !== null && <ConfirmDeleteButton question={question} postFields={deleteFields(id)} onConfirm={() => deleteRecord(id)} />}
     </>
   );
 }

@@ -25,7 +25,7 @@ export function EditRecordPage({ config, schema, sections, title, notFound, list
   return (
     <div className="page">
       <PageHeader backTo={back} backLabel={`Back to ${title}`} title={`Edit ${title}`} />
-      <RecordForm config={config} schema={schema} sections={sections} record={record} submitLabel={`Update ${title}`} cancelTo={back} />
+      <RecordForm schema={schema} sections={sections} record={record} submitLabel={`Update ${title}`} cancelTo={back} />
     </div>
   );
 }

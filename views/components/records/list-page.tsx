@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
-import { listPageHref, pageCount, type ListQuery } from './list-query.js';
+import type { ListView } from '../../../src/shared/list-query.js';
+import { listPageHref, pageCount } from './list-query.js';
 
 export interface FilterOption {
   value: string;
@@ -27,7 +28,7 @@ export interface RecordListPageProps<T> {
   actions?: ReactNode;
   items: T[];
   total: number;
-  query: ListQuery;
+  query: ListView;
   /** Why this search could not be run: shown in place of the results, with the search box kept to fix it. */
   problem?: string;
   pageSize: number;
@@ -126,7 +127,7 @@ function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordL
   );
 }
 
-export function Pagination({ listPath, query, total, pageSize, filterParam }: { listPath: string; query: ListQuery; total: number; pageSize: number; filterParam?: string }) {
+export function Pagination({ listPath, query, total, pageSize, filterParam }: { listPath: string; query: ListView; total: number; pageSize: number; filterParam?: string }) {
   const pages = pageCount(total, pageSize);
   if (pages <= 1 && query.page <= 1) return null;
   const href = (page: number) => listPageHref(listPath, { ...query, page }, filterParam);

@@ -1,9 +1,9 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
-import type { RecordType } from '../../../src/services/attachments/owner-types.js';
 import { messageOf, statusOf } from '../../../src/shared/api-error.js';
+import { readListQuery, type ListView } from '../../../src/shared/list-query.js';
+import type { RecordDetail, RecordItem, RecordKind } from '../../../src/shared/schemas/records.js';
 import { loadAttachments, type Attachments } from '../attachments/index.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '../../data/source.js';
-import { listApiPath, readListQuery, type ListQuery, type ListResponse } from './list-query.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -13,40 +13,40 @@ export function parseRecordId(raw: string | undefined): number {
 }
 
 /** A read that answers null for an unknown id, so pages can show their own not-found text. */
-export async function getOrNull<T>(ds: DataSource, path: string): Promise<T | null> {
+export async function getOrNull<T>(read: Promise<T>): Promise<T | null> {
   try {
-    return await ds.get<T>(path);
+    return await read;
   } catch (error) {
     if (statusOf(error) === 404) return null;
     throw error;
   }
 }
 
-export interface ListData<T> extends ListResponse<T> {
-  query: ListQuery;
-  /** Why the API refused this search (e.g. text over the length limit): shown in place of the results. */
+export interface ListData<T> {
+  items: T[];
+  total: number;
+  query: ListView;
+  /** Why this search cannot be run (e.g. text over the length limit): shown in place of the results. */
   problem?: string;
 }
 
-export interface ListSource {
-  apiPath: string;
-  pageSize: number;
-  /** The query parameter of the list's filter, shared by the page URL and the API ('filter', 'type'). */
-  filterParam?: string;
-  filterValues?: readonly string[];
+/** A search that cannot be run: status 400, and the page keeps its search box so the user can fix it. */
+function refusedSearch<T>(query: ListView, problem: string): ListData<T> {
+  return data({ items: [], total: 0, query, problem }, { status: 400 }) as unknown as ListData<T>;
 }
 
-export function listLoader<T>(source: ListSource) {
-  return gated(async ({ request, context }: LoaderFunctionArgs): Promise<ListData<T>> => {
-    const query = readListQuery(new URL(request.url).searchParams, source.filterParam, source.filterValues);
+/** A list page: its URL's query, read once with the API's rules, is the query the list is read with. */
+export function listLoader<K extends RecordKind>(kind: K) {
+  return gated(async ({ request, context }: LoaderFunctionArgs): Promise<ListData<RecordItem<K>>> => {
+    const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
+    if (!read.ok) return refusedSearch(read.view, read.message);
     try {
-      const list = await dataSource(context).get<ListResponse<T>>(listApiPath(source.apiPath, query, source.pageSize, source.filterParam));
-      return { items: list.items, total: list.total, query };
+      const list = await dataSource(context).listRecords(kind, read.query);
+      return { items: list.items, total: list.total, query: read.view };
     } catch (error) {
-      // The API's own rules decide what a valid search is; the page keeps its search box so the user can fix it.
+      // Rules only the server knows still show on the page, not as the error page.
       if (statusOf(error) !== 400) throw error;
-      const refused: ListData<T> = { items: [], total: 0, query, problem: messageOf(error, 'This search could not be run') };
-      return data(refused, { status: 400 }) as unknown as ListData<T>;
+      return refusedSearch(read.view, messageOf(error, 'This search could not be run'));
     }
   });
 }
@@ -57,10 +57,10 @@ export interface RecordData<T> {
 }
 
 /** Loads one record for an edit page; null when it does not exist. */
-export function recordLoader<T>(apiPath: string) {
-  return gated(async ({ params, context }: LoaderFunctionArgs): Promise<RecordData<T>> => {
+export function recordLoader<K extends RecordKind>(kind: K) {
+  return gated(async ({ params, context }: LoaderFunctionArgs): Promise<RecordData<RecordDetail<K>>> => {
     const id = parseRecordId(params.id);
-    const record = id ? await getOrNull<T>(dataSource(context), `${apiPath}/${id}`) : null;
+    const record = id ? await getOrNull(dataSource(context).getRecord(kind, id)) : null;
     return notFoundWhen(record === null, { id, record });
   });
 }
@@ -72,25 +72,25 @@ export interface DetailData<T> extends RecordData<T> {
 export const NO_ATTACHMENTS: Attachments = { contacts: [], payments: [], paymentsTotal: '0.00', files: [] };
 
 /** Loads a record and what hangs off it (contacts, payments, files) for its detail page. */
-export async function loadDetail<T>(ds: DataSource, apiPath: string, ownerType: RecordType, rawId: string | undefined): Promise<DetailData<T>> {
+export async function loadDetail<K extends RecordKind>(ds: DataSource, kind: K, rawId: string | undefined): Promise<DetailData<RecordDetail<K>>> {
   const id = parseRecordId(rawId);
   if (!id) return { id, record: null, attachments: NO_ATTACHMENTS };
   // Both reads start together (one round trip in the browser); what hangs off a missing record is not wanted,
   // so its failure only matters when the record exists.
-  const pendingAttachments = loadAttachments(ds, ownerType, id).then(
+  const pendingAttachments = loadAttachments(ds, kind, id).then(
     (attachments) => ({ attachments }),
     (error: unknown) => ({ error }),
   );
-  const record = await getOrNull<T>(ds, `${apiPath}/${id}`);
+  const record = await getOrNull(ds.getRecord(kind, id));
   const loaded = await pendingAttachments;
   if (!record) return { id, record: null, attachments: NO_ATTACHMENTS };
   if ('error' in loaded) throw loaded.error;
   return { id, record, attachments: loaded.attachments };
 }
 
-export function detailLoader<T>(apiPath: string, ownerType: RecordType) {
+export function detailLoader<K extends RecordKind>(kind: K) {
   return gated(async ({ params, context }: LoaderFunctionArgs) => {
-    const detail = await loadDetail<T>(dataSource(context), apiPath, ownerType, params.id);
+    const detail = await loadDetail(dataSource(context), kind, params.id);
     return notFoundWhen(detail.record === null, detail);
   });
 }

@@ -1,39 +1,12 @@
-import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { z } from 'zod';
-import { HttpError, type ApiErrorBody } from '../../../src/shared/api-error.js';
-import { apiRequest } from '../../data/http.js';
-import { toast } from '../ui/toast.js';
-import { Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
+import { Alert, Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
-import { failureToast } from './delete-dialog.js';
-import { detailPath, type RecordConfig } from './record-config.js';
+import type { WriteFailure } from './actions.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
 
-
-/** The field issues of a 400 answer, so a rule only the server knows still lands next to its field. */
-function serverIssues(error: unknown): ApiErrorBody['issues'] {
-  if (!(error instanceof HttpError) || error.status !== 400) return undefined;
-  try {
-    return (JSON.parse(error.body) as Partial<ApiErrorBody>).issues;
-  } catch {
-    return undefined;
-  }
-}
-
 const fieldId = (name: string) => `field-${name}`;
-
-const noSubscription = () => () => {};
-/**
- * False in the server's HTML and during hydration, true once React runs the page. Before that a click would
- * submit the form natively (a GET with the fields in the URL), so the submit button waits for the script.
- */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 /** A field's hint and its error, under the control; their ids are what the control's aria-describedby names. */
 function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
@@ -124,7 +97,6 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
 }
 
 export interface RecordFormProps {
-  config: RecordConfig;
   /** The shared zod schema the API parses the same body with. */
   schema: z.ZodType;
   sections: readonly FormSection[];
@@ -136,54 +108,52 @@ export interface RecordFormProps {
 }
 
 /**
- * The add and edit form of every record type. It validates with the shared schema before sending, shows each
- * field's message under it, sends the whole form (PUT replaces every form field) and goes to the detail page.
+ * The add and edit form of every record type. It posts to its own page, whose route action saves and goes to the
+ * detail page (views/components/records/actions.ts), so it works before hydration and without JavaScript. Once
+ * hydrated it first validates with the shared schema, and an invalid form is not sent at all; the messages of
+ * either check show under their fields.
  */
-export function RecordForm({ config, schema, sections, record, submitLabel, cancelTo }: RecordFormProps) {
-  const navigate = useNavigate();
+export function RecordForm({ schema, sections, record, submitLabel, cancelTo }: RecordFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
-  const [pending, setPending] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const failure = useActionData<WriteFailure>();
+  // The browser's own check; null once the form passed it, so the answer to the last post shows instead.
+  const [checked, setChecked] = useState<FieldErrors | null>(null);
   const editing = Boolean(record);
   const fields = allFields(sections);
   const values = (record ?? {}) as Record<string, unknown>;
+  const pending = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  const errors = checked ?? (pending ? {} : (failure?.errors ?? {}));
 
-  function showErrors(next: FieldErrors) {
-    setErrors(next);
+  const focusFirstError = (next: FieldErrors) => {
     const first = fields.find((field) => next[field.name]);
-    if (first) {
-      const element = formRef.current?.querySelector<HTMLElement>(`[name="${first.name}"]`);
-      element?.focus();
-    }
-  }
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first.name}"]`)?.focus();
+  };
+  useEffect(() => {
+    if (failure) focusFirstError(failure.errors);
+    // Only a new answer moves the focus, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [failure]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const body = readForm(new FormData(event.currentTarget), fields);
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      showErrors(firstErrorPerField(parsed.error.issues));
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const parsed = schema.safeParse(readForm(new FormData(event.currentTarget), fields));
+    if (parsed.success) {
+      setChecked(null);
       return;
     }
-    setErrors({});
-    setPending(true);
-    try {
-      const saved = editing
-        ? await apiRequest<{ id: number }>('PUT', `${config.apiPath}/${record!.id}`, body)
-        : await apiRequest<{ id: number }>('POST', config.apiPath, body);
-      toast({ title: editing ? config.messages.updated : config.messages.created });
-      await navigate(detailPath(config, saved.id));
-    } catch (error) {
-      setPending(false);
-      const issues = serverIssues(error);
-      if (issues?.length) showErrors(firstErrorPerField(issues));
-      failureToast(editing ? config.messages.updateFailed : config.messages.createFailed, error);
-    }
+    event.preventDefault();
+    const next = firstErrorPerField(parsed.error.issues);
+    setChecked(next);
+    focusFirstError(next);
   }
 
   return (
-    <form ref={formRef} className="records-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+    <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit}>
+      {failure && !failure.toasted && !pending && (
+        <Alert variant="destructive" title={failure.title}>
+          {failure.message && failure.message !== failure.title ? failure.message : null}
+        </Alert>
+      )}
       {sections.map((section, index) => (
         <Card key={section.title ?? index} className="records-form-section">
           {section.title && <h2 className="card-title records-form-title">{section.title}</h2>}
@@ -197,13 +167,13 @@ export function RecordForm({ config, schema, sections, record, submitLabel, canc
         </Card>
       ))}
       <div className="form-actions">
-        <Button type="submit" disabled={pending || !hydrated}>
+        <Button type="submit" disabled={pending}>
           {pending ? (editing ? 'Updating...' : 'Creating...') : submitLabel}
         </Button>
         <Link to={cancelTo} className="btn btn-outline">
           Cancel
         </Link>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -3,6 +3,7 @@ import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const brandsConfig: RecordConfig = {
+  kind: 'brand',
   apiPath: RECORD_API_PATHS.brand,
   listPath: '/brands',
   noun: 'brand',

@@ -6,9 +6,11 @@ import { DateText, ExternalButton, ExternalLink, InfoList, multilineText, NotFou
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { useFormat } from '../../hooks/use-format.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 import { brandsConfig } from './config.js';
 
-export const loader = detailLoader<Brand>(brandsConfig.apiPath, 'brand');
+export const loader = detailLoader('brand');
+export const action = deleteRecordAction(brandsConfig, 'detail');
 
 export function Component() {
   const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;

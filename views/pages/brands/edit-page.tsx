@@ -1,10 +1,13 @@
-import { BrandInputSchema, type Brand } from '../../../src/shared/schemas/records.js';
+import { BrandInputSchema } from '../../../src/shared/schemas/records.js';
 import { EditRecordPage } from '../../components/records/edit-page.js';
 import { recordLoader } from '../../components/records/loaders.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { brandsConfig } from './config.js';
 import { BRAND_FORM } from './form.js';
 
-export const loader = recordLoader<Brand>(brandsConfig.apiPath);
+export const loader = recordLoader('brand');
+
+export const action = recordFormAction(brandsConfig, BRAND_FORM);
 
 export function Component() {
   return <EditRecordPage config={brandsConfig} schema={BrandInputSchema} sections={BRAND_FORM} title="Brand" notFound="Brand not found" listBackLabel="Return to Brands" />;

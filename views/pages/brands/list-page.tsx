@@ -7,13 +7,15 @@ import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
+import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
 import { brandsConfig } from './config.js';
 
-export const loader = listLoader<Brand>({ apiPath: brandsConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('brand');
+export const action = deleteRecordAction(brandsConfig, 'list');
 
 export function Component() {
   const data = useLoaderData() as ListData<Brand>;
-  const deleteBrand = useDeleteRecord(brandsConfig);
+  const deleteBrand = useDeleteRecord();
   return (
     <RecordListPage
       title="Brands"
@@ -41,7 +43,7 @@ export function Component() {
           editTo={editPath(brandsConfig, brand.id)}
           title={brand.brandName}
           testId="brand-card"
-          actions={<ConfirmDeleteButton small ariaLabel={`Delete ${brand.brandName}`} question="Are you sure you want to delete this brand?" onConfirm={() => deleteBrand(brand.id)} />}
+          actions={<ConfirmDeleteButton small ariaLabel={`Delete ${brand.brandName}`} question="Are you sure you want to delete this brand?" postFields={deleteFields(brand.id)} onConfirm={() => deleteBrand(brand.id)} />}
         >
           <CardLine>{brand.industryCategory}</CardLine>
           <CardLine>{brand.locationState}</CardLine>

@@ -15,7 +15,7 @@ export interface ContactPageData {
 /** /contacts/:id and /contacts/:id/edit: the contact (null when there is none; id 0 fetches nothing). */
 export const contactLoader = gated(async ({ params, request, context }: LoaderFunctionArgs): Promise<ContactPageData> => {
   const id = parseRecordId(params.id);
-  const contact = id ? await getOrNull<Contact>(dataSource(context), `/api/contacts/${id}`) : null;
+  const contact = id ? await getOrNull(dataSource(context).contact(id)) : null;
   return notFoundWhen(contact === null, { id, contact, returnTo: safeReturnPath(new URL(request.url).searchParams.get('return')) });
 });
 
@@ -36,12 +36,12 @@ export const ownerContactLoader = gated(async ({ params, request, context }: Loa
   const ds = dataSource(context);
   if (params.contactId !== undefined) {
     const contactId = parseRecordId(params.contactId);
-    const contact = contactId && ownerId ? await getOrNull<Contact>(ds, `/api/contacts/${contactId}`) : null;
+    const contact = contactId && ownerId ? await getOrNull(ds.contact(contactId)) : null;
     // A contact of another owner is not found here: saving would otherwise move it to this owner.
     const belongs = contact !== null && contact.entityType === ownerType && contact.entityId === ownerId;
     return notFoundWhen(!belongs, { ownerType, ownerId, contact: belongs ? contact : null, mode: 'edit', found: belongs });
   }
   // The owner's contact list answers 404 when the owner does not exist.
-  const owner = ownerId ? await getOrNull<Contact[]>(ds, `/api/contacts/${ownerType}/${ownerId}`) : null;
+  const owner = ownerId ? await getOrNull(ds.contactsOf(ownerType, ownerId)) : null;
   return notFoundWhen(owner === null, { ownerType, ownerId, contact: null, mode: 'add', found: owner !== null });
 });

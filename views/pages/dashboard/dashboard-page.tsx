@@ -3,7 +3,7 @@ import type { Stats } from '../../../src/services/stats/service.js';
 import { Skeleton } from '../../components/ui/primitives.js';
 import { dataSource, gated } from '../../data/source.js';
 
-export const loader = gated(({ context }) => dataSource(context).get<Stats>('/api/stats'));
+export const loader = gated(({ context }) => dataSource(context).stats());
 
 export const STAT_CARDS: Array<{ key: keyof Stats; label: string; to: string }> = [
   { key: 'events', label: 'Events', to: '/events' },

@@ -3,6 +3,7 @@ import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const eventsConfig: RecordConfig = {
+  kind: 'event',
   apiPath: RECORD_API_PATHS.event,
   listPath: '/events',
   noun: 'event',

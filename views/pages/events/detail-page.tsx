@@ -1,6 +1,6 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { statusOf } from '../../../src/shared/api-error.js';
-import { eventWordpressUrlPath, type Event, type EventDistance, type WordpressUrl } from '../../../src/shared/schemas/records.js';
+import type { Event, EventDistance } from '../../../src/shared/schemas/records.js';
 import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { wordpressAdminEditUrl } from '../../components/records/links.js';
@@ -10,6 +10,7 @@ import { Badge, Card } from '../../components/ui/primitives.js';
 import { dataSource, gated, notFoundWhen } from '../../data/source.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { useSession } from '../../hooks/use-session.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 import { eventsConfig } from './config.js';
 
 interface EventDetailData extends DetailData<Event> {
@@ -18,12 +19,12 @@ interface EventDetailData extends DetailData<Event> {
 
 export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Promise<EventDetailData> => {
   const ds = dataSource(context);
-  const detail = await loadDetail<Event>(ds, eventsConfig.apiPath, 'event', params.id);
+  const detail = await loadDetail(ds, 'event', params.id);
   // The public page link is asked for only when the event is synced (spec point 7).
   let wordpressUrl: string | null = null;
   if (detail.record?.wordpressEventId != null) {
     try {
-      wordpressUrl = (await ds.get<WordpressUrl>(eventWordpressUrlPath(detail.record.id))).wordpressUrl;
+      wordpressUrl = (await ds.eventWordpressUrl(detail.record.id)).wordpressUrl;
     } catch (error) {
       // 409: no public site is configured; the page says so instead of failing. Anything else is a real failure.
       if (statusOf(error) !== 409) throw error;
@@ -31,6 +32,8 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
   }
   return notFoundWhen(detail.record === null, { ...detail, wordpressUrl });
 });
+
+export const action = deleteRecordAction(eventsConfig, 'detail');
 
 function Distances({ distances }: { distances: EventDistance[] }) {
   const format = useFormat();

@@ -1,10 +1,13 @@
-import { EventInputSchema, type Event } from '../../../src/shared/schemas/records.js';
+import { EventInputSchema } from '../../../src/shared/schemas/records.js';
 import { EditRecordPage } from '../../components/records/edit-page.js';
 import { recordLoader } from '../../components/records/loaders.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { eventsConfig } from './config.js';
 import { EVENT_FORM } from './form.js';
 
-export const loader = recordLoader<Event>(eventsConfig.apiPath);
+export const loader = recordLoader('event');
+
+export const action = recordFormAction(eventsConfig, EVENT_FORM);
 
 export function Component() {
   return <EditRecordPage config={eventsConfig} schema={EventInputSchema} sections={EVENT_FORM} title="Event" notFound="Event not found" listBackLabel="Back to Events" />;

@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router';
-import { EVENT_FILTERS, PAGE_SIZE, type EventSummary } from '../../../src/shared/schemas/records.js';
+import { PAGE_SIZE, type EventSummary } from '../../../src/shared/schemas/records.js';
 import { EventStatusBadge } from '../../components/records/badges.js';
 import { DateText } from '../../components/records/detail.js';
 import { editPath, detailPath } from '../../components/records/record-config.js';
@@ -9,7 +9,7 @@ import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
 
-export const loader = listLoader<EventSummary>({ apiPath: eventsConfig.apiPath, pageSize: PAGE_SIZE, filterParam: 'filter', filterValues: EVENT_FILTERS });
+export const loader = listLoader('event');
 
 export function Component() {
   const data = useLoaderData() as ListData<EventSummary>;

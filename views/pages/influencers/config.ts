@@ -3,6 +3,7 @@ import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const influencersConfig: RecordConfig = {
+  kind: 'influencer',
   apiPath: RECORD_API_PATHS.influencer,
   listPath: '/influencers',
   noun: 'influencer',

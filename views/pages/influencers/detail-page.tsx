@@ -8,8 +8,10 @@ import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tikto
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 
-export const loader = detailLoader<Influencer>(influencersConfig.apiPath, 'influencer');
+export const loader = detailLoader('influencer');
+export const action = deleteRecordAction(influencersConfig, 'detail');
 
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;

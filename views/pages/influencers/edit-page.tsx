@@ -1,10 +1,13 @@
-import { InfluencerInputSchema, type Influencer } from '../../../src/shared/schemas/records.js';
+import { InfluencerInputSchema } from '../../../src/shared/schemas/records.js';
 import { EditRecordPage } from '../../components/records/edit-page.js';
 import { recordLoader } from '../../components/records/loaders.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { influencersConfig } from './config.js';
 import { INFLUENCER_FORM } from './form.js';
 
-export const loader = recordLoader<Influencer>(influencersConfig.apiPath);
+export const loader = recordLoader('influencer');
+
+export const action = recordFormAction(influencersConfig, INFLUENCER_FORM);
 
 export function Component() {
   return <EditRecordPage config={influencersConfig} schema={InfluencerInputSchema} sections={INFLUENCER_FORM} title="Influencer" notFound="Influencer not found" listBackLabel="Return to Influencers" />;

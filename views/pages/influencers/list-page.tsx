@@ -10,12 +10,14 @@ import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
+import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
 
-export const loader = listLoader<Influencer>({ apiPath: influencersConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('influencer');
+export const action = deleteRecordAction(influencersConfig, 'list');
 
 export function Component() {
   const data = useLoaderData() as ListData<Influencer>;
-  const deleteInfluencer = useDeleteRecord(influencersConfig);
+  const deleteInfluencer = useDeleteRecord();
   return (
     <RecordListPage
       title="Influencers"
@@ -39,7 +41,7 @@ export function Component() {
             title={name}
             testId="influencer-card"
             badges={<InfluencerTypeBadge type={influencer.influencerType} />}
-            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this influencer?" onConfirm={() => deleteInfluencer(influencer.id)} />}
+            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this influencer?" postFields={deleteFields(influencer.id)} onConfirm={() => deleteInfluencer(influencer.id)} />}
           >
             <CardLine>{atHandle(influencer.instagramHandle)}</CardLine>
             <CardLine>{influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl}>Website</ExternalLink>}</CardLine>

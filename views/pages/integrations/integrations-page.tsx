@@ -8,7 +8,7 @@ import { MailchimpTab } from './mailchimp-tab.js';
 import type { ConnectionStatus, IntegrationsOverview } from './types.js';
 import { WordPressTab } from './wordpress-tab.js';
 
-export const loader = gated(({ context }) => dataSource(context).get<IntegrationsOverview>('/api/integrations/overview'));
+export const loader = gated(({ context }) => dataSource(context).integrationsOverview());
 
 const TABS = { website: 'Content Website', email: 'Email Marketing' } as const;
 type TabKey = keyof typeof TABS;

@@ -3,6 +3,7 @@ import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const mediaConfig: RecordConfig = {
+  kind: 'media',
   apiPath: RECORD_API_PATHS.media,
   listPath: '/media',
   noun: 'media outlet',

@@ -5,9 +5,11 @@ import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateTimeText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 import { mediaConfig } from './config.js';
 
-export const loader = detailLoader<Media>(mediaConfig.apiPath, 'media');
+export const loader = detailLoader('media');
+export const action = deleteRecordAction(mediaConfig, 'detail');
 
 export function Component() {
   const { record: media, attachments } = useLoaderData() as DetailData<Media>;

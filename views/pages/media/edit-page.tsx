@@ -1,10 +1,13 @@
-import { MediaInputSchema, type Media } from '../../../src/shared/schemas/records.js';
+import { MediaInputSchema } from '../../../src/shared/schemas/records.js';
 import { EditRecordPage } from '../../components/records/edit-page.js';
 import { recordLoader } from '../../components/records/loaders.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { mediaConfig } from './config.js';
 import { MEDIA_FORM } from './form.js';
 
-export const loader = recordLoader<Media>(mediaConfig.apiPath);
+export const loader = recordLoader('media');
+
+export const action = recordFormAction(mediaConfig, MEDIA_FORM);
 
 export function Component() {
   return <EditRecordPage config={mediaConfig} schema={MediaInputSchema} sections={MEDIA_FORM} title="Media Outlet" notFound="Media outlet not found" listBackLabel="Return to Media" />;

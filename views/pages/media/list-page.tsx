@@ -7,13 +7,15 @@ import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
+import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
 import { mediaConfig } from './config.js';
 
-export const loader = listLoader<Media>({ apiPath: mediaConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('media');
+export const action = deleteRecordAction(mediaConfig, 'list');
 
 export function Component() {
   const data = useLoaderData() as ListData<Media>;
-  const deleteMedia = useDeleteRecord(mediaConfig);
+  const deleteMedia = useDeleteRecord();
   return (
     <RecordListPage
       title="Media Management"
@@ -36,7 +38,7 @@ export function Component() {
             editTo={editPath(mediaConfig, media.id)}
             title={name}
             testId="media-card"
-            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this media outlet?" onConfirm={() => deleteMedia(media.id)} />}
+            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this media outlet?" postFields={deleteFields(media.id)} onConfirm={() => deleteMedia(media.id)} />}
           >
             <CardLine>{media.industry || 'Media Outlet'}</CardLine>
             {(media.websiteUrl || media.instagramUrl) && (

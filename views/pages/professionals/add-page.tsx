@@ -2,15 +2,18 @@ import { ProfessionalInputSchema } from '../../../src/shared/schemas/records.js'
 import { PageHeader } from '../../components/records/detail.js';
 import { RecordForm } from '../../components/records/record-form.js';
 import { Alert } from '../../components/ui/primitives.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { professionalsConfig } from './config.js';
 import { PROFESSIONAL_FORM } from './form.js';
+
+export const action = recordFormAction(professionalsConfig, PROFESSIONAL_FORM);
 
 export function Component() {
   return (
     <div className="page">
       <PageHeader backTo="/professionals" backLabel="Back to Professionals" title="Add Unpublished Professional" />
       <Alert>Professionals added here are unpublished (Draft): they are not on the content website until it syncs them.</Alert>
-      <RecordForm config={professionalsConfig} schema={ProfessionalInputSchema} sections={PROFESSIONAL_FORM} submitLabel="Create Professional" cancelTo="/professionals" />
+      <RecordForm schema={ProfessionalInputSchema} sections={PROFESSIONAL_FORM} submitLabel="Create Professional" cancelTo="/professionals" />
     </div>
   );
 }

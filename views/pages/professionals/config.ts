@@ -4,6 +4,7 @@ import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const professionalsConfig: RecordConfig = {
+  kind: 'professional',
   apiPath: RECORD_API_PATHS.professional,
   listPath: '/professionals',
   noun: 'professional',

@@ -9,8 +9,10 @@ import { SyncedDetail } from '../../components/records/synced-detail.js';
 import { Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 
-export const loader = detailLoader<Professional>(professionalsConfig.apiPath, 'professional');
+export const loader = detailLoader('professional');
+export const action = deleteRecordAction(professionalsConfig, 'detail');
 
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;

@@ -1,10 +1,13 @@
-import { ProfessionalInputSchema, type Professional } from '../../../src/shared/schemas/records.js';
+import { ProfessionalInputSchema } from '../../../src/shared/schemas/records.js';
 import { EditRecordPage } from '../../components/records/edit-page.js';
 import { recordLoader } from '../../components/records/loaders.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { professionalsConfig } from './config.js';
 import { PROFESSIONAL_FORM } from './form.js';
 
-export const loader = recordLoader<Professional>(professionalsConfig.apiPath);
+export const loader = recordLoader('professional');
+
+export const action = recordFormAction(professionalsConfig, PROFESSIONAL_FORM);
 
 export function Component() {
   return <EditRecordPage config={professionalsConfig} schema={ProfessionalInputSchema} sections={PROFESSIONAL_FORM} title="Professional" notFound="Professional not found" listBackLabel="Back to Professionals" />;

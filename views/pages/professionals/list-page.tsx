@@ -8,12 +8,14 @@ import { listLoader, type ListData } from '../../components/records/loaders.js';
 import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { ButtonLink } from '../../components/ui/primitives.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
+import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
 
-export const loader = listLoader<Professional>({ apiPath: professionalsConfig.apiPath, pageSize: PAGE_SIZE });
+export const loader = listLoader('professional');
+export const action = deleteRecordAction(professionalsConfig, 'list');
 
 export function Component() {
   const data = useLoaderData() as ListData<Professional>;
-  const deleteProfessional = useDeleteRecord(professionalsConfig);
+  const deleteProfessional = useDeleteRecord();
   return (
     <RecordListPage
       title="Professionals"
@@ -49,7 +51,7 @@ export function Component() {
                   small
                   ariaLabel={`Delete ${professional.businessName}`}
                   question={PROFESSIONAL_DELETE_QUESTION}
-                  onConfirm={() => deleteProfessional(professional.id)}
+                  postFields={deleteFields(professional.id)} onConfirm={() => deleteProfessional(professional.id)}
                 />
               )}
             </>

@@ -4,6 +4,7 @@ import type { RecordConfig } from '../../components/records/record-config.js';
 import { recordMessages } from '../../components/records/messages.js';
 
 export const runclubsConfig: RecordConfig = {
+  kind: 'runclub',
   apiPath: RECORD_API_PATHS.runclub,
   listPath: '/runclubs',
   noun: 'run club',

@@ -8,8 +8,10 @@ import { SyncedDetail } from '../../components/records/synced-detail.js';
 import { Badge, Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { clubTypeLabel, runclubsConfig } from './config.js';
+import { deleteRecordAction } from '../../components/records/actions.js';
 
-export const loader = detailLoader<RunClub>(runclubsConfig.apiPath, 'runclub');
+export const loader = detailLoader('runclub');
+export const action = deleteRecordAction(runclubsConfig, 'detail');
 
 function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
   if (schedules.length === 0) return null;

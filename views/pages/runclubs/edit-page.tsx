@@ -1,10 +1,13 @@
-import { RunClubInputSchema, type RunClub } from '../../../src/shared/schemas/records.js';
+import { RunClubInputSchema } from '../../../src/shared/schemas/records.js';
 import { EditRecordPage } from '../../components/records/edit-page.js';
 import { recordLoader } from '../../components/records/loaders.js';
+import { recordFormAction } from '../../components/records/actions.js';
 import { runclubsConfig } from './config.js';
 import { RUN_CLUB_FORM } from './form.js';
 
-export const loader = recordLoader<RunClub>(runclubsConfig.apiPath);
+export const loader = recordLoader('runclub');
+
+export const action = recordFormAction(runclubsConfig, RUN_CLUB_FORM);
 
 export function Component() {
   return <EditRecordPage config={runclubsConfig} schema={RunClubInputSchema} sections={RUN_CLUB_FORM} title="Run Club" notFound="Run Club not found" listBackLabel="Back to Run Clubs" />;

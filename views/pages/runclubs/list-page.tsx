@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, type RunClubSummary } from '../../../src/shared/schemas/records.js';
+import { PAGE_SIZE, type RunClubSummary } from '../../../src/shared/schemas/records.js';
 import { detailPath, editPath } from '../../components/records/record-config.js';
 import { RecordListPage } from '../../components/records/list-page.js';
 import { listLoader, type ListData } from '../../components/records/loaders.js';
@@ -7,7 +7,7 @@ import { CardLine, RecordCard } from '../../components/records/record-card.js';
 import { Badge } from '../../components/ui/primitives.js';
 import { clubTypeLabel, RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
-export const loader = listLoader<RunClubSummary>({ apiPath: runclubsConfig.apiPath, pageSize: PAGE_SIZE, filterParam: 'type', filterValues: RUN_CLUB_TYPE_FILTERS });
+export const loader = listLoader('runclub');
 
 export function Component() {
   const data = useLoaderData() as ListData<RunClubSummary>;

@@ -1,0 +1,95 @@
+import { EVENT_FILTERS, ListQuerySchemas, PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, SORTS, type ListQuery, type RecordKind } from './schemas/records.js';
+
+/**
+ * A record list's query, read once from a URL (docs/decisions/0016-list-state-in-the-url.md). The page loader and
+ * the /api list route both call readListQuery; the parsed ListQuery then travels to the service as it is.
+ */
+
+/** The list filter's parameter, named the same in page URLs and API URLs; the other lists have none. */
+export const LIST_FILTERS = {
+  event: { param: 'filter', values: EVENT_FILTERS },
+  runclub: { param: 'type', values: RUN_CLUB_TYPE_FILTERS },
+} as const satisfies Partial<Record<RecordKind, { param: string; values: readonly string[] }>>;
+
+const filterOf = (kind: RecordKind): { param: string; values: readonly string[] } | undefined => (kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined);
+
+/** What a list screen shows of its query: the search text, the filter ('' for all) and the 1-based page. */
+export interface ListView {
+  q: string;
+  filter: string;
+  page: number;
+}
+
+export interface ListIssue {
+  path: string;
+  message: string;
+}
+
+export type ListQueryRead<K extends RecordKind> =
+  | { ok: true; query: ListQuery<K>; view: ListView }
+  /** `message` is the first issue's, as every refused API input words it. */
+  | { ok: false; message: string; issues: ListIssue[]; view: ListView };
+
+/**
+ * `api` URLs carry q, the filter, sort, limit and offset, and any malformed value is refused (a repeated parameter
+ * too, rather than silently picking one). `page` URLs (the screens) carry q, the filter and page: a malformed page
+ * or filter falls back to page 1, unfiltered, so an old link still opens the list; the search text follows the
+ * API's rules, so a search the API would refuse is refused on the page with the same message.
+ */
+export function readListQuery<K extends RecordKind>(kind: K, search: URLSearchParams, from: 'api' | 'page'): ListQueryRead<K> {
+  const filter = filterOf(kind);
+  let input: Record<string, string | string[]>;
+  let page = 1;
+  if (from === 'api') {
+    // fromEntries defines own properties, so a parameter named __proto__ stays a plain key.
+    input = Object.fromEntries(
+      [...new Set(search.keys())].map((key) => {
+        const values = search.getAll(key);
+        return [key, values.length === 1 ? values[0]! : values];
+      }),
+    );
+  } else {
+    const pageText = search.get('page') ?? '';
+    page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+    input = { limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) };
+    const q = search.get('q');
+    if (q !== null) input.q = q;
+    const value = filter ? search.get(filter.param) : null;
+    if (filter && value !== null && filter.values.includes(value)) input[filter.param] = value;
+  }
+
+  const result = ListQuerySchemas[kind].safeParse(input);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const filterText = filter ? input[filter.param] : undefined;
+    const view = { q: search.get('q') ?? '', filter: typeof filterText === 'string' && filterText !== 'all' ? filterText : '', page };
+    return { ok: false, message: issues[0]?.message ?? 'Invalid input', issues, view };
+  }
+  // The schemas of the six kinds differ only in their filter; ListQuery<K> is the output of ListQuerySchemas[K].
+  const query = result.data as ListQuery<K>;
+  return { ok: true, query, view: listViewOf(kind, query) };
+}
+
+/** The screen's view of a parsed query. */
+export function listViewOf<K extends RecordKind>(kind: K, query: ListQuery<K>): ListView {
+  const filter = filterOf(kind);
+  const value = filter ? (query as Record<string, unknown>)[filter.param] : undefined;
+  return {
+    q: query.q,
+    filter: typeof value === 'string' && value !== 'all' ? value : '',
+    page: Math.floor(query.offset / query.limit) + 1,
+  };
+}
+
+/** The API's search parameters for a parsed query (what the browser fetches); defaults are left out. */
+export function listApiSearch<K extends RecordKind>(kind: K, query: ListQuery<K>): URLSearchParams {
+  const search = new URLSearchParams();
+  if (query.q) search.set('q', query.q);
+  const filter = filterOf(kind);
+  const value = filter ? (query as Record<string, unknown>)[filter.param] : undefined;
+  if (filter && typeof value === 'string' && value !== 'all') search.set(filter.param, value);
+  if (query.sort !== SORTS[kind][0]) search.set('sort', query.sort);
+  search.set('limit', String(query.limit));
+  search.set('offset', String(query.offset));
+  return search;
+}
