@@ -23,7 +23,13 @@ describe('page forms without JavaScript', () => {
     // PUT semantics: a form field left out is stored empty.
     expect((await agent.get(`/api/brands/${id}`)).body).toMatchObject({ brandName: 'Stride Running', industryCategory: null });
 
-    const deleted = await agent.post(`/brands/${id}`).type('form').send(form({ intent: 'delete' }));
+    // One post never deletes: without the confirmation the page asks the spec's question, with its own Delete.
+    const asked = await agent.post(`/brands/${id}`).type('form').send(form({ intent: 'delete', id: String(id) }));
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Are you sure you want to delete this brand?');
+    expect(asked.text).toContain('name="confirmed" value="yes"');
+    expect((await agent.get(`/api/brands/${id}`)).status).toBe(200);
+    const deleted = await agent.post(`/brands/${id}`).type('form').send(form({ intent: 'delete', id: String(id), confirmed: 'yes' }));
     expect([deleted.status, deleted.headers.location]).toEqual([302, '/brands']);
     expect((await agent.get(`/api/brands/${id}`)).status).toBe(404);
   });
@@ -31,7 +37,11 @@ describe('page forms without JavaScript', () => {
   it('deletes from a list page and comes back to the same search', async () => {
     const { agent } = await t.signedInAgent();
     const brand = await agent.post('/api/brands').send({ brandName: 'Listed Brand' });
-    const res = await agent.post('/brands?q=listed').type('form').send(form({ intent: 'delete', id: String(brand.body.id) }));
+    const asked = await agent.post('/brands?q=listed').type('form').send(form({ intent: 'delete', id: String(brand.body.id) }));
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Are you sure you want to delete this brand?');
+    expect((await agent.get(`/api/brands/${brand.body.id}`)).status).toBe(200);
+    const res = await agent.post('/brands?q=listed').type('form').send(form({ intent: 'delete', id: String(brand.body.id), confirmed: 'yes' }));
     expect([res.status, res.headers.location]).toEqual([302, '/brands?q=listed']);
     expect((await agent.get(`/api/brands/${brand.body.id}`)).status).toBe(404);
   });

@@ -62,7 +62,7 @@ describe('route loaders and actions on the server', () => {
 
   it('deletes from the list and comes back to the same list URL', async () => {
     const brand = await createRecord(t.ctx, { userId: user.id, source: 'web' }, 'brand', { brandName: 'Doomed' });
-    const result: unknown = await deleteBrandFromList(actionArgs(post('http://x/brands?q=doom&page=2', { intent: 'delete', id: String(brand.id) }), serverContext(user)));
+    const result: unknown = await deleteBrandFromList(actionArgs(post('http://x/brands?q=doom&page=2', { intent: 'delete', id: String(brand.id), confirmed: 'yes' }), serverContext(user)));
     expect((result as Response).headers.get('Location')).toBe('/brands?q=doom&page=2');
     expect(await t.ctx.db('brands').where({ id: brand.id }).first()).toBeUndefined();
   });

@@ -64,9 +64,13 @@ describe('brands with JavaScript off (real Chromium)', () => {
     await page.goto(`${base}/brands?q=stride`);
     await expect(page.getByTestId('brand-card').allTextContents()).resolves.toEqual([expect.stringContaining('Stride Running')]);
 
-    // Without script there is no confirmation dialog: Delete posts the page's delete form.
+    // Without script there is no dialog: Delete posts the page's delete form, which first asks the question.
     await page.goto(detailUrl);
     await page.getByRole('button', { name: 'Delete' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Confirm deletion' });
+    await question.getByText('Are you sure you want to delete this brand?').waitFor();
+    await expect(server.ctx.db('brands').count({ n: '*' }).first()).resolves.toMatchObject({ n: 1 });
+    await question.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(`${base}/brands`);
     await page.getByRole('heading', { name: 'No brands found' }).waitFor();
     await expect(server.ctx.db('brands').count({ n: '*' }).first()).resolves.toMatchObject({ n: 0 });

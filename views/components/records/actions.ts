@@ -58,8 +58,17 @@ export function recordFormAction(config: RecordConfig, sections: readonly FormSe
   });
 }
 
-/** The form fields of a record's delete: on a list page they name the record, on its detail page the URL does. */
-export const deleteFields = (id: number) => ({ intent: 'delete', id: String(id) });
+/**
+ * The form fields of a record's delete: on a list page they name the record, on its detail page the URL does.
+ * Only a post that says it was confirmed deletes; the dialog adds that, and without JavaScript the action first
+ * answers with the question (see ConfirmDeleteButton), whose own Delete button adds it.
+ */
+export const deleteFields = (id: number, confirmed = false) => ({ intent: 'delete', id: String(id), ...(confirmed ? { confirmed: 'yes' } : {}) });
+
+/** What an unconfirmed delete hands back: the record whose delete still needs the user's yes. */
+export interface DeleteConfirmation {
+  confirmDelete: number;
+}
 
 /**
  * Delete from the detail page (the record of the URL; then the list) or from the list (the record the form
@@ -70,6 +79,12 @@ export function deleteRecordAction(config: RecordConfig, from: 'detail' | 'list'
     const form = await request.formData();
     if (form.get('intent') !== 'delete') throw data('Unknown request', { status: 400 });
     const idText = from === 'detail' ? params.id : form.get('id');
+    // One click never deletes: a post without the confirmation (a page posted before or without JavaScript) only
+    // asks the spec's question, and the page shows it with its own Delete button.
+    if (form.get('confirmed') !== 'yes') {
+      const asked: DeleteConfirmation = { confirmDelete: parseRecordId(typeof form.get('id') === 'string' ? (form.get('id') as string) : undefined) };
+      return asked;
+    }
     try {
       await dataSource(context).deleteRecord(config.kind, parseRecordId(typeof idText === 'string' ? idText : undefined));
       announce(context, config.messages.deleted);

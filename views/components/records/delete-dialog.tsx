@@ -1,10 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
-import { useFetcher, useLocation } from 'react-router';
+import { Link, useActionData, useFetcher, useLocation } from 'react-router';
 import { messageOf } from '../../../src/shared/api-error.js';
 import { toast } from '../ui/toast.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
-import { deleteFields } from './actions.js';
+import { deleteFields, type DeleteConfirmation } from './actions.js';
 import { editPath, type RecordConfig } from './record-config.js';
 
 export interface ConfirmDeleteButtonProps {
@@ -32,6 +32,26 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const asked = useActionData<DeleteConfirmation | undefined>();
+  const location = useLocation();
+
+  // Posted without JavaScript, the delete came back as a question: ask it here, in place of the button.
+  if (postFields && asked?.confirmDelete !== undefined && String(asked.confirmDelete) === (postFields.id ?? '')) {
+    return (
+      <form method="post" className="inline-form records-confirm-inline" role="alertdialog" aria-label="Confirm deletion">
+        <p>{question}</p>
+        {Object.entries({ ...postFields, confirmed: 'yes' }).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <Link className="btn btn-outline btn-sm" to={location.pathname + location.search} replace>
+          Cancel
+        </Link>
+        <Button type="submit" variant="destructive" className="btn-sm">
+          Delete
+        </Button>
+      </form>
+    );
+  }
 
   async function confirm() {
     setPending(true);
@@ -104,7 +124,7 @@ export function failureToast(fallback: string, error: unknown) {
 export function useDeleteRecord() {
   const fetcher = useFetcher();
   const location = useLocation();
-  return (id: number) => fetcher.submit(deleteFields(id), { method: 'post', action: location.pathname + location.search });
+  return (id: number) => fetcher.submit(deleteFields(id, true), { method: 'post', action: location.pathname + location.search });
 }
 
 /**
