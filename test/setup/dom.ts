@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 /** A component test fails on any React warning (hydration, keys, act) rather than printing it. */
@@ -9,3 +9,6 @@ vi.spyOn(console, 'error').mockImplementation(fail);
 vi.spyOn(console, 'warn').mockImplementation(fail);
 
 afterEach(() => cleanup());
+
+// findBy*/waitFor poll until their condition holds; the default 1 s deadline failed on a busy 2-core machine.
+configure({ asyncUtilTimeout: 10_000 });
