@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp, sumMoney } from '../src/db/codecs.js';
-import { columnKinds, type TableName } from '../src/db/columns.js';
+import { columnKinds } from '../src/db/columns.js';
 import { withTransaction } from '../src/db/transaction.js';
-import type { ContactOwnerType, RecordType } from '../src/services/attachments/owner-types.js';
+import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '../src/shared/record-types.js';
 import type { AppContext } from '../src/services/context.js';
 import { conflict } from '../src/services/errors.js';
 import { insertRecordRow, updateRecordRows } from '../src/services/records/writes.js';
@@ -78,7 +78,7 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 export async function seedDemoData(ctx: AppContext): Promise<Record<string, number>> {
   const db = ctx.db;
-  for (const table of ['events', 'professionals', 'run_clubs', 'brands', 'media', 'influencers']) {
+  for (const { table } of Object.values(RECORD_TYPE_INFO)) {
     const row = (await db(table).count({ n: '*' }).first()) as { n: number | string } | undefined;
     if (Number(row?.n ?? 0) > 0) throw conflict('The database already has records: demo data is only loaded into an empty database.');
   }
@@ -86,18 +86,19 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
   const audit = { createdAt: stamp, updatedAt: stamp };
 
   return withTransaction(ctx, async (trx) => {
-    const insertAll = async (table: TableName, type: RecordType, rows: Array<Record<string, unknown>>) => {
+    const insertAll = async (type: RecordType, rows: Array<Record<string, unknown>>) => {
+      const { table } = RECORD_TYPE_INFO[type];
       const ids: number[] = [];
       for (const row of rows) ids.push(await insertRecordRow(trx, type, encodeRow(columnKinds[table], { ...row, ...audit })));
       return ids;
     };
 
-    const eventIds = await insertAll('events', 'event', events);
-    const professionalIds = await insertAll('professionals', 'professional', professionals);
-    const clubIds = await insertAll('run_clubs', 'runclub', runClubs);
-    const brandIds = await insertAll('brands', 'brand', brands);
-    const mediaIds = await insertAll('media', 'media', media);
-    await insertAll('influencers', 'influencer', influencers);
+    const eventIds = await insertAll('event', events);
+    const professionalIds = await insertAll('professional', professionals);
+    const clubIds = await insertAll('runclub', runClubs);
+    const brandIds = await insertAll('brand', brands);
+    const mediaIds = await insertAll('media', media);
+    await insertAll('influencer', influencers);
 
     await trx('event_distances').insert([
       encodeRow(columnKinds.event_distances, { eventId: eventIds[0], distanceKm: '21.10', distanceStartTime: '06:30', entryFee: '140.00', participantsCount: 4200, createdAt: stamp }),

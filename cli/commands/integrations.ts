@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
-import { CONTENT_MODEL, SYNC_KINDS, type SyncKind } from '../../src/integrations/wordpress/content-model.js';
+import { CONTENT_MODEL } from '../../src/integrations/wordpress/content-model.js';
 import { listAudiences, testMailchimp, testWordPress } from '../../src/services/integrations/service.js';
-import { CONTACT_OWNER_TYPES } from '../../src/services/attachments/owner-types.js';
+import { CONTACT_OWNER_TYPES, SYNC_KINDS, type SyncKind } from '../../src/shared/record-types.js';
 import { pushContacts } from '../../src/services/newsletter/service.js';
 import { runSync, SyncBusyError, type SyncResult } from '../../src/services/sync/service.js';
 import type { CommandRegistrar } from '../program.js';

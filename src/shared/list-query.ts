@@ -1,4 +1,5 @@
-import { EVENT_FILTERS, ListQuerySchemas, PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, SORTS, type ListQuery, type RecordKind } from './schemas/records.js';
+import { EVENT_FILTERS, ListQuerySchemas, PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, SORTS, type ListQuery } from './schemas/records.js';
+import { type RecordType } from './record-types.js';
 
 /**
  * A record list's query, read once from a URL (docs/decisions/0016-list-state-in-the-url.md). The page loader and
@@ -9,9 +10,9 @@ import { EVENT_FILTERS, ListQuerySchemas, PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, SORT
 export const LIST_FILTERS = {
   event: { param: 'filter', values: EVENT_FILTERS },
   runclub: { param: 'type', values: RUN_CLUB_TYPE_FILTERS },
-} as const satisfies Partial<Record<RecordKind, { param: string; values: readonly string[] }>>;
+} as const satisfies Partial<Record<RecordType, { param: string; values: readonly string[] }>>;
 
-const filterOf = (kind: RecordKind): { param: string; values: readonly string[] } | undefined => (kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined);
+const filterOf = (kind: RecordType): { param: string; values: readonly string[] } | undefined => (kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined);
 
 /** What a list screen shows of its query: the search text, the filter ('' for all) and the 1-based page. */
 export interface ListView {
@@ -25,7 +26,7 @@ export interface ListIssue {
   message: string;
 }
 
-export type ListQueryRead<K extends RecordKind> =
+export type ListQueryRead<K extends RecordType> =
   | { ok: true; query: ListQuery<K>; view: ListView }
   /** `message` is the first issue's, as every refused API input words it. */
   | { ok: false; message: string; issues: ListIssue[]; view: ListView };
@@ -36,7 +37,7 @@ export type ListQueryRead<K extends RecordKind> =
  * or filter falls back to page 1, unfiltered, so an old link still opens the list; the search text follows the
  * API's rules, so a search the API would refuse is refused on the page with the same message.
  */
-export function readListQuery<K extends RecordKind>(kind: K, search: URLSearchParams, from: 'api' | 'page'): ListQueryRead<K> {
+export function readListQuery<K extends RecordType>(kind: K, search: URLSearchParams, from: 'api' | 'page'): ListQueryRead<K> {
   const filter = filterOf(kind);
   let input: Record<string, string | string[]>;
   let page = 1;
@@ -71,7 +72,7 @@ export function readListQuery<K extends RecordKind>(kind: K, search: URLSearchPa
 }
 
 /** The screen's view of a parsed query. */
-export function listViewOf<K extends RecordKind>(kind: K, query: ListQuery<K>): ListView {
+export function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>): ListView {
   const filter = filterOf(kind);
   const value = filter ? (query as Record<string, unknown>)[filter.param] : undefined;
   return {
@@ -82,7 +83,7 @@ export function listViewOf<K extends RecordKind>(kind: K, query: ListQuery<K>): 
 }
 
 /** The API's search parameters for a parsed query (what the browser fetches); defaults are left out. */
-export function listApiSearch<K extends RecordKind>(kind: K, query: ListQuery<K>): URLSearchParams {
+export function listApiSearch<K extends RecordType>(kind: K, query: ListQuery<K>): URLSearchParams {
   const search = new URLSearchParams();
   if (query.q) search.set('q', query.q);
   const filter = filterOf(kind);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow, encodeTimestamp } from '../../src/db/codecs.js';
 import { columnKinds } from '../../src/db/columns.js';
-import { RECORD_TABLES, type RecordType } from '../../src/services/attachments/owner-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '../../src/shared/record-types.js';
 
 /** Inserts a bare owner record straight into its table (the records area owns the real create). */
 export async function insertOwner(db: Knex, type: RecordType, name = `${type} one`): Promise<number> {
@@ -14,12 +14,12 @@ export async function insertOwner(db: Knex, type: RecordType, name = `${type} on
     media: { mediaName: name },
     influencer: { firstName: name, lastName: 'Person' },
   };
-  const [inserted] = (await db(RECORD_TABLES[type]).insert({ ...names[type], createdAt: now, updatedAt: now })) as number[];
+  const [inserted] = (await db(RECORD_TYPE_INFO[type].table).insert({ ...names[type], createdAt: now, updatedAt: now })) as number[];
   return Number(inserted);
 }
 
 export async function ownerTotal(db: Knex, type: 'event' | 'brand' | 'professional' | 'runclub', id: number): Promise<string> {
-  const table = RECORD_TABLES[type] as 'events' | 'brands' | 'professionals' | 'run_clubs';
+  const { table } = RECORD_TYPE_INFO[type];
   const column = type === 'event' || type === 'brand' ? 'totalAdvertisingSpend' : 'totalPayments';
   const row = decodeRow<Record<string, string>>(columnKinds[table], (await db(table).where({ id }).first(column)) as Record<string, unknown>);
   return row[column]!;

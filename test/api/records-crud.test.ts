@@ -3,16 +3,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
-import { RECORD_API_PATHS, type RecordKind } from '../../src/shared/schemas/records.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { RECORD_TYPE_INFO, type RecordType } from '../../src/shared/record-types.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 
-/** A valid form per type, the name field with its required message, a second field the search covers. */
+/** A valid form per type, the name field with its required message, a second field the search covers (table and stats key come from the vocabulary). */
 const cases: Array<{
-  kind: RecordKind;
-  table: string;
-  statsKey: string;
+  kind: RecordType;
   body: Record<string, unknown>;
   nameField: string;
   nameMessage: string;
@@ -22,8 +20,6 @@ const cases: Array<{
 }> = [
   {
     kind: 'event',
-    table: 'events',
-    statsKey: 'events',
     body: { eventName: 'Harbour Bridge Marathon', locationState: 'NSW', locationAddress: '1 Circular Quay, Sydney', featuredRace: true },
     nameField: 'eventName',
     nameMessage: 'Event name is required',
@@ -33,8 +29,6 @@ const cases: Array<{
   },
   {
     kind: 'professional',
-    table: 'professionals',
-    statsKey: 'professionals',
     body: { businessName: 'Stride Physio', professionType: 'physiotherapist', locationState: 'VIC', specializations: ['knees'] },
     nameField: 'businessName',
     nameMessage: 'Business name is required',
@@ -44,8 +38,6 @@ const cases: Array<{
   },
   {
     kind: 'runclub',
-    table: 'run_clubs',
-    statsKey: 'runClubs',
     body: { clubName: 'Trail Blazers', locationState: 'QLD', clubType: ['trail'], membershipCount: 40, meetingTimes: ['Sat 6am'] },
     nameField: 'clubName',
     nameMessage: 'Club name is required',
@@ -55,8 +47,6 @@ const cases: Array<{
   },
   {
     kind: 'brand',
-    table: 'brands',
-    statsKey: 'brands',
     body: { brandName: 'Fleetfoot Shoes', industryCategory: 'Footwear', lastCampaignEndDate: '2026-10-31' },
     nameField: 'brandName',
     nameMessage: 'Brand name is required',
@@ -66,8 +56,6 @@ const cases: Array<{
   },
   {
     kind: 'media',
-    table: 'media',
-    statsKey: 'media',
     body: { mediaName: 'Runners Weekly', industry: 'Magazine' },
     nameField: 'mediaName',
     nameMessage: 'Media name is required',
@@ -77,8 +65,6 @@ const cases: Array<{
   },
   {
     kind: 'influencer',
-    table: 'influencers',
-    statsKey: 'influencers',
     body: { firstName: 'Jane', lastName: 'Doe', influencerType: 'pro', instagramHandle: '@janeruns' },
     nameField: 'firstName',
     nameMessage: 'First name is required',
@@ -109,16 +95,16 @@ describe('record CRUD API', () => {
   });
 
   describe.each(cases)('$kind', (c) => {
-    const base = RECORD_API_PATHS[c.kind];
+    const base = RECORD_TYPE_INFO[c.kind].apiPath;
     let id: number;
 
     it('creates (201) with createdBy and timestamps, and counts it', async () => {
-      const before = (await agent.get('/api/stats')).body[c.statsKey] as number;
+      const before = (await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey] as number;
       const res = await agent.post(base).send(c.body);
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ [c.nameField]: c.body[c.nameField], createdBy: userId, createdAt: t.clock.now().toISOString(), updatedAt: t.clock.now().toISOString() });
       id = res.body.id;
-      expect((await agent.get('/api/stats')).body[c.statsKey]).toBe(before + 1);
+      expect((await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey]).toBe(before + 1);
     });
 
     it('gets one, and answers 404 with the spec text for an unknown id, 400 for a malformed one', async () => {
@@ -152,7 +138,7 @@ describe('record CRUD API', () => {
     });
 
     it('rejects a missing name with the spec message, unknown fields, and wrong types (400, nothing written)', async () => {
-      const before = await t.database.db(c.table).count({ n: '*' }).first();
+      const before = await t.database.db(RECORD_TYPE_INFO[c.kind].table).count({ n: '*' }).first();
       const { [c.nameField]: _name, ...withoutName } = c.body;
       const missing = await agent.post(base).send(withoutName);
       expect(missing.status).toBe(400);
@@ -167,7 +153,7 @@ describe('record CRUD API', () => {
         const res = await agent.post(base).set('Content-Type', 'application/json').send(JSON.stringify(body));
         expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       }
-      expect(await t.database.db(c.table).count({ n: '*' }).first()).toEqual(before);
+      expect(await t.database.db(RECORD_TYPE_INFO[c.kind].table).count({ n: '*' }).first()).toEqual(before);
     });
 
     it('PUT replaces the whole form: an omitted field becomes empty; updatedAt moves, createdBy stays', async () => {
@@ -199,7 +185,7 @@ describe('record CRUD API', () => {
       ]);
       await db('payments').insert({ ...owner, description: 'Ad', amount: '10.00', invoiceStatus: 'pending', createdAt: now, updatedAt: now });
       await db('files').insert({ ...owner, fileName: key, originalName: 'a.png', filePath: key, uploadedAt: now });
-      const before = (await agent.get('/api/stats')).body[c.statsKey] as number;
+      const before = (await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey] as number;
 
       const res = await agent.delete(`${base}/${id}`);
       expect(res.status).toBe(204);
@@ -210,7 +196,7 @@ describe('record CRUD API', () => {
       expect(await db('files').where(owner).count({ n: '*' }).first()).toMatchObject({ n: 0 });
       expect(await db('contacts').where(otherOwner).count({ n: '*' }).first()).toMatchObject({ n: 1 });
       expect(existsSync(path.join(t.uploadDir, key))).toBe(false);
-      expect((await agent.get('/api/stats')).body[c.statsKey]).toBe(before - 1);
+      expect((await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey]).toBe(before - 1);
       expect((await agent.get(base).query({ q: c.searchTerm })).body).toEqual({ items: [], total: 0 });
       expect((await agent.delete(`${base}/${id}`)).body).toEqual({ message: c.notFound, code: 'not_found' });
     });

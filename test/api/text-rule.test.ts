@@ -1,13 +1,13 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { RECORD_TABLES } from '../../src/services/attachments/owner-types.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES, recordApiPath, type RecordType } from '../../src/shared/record-types.js';
 import { IMPORT_COLUMNS } from '../../src/services/imports/rules.js';
 import { AddMemberSchema } from '../../src/services/integrations/service.js';
 import { LoginSchema, NewUserSchema } from '../../src/shared/schemas/auth.js';
 import { ContactInputSchema } from '../../src/shared/schemas/contacts.js';
 import { PaymentInputSchema } from '../../src/shared/schemas/payments.js';
-import { ListQuerySchemas, RECORD_KINDS, RecordInputSchemas, recordApiPath, type RecordKind } from '../../src/shared/schemas/records.js';
+import { ListQuerySchemas, RecordInputSchemas } from '../../src/shared/schemas/records.js';
 import { INVALID_CHARACTER } from '../../src/shared/schemas/text.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
@@ -135,7 +135,7 @@ describe(`the text rule through the API (${database})`, () => {
   });
 
   /** The smallest valid form per record type (its required names). */
-  const RECORD_BASE: Record<RecordKind, Body> = {
+  const RECORD_BASE: Record<RecordType, Body> = {
     event: { eventName: 'Base event' },
     professional: { businessName: 'Base business' },
     runclub: { clubName: 'Base club' },
@@ -144,7 +144,7 @@ describe(`the text rule through the API (${database})`, () => {
     influencer: { firstName: 'Base', lastName: 'Person' },
   };
 
-  describe.each(RECORD_KINDS)('%s records', (kind) => {
+  describe.each(RECORD_TYPES)('%s records', (kind) => {
     const schema = RecordInputSchemas[kind] as unknown as ObjectSchema;
     const base = RECORD_BASE[kind];
 
@@ -152,11 +152,11 @@ describe(`the text rule through the API (${database})`, () => {
       const created = await agent.post(recordApiPath(kind)).send(base);
       expect(created.status).toBe(201);
       const id = created.body.id as number;
-      const rows = await count(t, RECORD_TABLES[kind]);
+      const rows = await count(t, RECORD_TYPE_INFO[kind].table);
       const fields = await refuseEverywhere(schema, base, `POST ${kind}`, (body) => agent.post(recordApiPath(kind)).send(body));
       await refuseEverywhere(schema, base, `PUT ${kind}`, (body) => agent.put(recordApiPath(kind, id)).send(body));
       expect(fields.length).toBeGreaterThanOrEqual(Object.keys(base).length + 3);
-      expect(await count(t, RECORD_TABLES[kind])).toBe(rows);
+      expect(await count(t, RECORD_TYPE_INFO[kind].table)).toBe(rows);
       expect((await agent.get(recordApiPath(kind, id))).body).toEqual(created.body);
     });
 

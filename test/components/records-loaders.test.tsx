@@ -4,8 +4,9 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
 import { gated, type DataSource } from '../../views/data/source.js';
 import type { Contact } from '../../views/components/attachments/types.js';
-import type { Brand, RecordDetail, RecordKind } from '../../src/shared/schemas/records.js';
+import type { Brand, RecordDetail } from '../../src/shared/schemas/records.js';
 import { fakeDataSource } from '../helpers/fake-data-source.js';
+import { type RecordType } from '../../src/shared/record-types.js';
 
 const serverError = () => new HttpError(500, '', 'Server Error');
 const brand = { id: 4, brandName: 'Stride' } as unknown as Brand;
@@ -27,7 +28,7 @@ describe('record loaders', () => {
   it('loads the record with its contacts, payments and files', async () => {
     const contact = { id: 1, firstName: 'Jo' } as Contact;
     const ds = fakeDataSource({
-      getRecord: async <K extends RecordKind>(kind: K, id: number) => {
+      getRecord: async <K extends RecordType>(kind: K, id: number) => {
         expect([kind, id]).toEqual(['brand', 4]);
         return brand as RecordDetail<K>;
       },
@@ -44,7 +45,7 @@ describe('record loaders', () => {
     const missing = await loadDetail(fakeDataSource({ contactsOf: () => Promise.reject(serverError()) }), 'brand', '4');
     expect(missing).toEqual({ id: 4, record: null, attachments: NO_ATTACHMENTS });
     const broken = fakeDataSource({
-      getRecord: async <K extends RecordKind>() => brand as RecordDetail<K>,
+      getRecord: async <K extends RecordType>() => brand as RecordDetail<K>,
       contactsOf: () => Promise.reject(serverError()),
       paymentsOf: async () => ({ items: [], total: 0, totalAmount: '0.00' }),
       filesOf: async () => [],

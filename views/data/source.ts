@@ -1,9 +1,9 @@
 import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { HttpError, messageOf, statusOf } from '../../src/shared/api-error.js';
-import type { ContactOwnerType, RecordType } from '../../src/services/attachments/owner-types.js';
+import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '../../src/shared/record-types.js';
 import type { PaymentList } from '../../src/services/payments/service.js';
 import { listApiSearch } from '../../src/shared/list-query.js';
-import { RECORD_API_PATHS, type ListQuery, type Page, type RecordDetail, type RecordItem, type RecordKind, type Stats, type WordpressUrl } from '../../src/shared/schemas/records.js';
+import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '../../src/shared/schemas/records.js';
 import type { SessionInfo } from '../../src/shared/session.js';
 import type { Contact, StoredFile } from '../components/attachments/types.js';
 import type { IntegrationsOverview } from '../pages/integrations/types.js';
@@ -19,17 +19,17 @@ export interface DataSource {
   session(): Promise<SessionInfo>;
   stats(): Promise<Stats>;
   integrationsOverview(): Promise<IntegrationsOverview>;
-  listRecords<K extends RecordKind>(kind: K, query: ListQuery<K>): Promise<Page<RecordItem<K>>>;
-  getRecord<K extends RecordKind>(kind: K, id: number): Promise<RecordDetail<K>>;
+  listRecords<K extends RecordType>(kind: K, query: ListQuery<K>): Promise<Page<RecordItem<K>>>;
+  getRecord<K extends RecordType>(kind: K, id: number): Promise<RecordDetail<K>>;
   eventWordpressUrl(eventId: number): Promise<WordpressUrl>;
   contact(id: number): Promise<Contact>;
   contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
   paymentsOf(ownerType: RecordType, ownerId: number): Promise<PaymentList>;
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
-  createRecord<K extends RecordKind>(kind: K, input: unknown): Promise<RecordDetail<K>>;
-  updateRecord<K extends RecordKind>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
-  deleteRecord(kind: RecordKind, id: number): Promise<void>;
+  createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
+  updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
+  deleteRecord(kind: RecordType, id: number): Promise<void>;
 }
 
 export interface ServerLoaderContext {
@@ -53,20 +53,20 @@ async function read<T>(path: string): Promise<T> {
   }
 }
 
-const recordPath = (kind: RecordKind, id: number) => `${RECORD_API_PATHS[kind]}/${id}`;
+const recordPath = (kind: RecordType, id: number) => `${RECORD_TYPE_INFO[kind].apiPath}/${id}`;
 
 export const browserDataSource: DataSource = {
   session: () => apiRequest<SessionInfo>('GET', '/api/session'),
   stats: () => read('/api/stats'),
   integrationsOverview: () => read('/api/integrations/overview'),
-  listRecords: (kind, query) => read(`${RECORD_API_PATHS[kind]}?${listApiSearch(kind, query).toString()}`),
+  listRecords: (kind, query) => read(`${RECORD_TYPE_INFO[kind].apiPath}?${listApiSearch(kind, query).toString()}`),
   getRecord: (kind, id) => read(recordPath(kind, id)),
   eventWordpressUrl: (eventId) => read(`${recordPath('event', eventId)}/wordpress-url`),
   contact: (id) => read(`/api/contacts/${id}`),
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
-  createRecord: (kind, input) => apiRequest('POST', RECORD_API_PATHS[kind], input),
+  createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
 };

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { isSyncKind, SYNC_KINDS } from '../../integrations/wordpress/content-model.js';
 import { integrationSettings } from '../../services/integrations/clients.js';
 import { IntegrationError } from '../../services/integrations/errors.js';
 import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpressSiteInfo } from '../../services/integrations/service.js';
@@ -9,6 +8,7 @@ import { actorOf } from '../actor.js';
 import type { AppContext } from '../../services/context.js';
 import type { IntegrationsOverview } from '../../../views/pages/integrations/types.js';
 import { defineRead, type ReadRoute } from '../reads.js';
+import { isSyncKind, SYNC_KINDS } from '../../shared/record-types.js';
 
 /** What the Integrations page needs on load: which services are set up, and how each sync last went. */
 export async function integrationsOverview(ctx: AppContext): Promise<IntegrationsOverview> {

@@ -1,5 +1,5 @@
 import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '../../shared/schemas/records.js';
-import type { RecordType } from '../../services/attachments/owner-types.js';
+import { RECORD_TYPE_INFO, syncedTypeOf, type RecordTypeInfo, type SyncedType, type SyncKind } from '../../shared/record-types.js';
 
 /**
  * The content model, in one place: which WordPress post type feeds which CRM table, and which post field feeds
@@ -8,9 +8,6 @@ import type { RecordType } from '../../services/attachments/owner-types.js';
  * other names or post types changes only this file. Columns not listed here (notes, newsletter fields,
  * payments, subscriptions, …) belong to the CRM and a sync never writes them.
  */
-
-export const SYNC_KINDS = ['events', 'professionals', 'runclubs'] as const;
-export type SyncKind = (typeof SYNC_KINDS)[number];
 
 export type FieldType =
   | { type: 'text'; max: number }
@@ -41,8 +38,8 @@ export interface PostTypeModel {
   plural: string;
   /** /wp-json/wp/v2/<restBase> */
   restBase: string;
-  table: 'events' | 'professionals' | 'run_clubs';
-  recordType: Extract<RecordType, 'event' | 'professional' | 'runclub'>;
+  table: RecordTypeInfo<SyncedType>['table'];
+  recordType: SyncedType;
   /** The unique column holding the WordPress post id. */
   idColumn: 'wordpressEventId' | 'wordpressProfessionalId' | 'wordpressClubId';
   /** The name column; when its field is empty the post title is the name. */
@@ -82,14 +79,17 @@ const location: FieldSpec[] = [
 
 const UNSIGNED_INT_MAX = 4_294_967_295;
 
+/** What a post type model takes from the shared vocabulary: "Run club 'Dawn Patrol' …", "3 run clubs read". */
+function vocabulary(kind: SyncKind) {
+  const recordType = syncedTypeOf(kind);
+  const { noun, plural, table } = RECORD_TYPE_INFO[recordType];
+  return { kind, noun: noun.charAt(0).toUpperCase() + noun.slice(1), plural: plural.toLowerCase(), table, recordType };
+}
+
 export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
   events: {
-    kind: 'events',
-    noun: 'Event',
-    plural: 'events',
+    ...vocabulary('events'),
     restBase: 'events',
-    table: 'events',
-    recordType: 'event',
     idColumn: 'wordpressEventId',
     name: { column: 'eventName', label: 'name', type: 'text', max: 255 },
     fields: [
@@ -106,12 +106,8 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
     ],
   },
   professionals: {
-    kind: 'professionals',
-    noun: 'Professional',
-    plural: 'professionals',
+    ...vocabulary('professionals'),
     restBase: 'professionals',
-    table: 'professionals',
-    recordType: 'professional',
     idColumn: 'wordpressProfessionalId',
     name: { column: 'businessName', label: 'business name', type: 'text', max: 255 },
     fields: [
@@ -128,12 +124,8 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
     ],
   },
   runclubs: {
-    kind: 'runclubs',
-    noun: 'Run club',
-    plural: 'run clubs',
+    ...vocabulary('runclubs'),
     restBase: 'run-clubs',
-    table: 'run_clubs',
-    recordType: 'runclub',
     idColumn: 'wordpressClubId',
     name: { column: 'clubName', label: 'club name', type: 'text', max: 255 },
     fields: [
@@ -156,9 +148,6 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
   },
 };
 
-export function isSyncKind(value: string): value is SyncKind {
-  return (SYNC_KINDS as readonly string[]).includes(value);
-}
 
 /** eventStartDate → event_start_date */
 export function snakeCase(column: string): string {

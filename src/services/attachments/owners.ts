@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { dialectOfDb } from '../../db/knex.js';
-import { NOT_FOUND_MESSAGES } from '../../shared/schemas/records.js';
 import { badRequest, notFound } from '../errors.js';
-import { CONTACT_OWNER_TYPES, RECORD_TABLES, RECORD_TYPES, type ContactOwnerType, type RecordType } from './owner-types.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, type ContactOwnerType, type RecordType } from '../../shared/record-types.js';
 
 export function parseRecordType(value: string | undefined): RecordType {
   if (value && (RECORD_TYPES as readonly string[]).includes(value)) return value as RecordType;
@@ -22,8 +21,8 @@ export function parseId(value: string | undefined, what: string): number {
 
 /** Throws the owner's not-found error unless the record exists. */
 export async function assertOwnerExists(db: Knex | Knex.Transaction, type: RecordType, id: number): Promise<void> {
-  const row = await db(RECORD_TABLES[type]).where({ id }).first('id');
-  if (!row) throw notFound(NOT_FOUND_MESSAGES[type]);
+  const row = await db(RECORD_TYPE_INFO[type].table).where({ id }).first('id');
+  if (!row) throw notFound(RECORD_TYPE_INFO[type].notFound);
 }
 
 /**
@@ -33,9 +32,9 @@ export async function assertOwnerExists(db: Knex | Knex.Transaction, type: Recor
  * no FOR UPDATE, so the existence check alone is enough there.
  */
 export async function lockOwner(trx: Knex.Transaction, type: RecordType, id: number): Promise<void> {
-  const query = trx(RECORD_TABLES[type]).where({ id }).first('id');
+  const query = trx(RECORD_TYPE_INFO[type].table).where({ id }).first('id');
   const row = await (dialectOfDb(trx) === 'mysql' ? query.forUpdate() : query);
-  if (!row) throw notFound(NOT_FOUND_MESSAGES[type]);
+  if (!row) throw notFound(RECORD_TYPE_INFO[type].notFound);
 }
 
 /** Owners to lock, without repeats and in one fixed order, so two transactions locking the same pair cannot deadlock. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { decodeRow, encodeRow } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
 import type { Contact } from '../../../views/components/attachments/types.js';
-import type { ContactOwnerType } from '../attachments/owner-types.js';
+import type { ContactOwnerType } from '../../shared/record-types.js';
 
 type Db = Knex | Knex.Transaction;
 const decode = (row: Record<string, unknown>) => decodeRow<Contact>(columnKinds.contacts, row);

@@ -4,7 +4,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { uploadMessages } from '../../shared/schemas/files.js';
 import { ownerId } from '../attachments/fields.js';
 import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/owners.js';
-import type { RecordType } from '../attachments/owner-types.js';
+import type { RecordType } from '../../shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { detectAllowedType, type DetectedType } from './detect.js';

@@ -1,21 +1,16 @@
 import type { z } from 'zod';
 import type { ColumnKinds } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
-import {
-  NOT_FOUND_MESSAGES,
-  RecordInputSchemas,
-  RUN_CLUB_TYPE_FILTERS,
-  type RecordKind,
-  type SORTS,
-} from '../../shared/schemas/records.js';
+import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS, type SORTS } from '../../shared/schemas/records.js';
 import { decodeList } from '../../db/codecs.js';
+import { RECORD_TYPE_INFO, type RecordType } from '../../shared/record-types.js';
 
 type Direction = 'asc' | 'desc';
 export type SortSpec = ReadonlyArray<readonly [column: string, direction: Direction]>;
 type RawRow = Record<string, unknown>;
 
 /** Everything the generic records service needs to know about one record type. */
-export interface RecordDefinition<K extends RecordKind = RecordKind> {
+export interface RecordDefinition<K extends RecordType = RecordType> {
   kind: K;
   /** The key of this type in the derived tables (record_search_docs, record_search_grams, record_counts). */
   code: number;
@@ -53,14 +48,16 @@ export const FEATURED_BUCKET = 'featured';
 export const ALL_BUCKET = 'all';
 export const clubTypeBucket = (type: string) => `type:${type}`;
 
-export const RECORD_DEFINITIONS: { [K in RecordKind]: RecordDefinition<K> } = {
+/** What a definition takes from the shared vocabulary and the schemas, so no type restates its table or texts. */
+function vocabulary<K extends RecordType>(kind: K) {
+  const { table, notFound } = RECORD_TYPE_INFO[kind];
+  return { kind, table, columns: columnKinds[table], schema: RecordInputSchemas[kind], notFound };
+}
+
+export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   event: {
-    kind: 'event',
+    ...vocabulary('event'),
     code: 1,
-    table: 'events',
-    columns: columnKinds.events,
-    schema: RecordInputSchemas.event,
-    notFound: NOT_FOUND_MESSAGES.event,
     derivedColumns: ['eventName', 'locationState', 'locationAddress', 'wordpressEventId', 'featuredRace'],
     searchFields: (r) => [r.eventName as string, r.locationState as string, r.locationAddress as string, r.wordpressEventId as number],
     buckets: (r) => (isTrue(r.featuredRace) ? [FEATURED_BUCKET] : []),
@@ -76,24 +73,16 @@ export const RECORD_DEFINITIONS: { [K in RecordKind]: RecordDefinition<K> } = {
     },
   },
   professional: {
-    kind: 'professional',
+    ...vocabulary('professional'),
     code: 2,
-    table: 'professionals',
-    columns: columnKinds.professionals,
-    schema: RecordInputSchemas.professional,
-    notFound: NOT_FOUND_MESSAGES.professional,
     derivedColumns: ['businessName', 'professionType', 'locationState'],
     searchFields: (r) => [r.businessName as string, r.professionType as string, r.locationState as string],
     buckets: () => [],
     sorts: { newest, name: byName('businessName'), updated },
   },
   runclub: {
-    kind: 'runclub',
+    ...vocabulary('runclub'),
     code: 3,
-    table: 'run_clubs',
-    columns: columnKinds.run_clubs,
-    schema: RecordInputSchemas.runclub,
-    notFound: NOT_FOUND_MESSAGES.runclub,
     derivedColumns: ['clubName', 'locationState', 'clubType'],
     searchFields: (r) => [r.clubName as string, r.locationState as string],
     buckets: (r) => {
@@ -103,36 +92,24 @@ export const RECORD_DEFINITIONS: { [K in RecordKind]: RecordDefinition<K> } = {
     sorts: { newest, name: byName('clubName'), updated },
   },
   brand: {
-    kind: 'brand',
+    ...vocabulary('brand'),
     code: 4,
-    table: 'brands',
-    columns: columnKinds.brands,
-    schema: RecordInputSchemas.brand,
-    notFound: NOT_FOUND_MESSAGES.brand,
     derivedColumns: ['brandName', 'industryCategory'],
     searchFields: (r) => [r.brandName as string, r.industryCategory as string],
     buckets: () => [],
     sorts: { newest, name: byName('brandName'), updated },
   },
   media: {
-    kind: 'media',
+    ...vocabulary('media'),
     code: 5,
-    table: 'media',
-    columns: columnKinds.media,
-    schema: RecordInputSchemas.media,
-    notFound: NOT_FOUND_MESSAGES.media,
     derivedColumns: ['mediaName', 'industry'],
     searchFields: (r) => [r.mediaName as string, r.industry as string],
     buckets: () => [],
     sorts: { newest, name: byName('mediaName'), updated },
   },
   influencer: {
-    kind: 'influencer',
+    ...vocabulary('influencer'),
     code: 6,
-    table: 'influencers',
-    columns: columnKinds.influencers,
-    schema: RecordInputSchemas.influencer,
-    notFound: NOT_FOUND_MESSAGES.influencer,
     derivedColumns: ['firstName', 'lastName', 'instagramHandle', 'influencerType'],
     // "Full name" is one field, so "Jane Do" matches Jane Doe.
     searchFields: (r) => [`${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(), r.instagramHandle as string, r.influencerType as string],
@@ -141,10 +118,10 @@ export const RECORD_DEFINITIONS: { [K in RecordKind]: RecordDefinition<K> } = {
   },
 };
 
-export function definitionOf<K extends RecordKind>(kind: K): RecordDefinition<K> {
+export function definitionOf<K extends RecordType>(kind: K): RecordDefinition<K> {
   return RECORD_DEFINITIONS[kind];
 }
 
 export const ALL_DEFINITIONS: RecordDefinition[] = Object.values(RECORD_DEFINITIONS) as RecordDefinition[];
 
-export type InputOf<K extends RecordKind> = z.output<(typeof RecordInputSchemas)[K]>;
+export type InputOf<K extends RecordType> = z.output<(typeof RecordInputSchemas)[K]>;

@@ -3,9 +3,9 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { dialectOfDb } from '../../db/knex.js';
 import { withTransaction } from '../../db/transaction.js';
-import type { RecordKind } from '../../shared/schemas/records.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
 import { gramsOf, searchDocument } from './search-text.js';
+import { type RecordType } from '../../shared/record-types.js';
 
 /**
  * Derived data for fast lists and search (docs/decisions/0011-record-search-and-counts.md):
@@ -87,7 +87,7 @@ async function exactBucketCount(db: Db, definition: RecordDefinition, bucket: st
  * Brings the derived data of the given records in line with their rows: call it in the same transaction as the
  * write. A record that no longer exists loses its document and leaves the counts.
  */
-export async function reindexRecords(db: Db, kind: RecordKind, ids: readonly number[]): Promise<void> {
+export async function reindexRecords(db: Db, kind: RecordType, ids: readonly number[]): Promise<void> {
   const definition = definitionOf(kind) as RecordDefinition;
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
   const deltas = new Map<string, number>();
@@ -139,12 +139,12 @@ export async function reindexRecords(db: Db, kind: RecordKind, ids: readonly num
  * Recomputes all derived data of the given types from their rows (after a definition change, bulk loads, repair).
  * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
  */
-export async function rebuildDerivedData(db: Db, kinds: readonly RecordKind[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
+export async function rebuildDerivedData(db: Db, kinds: readonly RecordType[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
   // Given a transaction (refreshDerivedData's), each kind joins it, so the rebuild and its version commit together.
   for (const kind of kinds) await withTransaction({ db }, (trx) => rebuildKind(trx, kind));
 }
 
-async function rebuildKind(trx: Db, kind: RecordKind): Promise<void> {
+async function rebuildKind(trx: Db, kind: RecordType): Promise<void> {
   const definition = definitionOf(kind) as RecordDefinition;
   await trx(GRAMS).where({ kind: definition.code }).delete();
   await trx(DOCS).where({ kind: definition.code }).delete();

@@ -1,14 +1,7 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
 import { withTransaction } from '../../db/transaction.js';
-import {
-  type ListQuery,
-  type Page,
-  type RecordDetail,
-  type RecordItem,
-  type RecordKind,
-  type WordpressUrl,
-} from '../../shared/schemas/records.js';
+import { type ListQuery, type Page, type RecordDetail, type RecordItem, type WordpressUrl } from '../../shared/schemas/records.js';
 import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -27,9 +20,10 @@ import {
   runClubSchedules,
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
+import { type RecordType } from '../../shared/record-types.js';
 
-type Item<K extends RecordKind> = RecordItem<K>;
-type Detail<K extends RecordKind> = RecordDetail<K>;
+type Item<K extends RecordType> = RecordItem<K>;
+type Detail<K extends RecordType> = RecordDetail<K>;
 type RawRow = Record<string, unknown>;
 
 const MAX_ID = 4_294_967_295;
@@ -38,14 +32,14 @@ const MAX_ID = 4_294_967_295;
  * Parses an id from a path. Text that is not a whole number is a 400; 0 or a number no row can have is simply not
  * found (the spec's screens never fetch id 0).
  */
-export function parseRecordId(kind: RecordKind, text: string | undefined): number {
+export function parseRecordId(kind: RecordType, text: string | undefined): number {
   if (text === undefined || !/^\d{1,12}$/.test(text)) throw badRequest('The id must be a positive whole number');
   const id = Number(text);
   if (id < 1 || id > MAX_ID) throw notFound(definitionOf(kind).notFound);
   return id;
 }
 
-const definition = (kind: RecordKind) => definitionOf(kind) as RecordDefinition;
+const definition = (kind: RecordType) => definitionOf(kind) as RecordDefinition;
 
 
 interface ListFilter {
@@ -58,7 +52,7 @@ interface ListFilter {
   total: (counts: Map<string, number>) => number;
 }
 
-function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): ListFilter {
+function filterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
   if (kind === 'event') {
     const filter = (query as ListQuery<'event'>).filter;
     if (filter === 'featured') {
@@ -94,7 +88,7 @@ function filterOf(kind: RecordKind, query: ListQuery<RecordKind>): ListFilter {
 }
 
 /** One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller. */
-export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
+export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
   const def = definition(kind);
   const sort = (def.sorts as Record<string, SortSpec>)[query.sort]!;
   const filter = filterOf(kind, query);
@@ -110,21 +104,21 @@ export async function listRecords<K extends RecordKind>(ctx: AppContext, kind: K
   return { items: decodeRecords<Item<K>>(def, rows), total };
 }
 
-async function present<K extends RecordKind>(db: Knex | Knex.Transaction, kind: K, row: RawRow): Promise<Detail<K>> {
+async function present<K extends RecordType>(db: Knex | Knex.Transaction, kind: K, row: RawRow): Promise<Detail<K>> {
   const record = decodeRecord<RawRow>(definition(kind), row);
   if (kind === 'event') return { ...record, distances: await eventDistances(db, Number(row.id)) } as unknown as Detail<K>;
   if (kind === 'runclub') return { ...record, schedules: await runClubSchedules(db, Number(row.id)) } as unknown as Detail<K>;
   return record as unknown as Detail<K>;
 }
 
-export async function getRecord<K extends RecordKind>(ctx: AppContext, kind: K, idText: string | undefined): Promise<Detail<K>> {
+export async function getRecord<K extends RecordType>(ctx: AppContext, kind: K, idText: string | undefined): Promise<Detail<K>> {
   const id = parseRecordId(kind, idText);
   const row = await findRecordRow(ctx.db, definition(kind), id);
   if (!row) throw notFound(definition(kind).notFound);
   return present(ctx.db, kind, row);
 }
 
-export async function createRecord<K extends RecordKind>(ctx: AppContext, actor: Actor, kind: K, input: unknown): Promise<Detail<K>> {
+export async function createRecord<K extends RecordType>(ctx: AppContext, actor: Actor, kind: K, input: unknown): Promise<Detail<K>> {
   const def = definition(kind);
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
@@ -135,7 +129,7 @@ export async function createRecord<K extends RecordKind>(ctx: AppContext, actor:
 }
 
 /** PUT: the body is the whole form; every form field is replaced (docs/decisions/0010-record-field-mapping.md). */
-export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor: Actor, kind: K, idText: string | undefined, input: unknown): Promise<Detail<K>> {
+export async function updateRecord<K extends RecordType>(ctx: AppContext, _actor: Actor, kind: K, idText: string | undefined, input: unknown): Promise<Detail<K>> {
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
@@ -151,7 +145,7 @@ export async function updateRecord<K extends RecordKind>(ctx: AppContext, _actor
  * cascade) in one transaction, then the stored file bytes. A published professional (one with a wordpress id)
  * belongs to the content website and is refused.
  */
-export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordKind, idText: string | undefined): Promise<void> {
+export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const storedPaths = await withTransaction(ctx, async (trx) => {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { dialectOfDb } from '../../db/knex.js';
-import type { RecordKind } from '../../shared/schemas/records.js';
 import { definitionOf } from './definitions.js';
 import { reindexRecords } from './derived.js';
+import { type RecordType } from '../../shared/record-types.js';
 
 /**
  * The only code that writes the record tables (events, professionals, run_clubs, brands, media, influencers; see
@@ -39,14 +39,14 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * Reindexes the written records, unless the write named its columns and none of them feeds the derived data (a
  * website, a note, a stored total): then nothing needs reading.
  */
-async function recordsChanged(trx: Trx, kind: RecordKind, ids: readonly number[], columns?: readonly string[]): Promise<void> {
+async function recordsChanged(trx: Trx, kind: RecordType, ids: readonly number[], columns?: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const derived = definitionOf(kind).derivedColumns;
   if (columns && !columns.some((column) => derived.includes(column))) return;
   await reindexRecords(trx, kind, ids);
 }
 
-export async function insertRecordRow(trx: Trx, kind: RecordKind, row: StoredRow): Promise<number> {
+export async function insertRecordRow(trx: Trx, kind: RecordType, row: StoredRow): Promise<number> {
   const [id] = await trx(definitionOf(kind).table).insert(row);
   await recordsChanged(trx, kind, [Number(id)]);
   return Number(id);
@@ -59,7 +59,7 @@ export async function insertRecordRow(trx: Trx, kind: RecordKind, row: StoredRow
  * auto-increment lock mode, and ids ascend in insertion order. They are matched by position, never by a value read
  * back: a database may store a name differently from how it was sent.
  */
-export async function insertRecordRows(trx: Trx, kind: RecordKind, rows: readonly StoredRow[]): Promise<number[]> {
+export async function insertRecordRows(trx: Trx, kind: RecordType, rows: readonly StoredRow[]): Promise<number[]> {
   if (rows.length === 0) return [];
   const { table } = definitionOf(kind);
   const highest = (await trx(table).max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
@@ -73,7 +73,7 @@ export async function insertRecordRows(trx: Trx, kind: RecordKind, rows: readonl
 }
 
 /** Sets the same values on the given records; answers how many rows the database reports as updated. */
-export async function updateRecordRows(trx: Trx, kind: RecordKind, ids: readonly number[], values: StoredRow): Promise<number> {
+export async function updateRecordRows(trx: Trx, kind: RecordType, ids: readonly number[], values: StoredRow): Promise<number> {
   if (ids.length === 0) return 0;
   const changed = await trx(definitionOf(kind).table).whereIn('id', [...ids]).update(values);
   await recordsChanged(trx, kind, ids, Object.keys(values));
@@ -84,7 +84,7 @@ export async function updateRecordRows(trx: Trx, kind: RecordKind, ids: readonly
  * Sets one column to its own value per record (plus `common` on each), in one statement per chunk (a CASE on id)
  * instead of one UPDATE per record: how the CSV import sets thousands of websites at once.
  */
-export async function setRecordColumnEach(trx: Trx, kind: RecordKind, column: string, valueById: ReadonlyMap<number, unknown>, common: StoredRow = {}): Promise<void> {
+export async function setRecordColumnEach(trx: Trx, kind: RecordType, column: string, valueById: ReadonlyMap<number, unknown>, common: StoredRow = {}): Promise<void> {
   const { table } = definitionOf(kind);
   for (const part of chunks([...valueById.entries()], ROWS_PER_CASE)) {
     const cases = part.map(() => 'WHEN ? THEN ?').join(' ');
@@ -100,7 +100,7 @@ export async function setRecordColumnEach(trx: Trx, kind: RecordKind, column: st
 }
 
 /** Deletes one record row (what it owns is the caller's: see deleteOwnedRows); answers whether it existed. */
-export async function deleteRecordRow(trx: Trx, kind: RecordKind, id: number): Promise<number> {
+export async function deleteRecordRow(trx: Trx, kind: RecordType, id: number): Promise<number> {
   const deleted = await trx(definitionOf(kind).table).where({ id }).delete();
   await recordsChanged(trx, kind, [id]);
   return deleted;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { withTransaction } from '../../db/transaction.js';
-import { CONTENT_MODEL, SYNC_KINDS, type PostTypeModel, type SyncKind } from '../../integrations/wordpress/content-model.js';
+import { CONTENT_MODEL, type PostTypeModel } from '../../integrations/wordpress/content-model.js';
 import { describePost, mapPost, type MappedPost } from '../../integrations/wordpress/map-post.js';
 import type { WpPost } from '../../integrations/wordpress/types.js';
 import type { Actor, AppContext } from '../context.js';
@@ -19,6 +19,7 @@ import {
   listSyncedIds,
   type SyncRunRow,
 } from './queries.js';
+import { SYNC_KINDS, type SyncKind } from '../../shared/record-types.js';
 
 export interface SyncOptions {
   actor: Actor;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTACT_OWNER_TYPES } from '../../services/attachments/owner-types.js';
+import { CONTACT_OWNER_TYPES } from '../record-types.js';
 import { blankToNull, ownerId } from '../../services/attachments/fields.js';
 import { INVALID_CHARACTER, isStorableText, text } from './text.js';
 

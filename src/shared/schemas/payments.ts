@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECORD_TYPES } from '../../services/attachments/owner-types.js';
+import { RECORD_TYPES } from '../record-types.js';
 import { blankToNull, calendarDate, ownerId } from '../../services/attachments/fields.js';
 import { text } from './text.js';
 

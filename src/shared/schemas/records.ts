@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECORD_TYPE_INFO, type RecordType, type StatsKey } from '../record-types.js';
 import { text } from './text.js';
 
 /**
@@ -487,34 +488,13 @@ export interface WordpressUrl {
   wordpressUrl: string;
 }
 
-/** GET /api/stats */
-export interface Stats {
-  events: number;
-  professionals: number;
-  runClubs: number;
-  brands: number;
-  media: number;
-  influencers: number;
-}
+/** GET /api/stats: the count of each record type, under its stats key ('runClubs'). */
+export type Stats = Record<StatsKey, number>;
 
 // ---------------------------------------------------------------------------------------------------------
-// Record types, API paths and list query parameters
+// Sorts and list query parameters per record type
 
-export const RECORD_KINDS = ['event', 'professional', 'runclub', 'brand', 'media', 'influencer'] as const;
-export type RecordKind = (typeof RECORD_KINDS)[number];
-
-/** Collection path per record type; one record is `${path}/${id}`. */
-export const RECORD_API_PATHS = {
-  event: '/api/events',
-  professional: '/api/professionals',
-  runclub: '/api/runclubs',
-  brand: '/api/brands',
-  media: '/api/media',
-  influencer: '/api/influencers',
-} as const satisfies Record<RecordKind, string>;
-
-export const recordApiPath = (kind: RecordKind, id?: number) => (id === undefined ? RECORD_API_PATHS[kind] : `${RECORD_API_PATHS[kind]}/${id}`);
-export const eventWordpressUrlPath = (id: number) => `${RECORD_API_PATHS.event}/${id}/wordpress-url`;
+export const eventWordpressUrlPath = (id: number) => `${RECORD_TYPE_INFO.event.apiPath}/${id}/wordpress-url`;
 
 /** Sort orders per type; the first is the default. `newest` = most recently created first. */
 export const SORTS = {
@@ -524,8 +504,8 @@ export const SORTS = {
   brand: ['newest', 'name', 'updated'],
   media: ['newest', 'name', 'updated'],
   influencer: ['newest', 'name', 'updated'],
-} as const satisfies Record<RecordKind, readonly [string, ...string[]]>;
-export type SortOf<K extends RecordKind> = (typeof SORTS)[K][number];
+} as const satisfies Record<RecordType, readonly [string, ...string[]]>;
+export type SortOf<K extends RecordType> = (typeof SORTS)[K][number];
 
 export const EVENT_FILTERS = ['all', 'featured', 'regular'] as const;
 export type EventFilter = (typeof EVENT_FILTERS)[number];
@@ -550,12 +530,12 @@ const queryInt = (label: string, min: number, max: number, fallback: number) =>
       }
       return Number(text);
     });
-const querySort = <K extends RecordKind>(kind: K) =>
+const querySort = <K extends RecordType>(kind: K) =>
   z
     .preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS[kind], { error: `sort must be one of: ${SORTS[kind].join(', ')}` }).optional())
     .transform((v): SortOf<K> => v ?? SORTS[kind][0]);
 
-const baseListQuery = <K extends RecordKind>(kind: K) => ({
+const baseListQuery = <K extends RecordType>(kind: K) => ({
   q: queryText,
   sort: querySort(kind),
   limit: queryInt('limit', 1, MAX_LIMIT, PAGE_SIZE),
@@ -581,9 +561,9 @@ export const ListQuerySchemas = {
   media: z.object(baseListQuery('media')),
   influencer: z.object(baseListQuery('influencer')),
 } as const;
-export type ListQuery<K extends RecordKind> = z.output<(typeof ListQuerySchemas)[K]>;
+export type ListQuery<K extends RecordType> = z.output<(typeof ListQuerySchemas)[K]>;
 /** What a client may put in a list URL (all optional). */
-export type ListParams<K extends RecordKind> = Partial<Record<keyof z.input<(typeof ListQuerySchemas)[K]>, string | number>>;
+export type ListParams<K extends RecordType> = Partial<Record<keyof z.input<(typeof ListQuerySchemas)[K]>, string | number>>;
 
 /** Form schema per record type. */
 export const RecordInputSchemas = {
@@ -595,12 +575,3 @@ export const RecordInputSchemas = {
   influencer: InfluencerInputSchema,
 } as const;
 
-/** The not-found texts of spec point 8. */
-export const NOT_FOUND_MESSAGES = {
-  event: 'Event not found',
-  professional: 'Professional not found',
-  runclub: 'Run Club not found',
-  brand: 'Brand not found',
-  media: 'Media outlet not found',
-  influencer: 'Influencer not found',
-} as const satisfies Record<RecordKind, string>;

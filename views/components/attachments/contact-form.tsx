@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import type { ContactOwnerType } from '../../../src/shared/record-types.js';
 import { ContactInputSchema, type ContactFormBody } from '../../../src/shared/schemas/contacts.js';
 import { FieldError, Input, Label, Textarea, Button } from '../ui/primitives.js';
 import type { Contact } from './types.js';

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useRevalidator } from 'react-router';
-import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import type { ContactOwnerType } from '../../../src/shared/record-types.js';
 import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';

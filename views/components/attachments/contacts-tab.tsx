@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import type { ContactOwnerType } from '../../../src/shared/record-types.js';
 import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Badge, ButtonLink, Card, CardHeader } from '../ui/primitives.js';
 import { useDeleteContact } from './contact-actions.js';

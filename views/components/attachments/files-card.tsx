@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
-import type { RecordType } from '../../../src/services/attachments/owner-types.js';
+import type { RecordType } from '../../../src/shared/record-types.js';
 import { HttpError, messageOf } from '../../../src/shared/api-error.js';
 import { MAX_FILE_BYTES, UPLOAD_ACCEPT, uploadMessages } from '../../../src/shared/schemas/files.js';
 import { apiRequest } from '../../data/http.js';

@@ -2,7 +2,7 @@
  * The contract between record detail pages and the contacts/payments/files area. Detail pages call
  * loadAttachments() in their loader and render these components; the attachments area implements them.
  */
-import type { RecordType } from '../../../src/services/attachments/owner-types.js';
+import type { RecordType } from '../../../src/shared/record-types.js';
 import type { DataSource } from '../../data/source.js';
 import type { Attachments, Contact } from './types.js';
 

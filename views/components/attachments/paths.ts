@@ -1,15 +1,6 @@
-import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import { isContactOwnerType, recordPagePath, recordTypeOfSegment, type ContactOwnerType } from '../../../src/shared/record-types.js';
 
-/** The list path of each contact owner type; the owner's detail page is `${path}/${id}`. */
-export const OWNER_PATHS: Record<ContactOwnerType, string> = {
-  event: '/events',
-  professional: '/professionals',
-  runclub: '/runclubs',
-  brand: '/brands',
-  media: '/media',
-};
-
-export const ownerDetailPath = (type: ContactOwnerType, id: number) => `${OWNER_PATHS[type]}/${id}`;
+export const ownerDetailPath = (type: ContactOwnerType, id: number) => recordPagePath(type, id);
 export const addContactPath = (type: ContactOwnerType, id: number) => `${ownerDetailPath(type, id)}/contacts/add`;
 export const editContactPath = (type: ContactOwnerType, ownerId: number, contactId: number) => `${ownerDetailPath(type, ownerId)}/contacts/${contactId}/edit`;
 
@@ -30,9 +21,8 @@ export const contactEditPath = (contactId: number, returnTo: string) => `/contac
 
 /** The owner type a contact page serves, from the first segment of its path. */
 export function ownerTypeFromPath(pathname: string): ContactOwnerType | null {
-  const first = `/${pathname.split('/')[1] ?? ''}`;
-  const match = (Object.entries(OWNER_PATHS) as Array<[ContactOwnerType, string]>).find(([, path]) => path === first);
-  return match ? match[0] : null;
+  const type = recordTypeOfSegment(pathname.split('/')[1] ?? '');
+  return isContactOwnerType(type) ? type : null;
 }
 
 export const fullName = (contact: { firstName: string; lastName: string }) => `${contact.firstName} ${contact.lastName}`.trim();

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useId, useState, type FormEvent } from 'react';
 import { useRevalidator } from 'react-router';
-import type { RecordType } from '../../../src/services/attachments/owner-types.js';
+import type { RecordType } from '../../../src/shared/record-types.js';
 import { messageOf } from '../../../src/shared/api-error.js';
 import { INVOICE_STATUSES, PaymentInputSchema, type PaymentFormBody } from '../../../src/shared/schemas/payments.js';
 import { apiRequest } from '../../data/http.js';

@@ -1,4 +1,4 @@
-import type { ContactOwnerType, RecordType } from '../../../src/services/attachments/owner-types.js';
+import type { ContactOwnerType, RecordType } from '../../../src/shared/record-types.js';
 
 /** Wire shapes of what hangs off a record (presenter output of the contacts, payments and files services). */
 export interface Contact {

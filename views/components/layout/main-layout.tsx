@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '../../../src/shared/record-types.js';
 import type { PublicUser } from '../../../src/shared/schemas/auth.js';
 import { apiRequest } from '../../data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
@@ -9,16 +10,12 @@ import { Tooltip } from '../ui/tooltip.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
-export const NAV_ITEMS = [
+/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, integrations. */
+export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/', label: 'Dashboard' },
-  { to: '/events', label: 'Events' },
-  { to: '/professionals', label: 'Professionals' },
-  { to: '/runclubs', label: 'Run Clubs' },
-  { to: '/brands', label: 'Brands' },
-  { to: '/media', label: 'Media' },
-  { to: '/influencers', label: 'Influencers' },
+  ...RECORD_TYPES.map((type) => ({ to: RECORD_TYPE_INFO[type].path, label: RECORD_TYPE_INFO[type].plural })),
   { to: '/integrations', label: 'Integrations' },
-] as const;
+];
 
 export function avatarInitials(email: string): string {
   return email.slice(0, 2).toUpperCase();

@@ -1,11 +1,12 @@
 import { useLocation, useNavigation } from 'react-router';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '../../../src/shared/record-types.js';
 import { Skeleton } from '../ui/primitives.js';
 import { StatCards } from '../../pages/dashboard/dashboard-page.js';
 
 export const SKELETON_CARD_COUNT = 6;
 
 /** The list pages: while a client-side navigation to one loads, it shows skeleton cards (spec point 9). */
-const LIST_PATHS = new Set(['/events', '/professionals', '/runclubs', '/brands', '/media', '/influencers']);
+const LIST_PATHS = new Set<string>(RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].path));
 
 export function SkeletonCards() {
   return (

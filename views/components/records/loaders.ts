@@ -1,9 +1,10 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '../../../src/shared/api-error.js';
 import { readListQuery, type ListView } from '../../../src/shared/list-query.js';
-import type { RecordDetail, RecordItem, RecordKind } from '../../../src/shared/schemas/records.js';
+import type { RecordDetail, RecordItem } from '../../../src/shared/schemas/records.js';
 import { loadAttachments, type Attachments } from '../attachments/index.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '../../data/source.js';
+import { type RecordType } from '../../../src/shared/record-types.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -36,7 +37,7 @@ function refusedSearch<T>(query: ListView, problem: string): ListData<T> {
 }
 
 /** A list page: its URL's query, read once with the API's rules, is the query the list is read with. */
-export function listLoader<K extends RecordKind>(kind: K) {
+export function listLoader<K extends RecordType>(kind: K) {
   return gated(async ({ request, context }: LoaderFunctionArgs): Promise<ListData<RecordItem<K>>> => {
     const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
     if (!read.ok) return refusedSearch(read.view, read.message);
@@ -57,7 +58,7 @@ export interface RecordData<T> {
 }
 
 /** Loads one record for an edit page; null when it does not exist. */
-export function recordLoader<K extends RecordKind>(kind: K) {
+export function recordLoader<K extends RecordType>(kind: K) {
   return gated(async ({ params, context }: LoaderFunctionArgs): Promise<RecordData<RecordDetail<K>>> => {
     const id = parseRecordId(params.id);
     const record = id ? await getOrNull(dataSource(context).getRecord(kind, id)) : null;
@@ -72,7 +73,7 @@ export interface DetailData<T> extends RecordData<T> {
 export const NO_ATTACHMENTS: Attachments = { contacts: [], payments: [], paymentsTotal: '0.00', files: [] };
 
 /** Loads a record and what hangs off it (contacts, payments, files) for its detail page. */
-export async function loadDetail<K extends RecordKind>(ds: DataSource, kind: K, rawId: string | undefined): Promise<DetailData<RecordDetail<K>>> {
+export async function loadDetail<K extends RecordType>(ds: DataSource, kind: K, rawId: string | undefined): Promise<DetailData<RecordDetail<K>>> {
   const id = parseRecordId(rawId);
   if (!id) return { id, record: null, attachments: NO_ATTACHMENTS };
   // Both reads start together (one round trip in the browser); what hangs off a missing record is not wanted,
@@ -88,7 +89,7 @@ export async function loadDetail<K extends RecordKind>(ds: DataSource, kind: K, 
   return { id, record, attachments: loaded.attachments };
 }
 
-export function detailLoader<K extends RecordKind>(kind: K) {
+export function detailLoader<K extends RecordType>(kind: K) {
   return gated(async ({ params, context }: LoaderFunctionArgs) => {
     const detail = await loadDetail(dataSource(context), kind, params.id);
     return notFoundWhen(detail.record === null, detail);

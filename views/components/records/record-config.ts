@@ -1,9 +1,9 @@
-import type { RecordKind } from '../../../src/shared/schemas/records.js';
 import type { RecordMessages } from './messages.js';
+import { type RecordType } from '../../../src/shared/record-types.js';
 
 /** What the shared record screens need to know about one record type. */
 export interface RecordConfig {
-  kind: RecordKind;
+  kind: RecordType;
   /** '/api/brands' */
   apiPath: string;
   /** '/brands': the list page, and the base of '/brands/{id}' and '/brands/{id}/edit'. */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import type { ContactOwnerType } from '../../../src/services/attachments/owner-types.js';
+import type { ContactOwnerType } from '../../../src/shared/record-types.js';
 import { ownerTypeFromPath, safeReturnPath } from '../../components/attachments/paths.js';
 import type { Contact } from '../../components/attachments/types.js';
 import { getOrNull, parseRecordId } from '../../components/records/loaders.js';

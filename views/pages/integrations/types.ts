@@ -1,5 +1,5 @@
-import type { SyncKind } from '../../../src/integrations/wordpress/content-model.js';
 import type { SyncResult, SyncRunView } from '../../../src/services/sync/service.js';
+import { RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '../../../src/shared/record-types.js';
 
 /** GET /api/integrations/overview */
 export interface IntegrationsOverview {
@@ -19,8 +19,5 @@ export interface ServiceTabProps {
 
 export type { SyncKind, SyncResult, SyncRunView };
 
-export const SYNC_CARDS: Array<{ kind: SyncKind; title: string }> = [
-  { kind: 'events', title: 'Events' },
-  { kind: 'professionals', title: 'Professionals' },
-  { kind: 'runclubs', title: 'Run Clubs' },
-];
+/** One sync card per synced type (spec point 6: Events, Professionals, Run Clubs). */
+export const SYNC_CARDS: Array<{ kind: SyncKind; title: string }> = SYNC_KINDS.map((kind) => ({ kind, title: RECORD_TYPE_INFO[syncedTypeOf(kind)].plural }));
