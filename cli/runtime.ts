@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../src/config/env.js';
-import { createAppContext } from '../src/server/context.js';
-import { createLogger } from '../src/server/logger.js';
+import { createAppContext } from '../src/context/app-context.js';
+import { createLogger } from '../src/context/logger.js';
 import type { AppContext } from '../src/services/context.js';
 import { AppError } from '../src/services/errors.js';
 import pino from 'pino';

@@ -5,7 +5,7 @@ import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { AppError } from '../../src/services/errors.js';
 import { CsvStreamReader } from '../../src/services/imports/csv-source.js';
-import { IMPORT_SAMPLES, type ImportKind } from '../../src/services/imports/rules.js';
+import { IMPORT_SAMPLES, type ImportKind } from '../../src/shared/imports/rules.js';
 import { importBrands, importEvents, type ImportProgress, type ImportReport } from '../../src/services/imports/service.js';
 
 interface ImportOptions {

@@ -1,12 +1,15 @@
 import { Option, type Command } from 'commander';
-import { CONTENT_MODEL } from '../../src/integrations/wordpress/content-model.js';
 import { listAudiences, testMailchimp, testWordPress } from '../../src/services/integrations/service.js';
-import { CONTACT_OWNER_TYPES, SYNC_KINDS, type SyncKind } from '../../src/shared/record-types.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '../../src/shared/record-types.js';
 import { pushContacts } from '../../src/services/newsletter/service.js';
-import { runSync, SyncBusyError, type SyncResult } from '../../src/services/sync/service.js';
+import { runSync, SyncBusyError } from '../../src/services/sync/service.js';
 import type { CommandRegistrar } from '../program.js';
 import { isAppError } from '../../src/services/errors.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
+import type { SyncResult } from '../../src/shared/schemas/integrations.js';
+
+/** 'run clubs': how a sync's lines name what it read. */
+const syncedNouns = (kind: SyncKind) => RECORD_TYPE_INFO[syncedTypeOf(kind)].pluralNoun;
 
 /**
  * `pacer sync …`, `pacer newsletter push`, `pacer wordpress test`, `pacer mailchimp test|audiences`: the same
@@ -38,7 +41,7 @@ function progressWriter(io: CliIO, label: string) {
 }
 
 function printSyncResult(io: CliIO, result: SyncResult): void {
-  io.stdout.write(`${CONTENT_MODEL[result.kind].plural}: ${result.message} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
+  io.stdout.write(`${syncedNouns(result.kind)}: ${result.message} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
   for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
   for (const notice of result.unpublished) io.stdout.write(`  - ${notice}\n`);
 }
@@ -59,7 +62,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
       const outcomes = await withContext(io, async (ctx) => {
         const list: SyncOutcome[] = [];
         for (const current of kinds) {
-          const progress = opts.json ? null : progressWriter(io, CONTENT_MODEL[current].plural);
+          const progress = opts.json ? null : progressWriter(io, syncedNouns(current));
           try {
             const result = await runSync(ctx, current, {
               actor: cliActor,
@@ -76,7 +79,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
             const exit = busy ? SYNC_BUSY_EXIT : isAppError(error) && error.status === 400 ? EXIT.usage : EXIT.failure;
             const message = error instanceof Error ? error.message : String(error);
             list.push({ kind: current, exit, error: { message, code: (error as { code?: string }).code ?? 'failed' } });
-            if (!opts.json) io.stderr.write(`${CONTENT_MODEL[current].plural}: ${busy ? '' : 'sync failed: '}${message}\n`);
+            if (!opts.json) io.stderr.write(`${syncedNouns(current)}: ${busy ? '' : 'sync failed: '}${message}\n`);
           }
         }
         return list;

@@ -8,7 +8,7 @@ import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
-import { localeOf } from '../ssr/locale.js';
+import { localeOf } from '../server/locale.js';
 
 export const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
 

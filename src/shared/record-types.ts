@@ -62,6 +62,8 @@ export interface RecordTypeInfo<T extends RecordType = RecordType> {
   plural: PluralOf<T>;
   /** Lower case as it reads mid-sentence: 'run club', 'media outlet'. */
   noun: string;
+  /** The plural as it reads mid-sentence: 'run clubs', 'media'. */
+  pluralNoun: string;
   /** The not-found text of spec point 8: 'Run Club not found', 'Media outlet not found'. */
   notFound: string;
 }
@@ -79,6 +81,7 @@ function infoOf<T extends RecordType>(type: T): RecordTypeInfo<T> {
     singular: words.singular as (typeof DEFINITIONS)[T]['singular'],
     plural: words.plural as PluralOf<T>,
     noun: words.singular.toLowerCase(),
+    pluralNoun: words.plural.toLowerCase(),
     notFound: words.notFound ?? `${words.singular} not found`,
   };
 }

@@ -6,7 +6,7 @@ import type { ServerLoaderContext } from '../../views/data/source.js';
 import { AppError } from '../services/errors.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement } from './hydration.js';
-import { localeOf } from './locale.js';
+import { localeOf } from '../server/locale.js';
 
 const handler = createStaticHandler(routes);
 

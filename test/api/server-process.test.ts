@@ -49,8 +49,8 @@ describe('the server process', () => {
           '--input-type=module',
           '-e',
           [
-            "import { exitOnFatalError } from './src/server/fatal.ts';",
-            "import { createLogger } from './src/server/logger.ts';",
+            "import { exitOnFatalError } from './src/context/fatal.ts';",
+            "import { createLogger } from './src/context/logger.ts';",
             "exitOnFatalError(createLogger({ logLevel: 'info' }));",
             // Something keeps the process busy, as a listening server would: only the handler ends it.
             'setInterval(() => undefined, 1000);',

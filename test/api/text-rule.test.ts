@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { RECORD_TYPE_INFO, RECORD_TYPES, recordApiPath, type RecordType } from '../../src/shared/record-types.js';
-import { IMPORT_COLUMNS } from '../../src/services/imports/rules.js';
+import { IMPORT_COLUMNS } from '../../src/shared/imports/rules.js';
 import { AddMemberSchema } from '../../src/services/integrations/service.js';
 import { LoginSchema, NewUserSchema } from '../../src/shared/schemas/auth.js';
 import { ContactInputSchema } from '../../src/shared/schemas/contacts.js';

@@ -3,7 +3,7 @@ import { HttpError } from '../../src/shared/api-error.js';
 import type { LoaderFunctionArgs } from 'react-router';
 import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
 import { gated, type DataSource } from '../../views/data/source.js';
-import type { Contact } from '../../views/components/attachments/types.js';
+import type { Contact } from '../../src/shared/schemas/attachments.js';
 import type { Brand, RecordDetail } from '../../src/shared/schemas/records.js';
 import { fakeDataSource } from '../helpers/fake-data-source.js';
 import { type RecordType } from '../../src/shared/record-types.js';

@@ -9,7 +9,7 @@ import { LoginThrottle } from '../../src/services/auth/login-throttle.js';
 import { systemClock } from '../../src/services/context.js';
 import { createUser } from '../../src/services/users/service.js';
 import { createApp } from '../../src/server/app.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/context/logger.js';
 import type { ServerContext } from '../../src/server/types.js';
 import { readAssetManifest } from '../../src/ssr/assets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttachments } from '../../views/components/attachments/index.js';
-import type { PaymentList } from '../../src/services/payments/service.js';
-import type { Contact, Payment, StoredFile } from '../../views/components/attachments/types.js';
+import type { Contact, Payment, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
 import { fakeDataSource } from '../helpers/fake-data-source.js';
 
 /** Records which reads were made and how many ran at once. */

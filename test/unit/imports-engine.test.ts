@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '../../src/db/codecs.js';
 import { withTransaction } from '../../src/db/transaction.js';
 import type { AppContext } from '../../src/services/context.js';
-import type { SourceRow } from '../../src/services/imports/csv-records.js';
+import type { SourceRow } from '../../src/shared/imports/csv-records.js';
 import { sourceFromText } from '../../src/services/imports/csv-source.js';
 import { importBrands, importEvents } from '../../src/services/imports/service.js';
 import { insertRecordRows } from '../../src/services/records/writes.js';

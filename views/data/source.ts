@@ -1,11 +1,10 @@
 import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { HttpError, messageOf, statusOf } from '../../src/shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '../../src/shared/record-types.js';
-import type { PaymentList } from '../../src/services/payments/service.js';
 import { listApiSearch } from '../../src/shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '../../src/shared/schemas/records.js';
 import type { SessionInfo } from '../../src/shared/session.js';
-import type { Contact, StoredFile } from '../components/attachments/types.js';
+import type { Contact, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '../pages/integrations/types.js';
 import { apiRequest } from './http.js';
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basicAuth, httpRequest, Limiter, parseJson, UpstreamError, type HttpOptions, type HttpResponse, type RetryPolicy } from '../http.js';
+import type { MailchimpAccount, MailchimpAudience } from '../../shared/schemas/integrations.js';
 
 /** Mailchimp's error document (application/problem+json). */
 export interface MailchimpProblem {
@@ -34,18 +35,6 @@ export function readableProblem(status: number, problem: MailchimpProblem): stri
   return detail ? `${title}: ${detail}` : title;
 }
 
-export interface MailchimpAccount {
-  account_name: string;
-  email: string;
-  industry: string;
-  total_subscribers: number;
-}
-
-export interface MailchimpAudience {
-  id: string;
-  name: string;
-  stats: { member_count: number };
-}
 
 export interface MailchimpMember {
   id: string;

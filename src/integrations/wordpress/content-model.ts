@@ -82,8 +82,8 @@ const UNSIGNED_INT_MAX = 4_294_967_295;
 /** What a post type model takes from the shared vocabulary: "Run club 'Dawn Patrol' …", "3 run clubs read". */
 function vocabulary(kind: SyncKind) {
   const recordType = syncedTypeOf(kind);
-  const { noun, plural, table } = RECORD_TYPE_INFO[recordType];
-  return { kind, noun: noun.charAt(0).toUpperCase() + noun.slice(1), plural: plural.toLowerCase(), table, recordType };
+  const { noun, pluralNoun, table } = RECORD_TYPE_INFO[recordType];
+  return { kind, noun: noun.charAt(0).toUpperCase() + noun.slice(1), plural: pluralNoun, table, recordType };
 }
 
 export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {

@@ -10,12 +10,6 @@ export interface WpPost {
   acf?: Record<string, unknown> | unknown[] | false;
 }
 
-/** GET /wp-json/ → the parts shown as site info. */
-export interface WpSiteInfo {
-  name: string;
-  url: string;
-  description: string;
-}
 
 /** WordPress's error shape: {code, message, data: {status}}. */
 export interface WpErrorBody {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow, encodeRow } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
-import type { Contact } from '../../../views/components/attachments/types.js';
+import type { Contact } from '../../shared/schemas/attachments.js';
 import type { ContactOwnerType } from '../../shared/record-types.js';
 
 type Db = Knex | Knex.Transaction;

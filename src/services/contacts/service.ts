@@ -1,4 +1,4 @@
-import type { Contact } from '../../../views/components/attachments/types.js';
+import type { Contact } from '../../shared/schemas/attachments.js';
 import { withTransaction } from '../../db/transaction.js';
 import { ContactInputSchema, type ContactInput } from '../../shared/schemas/contacts.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';

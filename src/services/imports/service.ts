@@ -3,7 +3,7 @@ import { withTransaction } from '../../db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
-import type { SourceRow } from './csv-records.js';
+import type { SourceRow } from '../../shared/imports/csv-records.js';
 import {
   contactKey,
   existingContactKeys,
@@ -17,7 +17,8 @@ import {
   takeImportLock,
 } from './queries.js';
 import { planBrandRow, planEventRow, type BrandRowPlan, type EventRowPlan, type PlannedContact } from './row-plans.js';
-import { brandKey, IMPORT_MESSAGES, isDroppedRow, noValidRowsMessage, resolveColumns, type ImportKind } from './rules.js';
+import type { BrandsImportResult, EventsImportResult } from '../../shared/imports/results.js';
+import { brandKey, IMPORT_MESSAGES, isDroppedRow, noValidRowsMessage, resolveColumns, type ImportKind } from '../../shared/imports/rules.js';
 
 /**
  * The one import engine behind POST /api/{events,brands}/bulk-import and `pacer import`. Rows are checked in
@@ -53,20 +54,6 @@ interface Tally {
   droppedRows: number;
   appliedRows: number;
   failedRows: number;
-  skipped: number;
-  errors: string[];
-}
-
-export interface EventsImportResult {
-  updated: number;
-  created: number;
-  skipped: number;
-  errors: string[];
-}
-
-export interface BrandsImportResult {
-  brandsCreated: number;
-  contactsCreated: number;
   skipped: number;
   errors: string[];
 }

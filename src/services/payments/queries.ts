@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow, encodeRow, sumMoney } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
-import type { Payment } from '../../../views/components/attachments/types.js';
+import type { Payment } from '../../shared/schemas/attachments.js';
 import type { RecordType } from '../../shared/record-types.js';
 
 type Db = Knex | Knex.Transaction;

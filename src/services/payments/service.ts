@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Payment } from '../../../views/components/attachments/types.js';
+import type { Payment, PaymentList } from '../../shared/schemas/attachments.js';
 import { toUnits } from '../../db/codecs.js';
 import { withTransaction } from '../../db/transaction.js';
 import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '../../shared/schemas/payments.js';
@@ -20,14 +20,6 @@ import {
   updatePaymentRow,
   type PaymentFilter,
 } from './queries.js';
-
-export interface PaymentList {
-  items: Payment[];
-  /** How many payments match (the list may be one page of them). */
-  total: number;
-  /** The exact sum of every matching payment's amount, e.g. "0.30". */
-  totalAmount: string;
-}
 
 export async function listPayments(ctx: AppContext, filter: PaymentFilter, page = { limit: 200, offset: 0 }): Promise<PaymentList> {
   if (filter.entityType && filter.entityId !== undefined) await assertOwnerExists(ctx.db, filter.entityType, filter.entityId);

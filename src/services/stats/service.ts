@@ -4,8 +4,6 @@ import type { AppContext } from '../context.js';
 import { definitionOf } from '../records/definitions.js';
 import { countOf, readCounts } from '../records/queries.js';
 
-export type { Stats };
-
 /** The dashboard counts, read from the totals the records service maintains (one indexed read, no table scans). */
 export async function getStats(ctx: AppContext): Promise<Stats> {
   const counts = await readCounts(

@@ -20,6 +20,7 @@ import {
   type SyncRunRow,
 } from './queries.js';
 import { SYNC_KINDS, type SyncKind } from '../../shared/record-types.js';
+import type { SyncResult, SyncRunView } from '../../shared/schemas/integrations.js';
 
 export interface SyncOptions {
   actor: Actor;
@@ -30,24 +31,6 @@ export interface SyncOptions {
   onProgress?(progress: { page: number; totalPages: number; processed: number; total: number }): void;
 }
 
-export interface SyncResult {
-  success: boolean;
-  message: string;
-  kind: SyncKind;
-  created: number;
-  updated: number;
-  unchanged: number;
-  /** Items that could not be saved. */
-  failed: number;
-  /** Item problems: unmappable values (the item is still saved), unsaved items. */
-  errors: string[];
-  /** Records whose posts are no longer published: reported, never deleted. */
-  unpublished: string[];
-  full: boolean;
-  dryRun: boolean;
-  durationMs: number;
-  runId: number | null;
-}
 
 /**
  * WordPress's modified_after compares with the site's local time, not UTC (WP_Date_Query on post_modified), so
@@ -251,12 +234,6 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
   }
 }
 
-/** A run as the Integrations page shows it: who started it by email, and one status instead of success. */
-export interface SyncRunView extends Omit<SyncRunRow, 'kind' | 'startedBy' | 'startedByEmail' | 'success'> {
-  kind: SyncKind;
-  startedBy: string | null;
-  status: 'succeeded' | 'failed' | 'unfinished';
-}
 
 export function presentRun(row: SyncRunRow): SyncRunView {
   return {
@@ -281,7 +258,7 @@ export function presentRun(row: SyncRunRow): SyncRunView {
 /** The latest run of each kind (null when never run), for the Integrations page. */
 export async function latestRuns(ctx: AppContext): Promise<Record<SyncKind, SyncRunView | null>> {
   const rows = await latestRunPerKind(ctx.db, SYNC_KINDS);
-  const out = { events: null, professionals: null, runclubs: null } as Record<SyncKind, SyncRunView | null>;
+  const out = Object.fromEntries(SYNC_KINDS.map((kind) => [kind, null])) as Record<SyncKind, SyncRunView | null>;
   for (const row of rows) out[row.kind as SyncKind] = presentRun(row);
   return out;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_OWNER_TYPES } from '../record-types.js';
-import { blankToNull, ownerId } from '../../services/attachments/fields.js';
+import { blankToNull, ownerId } from './fields.js';
 import { INVALID_CHARACTER, isStorableText, text } from './text.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RECORD_TYPES } from '../record-types.js';
-import { blankToNull, calendarDate, ownerId } from '../../services/attachments/fields.js';
+import { blankToNull, calendarDate, ownerId } from './fields.js';
 import { text } from './text.js';
 
 export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'cancelled'] as const;

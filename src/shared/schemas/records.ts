@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RECORD_TYPE_INFO, type RecordType, type StatsKey } from '../record-types.js';
+import { blankToNull } from './fields.js';
 import { text } from './text.js';
 
 /**
@@ -57,7 +58,6 @@ export const MAX_LIST_ITEM_LENGTH = 500;
  */
 const typed = <Out, In>(schema: z.ZodType) => schema as unknown as z.ZodDefault<z.ZodType<Out, In>>;
 
-const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 const tooLong = (max: number) => `Must be at most ${max} characters`;
 
 /** Required name: trimmed, not blank; the same message whether it is missing, blank or not text. */

@@ -3,7 +3,7 @@ import { messageOf } from '../../../src/shared/api-error.js';
 import type { ContactFormBody } from '../../../src/shared/schemas/contacts.js';
 import { apiRequest } from '../../data/http.js';
 import { toast } from '../ui/toast.js';
-import type { Contact } from './types.js';
+import type { Contact } from '../../../src/shared/schemas/attachments.js';
 
 export const saveContact = (body: ContactFormBody, contactId?: number) =>
   contactId === undefined ? apiRequest<Contact>('POST', '/api/contacts', body) : apiRequest<Contact>('PUT', `/api/contacts/${contactId}`, body);

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ContactOwnerType } from '../../../src/shared/record-types.js';
 import { ContactInputSchema, type ContactFormBody } from '../../../src/shared/schemas/contacts.js';
 import { FieldError, Input, Label, Textarea, Button } from '../ui/primitives.js';
-import type { Contact } from './types.js';
+import type { Contact } from '../../../src/shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
 
 interface ContactFormValues {

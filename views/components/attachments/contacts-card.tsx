@@ -9,7 +9,7 @@ import { ContactForm } from './contact-form.js';
 import { contactFailure, saveContact, useDeleteContact } from './contact-actions.js';
 import { openUnlessInteractive } from './contacts-tab.js';
 import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from './paths.js';
-import type { Contact } from './types.js';
+import type { Contact } from '../../../src/shared/schemas/attachments.js';
 
 /** The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). */
 export function ContactDialog({

@@ -5,7 +5,7 @@ import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Badge, ButtonLink, Card, CardHeader } from '../ui/primitives.js';
 import { useDeleteContact } from './contact-actions.js';
 import { addContactPath, contactDetailPath, editContactPath, fullName } from './paths.js';
-import type { Contact } from './types.js';
+import type { Contact } from '../../../src/shared/schemas/attachments.js';
 
 /** A click on the card's background opens the contact; its links and buttons keep their own meaning. */
 export function openUnlessInteractive(event: MouseEvent, open: () => void) {

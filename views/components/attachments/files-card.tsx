@@ -8,7 +8,7 @@ import { apiRequest } from '../../data/http.js';
 import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
-import type { StoredFile } from './types.js';
+import type { StoredFile } from '../../../src/shared/schemas/attachments.js';
 
 /** Sizes in the same words on server and browser (no locale involved, so no hydration difference). */
 export function fileSizeText(bytes: number | null): string {

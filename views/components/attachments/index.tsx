@@ -4,9 +4,9 @@
  */
 import type { RecordType } from '../../../src/shared/record-types.js';
 import type { DataSource } from '../../data/source.js';
-import type { Attachments, Contact } from './types.js';
+import type { Attachments, Contact } from '../../../src/shared/schemas/attachments.js';
 
-export type { Attachments, Contact, Payment, StoredFile } from './types.js';
+export type { Attachments, Contact, Payment, StoredFile } from '../../../src/shared/schemas/attachments.js';
 export { ContactsTab } from './contacts-tab.js';
 export { ContactsCard } from './contacts-card.js';
 export { PaymentsCard } from './payments-card.js';

@@ -9,7 +9,7 @@ import { useFormat } from '../../hooks/use-format.js';
 import { ConfirmDeleteButton } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
-import type { Payment } from './types.js';
+import type { Payment } from '../../../src/shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
 
 const TEXT_FIELDS = ['description', 'amount', 'paymentType', 'paymentDate', 'startDate', 'endDate', 'invoiceNumber', 'paymentMethod', 'notes'] as const;

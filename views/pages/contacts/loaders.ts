@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import type { ContactOwnerType } from '../../../src/shared/record-types.js';
 import { ownerTypeFromPath, safeReturnPath } from '../../components/attachments/paths.js';
-import type { Contact } from '../../components/attachments/types.js';
+import type { Contact } from '../../../src/shared/schemas/attachments.js';
 import { getOrNull, parseRecordId } from '../../components/records/loaders.js';
 import { dataSource, gated, notFoundWhen } from '../../data/source.js';
 

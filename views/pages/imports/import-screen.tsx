@@ -1,6 +1,5 @@
 import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type DragEvent } from 'react';
-import type { BrandsImportResult, EventsImportResult } from '../../../src/services/imports/service.js';
-import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '../../../src/services/imports/rules.js';
+import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '../../../src/shared/imports/rules.js';
 import { messageOf } from '../../../src/shared/api-error.js';
 import { CsvTextError, decodeCsvBytes, ENCODING_LABELS, type CsvEncoding, type Separator } from '../../../src/shared/csv-text.js';
 import { PageHeader } from '../../components/records/detail.js';
@@ -8,6 +7,7 @@ import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '../../c
 import { toast } from '../../components/ui/toast.js';
 import { apiRequest } from '../../data/http.js';
 import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
+import type { BrandsImportResult, EventsImportResult } from '../../../src/shared/imports/results.js';
 
 type Result = EventsImportResult | BrandsImportResult;
 

@@ -1,5 +1,5 @@
-import type { SyncResult, SyncRunView } from '../../../src/services/sync/service.js';
 import { RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '../../../src/shared/record-types.js';
+import type { SyncResult, SyncRunView } from '../../../src/shared/schemas/integrations.js';
 
 /** GET /api/integrations/overview */
 export interface IntegrationsOverview {

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { WpSiteInfo } from '../../../src/integrations/wordpress/types.js';
 import { messageOf } from '../../../src/shared/api-error.js';
 import { Alert } from '../../components/ui/primitives.js';
 import { apiRequest } from '../../data/http.js';
@@ -7,6 +6,7 @@ import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
 import { SyncCard } from './sync-card.js';
 import { SYNC_CARDS, type ServiceTabProps } from './types.js';
+import type { WpSiteInfo } from '../../../src/shared/schemas/integrations.js';
 
 export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
   const [site, setSite] = useState<WpSiteInfo | null>(null);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text } from '../../shared/schemas/text.js';
-/* Browser-safe: used by the shared contact and payment schemas as well as the services. */
+import { text } from './text.js';
+/* Field helpers of the shared schemas (records, contacts, payments); the services parse with the same schemas. */
 
 /** Forms send '' for an empty optional field; it is stored as null. */
 export const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);

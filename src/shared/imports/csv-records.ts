@@ -1,5 +1,5 @@
 import type { Options } from 'csv-parse';
-import { countLineBreaks, detectSeparator, separatorNote, type Separator } from '../../shared/csv-text.js';
+import { countLineBreaks, detectSeparator, separatorNote, type Separator } from '../csv-text.js';
 import { resolveColumns, type ImportKind } from './rules.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ContactOwnerType, RecordType } from '../../../src/shared/record-types.js';
+import type { ContactOwnerType, RecordType } from '../record-types.js';
 
 /** Wire shapes of what hangs off a record (presenter output of the contacts, payments and files services). */
 export interface Contact {
@@ -35,6 +35,15 @@ export interface Payment {
   createdAt: string;
   updatedAt: string;
   createdBy: number | null;
+}
+
+/** GET /api/payments: one page of payments, their count and exact sum. */
+export interface PaymentList {
+  items: Payment[];
+  /** How many payments match (the list may be one page of them). */
+  total: number;
+  /** The exact sum of every matching payment's amount, e.g. "0.30". */
+  totalAmount: string;
 }
 
 export interface StoredFile {

@@ -1,0 +1,61 @@
+import type { SyncKind } from '../record-types.js';
+
+/** Wire shapes of the integrations area: what the sync, WordPress and Mailchimp endpoints answer. */
+
+export interface SyncResult {
+  success: boolean;
+  message: string;
+  kind: SyncKind;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Items that could not be saved. */
+  failed: number;
+  /** Item problems: unmappable values (the item is still saved), unsaved items. */
+  errors: string[];
+  /** Records whose posts are no longer published: reported, never deleted. */
+  unpublished: string[];
+  full: boolean;
+  dryRun: boolean;
+  durationMs: number;
+  runId: number | null;
+}
+
+/** A run as the Integrations page shows it: who started it by email, and one status instead of success. */
+export interface SyncRunView {
+  id: number;
+  kind: SyncKind;
+  trigger: string;
+  startedBy: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'succeeded' | 'failed' | 'unfinished';
+  full: boolean;
+  created: number;
+  updated: number;
+  failed: number;
+  durationMs: number | null;
+  message: string | null;
+  errors: string[];
+  notices: string[];
+}
+
+export interface MailchimpAccount {
+  account_name: string;
+  email: string;
+  industry: string;
+  total_subscribers: number;
+}
+
+export interface MailchimpAudience {
+  id: string;
+  name: string;
+  stats: { member_count: number };
+}
+
+/** GET /wp-json/ → the parts shown as site info. */
+export interface WpSiteInfo {
+  name: string;
+  url: string;
+  description: string;
+}
