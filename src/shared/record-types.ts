@@ -92,9 +92,6 @@ export const RECORD_TYPES = Object.keys(DEFINITIONS) as [RecordType, ...RecordTy
 /** Everything about each record type, keyed by its id. */
 export const RECORD_TYPE_INFO = Object.fromEntries(RECORD_TYPES.map((type) => [type, infoOf(type)])) as { [T in RecordType]: RecordTypeInfo<T> };
 
-export const recordTypeInfo = <T extends RecordType>(type: T): RecordTypeInfo<T> => RECORD_TYPE_INFO[type];
-
-export type RecordTable = RecordTypeInfo['table'];
 export type StatsKey = RecordTypeInfo['statsKey'];
 
 export function isRecordType(value: unknown): value is RecordType {
