@@ -5,8 +5,8 @@ import { listApiSearch } from '../../src/shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '../../src/shared/schemas/records.js';
 import type { SessionInfo } from '../../src/shared/session.js';
 import type { Contact, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
-import type { IntegrationsOverview } from '../pages/integrations/types.js';
 import { apiRequest } from './http.js';
+import type { IntegrationsOverview } from '../../src/shared/schemas/integrations.js';
 
 /**
  * What route loaders and actions read and write through: one typed function per need, so both implementations

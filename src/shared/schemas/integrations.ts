@@ -59,3 +59,10 @@ export interface WpSiteInfo {
   url: string;
   description: string;
 }
+
+/** GET /api/integrations/overview */
+export interface IntegrationsOverview {
+  wordpress: { configured: boolean; url: string | null; credentials: boolean };
+  mailchimp: { configured: boolean };
+  latestRuns: Record<SyncKind, SyncRunView | null>;
+}

@@ -5,8 +5,9 @@ import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { dataSource, gated } from '../../data/source.js';
 import { ConnectionBadge } from './connection-badge.js';
 import { MailchimpTab } from './mailchimp-tab.js';
-import type { ConnectionStatus, IntegrationsOverview } from './types.js';
+import type { ConnectionStatus } from './types.js';
 import { WordPressTab } from './wordpress-tab.js';
+import type { IntegrationsOverview } from '../../../src/shared/schemas/integrations.js';
 
 export const loader = gated(({ context }) => dataSource(context).integrationsOverview());
 

@@ -1,12 +1,5 @@
 import { RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '../../../src/shared/record-types.js';
-import type { SyncResult, SyncRunView } from '../../../src/shared/schemas/integrations.js';
-
-/** GET /api/integrations/overview */
-export interface IntegrationsOverview {
-  wordpress: { configured: boolean; url: string | null; credentials: boolean };
-  mailchimp: { configured: boolean };
-  latestRuns: Record<SyncKind, SyncRunView | null>;
-}
+import type { IntegrationsOverview, SyncResult, SyncRunView } from '../../../src/shared/schemas/integrations.js';
 
 export type ConnectionStatus = 'untested' | 'testing' | 'connected' | 'failed';
 
