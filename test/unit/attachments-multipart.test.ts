@@ -65,4 +65,12 @@ describe('receiveMultipart', () => {
     await expect(receiveMultipart(notMultipart, storage)).rejects.toMatchObject({ status: 400 });
     expect(await storage.listIncoming()).toEqual([]);
   });
+
+  it('fails at once when the client left before the upload was read (its close event already passed)', async () => {
+    const request = Object.assign(new Readable({ read() {} }), { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    request.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"\r\n\r\npartial`));
+    request.destroy();
+    await new Promise((resolve) => request.once('close', resolve));
+    await expect(receiveMultipart(request, storage)).rejects.toMatchObject({ code: 'upload_aborted' });
+  });
 });

@@ -126,9 +126,13 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
     form.on('close', () => reject(noData(kind)));
     form.on('error', (error: Error) => broken(error.message));
     req.on('error', (error: Error) => broken(error.message));
-    req.on('close', () => {
+    const gone = () => {
       if (!req.readableEnded) broken('the client went away');
-    });
+    };
+    req.on('close', gone);
+    // The client may have left while earlier middleware awaited: its 'close' has passed, and busboy would wait for
+    // the rest of the body for ever.
+    if (req.destroyed) gone();
   });
   req.pipe(form);
   try {

@@ -112,6 +112,9 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
     request.on('aborted', abandon);
     request.on('close', abandon);
     request.pipe(parser);
+    // The client may have left while earlier middleware awaited (the session's database read): no 'close' comes
+    // again, and busboy would wait for the rest of a body that never arrives.
+    if (request.destroyed) abandon();
   });
 }
 
