@@ -5,7 +5,7 @@ import type { PaymentList } from '../../src/services/payments/service.js';
 import { listApiSearch } from '../../src/shared/list-query.js';
 import { RECORD_API_PATHS, type ListQuery, type Page, type RecordDetail, type RecordItem, type RecordKind, type Stats, type WordpressUrl } from '../../src/shared/schemas/records.js';
 import type { SessionInfo } from '../../src/shared/session.js';
-import type { Contact, StoredFile } from '../components/attachments/types.js';
+import type { Contact, Payment, StoredFile } from '../components/attachments/types.js';
 import type { IntegrationsOverview } from '../pages/integrations/types.js';
 import { apiRequest } from './http.js';
 
@@ -30,6 +30,13 @@ export interface DataSource {
   createRecord<K extends RecordKind>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordKind>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
   deleteRecord(kind: RecordKind, id: number): Promise<void>;
+  createContact(input: unknown): Promise<Contact>;
+  updateContact(id: number, input: unknown): Promise<Contact>;
+  deleteContact(id: number): Promise<void>;
+  createPayment(input: unknown): Promise<Payment>;
+  updatePayment(id: number, input: unknown): Promise<Payment>;
+  deletePayment(id: number): Promise<void>;
+  deleteFile(id: number): Promise<void>;
 }
 
 export interface ServerLoaderContext {
@@ -69,6 +76,13 @@ export const browserDataSource: DataSource = {
   createRecord: (kind, input) => apiRequest('POST', RECORD_API_PATHS[kind], input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
+  createContact: (input) => apiRequest('POST', '/api/contacts', input),
+  updateContact: (id, input) => apiRequest('PUT', `/api/contacts/${id}`, input),
+  deleteContact: (id) => apiRequest('DELETE', `/api/contacts/${id}`),
+  createPayment: (input) => apiRequest('POST', '/api/payments', input),
+  updatePayment: (id, input) => apiRequest('PUT', `/api/payments/${id}`, input),
+  deletePayment: (id) => apiRequest('DELETE', `/api/payments/${id}`),
+  deleteFile: (id) => apiRequest('DELETE', `/api/files/${id}`),
 };
 
 export function dataSource(context: unknown): DataSource {
