@@ -2,10 +2,10 @@ import type { Request } from 'express';
 import { sessionInfo } from '../api/core/auth.js';
 import { integrationsOverview } from '../api/integrations/index.js';
 import type { Actor } from '../services/context.js';
-import { getContact, listContacts } from '../services/contacts/service.js';
+import { createContact, deleteContact, getContact, listContacts, updateContact } from '../services/contacts/service.js';
 import { unauthorized } from '../services/errors.js';
-import { listFiles } from '../services/files/service.js';
-import { listPayments } from '../services/payments/service.js';
+import { deleteFile, listFiles } from '../services/files/service.js';
+import { createPayment, deletePayment, listPayments, updatePayment } from '../services/payments/service.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../services/records/service.js';
 import { getStats } from '../services/stats/service.js';
 import type { PublicUser } from '../shared/schemas/auth.js';
@@ -40,5 +40,12 @@ export function serverDataSource(req: Request): DataSource {
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),
+    createContact: (input) => createContact(ctx(), actor(), input),
+    updateContact: (id, input) => updateContact(ctx(), actor(), id, input),
+    deleteContact: (id) => deleteContact(ctx(), actor(), id),
+    createPayment: (input) => createPayment(ctx(), actor(), input),
+    updatePayment: (id, input) => updatePayment(ctx(), actor(), id, input),
+    deletePayment: (id) => deletePayment(ctx(), actor(), id),
+    deleteFile: (id) => deleteFile(ctx(), actor(), id),
   };
 }

@@ -73,4 +73,72 @@ describe('page forms without JavaScript', () => {
     const res = await agent.post('/brands/add').send({ brandName: 'As JSON' });
     expect(res.status).toBe(415);
   });
+
+  it('adds and edits a contact on its owner pages by posting them, back to the owner each time', async () => {
+    const { agent } = await t.signedInAgent();
+    const event = (await agent.post('/api/events').send({ eventName: 'Contact Run' })).body as { id: number };
+    const owner = { entityType: 'event', entityId: String(event.id) };
+    const created = await agent.post(`/events/${event.id}/contacts/add`).type('form').send(form({ firstName: 'Jane', lastName: 'Doe', isPrimary: 'on', ...owner }));
+    expect([created.status, created.headers.location]).toEqual([302, `/events/${event.id}?tab=contacts`]);
+    const [contact] = (await agent.get(`/api/contacts/event/${event.id}`)).body as Array<{ id: number }>;
+    expect(contact).toMatchObject({ firstName: 'Jane', lastName: 'Doe', isPrimary: true });
+
+    const updated = await agent.post(`/events/${event.id}/contacts/${contact!.id}/edit`).type('form').send(form({ firstName: 'Jane', lastName: 'Smith', ...owner }));
+    expect([updated.status, updated.headers.location]).toEqual([302, `/events/${event.id}?tab=contacts`]);
+    // An unchecked box is not posted at all: the contact is no longer primary.
+    expect((await agent.get(`/api/contacts/${contact!.id}`)).body).toMatchObject({ lastName: 'Smith', isPrimary: false });
+  });
+
+  it("answers a refused contact form with 400 and each field's message under its field, writing nothing", async () => {
+    const { agent } = await t.signedInAgent();
+    const brand = (await agent.post('/api/brands').send({ brandName: 'Refusing Brand' })).body as { id: number };
+    const res = await agent.post(`/brands/${brand.id}/contacts/add`).type('form').send(form({ firstName: '', lastName: 'Lee', email: 'nope', entityType: 'brand', entityId: String(brand.id) }));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('First name is required');
+    expect(res.text).toContain('Invalid email address');
+    expect(res.text).toContain('Failed to create contact');
+    expect(res.text).toContain('aria-invalid="true"');
+    expect((await agent.get(`/api/contacts/brand/${brand.id}`)).body).toEqual([]);
+  });
+
+  it('deletes a contact from its detail page after the question, then goes to the return path', async () => {
+    const { agent } = await t.signedInAgent();
+    const event = (await agent.post('/api/events').send({ eventName: 'Delete Contact Run' })).body as { id: number };
+    const contact = (await agent.post('/api/contacts').send({ firstName: 'Al', lastName: 'Bo', entityType: 'event', entityId: event.id })).body as { id: number };
+    const page = `/contacts/${contact.id}?return=${encodeURIComponent(`/events/${event.id}`)}`;
+    const asked = await agent.post(page).type('form').send(form({ intent: 'delete', id: String(contact.id) }));
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Are you sure you want to delete this contact? This action cannot be undone.');
+    expect(asked.text).toContain('name="confirmed" value="yes"');
+    expect((await agent.get(`/api/contacts/${contact.id}`)).status).toBe(200);
+    const deleted = await agent.post(page).type('form').send(form({ intent: 'delete', id: String(contact.id), confirmed: 'yes' }));
+    expect([deleted.status, deleted.headers.location]).toEqual([302, `/events/${event.id}`]);
+    expect((await agent.get(`/api/contacts/${contact.id}`)).status).toBe(404);
+  });
+
+  it("deletes a brand's contact and payment from its cards after each one's own question, back to the brand", async () => {
+    const { agent } = await t.signedInAgent();
+    const brand = (await agent.post('/api/brands').send({ brandName: 'Card Brand' })).body as { id: number };
+    const contact = (await agent.post('/api/contacts').send({ firstName: 'Kim', lastName: 'Lee', entityType: 'brand', entityId: brand.id })).body as { id: number };
+    const payment = (await agent.post('/api/payments').send({ description: 'Banner', amount: '5', entityType: 'brand', entityId: brand.id })).body as { id: number };
+
+    const asked = await agent.post(`/brands/${brand.id}`).type('form').send(form({ intent: 'delete-contact', id: String(contact.id) }));
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Are you sure you want to delete this contact?');
+    // A question names its intent as well as its id: asking about a contact whose id is the brand's never asks
+    // about the brand.
+    expect(asked.text).not.toContain('Are you sure you want to delete this brand?');
+    const sameId = await agent.post(`/brands/${brand.id}`).type('form').send(form({ intent: 'delete-contact', id: String(brand.id) }));
+    expect(sameId.text).not.toContain('Are you sure you want to delete this brand?');
+    const deleted = await agent.post(`/brands/${brand.id}`).type('form').send(form({ intent: 'delete-contact', id: String(contact.id), confirmed: 'yes' }));
+    expect([deleted.status, deleted.headers.location]).toEqual([302, `/brands/${brand.id}`]);
+    expect((await agent.get(`/api/contacts/${contact.id}`)).status).toBe(404);
+
+    const askedPayment = await agent.post(`/brands/${brand.id}`).type('form').send(form({ intent: 'delete-payment', id: String(payment.id) }));
+    expect(askedPayment.text).toContain('Are you sure you want to delete this payment?');
+    const deletedPayment = await agent.post(`/brands/${brand.id}`).type('form').send(form({ intent: 'delete-payment', id: String(payment.id), confirmed: 'yes' }));
+    expect([deletedPayment.status, deletedPayment.headers.location]).toEqual([302, `/brands/${brand.id}`]);
+    expect((await agent.get(`/api/payments?entityType=brand&entityId=${brand.id}`)).body).toMatchObject({ items: [], totalAmount: '0.00' });
+    expect((await agent.get(`/api/brands/${brand.id}`)).status).toBe(200);
+  });
 });

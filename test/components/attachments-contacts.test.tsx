@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContactsCard, ContactsTab, type Contact } from '../../views/components/attachments/index.js';
+import { action as brandDetailAction } from '../../views/pages/brands/detail-page.js';
 import * as detailPage from '../../views/pages/contacts/contact-detail-page.js';
 import * as editPage from '../../views/pages/contacts/contact-edit-page.js';
 import * as ownerPage from '../../views/pages/contacts/owner-contact-page.js';
+import { action as eventDetailAction } from '../../views/pages/events/detail-page.js';
 import { findToast, renderPage } from './records-render.js';
 import { json, stubFetch } from './attachments-fetch-stub.js';
 
@@ -59,7 +61,7 @@ describe('ContactsTab', () => {
 
   it("asks 'Are you sure you want to delete {name}? This action cannot be undone.' and deletes", async () => {
     const calls = stubFetch();
-    renderPage({ path: '/events/:id', url: '/events/7', Component: Tab });
+    renderPage({ path: '/events/:id', url: '/events/7', Component: Tab, action: eventDetailAction });
     fireEvent.click(screen.getByRole('button', { name: 'Delete Jane Doe' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText('Are you sure you want to delete Jane Doe? This action cannot be undone.')).toBeTruthy();
@@ -70,7 +72,7 @@ describe('ContactsTab', () => {
 
   it("shows 'Failed to delete contact.' (title Error) or the server's message when the delete fails", async () => {
     stubFetch(() => new Response('', { status: 500, statusText: 'Server Error' }));
-    renderPage({ path: '/events/:id', url: '/events/7', Component: Tab });
+    renderPage({ path: '/events/:id', url: '/events/7', Component: Tab, action: eventDetailAction });
     fireEvent.click(screen.getByRole('button', { name: 'Delete Al Bo' }));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await toastSays('Error', 'Failed to delete contact.');
@@ -81,7 +83,8 @@ describe('ContactsCard', () => {
   it("offers 'Add First Contact' when empty, validates, creates through the dialog and says 'Contact added successfully'", async () => {
     let answer!: (r: Response) => void;
     const calls = stubFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
-    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} /> });
+    const pageLoader = vi.fn(() => null);
+    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} />, action: brandDetailAction, loader: pageLoader });
     expect(screen.getByText('No contacts added yet')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Add First Contact' }));
     const dialog = await screen.findByRole('dialog');
@@ -101,11 +104,13 @@ describe('ContactsCard', () => {
     await act(async () => answer(json({ ...contact(), id: 9 }, 201)));
     await findToast('Contact added successfully');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Nothing reloads by hand: the page's loader runs again after its action.
+    expect(pageLoader).toHaveBeenCalledTimes(1);
   });
 
   it("shows 'Failed to add contact' or the server's message", async () => {
     stubFetch(() => json({ message: 'Brand not found', code: 'not_found' }, 404));
-    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} /> });
+    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} />, action: brandDetailAction });
     fireEvent.click(screen.getByRole('button', { name: 'Add First Contact' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText(/First Name/), { target: { value: 'Kim' } });
@@ -117,7 +122,7 @@ describe('ContactsCard', () => {
   it('edits a brand contact in the dialog and deletes with the short question and toast', async () => {
     const calls = stubFetch((call) => (call.method === 'PUT' ? json(contact({ entityType: 'brand', entityId: 3 })) : new Response(null, { status: 204 })));
     const brandContact = contact({ entityType: 'brand', entityId: 3, isPrimary: false });
-    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[brandContact]} /> });
+    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[brandContact]} />, action: brandDetailAction });
     expect(screen.getByText('Contacts (1)')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe('/contacts/5?return=%2Fbrands%2F3');
     fireEvent.click(screen.getByRole('button', { name: 'Edit Jane Doe' }));
@@ -127,6 +132,8 @@ describe('ContactsCard', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Update Contact' }));
     await findToast('Contact updated successfully');
     expect(calls[0]).toMatchObject({ url: '/api/contacts/5', method: 'PUT', body: { jobTitle: 'CEO' } });
+    // The dialog closes once the page's data is read again.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete Jane Doe' }));
     const confirm = await screen.findByRole('alertdialog');
@@ -153,6 +160,7 @@ describe('contact pages', () => {
       path: '/contacts/:id',
       url: '/contacts/5?return=%2Fevents%2F7',
       Component: detailPage.Component,
+      action: detailPage.action,
       data: { id: 5, contact: contact(), returnTo: '/events/7' },
     });
     expect(screen.getByRole('heading', { name: 'Jane Doe' })).toBeTruthy();
@@ -181,6 +189,7 @@ describe('contact pages', () => {
       path: '/contacts/:id/edit',
       url: '/contacts/5/edit?return=%2Fmedia%2F3',
       Component: editPage.Component,
+      action: editPage.action,
       data: { id: 5, contact: contact(), returnTo: '/media/3' },
     });
     fireEvent.change(screen.getByLabelText(/Last Name/), { target: { value: 'Smith' } });
@@ -191,11 +200,12 @@ describe('contact pages', () => {
   });
 
   it("owner add page: 'Create Contact', then 'Contact created successfully' and back to the owner", async () => {
-    const calls = stubFetch(() => json(contact(), 201));
+    const calls = stubFetch(() => json(contact({ entityType: 'runclub', entityId: 4 }), 201));
     const { router } = renderPage({
       path: '/runclubs/:id/contacts/add',
       url: '/runclubs/4/contacts/add',
       Component: ownerPage.Component,
+      action: ownerPage.action,
       data: { ownerType: 'runclub', ownerId: 4, contact: null, mode: 'add', found: true },
     });
     expect(screen.getByText('First Name').parentElement?.textContent).toContain('*');
@@ -218,13 +228,15 @@ describe('contact pages', () => {
       path: '/events/:id/contacts/add',
       url: '/events/7/contacts/add',
       Component: ownerPage.Component,
+      action: ownerPage.action,
       data: { ownerType: 'event', ownerId: 7, contact: null, mode: 'add', found: true },
     });
     fireEvent.change(screen.getByLabelText(/First Name/), { target: { value: 'Kim' } });
     fireEvent.change(screen.getByLabelText(/Last Name/), { target: { value: 'Lee' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Contact' }));
     await toastSays('Error', 'Failed to create contact');
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    // Cancel is a link, so it leads back without JavaScript too.
+    fireEvent.click(screen.getByRole('link', { name: 'Cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/7'));
   });
 

@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilesCard, PaymentsCard, type Payment, type StoredFile } from '../../views/components/attachments/index.js';
 import { fileSizeText } from '../../views/components/attachments/files-card.js';
+import { action as brandDetailAction } from '../../views/pages/brands/detail-page.js';
+import { action as eventDetailAction } from '../../views/pages/events/detail-page.js';
 import { findToast, renderPage } from './records-render.js';
 import { json, stubFetch } from './attachments-fetch-stub.js';
 
@@ -55,10 +57,13 @@ afterEach(() => vi.unstubAllGlobals());
 describe('PaymentsCard', () => {
   it('lists payments with the exact total, adds one through the dialog after validating it', async () => {
     const calls = stubFetch(() => json(payment({ id: 12 }), 201));
+    const pageLoader = vi.fn(() => null);
     renderPage({
+      loader: pageLoader,
       path: '/brands/:id',
       url: '/brands/3',
       Component: () => <PaymentsCard ownerType="brand" ownerId={3} payments={[payment()]} total="1200.50" />,
+      action: brandDetailAction,
     });
     expect(screen.getByText('Payments (1)')).toBeTruthy();
     expect(screen.getByTestId('payments-total').textContent).toBe('$1,200.50');
@@ -81,11 +86,13 @@ describe('PaymentsCard', () => {
       body: { entityType: 'brand', entityId: 3, description: 'Newsletter slot', amount: '0.20', paymentDate: '2026-11-02', invoiceStatus: 'pending' },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Nothing reloads by hand: the page's loader runs again after its action.
+    expect(pageLoader).toHaveBeenCalledTimes(1);
   });
 
   it('edits and deletes a payment', async () => {
     const calls = stubFetch((call) => (call.method === 'PUT' ? json(payment()) : new Response(null, { status: 204 })));
-    renderPage({ path: '/events/:id', url: '/events/7', Component: () => <PaymentsCard ownerType="event" ownerId={7} payments={[payment()]} total="1200.50" /> });
+    renderPage({ path: '/events/:id', url: '/events/7', Component: () => <PaymentsCard ownerType="event" ownerId={7} payments={[payment()]} total="1200.50" />, action: eventDetailAction });
     fireEvent.click(screen.getByRole('button', { name: 'Edit payment Spring banner' }));
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByLabelText(/Amount/) as HTMLInputElement).value).toBe('1200.50');
@@ -93,6 +100,7 @@ describe('PaymentsCard', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Update Payment' }));
     await findToast('Payment updated successfully');
     expect(calls[0]).toMatchObject({ url: '/api/payments/11', method: 'PUT', body: { invoiceStatus: 'overdue', entityType: 'event', entityId: 7 } });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Delete payment Spring banner' }));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await findToast('Payment deleted successfully');
@@ -110,7 +118,7 @@ describe('FilesCard and the Upload Files dialog', () => {
 
   it('shows image thumbnails and video rows with download and delete', async () => {
     stubFetch(() => new Response(null, { status: 204 }));
-    renderPage({ path: '/events/:id', url: '/events/7', Component: () => <FilesCard ownerType="event" ownerId={7} files={files} /> });
+    renderPage({ path: '/events/:id', url: '/events/7', Component: () => <FilesCard ownerType="event" ownerId={7} files={files} />, action: eventDetailAction });
     expect(screen.getByRole('img', { name: 'finish.png' }).getAttribute('src')).toBe('/api/uploads/21');
     expect(screen.getByRole('link', { name: 'course.mp4' }).getAttribute('href')).toBe('/api/uploads/22');
     expect(screen.getByText('3.0 MB')).toBeTruthy();

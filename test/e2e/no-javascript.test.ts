@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffUser, launchBrowser, openPage, startServer, type E2EServer, type WatchedPage } from './harness.js';
 
 /**
- * Record forms are real form posts to their own page (route actions), so they work with JavaScript off: the
+ * Record and contact forms are real form posts to their own page (route actions), so they work with JavaScript off: the
  * server runs the action, redirects, and renders the result.
  */
 describe('brands with JavaScript off (real Chromium)', () => {
@@ -75,6 +75,54 @@ describe('brands with JavaScript off (real Chromium)', () => {
     await page.getByRole('heading', { name: 'No brands found' }).waitFor();
     await expect(server.ctx.db('brands').count({ n: '*' }).first()).resolves.toMatchObject({ n: 0 });
     // The refused form above answered 400 on purpose.
+    watched.assertClean({ expectedHttpStatuses: [400] });
+  });
+
+  it("adds and edits a brand's contact on its own pages, and deletes it after the question", async () => {
+    const { page } = watched;
+    const base = server.baseUrl;
+    const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
+    const created = await watched.context.request.post(`${base}/api/brands`, { data: { brandName: 'Contact Brand' }, headers: { Origin: base } });
+    const brandId = ((await created.json()) as { id: number }).id;
+    const contactRows = () => server.ctx.db('contacts').where({ entityType: 'brand', entityId: brandId });
+
+    // The owner-scoped add page is a real form: a refused post comes back with the message under its field.
+    await page.goto(`${base}/brands/${brandId}/contacts/add`);
+    await heading('Add Contact');
+    await page.getByLabel('Last Name').fill('Lee');
+    await page.getByRole('button', { name: 'Create Contact' }).click();
+    const firstName = page.getByLabel('First Name');
+    await expect(firstName.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.locator(`#${await firstName.getAttribute('aria-describedby')}`).textContent()).resolves.toBe('First name is required');
+    await expect(page.getByRole('alert').filter({ hasText: 'Failed to create contact' }).count()).resolves.toBe(1);
+    await page.getByLabel('First Name').fill('Kim');
+    await page.getByLabel('Last Name').fill('Lee');
+    await page.getByLabel('Mailchimp Tags').fill('runners, vip');
+    await page.getByLabel('Primary contact').check();
+    await page.getByRole('button', { name: 'Create Contact' }).click();
+    await page.waitForURL(`${base}/brands/${brandId}`);
+    await page.getByRole('link', { name: 'Kim Lee', exact: true }).waitFor();
+    const [row] = (await contactRows()) as Array<{ id: number; isPrimary: number | boolean }>;
+    expect(Boolean(row?.isPrimary)).toBe(true);
+
+    // Editing: the brand card's Edit opens a dialog, which needs script; the owner-scoped edit page does not.
+    await page.goto(`${base}/brands/${brandId}/contacts/${row!.id}/edit`);
+    await heading('Edit Contact');
+    await expect(page.getByLabel('Mailchimp Tags').inputValue()).resolves.toBe('runners, vip');
+    await page.getByLabel('Job Title').fill('Marketing lead');
+    await page.getByRole('button', { name: 'Update Contact' }).click();
+    await page.waitForURL(`${base}/brands/${brandId}`);
+    await page.getByText('Marketing lead').waitFor();
+
+    // The card's Delete posts the page, which first asks the card's question; only its own Delete deletes.
+    await page.getByRole('button', { name: 'Delete Kim Lee' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Confirm deletion' });
+    await question.getByText('Are you sure you want to delete this contact?').waitFor();
+    await expect(contactRows()).resolves.toHaveLength(1);
+    await question.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${base}/brands/${brandId}`);
+    await page.getByText('No contacts added yet').waitFor();
+    await expect(contactRows()).resolves.toHaveLength(0);
     watched.assertClean({ expectedHttpStatuses: [400] });
   });
 });

@@ -22,6 +22,13 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,
+    createContact: notFound,
+    updateContact: notFound,
+    deleteContact: notFound,
+    createPayment: notFound,
+    updatePayment: notFound,
+    deletePayment: notFound,
+    deleteFile: notFound,
     ...overrides,
   };
 }

@@ -4,9 +4,9 @@ import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '../../
 import { listApiSearch } from '../../src/shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '../../src/shared/schemas/records.js';
 import type { SessionInfo } from '../../src/shared/session.js';
-import type { Contact, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
-import { apiRequest } from './http.js';
+import type { Contact, Payment, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '../../src/shared/schemas/integrations.js';
+import { apiRequest } from './http.js';
 
 /**
  * What route loaders and actions read and write through: one typed function per need, so both implementations
@@ -29,6 +29,13 @@ export interface DataSource {
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
   deleteRecord(kind: RecordType, id: number): Promise<void>;
+  createContact(input: unknown): Promise<Contact>;
+  updateContact(id: number, input: unknown): Promise<Contact>;
+  deleteContact(id: number): Promise<void>;
+  createPayment(input: unknown): Promise<Payment>;
+  updatePayment(id: number, input: unknown): Promise<Payment>;
+  deletePayment(id: number): Promise<void>;
+  deleteFile(id: number): Promise<void>;
 }
 
 export interface ServerLoaderContext {
@@ -68,6 +75,13 @@ export const browserDataSource: DataSource = {
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
+  createContact: (input) => apiRequest('POST', '/api/contacts', input),
+  updateContact: (id, input) => apiRequest('PUT', `/api/contacts/${id}`, input),
+  deleteContact: (id) => apiRequest('DELETE', `/api/contacts/${id}`),
+  createPayment: (input) => apiRequest('POST', '/api/payments', input),
+  updatePayment: (id, input) => apiRequest('PUT', `/api/payments/${id}`, input),
+  deletePayment: (id) => apiRequest('DELETE', `/api/payments/${id}`),
+  deleteFile: (id) => apiRequest('DELETE', `/api/files/${id}`),
 };
 
 export function dataSource(context: unknown): DataSource {

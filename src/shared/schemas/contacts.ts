@@ -47,5 +47,3 @@ export const ContactInputSchema = z
   .strict();
 
 export type ContactInput = z.infer<typeof ContactInputSchema>;
-/** The body a form sends: tags may still be one comma separated string. */
-export type ContactFormBody = z.input<typeof ContactInputSchema>;

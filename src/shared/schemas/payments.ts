@@ -41,4 +41,3 @@ export const PaymentInputSchema = z
   });
 
 export type PaymentInput = z.infer<typeof PaymentInputSchema>;
-export type PaymentFormBody = z.input<typeof PaymentInputSchema>;

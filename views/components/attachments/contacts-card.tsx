@@ -1,17 +1,19 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
-import { Link, useLocation, useNavigate, useRevalidator } from 'react-router';
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '../../../src/shared/record-types.js';
-import { ConfirmDeleteButton } from '../records/delete-dialog.js';
+import { deleteFields } from '../records/actions.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
-import { toast } from '../ui/toast.js';
 import { ContactForm } from './contact-form.js';
-import { contactFailure, saveContact, useDeleteContact } from './contact-actions.js';
 import { openUnlessInteractive } from './contacts-tab.js';
 import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from './paths.js';
 import type { Contact } from '../../../src/shared/schemas/attachments.js';
 
-/** The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). */
+/**
+ * The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). Its form
+ * posts the detail page's `save-contact` intent through a fetcher, and the dialog closes once it is saved.
+ */
 export function ContactDialog({
   ownerType,
   ownerId,
@@ -25,31 +27,14 @@ export function ContactDialog({
   open: boolean;
   onOpenChange(open: boolean): void;
 }) {
-  const revalidator = useRevalidator();
+  const close = useCallback(() => onOpenChange(false), [onOpenChange]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog attachments-dialog" aria-describedby={undefined}>
           <Dialog.Title className="dialog-title">{contact ? 'Edit Contact' : 'Add Contact'}</Dialog.Title>
-          <ContactForm
-            key={contact?.id ?? 'new'}
-            ownerType={ownerType}
-            ownerId={ownerId}
-            contact={contact}
-            onCancel={() => onOpenChange(false)}
-            onSubmit={async (body) => {
-              try {
-                await saveContact(body, contact?.id);
-              } catch (error) {
-                contactFailure(error, contact ? 'Failed to update contact' : 'Failed to add contact');
-                return;
-              }
-              toast({ title: contact ? 'Contact updated successfully' : 'Contact added successfully' });
-              onOpenChange(false);
-              await revalidator.revalidate();
-            }}
-          />
+          <ContactForm key={contact?.id ?? 'new'} ownerType={ownerType} ownerId={ownerId} contact={contact} place={{ onSaved: close, onCancel: close }} />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
@@ -60,10 +45,11 @@ export function ContactDialog({
 export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: ContactOwnerType; ownerId: number; contacts: Contact[] }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const deleteContact = useDeleteContact('short');
+  const deleteContact = useDeleteRecord('delete-contact');
   const [dialog, setDialog] = useState<{ open: boolean; contact: Contact | null }>({ open: false, contact: null });
   const here = location.pathname + location.search;
   const openDialog = (contact: Contact | null) => setDialog({ open: true, contact });
+  const setDialogOpen = useCallback((open: boolean) => setDialog((current) => ({ ...current, open })), []);
 
   const edit = (contact: Contact) => {
     // Media contacts are edited on the contact edit page, which returns to the outlet (spec point 2).
@@ -101,7 +87,8 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}
                   question="Are you sure you want to delete this contact?"
-                  onConfirm={async () => void (await deleteContact(contact.id))}
+                  postFields={deleteFields(contact.id, false, 'delete-contact')}
+                  onConfirm={() => deleteContact(contact.id)}
                 />
               </div>
             </li>
@@ -113,7 +100,7 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
         ownerId={ownerId}
         contact={dialog.contact}
         open={dialog.open}
-        onOpenChange={(open) => setDialog((current) => ({ ...current, open }))}
+        onOpenChange={setDialogOpen}
       />
     </Card>
   );

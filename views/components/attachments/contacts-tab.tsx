@@ -1,9 +1,9 @@
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '../../../src/shared/record-types.js';
-import { ConfirmDeleteButton } from '../records/delete-dialog.js';
+import { deleteFields } from '../records/actions.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, ButtonLink, Card, CardHeader } from '../ui/primitives.js';
-import { useDeleteContact } from './contact-actions.js';
 import { addContactPath, contactDetailPath, editContactPath, fullName } from './paths.js';
 import type { Contact } from '../../../src/shared/schemas/attachments.js';
 
@@ -17,7 +17,8 @@ export function openUnlessInteractive(event: MouseEvent, open: () => void) {
 export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: ContactOwnerType; ownerId: number; contacts: Contact[] }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const deleteContact = useDeleteContact('sentence');
+  // Posts the detail page's `delete-contact` intent; the page's action deletes and its loader reads the list again.
+  const deleteContact = useDeleteRecord('delete-contact');
   const here = location.pathname + location.search;
 
   return (
@@ -48,7 +49,8 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}
                   question={`Are you sure you want to delete ${fullName(contact)}? This action cannot be undone.`}
-                  onConfirm={async () => void (await deleteContact(contact.id))}
+                  postFields={deleteFields(contact.id, false, 'delete-contact')}
+                  onConfirm={() => deleteContact(contact.id)}
                 />
               </div>
             </Card>

@@ -4,8 +4,8 @@ import { useRevalidator } from 'react-router';
 import type { RecordType } from '../../../src/shared/record-types.js';
 import { HttpError, messageOf } from '../../../src/shared/api-error.js';
 import { MAX_FILE_BYTES, UPLOAD_ACCEPT, uploadMessages } from '../../../src/shared/schemas/files.js';
-import { apiRequest } from '../../data/http.js';
-import { ConfirmDeleteButton } from '../records/delete-dialog.js';
+import { deleteFields } from '../records/actions.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
 import type { StoredFile } from '../../../src/shared/schemas/attachments.js';
@@ -121,27 +121,23 @@ export function UploadFilesDialog({ ownerType, ownerId }: { ownerType: RecordTyp
 }
 
 export function FilesCard({ ownerType, ownerId, files }: { ownerType: RecordType; ownerId: number; files: StoredFile[] }) {
-  const revalidator = useRevalidator();
   const images = files.filter((file) => file.fileCategory === 'image');
   const others = files.filter((file) => file.fileCategory !== 'image');
-
-  async function remove(file: StoredFile) {
-    try {
-      await apiRequest('DELETE', `/api/files/${file.id}`);
-    } catch (error) {
-      toast({ title: 'Error', description: messageOf(error, 'Failed to delete file'), variant: 'destructive' });
-      return;
-    }
-    toast({ title: 'File deleted successfully' });
-    await revalidator.revalidate();
-  }
+  // Posts the detail page's `delete-file` intent; the page's action deletes and its loader reads the list again.
+  const deleteFile = useDeleteRecord('delete-file');
 
   const actions = (file: StoredFile) => (
     <div className="card-actions">
       <a className="btn btn-outline btn-sm" href={`${file.url}?download=1`} download={file.originalName} aria-label={`Download ${file.originalName}`}>
         Download
       </a>
-      <ConfirmDeleteButton small ariaLabel={`Delete ${file.originalName}`} question={`Are you sure you want to delete ${file.originalName}?`} onConfirm={() => remove(file)} />
+      <ConfirmDeleteButton
+        small
+        ariaLabel={`Delete ${file.originalName}`}
+        question={`Are you sure you want to delete ${file.originalName}?`}
+        postFields={deleteFields(file.id, false, 'delete-file')}
+        onConfirm={() => deleteFile(file.id)}
+      />
     </div>
   );
 

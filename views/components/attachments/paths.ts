@@ -1,6 +1,13 @@
 import { isContactOwnerType, recordPagePath, recordTypeOfSegment, type ContactOwnerType } from '../../../src/shared/record-types.js';
 
 export const ownerDetailPath = (type: ContactOwnerType, id: number) => recordPagePath(type, id);
+/** Event, professional and run club pages show contacts on a tab; brand and media pages in a card. */
+const TABBED_OWNERS: ReadonlySet<string> = new Set<ContactOwnerType>(['event', 'professional', 'runclub']);
+export const hasContactsTab = (type: string) => TABBED_OWNERS.has(type);
+
+/** Where a contact page leads back to: the owner's page, open on its Contacts tab when it has one. */
+export const ownerContactsPath = (type: ContactOwnerType, id: number) => (hasContactsTab(type) ? `${ownerDetailPath(type, id)}?tab=contacts` : ownerDetailPath(type, id));
+
 export const addContactPath = (type: ContactOwnerType, id: number) => `${ownerDetailPath(type, id)}/contacts/add`;
 export const editContactPath = (type: ContactOwnerType, ownerId: number, contactId: number) => `${ownerDetailPath(type, ownerId)}/contacts/${contactId}/edit`;
 

@@ -1,60 +1,29 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useId, useState, type FormEvent } from 'react';
-import { useRevalidator } from 'react-router';
+import { useCallback, useId, useState } from 'react';
 import type { RecordType } from '../../../src/shared/record-types.js';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { INVOICE_STATUSES, PaymentInputSchema, type PaymentFormBody } from '../../../src/shared/schemas/payments.js';
-import { apiRequest } from '../../data/http.js';
+import { INVOICE_STATUSES, PaymentInputSchema } from '../../../src/shared/schemas/payments.js';
 import { useFormat } from '../../hooks/use-format.js';
-import { ConfirmDeleteButton } from '../records/delete-dialog.js';
+import { deleteFields } from '../records/actions.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
-import { toast } from '../ui/toast.js';
+import { paymentBody } from './actions.js';
+import { PostedForm } from './contact-form.js';
 import type { Payment } from '../../../src/shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
 
-const TEXT_FIELDS = ['description', 'amount', 'paymentType', 'paymentDate', 'startDate', 'endDate', 'invoiceNumber', 'paymentMethod', 'notes'] as const;
-type TextField = (typeof TEXT_FIELDS)[number];
-type PaymentValues = Record<TextField, string> & { invoiceStatus: string };
-
-function initialValues(payment: Payment | null): PaymentValues {
-  const values = { invoiceStatus: payment?.invoiceStatus ?? 'pending' } as PaymentValues;
-  for (const name of TEXT_FIELDS) values[name] = payment?.[name] ?? '';
-  return values;
-}
+type TextField = 'description' | 'amount' | 'paymentType' | 'paymentDate' | 'startDate' | 'endDate' | 'invoiceNumber' | 'paymentMethod';
 
 const STATUS_TONES: Record<string, 'success' | 'warning' | 'danger' | 'muted'> = { paid: 'success', pending: 'warning', overdue: 'danger', cancelled: 'muted' };
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function PaymentForm({
-  ownerType,
-  ownerId,
-  payment,
-  onDone,
-}: {
-  ownerType: RecordType;
-  ownerId: number;
-  payment: Payment | null;
-  onDone(saved: boolean): void;
-}) {
+/**
+ * The Add/Edit Payment form of the dialog: it posts the detail page's `save-payment` intent through a fetcher
+ * (views/components/attachments/actions.ts) and calls `onClose` once saved or cancelled.
+ */
+function PaymentForm({ ownerType, ownerId, payment, onClose }: { ownerType: RecordType; ownerId: number; payment: Payment | null; onClose(): void }) {
   const id = useId();
-  const [values, setValues] = useState(() => initialValues(payment));
-  const { errors, pending, submit: check } = useCheckedSubmit(PaymentInputSchema, async (body: PaymentFormBody) => {
-    try {
-      if (payment) await apiRequest('PUT', `/api/payments/${payment.id}`, body);
-      else await apiRequest('POST', '/api/payments', body);
-    } catch (error) {
-      toast({ title: 'Error', description: messageOf(error, payment ? 'Failed to update payment' : 'Failed to add payment'), variant: 'destructive' });
-      return;
-    }
-    toast({ title: payment ? 'Payment updated successfully' : 'Payment added successfully' });
-    onDone(true);
-  });
-  const set = (name: keyof PaymentValues, value: string) => setValues((current) => ({ ...current, [name]: value }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    await check({ ...values, entityType: ownerType, entityId: ownerId });
-  }
+  const form = useCheckedSubmit(PaymentInputSchema, paymentBody, onClose);
+  const { errors, pending } = form;
 
   const text = (name: TextField, label: string, options: { required?: boolean; type?: string; inputMode?: 'decimal' } = {}) => (
     <div className="field">
@@ -65,8 +34,8 @@ function PaymentForm({
         id={`${id}-${name}`}
         type={options.type ?? 'text'}
         inputMode={options.inputMode}
-        value={values[name]}
-        onChange={(e) => set(name, e.target.value)}
+        name={name}
+        defaultValue={payment?.[name] ?? ''}
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
       />
@@ -75,14 +44,18 @@ function PaymentForm({
   );
 
   return (
-    <form className="attachments-form" onSubmit={(event) => void submit(event)} noValidate>
+    <PostedForm form={form}>
+      <input type="hidden" name="intent" value="save-payment" />
+      {payment && <input type="hidden" name="id" value={payment.id} />}
+      <input type="hidden" name="entityType" value={ownerType} />
+      <input type="hidden" name="entityId" value={ownerId} />
       <div className="form-grid">
         {text('description', 'Description', { required: true })}
         {text('amount', 'Amount', { required: true, inputMode: 'decimal' })}
         {text('paymentType', 'Payment Type')}
         <div className="field">
           <Label htmlFor={`${id}-invoiceStatus`}>Invoice Status</Label>
-          <select id={`${id}-invoiceStatus`} className="input" value={values.invoiceStatus} onChange={(e) => set('invoiceStatus', e.target.value)}>
+          <select id={`${id}-invoiceStatus`} name="invoiceStatus" className="input" defaultValue={payment?.invoiceStatus ?? 'pending'}>
             {INVOICE_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {capitalise(status)}
@@ -98,36 +71,28 @@ function PaymentForm({
       </div>
       <div className="field">
         <Label htmlFor={`${id}-notes`}>Notes</Label>
-        <Textarea id={`${id}-notes`} rows={4} value={values.notes} onChange={(e) => set('notes', e.target.value)} />
+        <Textarea id={`${id}-notes`} name="notes" rows={4} defaultValue={payment?.notes ?? ''} />
       </div>
       <div className="form-actions">
         <Button type="submit" disabled={pending}>
           {pending ? 'Saving...' : payment ? 'Update Payment' : 'Add Payment'}
         </Button>
-        <Button variant="outline" onClick={() => onDone(false)} disabled={pending}>
+        <Button variant="outline" onClick={onClose} disabled={pending}>
           Cancel
         </Button>
       </div>
-    </form>
+    </PostedForm>
   );
 }
 
 /** A record's payments with their exact total; add, edit and delete in a dialog. */
 export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerType: RecordType; ownerId: number; payments: Payment[]; total: string }) {
   const format = useFormat();
-  const revalidator = useRevalidator();
   const [dialog, setDialog] = useState<{ open: boolean; payment: Payment | null }>({ open: false, payment: null });
-
-  async function remove(payment: Payment) {
-    try {
-      await apiRequest('DELETE', `/api/payments/${payment.id}`);
-    } catch (error) {
-      toast({ title: 'Error', description: messageOf(error, 'Failed to delete payment'), variant: 'destructive' });
-      return;
-    }
-    toast({ title: 'Payment deleted successfully' });
-    await revalidator.revalidate();
-  }
+  const setDialogOpen = useCallback((open: boolean) => setDialog((current) => ({ ...current, open })), []);
+  const closeDialog = useCallback(() => setDialogOpen(false), [setDialogOpen]);
+  // Posts the detail page's `delete-payment` intent; the page's action deletes and its loader reads the list again.
+  const deletePayment = useDeleteRecord('delete-payment');
 
   return (
     <Card className="attachments-card">
@@ -159,28 +124,20 @@ export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerTyp
                   small
                   ariaLabel={`Delete payment ${payment.description}`}
                   question="Are you sure you want to delete this payment?"
-                  onConfirm={() => remove(payment)}
+                  postFields={deleteFields(payment.id, false, 'delete-payment')}
+                  onConfirm={() => deletePayment(payment.id)}
                 />
               </div>
             </li>
           ))}
         </ul>
       )}
-      <Dialog.Root open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))}>
+      <Dialog.Root open={dialog.open} onOpenChange={setDialogOpen}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
           <Dialog.Content className="dialog attachments-dialog" aria-describedby={undefined}>
             <Dialog.Title className="dialog-title">{dialog.payment ? 'Edit Payment' : 'Add Payment'}</Dialog.Title>
-            <PaymentForm
-              key={dialog.payment?.id ?? 'new'}
-              ownerType={ownerType}
-              ownerId={ownerId}
-              payment={dialog.payment}
-              onDone={(saved) => {
-                setDialog((current) => ({ ...current, open: false }));
-                if (saved) void revalidator.revalidate();
-              }}
-            />
+            <PaymentForm key={dialog.payment?.id ?? 'new'} ownerType={ownerType} ownerId={ownerId} payment={dialog.payment} onClose={closeDialog} />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

@@ -1,29 +1,50 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useActionData, useFetcher, useNavigation } from 'react-router';
 import type { z } from 'zod';
-import { firstErrorPerField } from '../../../src/shared/field-errors.js';
+import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
+import type { WriteFailure } from '../records/actions.js';
+import type { WriteDone } from './actions.js';
+
+/** The answer to a form's last post: a refused write, a dialog's success, or nothing yet. */
+export type PostAnswer = WriteFailure | WriteDone | undefined;
 
 /**
- * The submit of an attachment form: the body is checked with the schema the server uses; when it fails, the first
- * message of each field is shown and nothing is sent, else `send` runs with `pending` set until it settles.
+ * The state of an attachment form that posts to a route action (views/components/attachments/actions.ts). On a
+ * page it posts the page itself (a <Form>, so it works without JavaScript); in a dialog (`onSaved` given) it posts
+ * through a fetcher and calls `onSaved` once the write went through. Before anything is sent the body is checked
+ * with the schema the server uses: when that fails, the first message of each field shows and nothing is sent;
+ * otherwise the messages of the server's answer show.
  */
-export function useCheckedSubmit<B>(schema: z.ZodType, send: (body: B) => Promise<void>) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+export function useCheckedSubmit(schema: z.ZodType, bodyOf: (form: FormData) => unknown, onSaved?: () => void) {
+  const fetcher = useFetcher<PostAnswer>();
+  const navigation = useNavigation();
+  const pageAnswer = useActionData<PostAnswer>();
+  const inDialog = onSaved !== undefined;
+  const answer = inDialog ? fetcher.data : pageAnswer;
+  const pending = inDialog ? fetcher.state !== 'idle' : navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  // The browser's own check; null once the form passed it, so the answer to the last post shows instead.
+  const [checked, setChecked] = useState<FieldErrors | null>(null);
+  const failure = answer && 'errors' in answer && !pending ? answer : undefined;
+  const errors = checked ?? failure?.errors ?? {};
 
-  async function submit(body: B) {
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      setErrors(firstErrorPerField(parsed.error.issues));
+  // Each success closes the dialog once, after the loaders revalidated (the fetcher is idle again).
+  const handled = useRef<PostAnswer>(undefined);
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data || !('ok' in fetcher.data) || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
+    onSaved?.();
+  }, [fetcher.state, fetcher.data, onSaved]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const parsed = schema.safeParse(bodyOf(new FormData(event.currentTarget)));
+    if (parsed.success) {
+      setChecked(null);
       return;
     }
-    setErrors({});
-    setPending(true);
-    try {
-      await send(body);
-    } finally {
-      setPending(false);
-    }
+    // react-router's forms do not send a submit whose default was prevented.
+    event.preventDefault();
+    setChecked(firstErrorPerField(parsed.error.issues));
   }
 
-  return { errors, pending, submit };
+  return { fetcher, inDialog, errors, failure, pending, onSubmit };
 }

@@ -26,18 +26,21 @@ export interface WriteFailure {
   toasted: boolean;
 }
 
+/** How the browser tells a refused write: records title the toast with the spec's text (failureToast). */
+export type FailureToast = (fallback: string, error: unknown) => void;
+
 /** A refused write: its status, the field errors and, in the browser, the spec's failure toast. */
-function failed(context: unknown, title: string, error: unknown) {
+export function failed(context: unknown, title: string, error: unknown, showToast: FailureToast = failureToast) {
   const onServer = isServerContext(context);
   // An error without a status is not a refusal but a fault: on the server it is the 500 page (and logged).
   if (onServer && statusOf(error) === undefined) throw error;
-  if (!onServer) failureToast(title, error);
+  if (!onServer) showToast(title, error);
   const failure: WriteFailure = { title, message: messageOf(error, ''), errors: firstErrorPerField(issuesOf(error) ?? []), toasted: !onServer };
   return data(failure, { status: statusOf(error) ?? 500 });
 }
 
 /** The success toast exists only in the browser; a page posted without JavaScript simply shows the result. */
-function announce(context: unknown, title: string) {
+export function announce(context: unknown, title: string) {
   if (!isServerContext(context)) toast({ title });
 }
 
@@ -58,41 +61,78 @@ export function recordFormAction(config: RecordConfig, sections: readonly FormSe
   });
 }
 
-/**
- * The form fields of a record's delete: on a list page they name the record, on its detail page the URL does.
- * Only a post that says it was confirmed deletes; the dialog adds that, and without JavaScript the action first
- * answers with the question (see ConfirmDeleteButton), whose own Delete button adds it.
- */
-export const deleteFields = (id: number, confirmed = false) => ({ intent: 'delete', id: String(id), ...(confirmed ? { confirmed: 'yes' } : {}) });
+/** One kind of post a page's action answers, named by the form's `intent` field; it gets the form already read. */
+export type IntentHandler = (args: ActionFunctionArgs, form: FormData) => Promise<unknown>;
 
-/** What an unconfirmed delete hands back: the record whose delete still needs the user's yes. */
+/**
+ * A page action that answers several kinds of post (a detail page deletes its record and writes its contacts,
+ * payments and files): the form's `intent` picks the handler; any other post is refused.
+ */
+export function intentAction(handlers: Readonly<Record<string, IntentHandler>>) {
+  return gatedAction(async (args: ActionFunctionArgs) => {
+    const form = await args.request.formData();
+    const intent = form.get('intent');
+    const handler = typeof intent === 'string' && Object.hasOwn(handlers, intent) ? handlers[intent] : undefined;
+    if (!handler) throw data('Unknown request', { status: 400 });
+    return handler(args, form);
+  });
+}
+
+/** A posted id field (`id`, `contactId`…); 0, which no row has, when it is missing or malformed. */
+export function formId(form: FormData, name = 'id'): number {
+  const value = form.get(name);
+  return parseRecordId(typeof value === 'string' ? value : undefined);
+}
+
+/**
+ * The form fields of a delete: on a list page they name the record, on its detail page the URL does; a contact,
+ * payment or file is named by its own intent and id. Only a post that says it was confirmed deletes; the dialog
+ * adds that, and without JavaScript the action first answers with the question (see ConfirmDeleteButton), whose
+ * own Delete button adds it.
+ */
+export const deleteFields = (id: number, confirmed = false, intent = 'delete') => ({ intent, id: String(id), ...(confirmed ? { confirmed: 'yes' } : {}) });
+
+/** What an unconfirmed delete hands back: which delete (its intent and id) still needs the user's yes. */
 export interface DeleteConfirmation {
   confirmDelete: number;
+  intent: string;
+}
+
+/**
+ * One click never deletes: a post without the confirmation (a page posted before or without JavaScript) only
+ * asks the spec's question, and the page shows it with its own Delete button. Null when the post is confirmed.
+ */
+export function unconfirmedDelete(form: FormData): DeleteConfirmation | null {
+  if (form.get('confirmed') === 'yes') return null;
+  const intent = form.get('intent');
+  return { confirmDelete: formId(form), intent: typeof intent === 'string' ? intent : '' };
 }
 
 /**
  * Delete from the detail page (the record of the URL; then the list) or from the list (the record the form
  * names; then the same list again, replacing the history entry, so search and page stay).
  */
-export function deleteRecordAction(config: RecordConfig, from: 'detail' | 'list') {
-  return gatedAction(async ({ request, params, context }: ActionFunctionArgs) => {
-    const form = await request.formData();
-    if (form.get('intent') !== 'delete') throw data('Unknown request', { status: 400 });
-    const idText = from === 'detail' ? params.id : form.get('id');
-    // One click never deletes: a post without the confirmation (a page posted before or without JavaScript) only
-    // asks the spec's question, and the page shows it with its own Delete button.
-    if (form.get('confirmed') !== 'yes') {
-      const asked: DeleteConfirmation = { confirmDelete: parseRecordId(typeof form.get('id') === 'string' ? (form.get('id') as string) : undefined) };
-      return asked;
-    }
+export function deleteRecordIntent(config: RecordConfig, from: 'detail' | 'list'): IntentHandler {
+  return async ({ request, params, context }, form) => {
+    const asked = unconfirmedDelete(form);
+    if (asked) return asked;
+    const id = from === 'detail' ? parseRecordId(params.id) : formId(form);
     try {
-      await dataSource(context).deleteRecord(config.kind, parseRecordId(typeof idText === 'string' ? idText : undefined));
+      await dataSource(context).deleteRecord(config.kind, id);
       announce(context, config.messages.deleted);
     } catch (error) {
       return failed(context, config.messages.deleteFailed, error);
     }
     if (from === 'detail') return redirect(config.listPath);
-    const url = new URL(request.url);
-    return replace(url.pathname + url.search);
-  });
+    return sameLocation(request);
+  };
 }
+
+/** The page the post came from again, replacing the history entry (its search and page stay). */
+export function sameLocation(request: Request) {
+  const url = new URL(request.url);
+  return replace(url.pathname + url.search);
+}
+
+/** A list or detail page's action: it only deletes its records. */
+export const deleteRecordAction = (config: RecordConfig, from: 'detail' | 'list') => intentAction({ delete: deleteRecordIntent(config, from) });

@@ -36,7 +36,7 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
   const location = useLocation();
 
   // Posted without JavaScript, the delete came back as a question: ask it here, in place of the button.
-  if (postFields && asked?.confirmDelete !== undefined && String(asked.confirmDelete) === (postFields.id ?? '')) {
+  if (postFields && asked?.confirmDelete !== undefined && asked.intent === postFields.intent && String(asked.confirmDelete) === (postFields.id ?? '')) {
     return (
       <form method="post" className="inline-form records-confirm-inline" role="alertdialog" aria-label="Confirm deletion">
         <p>{question}</p>
@@ -118,13 +118,14 @@ export function failureToast(fallback: string, error: unknown) {
 }
 
 /**
- * Deletes a record through the route action of the page it is shown on (views/components/records/actions.ts):
- * the action raises the toast, and goes to the list from a detail page or reloads the list it was asked from.
+ * Deletes through the route action of the page it is shown on (views/components/records/actions.ts): the action
+ * raises the toast, and goes to the list from a detail page or reloads the list it was asked from. `intent` names
+ * what is deleted: the record ('delete'), or one of its contacts, payments or files (attachments/actions.ts).
  */
-export function useDeleteRecord() {
+export function useDeleteRecord(intent = 'delete') {
   const fetcher = useFetcher();
   const location = useLocation();
-  return (id: number) => fetcher.submit(deleteFields(id, true), { method: 'post', action: location.pathname + location.search });
+  return (id: number) => fetcher.submit(deleteFields(id, true, intent), { method: 'post', action: location.pathname + location.search });
 }
 
 /**

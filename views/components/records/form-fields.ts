@@ -53,7 +53,7 @@ export function splitList(text: string): string[] {
 export type FormValue = string | boolean | string[];
 
 /** Reads the submitted form into the body the schema parses (lists as arrays, flags as booleans). */
-export function readForm(form: FormData, fields: readonly FieldSpec[]): Record<string, FormValue> {
+export function readForm<F extends Pick<FieldSpec, 'name' | 'kind'>>(form: FormData, fields: readonly F[]): Record<string, FormValue> {
   const values: Record<string, FormValue> = {};
   for (const field of fields) {
     const raw = form.get(field.name);

@@ -96,6 +96,19 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
   );
 }
 
+/**
+ * A refused write the server ran (the page was posted without JavaScript): no toast could show it, so the form
+ * does, with the spec's text and the server's own message. In the browser the toast already said it.
+ */
+export function FailureAlert({ failure }: { failure: WriteFailure | undefined }) {
+  if (!failure || failure.toasted) return null;
+  return (
+    <Alert variant="destructive" title={failure.title}>
+      {failure.message && failure.message !== failure.title ? failure.message : null}
+    </Alert>
+  );
+}
+
 export interface RecordFormProps {
   /** The shared zod schema the API parses the same body with. */
   schema: z.ZodType;
@@ -149,11 +162,7 @@ export function RecordForm({ schema, sections, record, submitLabel, cancelTo }: 
 
   return (
     <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit}>
-      {failure && !failure.toasted && !pending && (
-        <Alert variant="destructive" title={failure.title}>
-          {failure.message && failure.message !== failure.title ? failure.message : null}
-        </Alert>
-      )}
+      <FailureAlert failure={pending ? undefined : failure} />
       {sections.map((section, index) => (
         <Card key={section.title ?? index} className="records-form-section">
           {section.title && <h2 className="card-title records-form-title">{section.title}</h2>}

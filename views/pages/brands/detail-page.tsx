@@ -6,11 +6,12 @@ import { DateText, ExternalButton, ExternalLink, InfoList, multilineText, NotFou
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { useFormat } from '../../hooks/use-format.js';
-import { deleteRecordAction } from '../../components/records/actions.js';
+import { recordDetailAction } from '../../components/attachments/actions.js';
 import { brandsConfig } from './config.js';
 
 export const loader = detailLoader('brand');
-export const action = deleteRecordAction(brandsConfig, 'detail');
+/** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
+export const action = recordDetailAction(brandsConfig);
 
 export function Component() {
   const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;

@@ -1,21 +1,20 @@
-import { useLoaderData, useNavigate } from 'react-router';
-import { deleteContactWithToast } from '../../components/attachments/contact-actions.js';
+import { useLoaderData } from 'react-router';
+import { contactDetailAction } from '../../components/attachments/actions.js';
 import { contactEditPath, fullName } from '../../components/attachments/paths.js';
-import { ConfirmDeleteButton } from '../../components/records/delete-dialog.js';
+import { deleteFields } from '../../components/records/actions.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
 import { InfoList, NotFoundView, PageHeader } from '../../components/records/detail.js';
 import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
 import { contactLoader, type ContactPageData } from './loaders.js';
 
 export const loader = contactLoader;
+/** Delete: the action removes the contact and goes to the return path. */
+export const action = contactDetailAction;
 
 export function Component() {
   const { contact, returnTo } = useLoaderData() as ContactPageData;
-  const navigate = useNavigate();
+  const deleteContact = useDeleteRecord();
   if (!contact) return <NotFoundView title="Contact not found" backTo={returnTo} backLabel="Return Back" />;
-
-  async function remove() {
-    if (await deleteContactWithToast(contact!.id, 'sentence')) await navigate(returnTo);
-  }
 
   return (
     <div className="page">
@@ -27,7 +26,11 @@ export function Component() {
         actions={
           <>
             <ButtonLink to={contactEditPath(contact.id, returnTo)}>Edit Contact</ButtonLink>
-            <ConfirmDeleteButton question="Are you sure you want to delete this contact? This action cannot be undone." onConfirm={remove} />
+            <ConfirmDeleteButton
+              question="Are you sure you want to delete this contact? This action cannot be undone."
+              postFields={deleteFields(contact.id)}
+              onConfirm={() => deleteContact(contact.id)}
+            />
           </>
         }
       />

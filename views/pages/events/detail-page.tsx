@@ -10,7 +10,7 @@ import { Badge, Card } from '../../components/ui/primitives.js';
 import { dataSource, gated, notFoundWhen } from '../../data/source.js';
 import { useFormat } from '../../hooks/use-format.js';
 import { useSession } from '../../hooks/use-session.js';
-import { deleteRecordAction } from '../../components/records/actions.js';
+import { recordDetailAction } from '../../components/attachments/actions.js';
 import { eventsConfig } from './config.js';
 
 interface EventDetailData extends DetailData<Event> {
@@ -33,7 +33,8 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
   return notFoundWhen(detail.record === null, { ...detail, wordpressUrl });
 });
 
-export const action = deleteRecordAction(eventsConfig, 'detail');
+/** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
+export const action = recordDetailAction(eventsConfig);
 
 function Distances({ distances }: { distances: EventDistance[] }) {
   const format = useFormat();

@@ -8,10 +8,11 @@ import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tikto
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
-import { deleteRecordAction } from '../../components/records/actions.js';
+import { recordDetailAction } from '../../components/attachments/actions.js';
 
 export const loader = detailLoader('influencer');
-export const action = deleteRecordAction(influencersConfig, 'detail');
+/** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
+export const action = recordDetailAction(influencersConfig);
 
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;

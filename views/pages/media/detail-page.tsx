@@ -5,11 +5,12 @@ import { RecordDetailActions } from '../../components/records/delete-dialog.js';
 import { DateTimeText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
 import { detailLoader, type DetailData } from '../../components/records/loaders.js';
 import { Card, CardHeader } from '../../components/ui/primitives.js';
-import { deleteRecordAction } from '../../components/records/actions.js';
+import { recordDetailAction } from '../../components/attachments/actions.js';
 import { mediaConfig } from './config.js';
 
 export const loader = detailLoader('media');
-export const action = deleteRecordAction(mediaConfig, 'detail');
+/** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
+export const action = recordDetailAction(mediaConfig);
 
 export function Component() {
   const { record: media, attachments } = useLoaderData() as DetailData<Media>;

@@ -9,10 +9,11 @@ import { SyncedDetail } from '../../components/records/synced-detail.js';
 import { Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
-import { deleteRecordAction } from '../../components/records/actions.js';
+import { recordDetailAction } from '../../components/attachments/actions.js';
 
 export const loader = detailLoader('professional');
-export const action = deleteRecordAction(professionalsConfig, 'detail');
+/** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
+export const action = recordDetailAction(professionalsConfig);
 
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;

@@ -8,10 +8,11 @@ import { SyncedDetail } from '../../components/records/synced-detail.js';
 import { Badge, Card } from '../../components/ui/primitives.js';
 import { useSession } from '../../hooks/use-session.js';
 import { clubTypeLabel, runclubsConfig } from './config.js';
-import { deleteRecordAction } from '../../components/records/actions.js';
+import { recordDetailAction } from '../../components/attachments/actions.js';
 
 export const loader = detailLoader('runclub');
-export const action = deleteRecordAction(runclubsConfig, 'detail');
+/** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
+export const action = recordDetailAction(runclubsConfig);
 
 function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
   if (schedules.length === 0) return null;
