@@ -6,6 +6,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalDirectoryStorage } from '../../src/services/files/storage.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { waitUntil } from '../helpers/wait.js';
 import { insertOwner, samples } from './attachments-fixtures.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -294,12 +295,9 @@ describe('files API', () => {
       req.write(samples.png);
       req.write(Buffer.alloc(512 * 1024));
       // Wait until the server has started writing the temporary file, then drop the connection.
-      const deadline = Date.now() + 5000;
-      while (!storedNames().some((name) => name.startsWith('.incoming/')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(storedNames().some((name) => name.startsWith('.incoming/'))).toBe(true);
+      await waitUntil(() => storedNames().some((name) => name.startsWith('.incoming/')), 'the temporary file to be written');
       req.destroy();
-      const settle = Date.now() + 5000;
-      while (storedNames().length !== before[0] && Date.now() < settle) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(() => storedNames().length === before[0], 'the temporary file to be removed');
       expect([storedNames().length, await fileRows()]).toEqual(before);
     } finally {
       await new Promise((resolve) => server.close(resolve));

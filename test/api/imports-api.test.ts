@@ -3,10 +3,11 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import supertest from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeList, encodeTimestamp } from '../../src/db/codecs.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { ACCENTED, brandsText, utf16leWithBom, utf8, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
+import { waitUntil } from '../helpers/wait.js';
 import { parseImportCsv, type ImportPayload } from '../../views/pages/imports/parse-csv.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
@@ -284,7 +285,7 @@ describe('bulk import API', () => {
         const rows = Array.from({ length: 50 }, (_, i) => `Brand ${i},Pat,Lee,pat${i}@example.com`).join('\r\n');
         await new Promise<void>((resolve) => request.write(`${head}Brand,First Name,Last Name,Email\r\n${rows}\r\n`, () => resolve()));
         request.destroy();
-        await vi.waitFor(() => expect(logLines.join('\n')).toContain('The upload could not be read'), { timeout: 5000, interval: 20 });
+        await waitUntil(() => logLines.some((line) => line.includes('The upload could not be read')), 'the unreadable upload to be logged');
         expect(await own.ctx.db('contacts').count({ n: '*' }).first()).toMatchObject({ n: 0 });
       } finally {
         server.closeAllConnections();

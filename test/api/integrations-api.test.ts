@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { waitUntil } from '../helpers/wait.js';
 
 describe('integrations API', () => {
   let wp: FakeWordPress;
@@ -58,16 +59,19 @@ describe('integrations API', () => {
 
   it('answers 409 while the same sync is running', async () => {
     const { agent } = await t.signedInAgent();
-    wp.delayMs = 300;
+    // WordPress keeps the first sync waiting until the second has had its answer.
+    const release = wp.holdAnswers();
     try {
+      const before = wp.requests.length;
       const first = agent.post('/api/sync/professionals').then((r) => r);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitUntil(() => wp.requests.length > before, 'the first sync to ask WordPress');
       const second = await agent.post('/api/sync/professionals');
       expect(second.status).toBe(409);
       expect(second.body).toMatchObject({ success: false, code: 'sync_running', message: 'A sync of professionals is already running; try again when it has finished' });
+      release();
       expect((await first).status).toBe(200);
     } finally {
-      wp.delayMs = 0;
+      release();
     }
   });
 

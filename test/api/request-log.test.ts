@@ -4,6 +4,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { requestLogging } from '../../src/server/request-log.js';
+import { gate, waitUntil } from '../helpers/wait.js';
 
 interface LogLine {
   level: number;
@@ -19,8 +20,16 @@ interface LogLine {
 function appWithLog(level = 'info') {
   const lines: LogLine[] = [];
   const log = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  const counts = { arrived: 0, closed: 0, lateAnswers: 0 };
+  const slowAnswer = gate();
   const app = express();
   app.use(requestLogging(log));
+  // Registered after the logger's own 'close' listener, so once `closed` counts a response its line (if any) is written.
+  app.use((_req, res, next) => {
+    counts.arrived++;
+    res.once('close', () => counts.closed++);
+    next();
+  });
   app.get('/work', (req, res) => {
     req.log.info({ step: 'inside' }, 'doing the work');
     res.json({ ok: true });
@@ -29,7 +38,10 @@ function appWithLog(level = 'info') {
     res.status(500).json({ message: 'Something went wrong' });
   });
   app.get('/slow', (_req, res) => {
-    setTimeout(() => res.json({ late: true }), 200);
+    void slowAnswer.promise.then(() => {
+      res.json({ late: true });
+      counts.lateAnswers++;
+    });
   });
   app.get('/late-write', (_req, res) => {
     res.json({ ok: true });
@@ -46,26 +58,17 @@ function appWithLog(level = 'info') {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  return { app, lines };
-}
-
-/** The response's 'close' comes just after the answer reaches the client. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the log');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  /** The response's 'close' (which writes the completion line) comes just after the answer reaches the client. */
+  const settled = (responses: number) => waitUntil(() => counts.closed >= responses, `${responses} responses to close`);
+  return { app, lines, counts, settled, releaseSlowAnswer: slowAnswer.release };
 }
 
 describe('request logging', () => {
   it('gives every request its own id, sent back as X-Request-Id and carried by every line logged for it', async () => {
-    const { app, lines } = appWithLog();
+    const { app, lines, settled } = appWithLog();
     const first = await supertest(app).get('/work?page=2').set('Cookie', 'pacer=secret-session-value');
     const second = await supertest(app).get('/work');
-    await settle();
+    await settled(2);
     const id = first.headers['x-request-id'] as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers['x-request-id']).not.toBe(id);
@@ -78,24 +81,27 @@ describe('request logging', () => {
   });
 
   it('logs server errors at error level and leaves health probes out', async () => {
-    const { app, lines } = appWithLog();
+    const { app, lines, settled } = appWithLog();
     await supertest(app).get('/broken');
     await supertest(app).get('/healthz');
-    await settle();
+    await settled(2);
     expect(lines.map((line) => [line.level, line.msg, line.req?.url])).toEqual([[50, 'request completed', '/broken']]);
   });
 
   it('says so when the client left before the answer', async () => {
-    const { app, lines } = appWithLog();
+    const { app, lines, counts, settled, releaseSlowAnswer } = appWithLog();
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const { port } = server.address() as AddressInfo;
     const controller = new AbortController();
     const request = fetch(`http://127.0.0.1:${port}/slow`, { signal: controller.signal }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => counts.arrived === 1, 'the request to reach the handler');
     controller.abort();
     await request;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(1);
+    // The handler answers after the client left; that late answer must not log a second line.
+    releaseSlowAnswer();
+    await waitUntil(() => counts.lateAnswers === 1, 'the late answer');
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     expect(lines.map((line) => [line.msg, line.aborted])).toEqual([['request aborted by the client', true]]);
@@ -109,14 +115,14 @@ describe('request logging', () => {
       const res = await supertest(app).get('/work').set('X-Request-Id', unsafe);
       expect(res.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f-]{36}$/);
     }
-    await waitFor(() => lines.filter((line) => line.msg === 'request completed').length === 6);
+    await waitUntil(() => lines.filter((line) => line.msg === 'request completed').length === 6, 'six completion lines');
     expect(lines.filter((line) => line.req?.id === 'edge-7f3a:01.b_9').map((line) => line.msg)).toEqual(['doing the work', 'request completed']);
   });
 
   it('logs an error on the response stream with the request id, and the process keeps serving', async () => {
     const { app, lines } = appWithLog();
     expect((await supertest(app).get('/late-write').set('X-Request-Id', 'late-1')).status).toBe(200);
-    await waitFor(() => lines.some((line) => line.msg === 'response stream failed'));
+    await waitUntil(() => lines.some((line) => line.msg === 'response stream failed'), 'the response stream error line');
     expect(lines.find((line) => line.msg === 'response stream failed')).toMatchObject({ level: 40, req: { id: 'late-1' }, err: { code: 'ERR_STREAM_WRITE_AFTER_END' } });
     expect((await supertest(app).get('/work')).status).toBe(200);
   });
@@ -127,7 +133,7 @@ describe('request logging', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'The request could not be read', code: 'bad_request' });
     expect(res.headers.connection).toBe('close');
-    await waitFor(() => lines.some((line) => line.msg === 'request stream failed'));
+    await waitUntil(() => lines.some((line) => line.msg === 'request stream failed'), 'the request stream error line');
     expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({ level: 40, req: { id: 'body-1' }, err: { message: 'the body failed its checksum' } });
   });
 
@@ -142,7 +148,7 @@ describe('request logging', () => {
       const closed = new Promise((resolve) => socket.once('close', resolve));
       socket.write(`POST /refused-body HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: cut-1\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
       await closed;
-      await waitFor(() => lines.some((line) => line.msg === 'request stream failed'));
+      await waitUntil(() => lines.some((line) => line.msg === 'request stream failed'), 'the request stream error line');
       expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({ level: 40, req: { id: 'cut-1' }, err: { message: 'the body was refused' } });
     } finally {
       server.closeAllConnections();
@@ -151,9 +157,9 @@ describe('request logging', () => {
   });
 
   it('writes nothing per request when the level is above info', async () => {
-    const { app, lines } = appWithLog('warn');
+    const { app, lines, settled } = appWithLog('warn');
     await supertest(app).get('/work');
-    await settle();
+    await settled(1);
     expect(lines).toEqual([]);
   });
 });

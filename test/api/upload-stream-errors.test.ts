@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/users/service.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { waitUntil } from '../helpers/wait.js';
 import { insertOwner, samples } from './attachments-fixtures.js';
 
 interface RawAnswer {
@@ -19,14 +20,6 @@ const BOUNDARY = 'truncatedboundary';
 function partHead(name: string, filename?: string): string {
   const disposition = `form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"`}`;
   return `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${filename === undefined ? '' : 'Content-Type: image/png\r\n'}\r\n`;
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /**
@@ -153,10 +146,10 @@ describe('uploads whose body breaks off', () => {
     // Promises far more than it sends, so the server is still waiting for the body when the client goes.
     socket.write(Buffer.concat([Buffer.from(uploadHead(sent.length + 1024 * 1024)), sent]));
     // The first file's temporary file shows the server has read (and parsed) everything sent.
-    await waitFor(() => incomingFiles().length > 0, 'the first file to be received');
+    await waitUntil(() => incomingFiles().length > 0, 'the first file to be received');
     socket.destroy();
-    await waitFor(() => t.logLines.some((line) => line.includes('"url":"/api/upload"') && line.includes('request aborted by the client')), 'the aborted upload to be logged');
-    await waitFor(() => incomingFiles().length === 0, 'the temporary file to be removed');
+    await waitUntil(() => t.logLines.some((line) => line.includes('"url":"/api/upload"') && line.includes('request aborted by the client')), 'the aborted upload to be logged');
+    await waitUntil(() => incomingFiles().length === 0, 'the temporary file to be removed');
     await expectServerStillAnswers();
     expect(await fileRows()).toBe(0);
   });

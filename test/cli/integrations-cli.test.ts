@@ -6,6 +6,7 @@ import { encodeList, encodeTimestamp } from '../../src/db/codecs.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { waitUntil } from '../helpers/wait.js';
 
 function captureIO(env: Record<string, string | undefined>): CliIO & { out(): string; err(): string } {
   const stdout = new PassThrough();
@@ -105,22 +106,27 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
   });
 
   it('lets only one of two overlapping runs of the same sync proceed; the other exits 4 at once', async () => {
-    wp.delayMs = 400;
+    // WordPress keeps the first run waiting until the test lets it go, so the second cannot wait for it to finish:
+    // were it to wait for the lock rather than exit at once, it would not exit before the deadline.
+    const release = wp.holdAnswers();
     try {
-      const first = run(['sync', 'events', '--full']);
-      // Wait until the first run holds the lock and is talking to WordPress.
       const before = wp.requests.length;
-      while (wp.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
-      const started = Date.now();
-      const second = await run(['sync', 'events']);
+      // A generous client timeout, so the held answer cannot time out the first run however slow the machine.
+      const first = run(['sync', 'events', '--full'], { HTTP_TIMEOUT_MS: '60000' });
+      // Wait until the first run holds the lock and is talking to WordPress.
+      await waitUntil(() => wp.requests.length > before, 'the first run to ask WordPress');
+      const exited: Array<Awaited<ReturnType<typeof run>>> = [];
+      void run(['sync', 'events']).then((result) => exited.push(result));
+      await waitUntil(() => exited.length === 1, 'the second run to exit while the first still holds the lock');
+      const [second] = exited as [Awaited<ReturnType<typeof run>>];
       expect(second.code).toBe(4);
       expect(second.err).toContain('A sync of events is already running; try again when it has finished');
-      expect(Date.now() - started).toBeLessThan(2000);
+      release();
       expect((await first).code).toBe(0);
       // Once the first has finished, the next run goes ahead.
       expect((await run(['sync', 'events'])).code).toBe(0);
     } finally {
-      wp.delayMs = 0;
+      release();
     }
   });
 

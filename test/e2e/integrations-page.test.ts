@@ -67,11 +67,15 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
     await expect(page.getByTestId('site-info').textContent()).resolves.toContain('Runners’ news – races, clubs & pros');
 
     await expect(syncEvents.isDisabled()).resolves.toBe(false);
-    wp.delayMs = 300;
-    await syncEvents.click();
-    await page.getByRole('button', { name: 'Sync Events' }).filter({ hasText: 'Syncing...' }).waitFor();
+    // WordPress holds its answers until the page has shown the sync running.
+    const release = wp.holdAnswers();
+    try {
+      await syncEvents.click();
+      await page.getByRole('button', { name: 'Sync Events' }).filter({ hasText: 'Syncing...' }).waitFor();
+    } finally {
+      release();
+    }
     await toast.filter({ hasText: 'Sync Successful' }).waitFor();
-    wp.delayMs = 0;
     const card = page.getByTestId('sync-card-events');
     await expect(card.getByTestId('sync-result').textContent()).resolves.toMatch(/149 created.*0 updated.*\d+ errors/);
     await card.getByTestId('sync-last-run').filter({ hasText: 'Succeeded' }).waitFor();

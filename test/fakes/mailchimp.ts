@@ -36,6 +36,8 @@ export class FakeMailchimp {
   requests: string[] = [];
   failures: QueuedFailure[] = [];
   delayMs = 0;
+  /** While set, answers wait for it (see `holdAnswers`). */
+  private held?: Promise<void>;
   inFlight = 0;
   peakInFlight = 0;
   private sequence = 0;
@@ -57,6 +59,19 @@ export class FakeMailchimp {
 
   async close(): Promise<void> {
     if (this.server) await close(this.server);
+  }
+
+  /**
+   * Requests still arrive (and count in `inFlight` and `requests`) but get no answer until the returned function is
+   * called; every request held so far, and any arriving after, is then answered.
+   */
+  holdAnswers(): () => void {
+    let release!: () => void;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
   }
 
   addAudience(name: string, id = `aud${++this.sequence}${name.length}`): FakeAudience {
@@ -88,6 +103,7 @@ export class FakeMailchimp {
     try {
       const url = new URL(req.url ?? '/', this.url);
       this.requests.push(`${req.method} ${url.pathname}${url.search}`);
+      if (this.held) await this.held;
       if (this.delayMs) await wait(this.delayMs);
       if (this.inFlight > CONCURRENCY_LIMIT) return this.problem(res, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
       const failure = this.failures[0];

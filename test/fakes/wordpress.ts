@@ -42,10 +42,10 @@ export class FakeWordPress {
   /** Every request's path and query, in order. */
   requests: string[] = [];
   failures: QueuedFailure[] = [];
-  /** Added to every answer (to keep a sync running while a second one starts). */
+  /** Added to every answer (to slow the site down for people trying the app against `npm run fakes`). */
   delayMs = 0;
-  /** When set, requests never get an answer before this many ms (timeouts). */
-  stallMs = 0;
+  /** While set, answers wait for it: a test keeps a sync running until it has looked (see `holdAnswers`). */
+  private held?: Promise<void>;
   /** When set, every request is redirected to this URL's origin. */
   redirectTo?: string;
 
@@ -68,6 +68,19 @@ export class FakeWordPress {
     if (this.server) await close(this.server);
   }
 
+  /**
+   * Requests still arrive (and are counted in `requests`) but get no answer until the returned function is called;
+   * every request held so far, and any arriving after, is then answered.
+   */
+  holdAnswers(): () => void {
+    let release!: () => void;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
   failNext(status: number, times = 1, headers?: Record<string, string>): void {
     this.failures.push({ status, times, headers });
   }
@@ -87,7 +100,7 @@ export class FakeWordPress {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     this.requests.push(url.pathname + url.search);
-    if (this.stallMs) await wait(this.stallMs);
+    if (this.held) await this.held;
     if (this.delayMs) await wait(this.delayMs);
     if (this.redirectTo) {
       res.writeHead(302, { Location: new URL(url.pathname + url.search, this.redirectTo).toString() });

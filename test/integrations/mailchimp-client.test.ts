@@ -3,6 +3,7 @@ import { backoffDelay, defaultRetryPolicy } from '../../src/integrations/http.js
 import { MailchimpClient, MailchimpError, mailchimpBaseUrl, readableProblem, subscriberHash } from '../../src/integrations/mailchimp/client.js';
 import { upsertAudienceMember } from '../../src/services/integrations/service.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
+import { waitUntil } from '../helpers/wait.js';
 
 describe('Mailchimp client against the fake API', () => {
   let mc: FakeMailchimp;
@@ -96,17 +97,29 @@ describe('Mailchimp client against the fake API', () => {
   });
 
   it('keeps at most 10 requests in flight however many are started', async () => {
-    mc.delayMs = 30;
-    const client = clientFor();
-    const results = await Promise.all(Array.from({ length: 40 }, () => client.ping()));
+    // Mailchimp holds its answers until as many requests as the client will send at once have arrived.
+    const release = mc.holdAnswers();
+    const client = clientFor({ timeoutMs: 60_000 });
+    const all = Promise.all(Array.from({ length: 40 }, () => client.ping()));
+    try {
+      await waitUntil(() => mc.inFlight >= 10, '10 requests in flight');
+    } finally {
+      release();
+    }
+    const results = await all;
     expect(results).toHaveLength(40);
     expect(mc.peakInFlight).toBe(10);
     expect(mc.requests).toHaveLength(40); // none was throttled, so none was retried
   });
 
   it('times out a slow answer', async () => {
-    mc.delayMs = 800;
-    await expect(clientFor({ timeoutMs: 150 }).ping()).rejects.toThrow(/Mailchimp did not answer within 150 ms/);
+    // No answer comes until the client has given up, so only its own timer can end the request.
+    const release = mc.holdAnswers();
+    try {
+      await expect(clientFor({ timeoutMs: 150 }).ping()).rejects.toThrow(/Mailchimp did not answer within 150 ms/);
+    } finally {
+      release();
+    }
   });
 
   it('backs off exponentially with full jitter, capped, honouring Retry-After', () => {

@@ -1,0 +1,29 @@
+/**
+ * Waiting in tests. The suite runs on loaded machines, so a test never sleeps a fixed time and hopes the thing it
+ * waits for has happened: it waits for the thing itself, with a deadline generous enough that only a real failure
+ * reaches it, and then fails saying what never happened.
+ */
+
+/** How long `waitUntil` waits by default: far beyond any healthy wait, well within the test timeouts. */
+export const WAIT_DEADLINE_MS = 10_000;
+
+/**
+ * Resolves once `condition` holds (checked at once, then every few ms); rejects with "timed out after N ms waiting
+ * for <what>" if it still does not hold at the deadline.
+ */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_DEADLINE_MS): Promise<void> {
+  // performance.now, not Date.now: a test may fake the date, and the deadline must still come.
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A promise the test settles itself: a fake holds its answer on `promise` until the test calls `release()`. */
+export function gate(): { promise: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}
