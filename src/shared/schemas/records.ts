@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RECORD_TYPE_INFO, type RecordType, type StatsKey } from '../record-types.js';
-import { blankToNull } from './fields.js';
+import { blankToNull, type Audit } from './fields.js';
 import { text } from './text.js';
 
 /**
@@ -299,38 +299,24 @@ export type InfluencerValues = z.output<typeof InfluencerInputSchema>;
 // ---------------------------------------------------------------------------------------------------------
 // Presenter shapes (what GET answers; dates 'YYYY-MM-DD', timestamps ISO-8601 UTC, money "12.30")
 
-interface Audit {
-  id: number;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: number | null;
-}
+/**
+ * An enum column is free text in the database: a synced post or an older row may carry another word than the
+ * form offers, and the presenter answers what is stored. So a wire type takes the form's fields with every enum
+ * widened to string (lists of enum words to string[]); everything else is exactly the schema's output.
+ */
+type Stored<V> = V extends string ? string : V extends ReadonlyArray<infer Item> ? Array<Stored<Item>> : V;
+type StoredValues<Schema extends z.ZodType> = { [Field in keyof z.output<Schema>]: Stored<z.output<Schema>[Field]> };
 
-interface Located {
-  locationAddress: string | null;
-  locationLat: string | null;
-  locationLng: string | null;
-  /** Usually one of LOCATION_STATES; synced data may carry another text. */
-  locationState: string | null;
-}
-
-export interface EventSummary extends Audit, Located {
-  eventName: string;
-  wordpressEventId: number | null;
-  eventStartDate: string | null;
-  eventEndDate: string | null;
-  websiteUrl: string | null;
-  runType: string[];
-  trackType: string[];
-  featuredRace: boolean;
-  entryCost: string | null;
-  prizes: string | null;
-  galleryImages: string[];
-  lastNewsletterInclusion: string | null;
-  newsletterInclusionNotes: string | null;
-  totalAdvertisingSpend: string;
-  notes: string | null;
+/** When the sync last wrote the record (each synced type also keeps its own WordPress post id column). */
+interface Synced {
   wordpressLastSync: string | null;
+}
+
+export interface EventSummary extends Audit, Synced, StoredValues<typeof EventInputSchema> {
+  wordpressEventId: number | null;
+  galleryImages: string[];
+  /** The sum of the event's payments, e.g. "120.50". */
+  totalAdvertisingSpend: string;
 }
 
 export interface EventDistance {
@@ -359,52 +345,17 @@ export interface Event extends EventSummary {
   distances: EventDistance[];
 }
 
-export interface Professional extends Audit, Located {
-  businessName: string;
+export interface Professional extends Audit, Synced, StoredValues<typeof ProfessionalInputSchema> {
+  /** Set by the sync only: a professional created here stays unpublished. */
   wordpressProfessionalId: number | null;
-  professionType: string | null;
-  contactType: string[];
-  trackType: string[];
-  specializations: string[];
-  credentials: string[];
-  deliveryMethods: string[];
-  websiteUrl: string | null;
-  instagramUrl: string | null;
-  facebookUrl: string | null;
-  subscriptionStatus: string;
-  subscriptionExpiryDate: string | null;
+  /** The sum of the professional's payments. */
   totalPayments: string;
-  paymentAlertFlag: boolean;
-  lastNewsletterInclusion: string | null;
-  newsletterInclusionNotes: string | null;
-  notes: string | null;
-  wordpressLastSync: string | null;
 }
 
-export interface RunClubSummary extends Audit, Located {
-  clubName: string;
+export interface RunClubSummary extends Audit, Synced, StoredValues<typeof RunClubInputSchema> {
   wordpressClubId: number | null;
-  clubType: string[];
-  foundedYear: number | null;
-  membershipCount: number | null;
-  meetingTimes: string[];
-  cost: string | null;
-  averageAttendance: number | null;
-  websiteUrl: string | null;
-  instagramUrl: string | null;
-  facebookUrl: string | null;
-  founderInstagramUrl: string | null;
-  clubEmail: string | null;
-  isPayingMember: boolean;
-  paymentStatus: string;
+  /** The sum of the club's payments. */
   totalPayments: string;
-  extras: string | null;
-  footnote: string | null;
-  socialTitle: string | null;
-  lastNewsletterInclusion: string | null;
-  newsletterInclusionNotes: string | null;
-  notes: string | null;
-  wordpressLastSync: string | null;
 }
 
 export interface RunClubSchedule {
@@ -430,40 +381,14 @@ export interface RunClub extends RunClubSummary {
   schedules: RunClubSchedule[];
 }
 
-export interface Brand extends Audit {
-  brandName: string;
-  industryCategory: string | null;
-  websiteUrl: string | null;
-  instagramUrl: string | null;
-  facebookUrl: string | null;
-  linkedinUrl: string | null;
-  notes: string | null;
+export interface Brand extends Audit, StoredValues<typeof BrandInputSchema> {
+  /** The sum of the brand's payments. */
   totalAdvertisingSpend: string;
-  paymentStatus: string;
-  lastCampaignEndDate: string | null;
-  locationState: string | null;
 }
 
-export interface Media extends Audit {
-  mediaName: string;
-  industry: string | null;
-  websiteUrl: string | null;
-  instagramUrl: string | null;
-  notes: string | null;
-}
+export type Media = Audit & StoredValues<typeof MediaInputSchema>;
 
-export interface Influencer extends Audit {
-  firstName: string;
-  lastName: string;
-  influencerType: string;
-  instagramHandle: string | null;
-  tiktokHandle: string | null;
-  facebookHandle: string | null;
-  websiteUrl: string | null;
-  email: string | null;
-  phone: string | null;
-  notes: string | null;
-}
+export type Influencer = Audit & StoredValues<typeof InfluencerInputSchema>;
 
 /** The presenter shape of each type: list items, and the one-record view (events and run clubs add their rows). */
 export interface RecordShapes {
