@@ -31,7 +31,7 @@ export async function listPayments(ctx: AppContext, filter: PaymentFilter, page 
   return { items, total, totalAmount };
 }
 
-export async function getPayment(ctx: AppContext, id: number): Promise<Payment> {
+async function getPayment(ctx: AppContext, id: number): Promise<Payment> {
   const payment = await findPayment(ctx.db, id);
   if (!payment) throw notFound('Payment not found');
   return payment;

@@ -32,7 +32,7 @@ const MAX_ID = 4_294_967_295;
  * Parses an id from a path. Text that is not a whole number is a 400; 0 or a number no row can have is simply not
  * found (the spec's screens never fetch id 0).
  */
-export function parseRecordId(kind: RecordType, text: string | undefined): number {
+function parseRecordId(kind: RecordType, text: string | undefined): number {
   if (text === undefined || !/^\d{1,12}$/.test(text)) throw badRequest('The id must be a positive whole number');
   const id = Number(text);
   if (id < 1 || id > MAX_ID) throw notFound(definitionOf(kind).notFound);

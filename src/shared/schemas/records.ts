@@ -1,4 +1,4 @@
-import { type RecordType, type StatsKey, RECORD_TYPE_INFO } from '../record-types.js';
+import type { RecordType, StatsKey } from '../record-types.js';
 import { BrandInputSchema, type Brand } from './records/brand.js';
 import { EventInputSchema, type Event, type EventSummary } from './records/event.js';
 import { InfluencerInputSchema, type Influencer } from './records/influencer.js';
@@ -32,7 +32,7 @@ export const RecordInputSchemas = {
 } as const satisfies Record<RecordType, unknown>;
 
 /** The presenter shape of each type: list items, and the one-record view (events and run clubs add their rows). */
-export interface RecordShapes {
+interface RecordShapes {
   event: { item: EventSummary; detail: Event };
   professional: { item: Professional; detail: Professional };
   runclub: { item: RunClubSummary; detail: RunClub };
@@ -56,6 +56,3 @@ export interface WordpressUrl {
 
 /** GET /api/stats: the count of each record type, under its stats key ('runClubs'). */
 export type Stats = Record<StatsKey, number>;
-
-export const eventWordpressUrlPath = (id: number) => `${RECORD_TYPE_INFO.event.apiPath}/${id}/wordpress-url`;
-

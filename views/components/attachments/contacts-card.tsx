@@ -12,7 +12,7 @@ import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from '.
 import type { Contact } from '../../../src/shared/schemas/attachments.js';
 
 /** The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). */
-export function ContactDialog({
+function ContactDialog({
   ownerType,
   ownerId,
   contact,

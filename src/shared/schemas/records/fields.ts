@@ -21,9 +21,9 @@ export const LOCATION_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', '
 
 /** Free text (TEXT columns hold 65,535 bytes; 4-byte characters times this stays inside). */
 export const MAX_TEXT_LENGTH = 10_000;
-export const MAX_URL_LENGTH = 2048;
-export const MAX_LIST_ITEMS = 100;
-export const MAX_LIST_ITEM_LENGTH = 500;
+const MAX_URL_LENGTH = 2048;
+const MAX_LIST_ITEMS = 100;
+const MAX_LIST_ITEM_LENGTH = 500;
 
 /**
  * Fields normalise their input in a preprocess step, which zod types as `unknown`; this restores the input type

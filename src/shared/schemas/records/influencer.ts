@@ -3,7 +3,6 @@ import type { Audit } from '../fields.js';
 import { enumWithDefault, MAX_TEXT_LENGTH, optionalHandle, optionalText, optionalUrl, requiredName, type StoredValues } from './fields.js';
 
 export const INFLUENCER_TYPES = ['influencer', 'pro', 'both'] as const;
-export type InfluencerType = (typeof INFLUENCER_TYPES)[number];
 
 export const InfluencerInputSchema = z
   .object({

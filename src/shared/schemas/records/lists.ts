@@ -6,9 +6,9 @@ import { text } from '../text.js';
 
 /** Items per list page when the client names no limit, and the most one request may ask for. */
 export const PAGE_SIZE = 24;
-export const MAX_LIMIT = 100;
+const MAX_LIMIT = 100;
 /** Longest search text accepted; longer text is a 400, not a silent cut. */
-export const MAX_QUERY_LENGTH = 200;
+const MAX_QUERY_LENGTH = 200;
 
 /** Sort orders per type; the first is the default. `newest` = most recently created first. */
 export const SORTS = {
@@ -76,5 +76,3 @@ export const ListQuerySchemas = {
   influencer: z.object(baseListQuery('influencer')),
 } as const;
 export type ListQuery<K extends RecordType> = z.output<(typeof ListQuerySchemas)[K]>;
-/** What a client may put in a list URL (all optional). */
-export type ListParams<K extends RecordType> = Partial<Record<keyof z.input<(typeof ListQuerySchemas)[K]>, string | number>>;

@@ -16,10 +16,8 @@ import {
 } from './fields.js';
 
 export const PROFESSION_TYPES = ['coach', 'physiotherapist', 'nutritionist', 'podiatrist', 'massage-therapist', 'trainer', 'other'] as const;
-export type ProfessionType = (typeof PROFESSION_TYPES)[number];
 
 export const SUBSCRIPTION_STATUSES = ['active', 'expired', 'pending'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** wordpressProfessionalId is deliberately absent: a professional created or edited here stays unpublished. */
 export const ProfessionalInputSchema = z

@@ -17,7 +17,6 @@ import {
 } from './fields.js';
 
 export const CLUB_TYPES = ['trail', 'road', 'track', 'mixed', 'social'] as const;
-export type ClubType = (typeof CLUB_TYPES)[number];
 
 const UNSIGNED_INT_MAX = 4_294_967_295;
 
