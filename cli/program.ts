@@ -8,7 +8,7 @@ import { EXIT, exitCodeFor, type CliIO } from './runtime.js';
 
 export type CommandRegistrar = (program: Command, io: CliIO) => void;
 
-export function buildProgram(io: CliIO): Command {
+function buildProgram(io: CliIO): Command {
   const program = new Command('pacer')
     .description('Pacer CRM administration: users, database, imports, syncs and newsletters')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })

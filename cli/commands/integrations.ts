@@ -16,7 +16,7 @@ const syncedNouns = (kind: SyncKind) => RECORD_TYPE_INFO[syncedTypeOf(kind)].plu
  * services as the Integrations page, for admins and cron. Exit codes: 0 ok, 1 failed, 2 bad usage or missing
  * settings, 3 finished with item problems, 4 the same sync is already running (docs/decisions/0042-sync-cli.md).
  */
-export const SYNC_BUSY_EXIT = 4;
+const SYNC_BUSY_EXIT = 4;
 
 const cliActor = { userId: null, source: 'cli' } as const;
 

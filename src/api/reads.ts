@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { PublicUser } from '../shared/schemas/auth.js';
 import type { ServerContext } from '../server/types.js';
 
-export interface ReadRequest {
+interface ReadRequest {
   ctx: ServerContext;
   user: PublicUser;
   params: Record<string, string | undefined>;

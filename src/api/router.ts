@@ -10,7 +10,7 @@ import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { localeOf } from '../server/locale.js';
 
-export const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());

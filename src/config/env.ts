@@ -10,7 +10,7 @@ const optionalUrl = z.preprocess(emptyToUndefined, z.url({ message: 'must be a U
 const optionalText = z.preprocess(emptyToUndefined, z.string().optional());
 
 /** Express's `trust proxy`: how many proxies are in front, or which addresses are (names, IPs, subnets), or all. */
-export type TrustProxy = boolean | number | string;
+type TrustProxy = boolean | number | string;
 
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 /** One entry of a `trust proxy` list: a name Express knows, an IP, or a subnet (prefix length or netmask). */
@@ -72,7 +72,7 @@ const EnvSchema = z.object({
   HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
 });
 
-export type RawEnv = z.infer<typeof EnvSchema>;
+type RawEnv = z.infer<typeof EnvSchema>;
 
 export interface Config {
   env: RawEnv['NODE_ENV'];
@@ -185,4 +185,3 @@ export function publicEnv(config: Config) {
     wordpressAdminUrl: config.wordpress.url ?? config.wordpress.publicSiteUrl ?? null,
   };
 }
-export type PublicEnv = ReturnType<typeof publicEnv>;

@@ -6,9 +6,9 @@ import { BoundedCache } from '../shared/bounded-cache.js';
  * 'YYYY-MM-DD HH:MM:SS.mmm' UTC text; the wire carries lists as arrays, money/decimals as strings,
  * date-only values as 'YYYY-MM-DD' and timestamps as ISO-8601 UTC.
  */
-export type ColumnKind = 'boolean' | 'list' | 'money' | 'decimal' | 'date' | 'timestamp' | 'integer';
+type ColumnKind = 'boolean' | 'list' | 'money' | 'decimal' | 'date' | 'timestamp' | 'integer';
 
-export interface DecimalSpec {
+interface DecimalSpec {
   kind: 'money' | 'decimal';
   scale: number;
 }
@@ -49,7 +49,7 @@ export function toUnits(text: string, scale: number): bigint {
   return negative ? -BigInt(digits) : BigInt(digits);
 }
 
-export function formatUnits(units: bigint, scale: number): string {
+function formatUnits(units: bigint, scale: number): string {
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);
@@ -64,11 +64,11 @@ export function sumMoney(values: Iterable<string | null | undefined>): string {
   return formatUnits(total, 2);
 }
 
-export function decodeBoolean(value: unknown): boolean {
+function decodeBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
 }
 
-export function decodeDate(value: unknown): string | null {
+function decodeDate(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   return String(value).slice(0, 10);
 }

@@ -92,5 +92,3 @@ export const columnKinds = {
   },
   sync_locks: { acquiredAt: 'timestamp', heartbeatAt: 'timestamp' },
 } satisfies Record<string, ColumnKinds>;
-
-export type TableName = keyof typeof columnKinds;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** Where a retry is reported (the app's pino logger fits). */
-export interface RetryLog {
+interface RetryLog {
   warn(obj: object, msg: string): void;
 }
 

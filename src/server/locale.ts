@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { BoundedCache } from '../shared/bounded-cache.js';
 
-export const DEFAULT_LOCALE = 'en-AU';
+const DEFAULT_LOCALE = 'en-AU';
 
 /** Intl's lookup costs more than the rest of a small API answer, and browsers send few distinct headers. */
 const localeByHeader = new BoundedCache<string, string>(1000);

@@ -9,7 +9,7 @@ import { CookieSigner } from './cookie-signer.js';
 import type { SessionPayload } from './types.js';
 
 /** `__Host-` pins the cookie to our origin, but browsers only accept it on a Secure cookie. */
-export function sessionCookieName(config: Config): string {
+function sessionCookieName(config: Config): string {
   return config.cookieSecure ? '__Host-pacer' : 'pacer';
 }
 

@@ -22,7 +22,7 @@ export type Separator = ',' | ';' | '\t';
 const REPLACEMENT = '\uFFFD';
 const NUL = '\u0000';
 
-export const CSV_TEXT_MESSAGES = {
+const CSV_TEXT_MESSAGES = {
   /** Bytes the chosen encoding cannot read (or a U+FFFD already in the file, which reads the same). */
   invalidBytes: (line: number, encoding: CsvEncoding) =>
     `Line ${line}: not valid ${ENCODING_LABELS[encoding]} text (a character would be stored as ${REPLACEMENT}); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again`,

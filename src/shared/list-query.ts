@@ -7,7 +7,7 @@ import { type RecordType } from './record-types.js';
  */
 
 /** The list filter's parameter, named the same in page URLs and API URLs; the other lists have none. */
-export const LIST_FILTERS = {
+const LIST_FILTERS = {
   event: { param: 'filter', values: EVENT_FILTERS },
   runclub: { param: 'type', values: RUN_CLUB_TYPE_FILTERS },
 } as const satisfies Partial<Record<RecordType, { param: string; values: readonly string[] }>>;
@@ -21,7 +21,7 @@ export interface ListView {
   page: number;
 }
 
-export interface ListIssue {
+interface ListIssue {
   path: string;
   message: string;
 }
@@ -72,7 +72,7 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
 }
 
 /** The screen's view of a parsed query. */
-export function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>): ListView {
+function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>): ListView {
   const filter = filterOf(kind);
   const value = filter ? (query as Record<string, unknown>)[filter.param] : undefined;
   return {

@@ -94,7 +94,7 @@ export const RECORD_TYPE_INFO = Object.fromEntries(RECORD_TYPES.map((type) => [t
 
 export type StatsKey = RecordTypeInfo['statsKey'];
 
-export function isRecordType(value: unknown): value is RecordType {
+function isRecordType(value: unknown): value is RecordType {
   return typeof value === 'string' && Object.hasOwn(DEFINITIONS, value);
 }
 
@@ -119,7 +119,7 @@ export function isContactOwnerType(value: unknown): value is ContactOwnerType {
 
 /** The types the WordPress sync fills: events, professionals and run clubs. */
 export type SyncedType = { [T in RecordType]: (typeof DEFINITIONS)[T] extends { synced: true } ? T : never }[RecordType];
-export const SYNCED_TYPES = RECORD_TYPES.filter((type): type is SyncedType => 'synced' in DEFINITIONS[type]) as [SyncedType, ...SyncedType[]];
+const SYNCED_TYPES = RECORD_TYPES.filter((type): type is SyncedType => 'synced' in DEFINITIONS[type]) as [SyncedType, ...SyncedType[]];
 
 /** A sync is named by its type's URL segment: `pacer sync runclubs`, POST /api/sync/runclubs. */
 export type SyncKind = RecordTypeInfo<SyncedType>['segment'];

@@ -1,6 +1,6 @@
 import type { PublicUser } from './schemas/auth.js';
 
-export interface PublicSettings {
+interface PublicSettings {
   publicSiteUrl: string | null;
   wordpressAdminUrl: string | null;
 }

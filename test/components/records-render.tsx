@@ -3,7 +3,7 @@ import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 're
 import type { SessionInfo } from '../../src/shared/session.js';
 import { Toaster } from '../../views/components/ui/toast.js';
 
-export const testSession: SessionInfo = {
+const testSession: SessionInfo = {
   user: { id: 1, email: 'staff@example.org', firstName: 'Sam', lastName: 'Staff', isActive: true, createdAt: '2026-01-01T00:00:00.000Z', lastLogin: null },
   needsSetup: false,
   locale: 'en-AU',

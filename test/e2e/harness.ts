@@ -15,8 +15,6 @@ import { readAssetManifest } from '../../src/ssr/assets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { testConfig, TEST_PASSWORD } from '../helpers/app.js';
 
-export { TEST_PASSWORD };
-
 export interface E2EServer {
   baseUrl: string;
   ctx: ServerContext;

@@ -22,7 +22,7 @@ export interface FakeAudience {
   members: Map<string, FakeMember>;
 }
 
-export const md5 = (email: string) => createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+const md5 = (email: string) => createHash('md5').update(email.trim().toLowerCase()).digest('hex');
 
 const PROBLEM_TYPE = 'https://mailchimp.com/developer/marketing/docs/errors/';
 const CONCURRENCY_LIMIT = 10;

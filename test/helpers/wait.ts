@@ -5,7 +5,7 @@
  */
 
 /** How long `waitUntil` waits by default: far beyond any healthy wait, well within the test timeouts. */
-export const WAIT_DEADLINE_MS = 10_000;
+const WAIT_DEADLINE_MS = 10_000;
 
 /**
  * Resolves once `condition` holds (checked at once, then every few ms); rejects with "timed out after N ms waiting

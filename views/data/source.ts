@@ -61,7 +61,7 @@ async function read<T>(path: string): Promise<T> {
 
 const recordPath = (kind: RecordType, id: number) => `${RECORD_TYPE_INFO[kind].apiPath}/${id}`;
 
-export const browserDataSource: DataSource = {
+const browserDataSource: DataSource = {
   session: () => apiRequest<SessionInfo>('GET', '/api/session'),
   stats: () => read('/api/stats'),
   integrationsOverview: () => read('/api/integrations/overview'),

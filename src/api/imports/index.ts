@@ -48,7 +48,7 @@ function checkText(text: string, line: number) {
  * without it row i is taken to be on line i + 2 (after the header).
  * Rows are copied into prototype-less objects, so a header cell such as "__proto__" is only ever a column name.
  */
-export function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
+function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw noData(kind);
   const { data, lines, ...rest } = body as { data?: unknown; lines?: unknown };
   const unknownKeys = Object.keys(rest);

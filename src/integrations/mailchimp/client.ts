@@ -65,7 +65,7 @@ export interface MailchimpClientOptions {
 }
 
 const SERVICE = 'Mailchimp';
-export const MAILCHIMP_MAX_IN_FLIGHT = 10;
+const MAILCHIMP_MAX_IN_FLIGHT = 10;
 
 /** "…-us10" → https://us10.api.mailchimp.com/3.0 */
 export function mailchimpBaseUrl(apiKey: string): string {

@@ -9,7 +9,7 @@ import { RECORD_TYPE_INFO, syncedTypeOf, type RecordTypeInfo, type SyncedType, t
  * payments, subscriptions, …) belong to the CRM and a sync never writes them.
  */
 
-export type FieldType =
+type FieldType =
   | { type: 'text'; max: number }
   | { type: 'url' }
   | { type: 'email' }

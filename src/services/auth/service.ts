@@ -7,7 +7,7 @@ import { presentUser } from '../users/service.js';
 import { parseInput } from '../validate.js';
 import type { LoginThrottle } from './login-throttle.js';
 
-export const INVALID_CREDENTIALS = 'Invalid email or password';
+const INVALID_CREDENTIALS = 'Invalid email or password';
 
 /** Compared against when the email is unknown, so both paths cost one bcrypt comparison. */
 const dummyHashes = new Map<number, Promise<string>>();

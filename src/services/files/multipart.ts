@@ -5,7 +5,7 @@ import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, sanitiseOriginalName, uploadMessa
 import { AppError, badRequest, payloadTooLarge } from '../errors.js';
 import type { FileStorage } from './storage.js';
 
-export interface ReceivedFile {
+interface ReceivedFile {
   tempPath: string;
   originalName: string;
   size: number;
@@ -17,7 +17,7 @@ export interface ReceivedUpload {
 }
 
 /** Every busboy limit is explicit: its defaults are Infinity (security checklist item 12). */
-export const UPLOAD_LIMITS = {
+const UPLOAD_LIMITS = {
   // busboy reports the limit when a file reaches it, so one byte more lets exactly 10 MB through.
   fileSize: MAX_FILE_BYTES + 1,
   files: MAX_FILES_PER_UPLOAD,

@@ -17,7 +17,7 @@ export function storageOf(ctx: AppContext): FileStorage {
   return storageFor(ctx.config.uploadDir);
 }
 
-export const contentUrlOf = (id: number) => `/api/uploads/${id}`;
+const contentUrlOf = (id: number) => `/api/uploads/${id}`;
 
 function present(row: FileRow): StoredFile {
   const { filePath: _stored, ...rest } = row;
@@ -100,7 +100,7 @@ async function commitUpload(
   }
 }
 
-export async function getFileRow(ctx: AppContext, id: number): Promise<FileRow> {
+async function getFileRow(ctx: AppContext, id: number): Promise<FileRow> {
   const row = await findFileRow(ctx.db, id);
   if (!row) throw notFound('File not found');
   return row;
@@ -135,7 +135,7 @@ export async function openFileContent(ctx: AppContext, id: number, rangeHeader?:
   return { file, size, range, open: () => storage.read(file.filePath, range ?? undefined) };
 }
 
-export function parseByteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+function parseByteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return null;
   if (match[1] === '') {

@@ -13,7 +13,7 @@ type RawRecord = string[];
  * A csv-parse failure becomes the spec's message for the import, with the parser's own detail as an issue; text
  * that cannot be read is refused with its own message, which names the line.
  */
-export function csvFailure(kind: ImportKind, error: unknown): Error {
+function csvFailure(kind: ImportKind, error: unknown): Error {
   if (error instanceof CsvError) return badRequest(parseErrorMessage(kind), [{ path: 'csv', message: error.message }]);
   if (error instanceof CsvTextError) return badRequest(error.message);
   return error instanceof Error ? error : new Error(String(error));

@@ -363,8 +363,3 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
   );
   return { brandsCreated, contactsCreated, skipped: tally.skipped, errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS), ...counts(tally), dryRun };
 }
-
-/** Picks the engine for a kind (the CLI takes the kind as an argument). */
-export function importOf(kind: ImportKind) {
-  return kind === 'events' ? importEvents : importBrands;
-}

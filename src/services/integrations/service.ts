@@ -78,7 +78,6 @@ export const AddMemberSchema = z
       .transform((tags) => [...new Set((tags ?? []).filter(Boolean))]),
   })
   .strict();
-export type AddMemberInput = z.input<typeof AddMemberSchema>;
 
 export type MemberOutcome = 'added' | 'updated' | 'unsubscribed';
 

@@ -18,7 +18,7 @@ export const PushOptionsSchema = z
   })
   .strict();
 
-export interface PushMember {
+interface PushMember {
   email: string;
   firstName: string;
   lastName: string;
@@ -38,7 +38,7 @@ export interface PushResult {
 }
 
 /** Contacts become one member per address (case-insensitive); tags of all contacts with that address are merged. */
-export function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmail>>, tag?: string): PushMember[] {
+function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmail>>, tag?: string): PushMember[] {
   const byEmail = new Map<string, PushMember>();
   const wanted = tag?.toLowerCase();
   for (const contact of contacts) {
@@ -55,7 +55,7 @@ export function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmai
   return [...byEmail.values()];
 }
 
-export const PUSH_BATCH_SIZE = 50;
+const PUSH_BATCH_SIZE = 50;
 
 const fatalStatus = (reason: unknown) => reason instanceof MailchimpError && [401, 403, 404].includes(reason.status ?? 0);
 

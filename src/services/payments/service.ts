@@ -94,19 +94,6 @@ async function refreshOwnerTotal(trx: Knex.Transaction, type: RecordType, id: nu
 }
 
 function editableFields(payment: Payment): PaymentInput {
-  const { entityType, entityId, paymentType, description, amount, paymentDate, startDate, endDate, invoiceNumber, paymentMethod, notes } = payment;
-  return {
-    entityType,
-    entityId,
-    paymentType,
-    description,
-    amount,
-    paymentDate,
-    startDate,
-    endDate,
-    invoiceNumber,
-    invoiceStatus: payment.invoiceStatus as PaymentInput['invoiceStatus'],
-    paymentMethod,
-    notes,
-  };
+  const { entityType, entityId, paymentType, description, amount, paymentDate, startDate, endDate, invoiceNumber, invoiceStatus, paymentMethod, notes } = payment;
+  return { entityType, entityId, paymentType, description, amount, paymentDate, startDate, endDate, invoiceNumber, invoiceStatus, paymentMethod, notes };
 }

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ColumnKinds } from '../../db/codecs.js';
 import { columnKinds } from '../../db/columns.js';
 import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS, type SORTS } from '../../shared/schemas/records.js';
@@ -43,7 +42,7 @@ const listOf = (value: unknown) => {
   }
 };
 
-export const RUN_CLUB_BUCKETS = RUN_CLUB_TYPE_FILTERS.filter((type) => type !== 'all');
+const RUN_CLUB_BUCKETS = RUN_CLUB_TYPE_FILTERS.filter((type) => type !== 'all');
 export const FEATURED_BUCKET = 'featured';
 export const ALL_BUCKET = 'all';
 export const clubTypeBucket = (type: string) => `type:${type}`;
@@ -54,6 +53,7 @@ function vocabulary<K extends RecordType>(kind: K) {
   return { kind, table, columns: columnKinds[table], schema: RecordInputSchemas[kind], notFound };
 }
 
+/** @public Exported for test/unit/migrations-later-column.test.ts, which mocks this module to add a column. */
 export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   event: {
     ...vocabulary('event'),
@@ -123,5 +123,3 @@ export function definitionOf<K extends RecordType>(kind: K): RecordDefinition<K>
 }
 
 export const ALL_DEFINITIONS: RecordDefinition[] = Object.values(RECORD_DEFINITIONS) as RecordDefinition[];
-
-export type InputOf<K extends RecordType> = z.output<(typeof RecordInputSchemas)[K]>;

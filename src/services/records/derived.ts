@@ -21,7 +21,7 @@ import { type RecordType } from '../../shared/record-types.js';
 export const DOCS = 'record_search_docs';
 export const GRAMS = 'record_search_grams';
 export const COUNTS = 'record_counts';
-export const VERSIONS = 'derived_data_versions';
+const VERSIONS = 'derived_data_versions';
 /** The row of derived_data_versions that stands for the three tables above. */
 const VERSION_ROW = 'records';
 /**
@@ -50,7 +50,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Stored as ",featured," / ",type:trail,type:road,": a bucket is matched with LIKE '%,name,%' on both dialects. */
-export const bucketText = (buckets: readonly string[]) => (buckets.length ? `,${buckets.join(',')},` : '');
+const bucketText = (buckets: readonly string[]) => (buckets.length ? `,${buckets.join(',')},` : '');
 const bucketList = (text: string) => text.split(',').filter(Boolean);
 export const bucketPattern = (bucket: string) => `%,${bucket},%`;
 

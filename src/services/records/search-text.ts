@@ -6,7 +6,7 @@
  */
 
 /** Joins the searchable fields of one record; the separator cannot appear in a (trimmed, single-line) query. */
-export const FIELD_SEPARATOR = '\n';
+const FIELD_SEPARATOR = '\n';
 
 /** Shortest query the trigram index can narrow; shorter queries fall back to a scan of the compact text table. */
 export const GRAM_LENGTH = 3;
@@ -28,7 +28,7 @@ export function searchDocument(fields: ReadonlyArray<string | number | null | un
  * A trigram as a 32-bit unsigned integer (FNV-1a over its code points). A collision only adds a candidate that
  * the exact substring check then drops, so it can never change a result.
  */
-export function gramKey(codePoints: readonly number[]): number {
+function gramKey(codePoints: readonly number[]): number {
   let hash = 0x811c9dc5;
   for (const cp of codePoints) {
     hash ^= cp;

@@ -32,7 +32,7 @@ const MAX_ID = 4_294_967_295;
  * Parses an id from a path. Text that is not a whole number is a 400; 0 or a number no row can have is simply not
  * found (the spec's screens never fetch id 0).
  */
-export function parseRecordId(kind: RecordType, text: string | undefined): number {
+function parseRecordId(kind: RecordType, text: string | undefined): number {
   if (text === undefined || !/^\d{1,12}$/.test(text)) throw badRequest('The id must be a positive whole number');
   const id = Number(text);
   if (id < 1 || id > MAX_ID) throw notFound(definitionOf(kind).notFound);
@@ -104,11 +104,23 @@ export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K
   return { items: decodeRecords<Item<K>>(def, rows), total };
 }
 
-async function present<K extends RecordType>(db: Knex | Knex.Transaction, kind: K, row: RawRow): Promise<Detail<K>> {
-  const record = decodeRecord<RawRow>(definition(kind), row);
-  if (kind === 'event') return { ...record, distances: await eventDistances(db, Number(row.id)) } as unknown as Detail<K>;
-  if (kind === 'runclub') return { ...record, schedules: await runClubSchedules(db, Number(row.id)) } as unknown as Detail<K>;
-  return record as unknown as Detail<K>;
+type Db = Knex | Knex.Transaction;
+
+/**
+ * The one-record view of each type, typed per type so the compiler checks that events carry their distances and
+ * run clubs their schedules. The row's columns become wire values through the table's column kinds.
+ */
+const presenters: { [K in RecordType]: (db: Db, row: RawRow) => Promise<Detail<K>> } = {
+  event: async (db, row) => ({ ...decodeRecord<RecordItem<'event'>>(definition('event'), row), distances: await eventDistances(db, Number(row.id)) }),
+  runclub: async (db, row) => ({ ...decodeRecord<RecordItem<'runclub'>>(definition('runclub'), row), schedules: await runClubSchedules(db, Number(row.id)) }),
+  professional: async (_db, row) => decodeRecord(definition('professional'), row),
+  brand: async (_db, row) => decodeRecord(definition('brand'), row),
+  media: async (_db, row) => decodeRecord(definition('media'), row),
+  influencer: async (_db, row) => decodeRecord(definition('influencer'), row),
+};
+
+function present<K extends RecordType>(db: Db, kind: K, row: RawRow): Promise<Detail<K>> {
+  return presenters[kind](db, row);
 }
 
 export async function getRecord<K extends RecordType>(ctx: AppContext, kind: K, idText: string | undefined): Promise<Detail<K>> {

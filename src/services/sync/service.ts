@@ -37,7 +37,7 @@ export interface SyncOptions {
  * an incremental run looks back this much further than the last run's start; the overlap only re-reads posts,
  * which then compare as unchanged.
  */
-export const INCREMENTAL_OVERLAP_MS = 14 * 3_600_000;
+const INCREMENTAL_OVERLAP_MS = 14 * 3_600_000;
 
 const SYNC_FIELDS = ['id', 'status', 'title', 'modified_gmt', 'link', 'meta', 'acf'];
 

@@ -19,7 +19,7 @@ export function presentUser(row: UserRow): PublicUser {
   };
 }
 
-export function hashPassword(ctx: AppContext, password: string): Promise<string> {
+function hashPassword(ctx: AppContext, password: string): Promise<string> {
   return bcrypt.hash(password, ctx.config.bcryptCost);
 }
 

@@ -139,14 +139,11 @@ export function splitEmails(cell: string): string[] {
 }
 
 const EMAIL = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
-export const MAX_EMAIL_LENGTH = 320;
+const MAX_EMAIL_LENGTH = 320;
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
 }
-
-/** Contacts are compared by address without case. */
-export const emailKey = (email: string) => email.trim().toLowerCase();
 
 function capitalise(word: string): string {
   return word ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : word;

@@ -1,41 +1,17 @@
-import type { ContactOwnerType, RecordType } from '../record-types.js';
+import type { z } from 'zod';
+import type { RecordType } from '../record-types.js';
+import type { ContactInputSchema } from './contacts.js';
+import type { Audit } from './fields.js';
+import type { PaymentInputSchema } from './payments.js';
 
-/** Wire shapes of what hangs off a record (presenter output of the contacts, payments and files services). */
-export interface Contact {
-  id: number;
-  firstName: string;
-  lastName: string;
-  jobTitle: string | null;
-  email: string | null;
-  phone: string | null;
-  notes: string | null;
-  mailchimpTags: string[];
-  entityType: ContactOwnerType;
-  entityId: number;
-  isPrimary: boolean;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: number | null;
-}
+/**
+ * Wire shapes of what hangs off a record (presenter output of the contacts, payments and files services). A
+ * contact or payment answers its form's parsed values plus what the server keeps; only the API writes them, through
+ * those schemas, so the stored values are the schema's (invoiceStatus is always one of INVOICE_STATUSES).
+ */
+export type Contact = Audit & z.output<typeof ContactInputSchema>;
 
-export interface Payment {
-  id: number;
-  entityType: RecordType;
-  entityId: number;
-  paymentType: string | null;
-  description: string;
-  amount: string;
-  paymentDate: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  invoiceNumber: string | null;
-  invoiceStatus: string;
-  paymentMethod: string | null;
-  notes: string | null;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: number | null;
-}
+export type Payment = Audit & z.output<typeof PaymentInputSchema>;
 
 /** GET /api/payments: one page of payments, their count and exact sum. */
 export interface PaymentList {

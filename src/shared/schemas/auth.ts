@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.js';
 
 /** bcrypt ignores bytes past 72, so longer passwords would be silently truncated: refuse them. */
-export const MAX_PASSWORD_BYTES = 72;
+const MAX_PASSWORD_BYTES = 72;
 const utf8Length = (value: string) => new TextEncoder().encode(value).length;
 
 export const LoginSchema = z
@@ -14,7 +14,6 @@ export const LoginSchema = z
       .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` }),
   })
   .strict();
-export type LoginInput = z.infer<typeof LoginSchema>;
 
 export const NewPasswordSchema = text()
   .min(8, 'Password must be at least 8 characters')

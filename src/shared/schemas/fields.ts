@@ -23,3 +23,11 @@ export const calendarDate = z.preprocess(
     .nullable()
     .default(null),
 );
+
+/** What the server keeps on every record, contact and payment: never accepted from a client, kept by PUT. */
+export interface Audit {
+  id: number;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+}

@@ -1,7 +1,7 @@
 /** Upload rules (spec points 5 and 9), shared by the server and the Upload Files dialog. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_UPLOAD = 20;
-export const MAX_ORIGINAL_NAME_LENGTH = 255;
+const MAX_ORIGINAL_NAME_LENGTH = 255;
 
 /** What the bytes may be: file-type's detected extension → the type we store and serve. */
 export const ALLOWED_UPLOAD_TYPES: Readonly<Record<string, { mime: string; category: 'image' | 'video' }>> = {

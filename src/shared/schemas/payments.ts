@@ -4,7 +4,6 @@ import { blankToNull, calendarDate, ownerId } from './fields.js';
 import { text } from './text.js';
 
 export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'cancelled'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** DECIMAL(10,2): up to 8 whole digits and 2 decimals; sent as text (or a plain number) and kept exact. */
 export const MAX_AMOUNT = '99999999.99';

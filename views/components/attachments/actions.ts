@@ -27,7 +27,7 @@ import type { Contact } from '../../../src/shared/schemas/attachments.js';
  */
 
 /** Attachment failures are titled 'Error', with the server's message when it sent one, else the spec's text. */
-export const attachmentFailureToast: FailureToast = (fallback, error) =>
+const attachmentFailureToast: FailureToast = (fallback, error) =>
   toast({ title: 'Error', description: messageOf(error, fallback), variant: 'destructive' });
 
 /** What a successful write hands back to a fetcher's form: the dialog closes on it. */

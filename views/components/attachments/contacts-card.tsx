@@ -14,7 +14,7 @@ import type { Contact } from '../../../src/shared/schemas/attachments.js';
  * The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). Its form
  * posts the detail page's `save-contact` intent through a fetcher, and the dialog closes once it is saved.
  */
-export function ContactDialog({
+function ContactDialog({
   ownerType,
   ownerId,
   contact,

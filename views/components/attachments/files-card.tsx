@@ -19,7 +19,7 @@ export function fileSizeText(bytes: number | null): string {
 }
 
 /** Multipart POST /api/upload (spec point 7); a non-OK answer raises an HttpError like every other call. */
-export async function uploadFiles(ownerType: RecordType, ownerId: number, files: readonly File[]): Promise<{ files: StoredFile[] }> {
+async function uploadFiles(ownerType: RecordType, ownerId: number, files: readonly File[]): Promise<{ files: StoredFile[] }> {
   const form = new FormData();
   form.append('entityType', ownerType);
   form.append('entityId', String(ownerId));
@@ -30,7 +30,7 @@ export async function uploadFiles(ownerType: RecordType, ownerId: number, files:
 }
 
 /** The Upload Files dialog: pick several files, add to and remove from the selection, then upload them all. */
-export function UploadFilesDialog({ ownerType, ownerId }: { ownerType: RecordType; ownerId: number }) {
+function UploadFilesDialog({ ownerType, ownerId }: { ownerType: RecordType; ownerId: number }) {
   const revalidator = useRevalidator();
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<File[]>([]);

@@ -3,12 +3,12 @@ import { RECORD_TYPE_INFO, RECORD_TYPES } from '../../../src/shared/record-types
 import { Skeleton } from '../ui/primitives.js';
 import { StatCards } from '../../pages/dashboard/dashboard-page.js';
 
-export const SKELETON_CARD_COUNT = 6;
+const SKELETON_CARD_COUNT = 6;
 
 /** The list pages: while a client-side navigation to one loads, it shows skeleton cards (spec point 9). */
 const LIST_PATHS = new Set<string>(RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].path));
 
-export function SkeletonCards() {
+function SkeletonCards() {
   return (
     <div className="card-grid" aria-busy="true" data-testid="skeleton-cards">
       {Array.from({ length: SKELETON_CARD_COUNT }, (_, i) => (

@@ -5,12 +5,12 @@ import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '../../../src/shared/list-query.js';
 import { listPageHref, pageCount } from './list-query.js';
 
-export interface FilterOption {
+interface FilterOption {
   value: string;
   label: string;
 }
 
-export interface ListFilter {
+interface ListFilter {
   /** The query parameter name, shared with the API ('filter', 'type'). */
   param: string;
   label: string;
@@ -127,7 +127,7 @@ function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordL
   );
 }
 
-export function Pagination({ listPath, query, total, pageSize, filterParam }: { listPath: string; query: ListView; total: number; pageSize: number; filterParam?: string }) {
+function Pagination({ listPath, query, total, pageSize, filterParam }: { listPath: string; query: ListView; total: number; pageSize: number; filterParam?: string }) {
   const pages = pageCount(total, pageSize);
   if (pages <= 1 && query.page <= 1) return null;
   const href = (page: number) => listPageHref(listPath, { ...query, page }, filterParam);
