@@ -70,6 +70,13 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
   },
   {
+    // Imports that climb two folders or more use the path aliases of tsconfig.json (@shared/…, @views/…).
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./', message: 'Use a path alias (@shared/…, @services/…, @views/…) instead of climbing two folders.' }] }],
+    },
+  },
+  {
     files: ['cli/**', 'bench/**', 'test/**', 'esbuild.config.mjs', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },

@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  * `e2e` drives the built app in Debian's Chromium.
  */
 export default defineConfig({
+  // The path aliases of tsconfig.json (@shared/…, @services/…) resolve in tests as they do for tsc, esbuild and tsx.
+  resolve: { tsconfigPaths: true },
   test: {
     maxWorkers: 2,
     projects: [

@@ -15,8 +15,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createConnection, type Connection } from 'mysql2/promise';
-import { createDatabase } from '../src/db/knex.js';
-import { rebuildDerivedData } from '../src/services/records/derived.js';
+import { createDatabase } from '@db/knex.js';
+import { rebuildDerivedData } from '@services/records/derived.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 /** Rows per transaction passed to `pacer import --batch-size` (the CLI's default when unset). */

@@ -13,14 +13,14 @@ import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import { loadConfig, type Config } from '../src/config/env.js';
-import { encodeList, encodeTimestamp } from '../src/db/codecs.js';
-import { dialectOf, mysqlConnection } from '../src/db/knex.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { createServerContext } from '../src/server/context.js';
-import { rebuildDerivedData } from '../src/services/records/derived.js';
-import { createUser } from '../src/services/users/service.js';
-import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '../src/shared/schemas/records.js';
+import { loadConfig, type Config } from '@config/env.js';
+import { encodeList, encodeTimestamp } from '@db/codecs.js';
+import { dialectOf, mysqlConnection } from '@db/knex.js';
+import { migrateToLatest } from '@db/migrate.js';
+import { createServerContext } from '@server/context.js';
+import { rebuildDerivedData } from '@services/records/derived.js';
+import { createUser } from '@services/users/service.js';
+import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '@shared/schemas/records.js';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AutocannonResult {

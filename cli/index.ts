@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { exitOnFatalError } from '../src/context/fatal.js';
-import { createLogger } from '../src/context/logger.js';
+import { exitOnFatalError } from '@context/fatal.js';
+import { createLogger } from '@context/logger.js';
 import { runCli } from './program.js';
 import { processIO } from './runtime.js';
 

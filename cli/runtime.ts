@@ -1,8 +1,8 @@
-import { ConfigError, loadConfig } from '../src/config/env.js';
-import { createAppContext } from '../src/context/app-context.js';
-import { createLogger } from '../src/context/logger.js';
-import type { AppContext } from '../src/services/context.js';
-import { AppError } from '../src/services/errors.js';
+import { ConfigError, loadConfig } from '@config/env.js';
+import { createAppContext } from '@context/app-context.js';
+import { createLogger } from '@context/logger.js';
+import type { AppContext } from '@services/context.js';
+import { AppError } from '@services/errors.js';
 import pino from 'pino';
 
 /** Exit codes shared by every command (architecture page). */

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { encodeRow, encodeTimestamp, sumMoney } from '../src/db/codecs.js';
-import { columnKinds } from '../src/db/columns.js';
-import { withTransaction } from '../src/db/transaction.js';
-import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '../src/shared/record-types.js';
-import type { AppContext } from '../src/services/context.js';
-import { conflict } from '../src/services/errors.js';
-import { insertRecordRow, updateRecordRows } from '../src/services/records/writes.js';
+import { encodeRow, encodeTimestamp, sumMoney } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import { withTransaction } from '@db/transaction.js';
+import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
+import type { AppContext } from '@services/context.js';
+import { conflict } from '@services/errors.js';
+import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 
 /**
  * A believable data set for trying the product: a season of races, the professionals and clubs around them,

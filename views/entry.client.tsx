@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider, type HydrationState, type RouteObject } from 'react-router';
-import { HYDRATION_DATA_ID } from '../src/shared/hydration.js';
+import { HYDRATION_DATA_ID } from '@shared/hydration.js';
 import { routes } from './routes.js';
 
 /** Load the lazy route modules of the first page before hydrating, so the first render matches the server's. */

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Outlet, useRouteError, type LoaderFunctionArgs, type ShouldRevalidateFunction } from 'react-router';
-import type { SessionInfo } from '../src/shared/session.js';
+import type { SessionInfo } from '@shared/session.js';
 import { MainLayout } from './components/layout/main-layout.js';
 import { usePendingPage } from './components/layout/pending-page.js';
 import { Toaster } from './components/ui/toast.js';

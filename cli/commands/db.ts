@@ -1,8 +1,8 @@
 import type { CommandRegistrar } from '../program.js';
 import { withContext } from '../runtime.js';
-import { migrateToLatest, migrationStatus, rollbackLast } from '../../src/db/migrate.js';
-import { seedDemoData } from '../../seeds/demo.js';
-import { rebuildDerivedData } from '../../src/services/records/derived.js';
+import { migrateToLatest, migrationStatus, rollbackLast } from '@db/migrate.js';
+import { seedDemoData } from '@seeds/demo.js';
+import { rebuildDerivedData } from '@services/records/derived.js';
 
 export const registerDbCommands: CommandRegistrar = (program, io) => {
   const db = program.command('db').description('Database schema and demo data');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
-import { checkStoredFiles, type FilesCheckReport } from '../../src/services/files/check.js';
+import { checkStoredFiles, type FilesCheckReport } from '@services/files/check.js';
 
 function printReport(io: CliIO, report: FilesCheckReport) {
   const out = (line: string) => io.stdout.write(`${line}\n`);

@@ -3,10 +3,10 @@ import { stat } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
-import { AppError } from '../../src/services/errors.js';
-import { CsvStreamReader } from '../../src/services/imports/csv-source.js';
-import { IMPORT_SAMPLES, type ImportKind } from '../../src/shared/imports/rules.js';
-import { importBrands, importEvents, type ImportProgress, type ImportReport } from '../../src/services/imports/service.js';
+import { AppError } from '@services/errors.js';
+import { CsvStreamReader } from '@services/imports/csv-source.js';
+import { IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
+import { importBrands, importEvents, type ImportProgress, type ImportReport } from '@services/imports/service.js';
 
 interface ImportOptions {
   dryRun?: boolean;

@@ -1,12 +1,12 @@
 import { Option, type Command } from 'commander';
-import { listAudiences, testMailchimp, testWordPress } from '../../src/services/integrations/service.js';
-import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '../../src/shared/record-types.js';
-import { pushContacts } from '../../src/services/newsletter/service.js';
-import { runSync, SyncBusyError } from '../../src/services/sync/service.js';
+import { listAudiences, testMailchimp, testWordPress } from '@services/integrations/service.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '@shared/record-types.js';
+import { pushContacts } from '@services/newsletter/service.js';
+import { runSync, SyncBusyError } from '@services/sync/service.js';
 import type { CommandRegistrar } from '../program.js';
-import { isAppError } from '../../src/services/errors.js';
+import { isAppError } from '@services/errors.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
-import type { SyncResult } from '../../src/shared/schemas/integrations.js';
+import type { SyncResult } from '@shared/schemas/integrations.js';
 
 /** 'run clubs': how a sync's lines name what it read. */
 const syncedNouns = (kind: SyncKind) => RECORD_TYPE_INFO[syncedTypeOf(kind)].pluralNoun;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
-import { createUser, listUsers, setActive, setPassword } from '../../src/services/users/service.js';
+import { createUser, listUsers, setActive, setPassword } from '@services/users/service.js';
 import { readPassword } from '../prompt.js';
 
 async function passwordFrom(io: CliIO, given: string | undefined): Promise<string> {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { PublicUser } from '../shared/schemas/auth.js';
-import type { ServerContext } from '../server/types.js';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import type { ServerContext } from '@server/types.js';
 
 interface ReadRequest {
   ctx: ServerContext;

@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { unauthorized } from '../services/errors.js';
-import { apiNotFound } from '../server/errors.js';
+import { unauthorized } from '@services/errors.js';
+import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
@@ -8,7 +8,7 @@ import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
-import { localeOf } from '../server/locale.js';
+import { localeOf } from '@server/locale.js';
 
 const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
 

@@ -1,6 +1,6 @@
-import type { Config } from '../config/env.js';
-import { createDatabase } from '../db/knex.js';
-import { systemClock, type AppContext } from '../services/context.js';
+import type { Config } from '@config/env.js';
+import { createDatabase } from '@db/knex.js';
+import { systemClock, type AppContext } from '@services/context.js';
 import { createLogger } from './logger.js';
 
 /**

@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import type { Config } from '../config/env.js';
+import type { Config } from '@config/env.js';
 
 /** Never log credentials or cookies (security checklist item 22). */
 const redact = {

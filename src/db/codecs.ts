@@ -1,4 +1,4 @@
-import { BoundedCache } from '../shared/bounded-cache.js';
+import { BoundedCache } from '@shared/bounded-cache.js';
 
 /**
  * One place where database values become wire values and back. Both dialects store lists as JSON text,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { migrationSource } from '../../migrations/index.js';
-import { refreshDerivedData } from '../services/records/derived.js';
+import { migrationSource } from '@migrations/index.js';
+import { refreshDerivedData } from '@services/records/derived.js';
 
 export interface MigrateResult {
   applied: string[];

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
-import { createApiRouter } from '../api/router.js';
-import { pageFormBody, renderPage } from '../ssr/render.js';
+import { createApiRouter } from '@api/router.js';
+import { pageFormBody, renderPage } from '@ssr/render.js';
 import { errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
 import { originCheck } from './origin-check.js';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, badRequest, serviceUnavailable } from '../services/errors.js';
+import { AppError, badRequest, serviceUnavailable } from '@services/errors.js';
 
 /** Errors Express and its body parser raise themselves (http-errors): a status and, for the parser, a type. */
 interface HttpLayerError {

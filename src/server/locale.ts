@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { BoundedCache } from '../shared/bounded-cache.js';
+import { BoundedCache } from '@shared/bounded-cache.js';
 
 const DEFAULT_LOCALE = 'en-AU';
 

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { checkWebServerSettings, ConfigError, loadConfig } from '../config/env.js';
-import { closeWhenIdle } from '../db/knex.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { checkWebServerSettings, ConfigError, loadConfig } from '@config/env.js';
+import { closeWhenIdle } from '@db/knex.js';
+import { migrateToLatest } from '@db/migrate.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
-import { exitOnFatalError } from '../context/fatal.js';
-import { createLogger } from '../context/logger.js';
+import { exitOnFatalError } from '@context/fatal.js';
+import { createLogger } from '@context/logger.js';
 import { drainAndClose } from './shutdown.js';
 
 /** After the last connection closes, how long handlers whose clients left may still use the database. */

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Config } from '../config/env.js';
+import type { Config } from '@config/env.js';
 
 /**
  * Scripts only from our own origin: pages carry no inline script at all (the router's data travels in a JSON

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import cookieSession from 'cookie-session';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { userForSession } from '../services/auth/service.js';
-import { AppError } from '../services/errors.js';
-import { presentUser } from '../services/users/service.js';
-import type { Config } from '../config/env.js';
+import { userForSession } from '@services/auth/service.js';
+import { AppError } from '@services/errors.js';
+import { presentUser } from '@services/users/service.js';
+import type { Config } from '@config/env.js';
 import { CookieSigner } from './cookie-signer.js';
 import type { SessionPayload } from './types.js';
 

@@ -1,6 +1,6 @@
-import type { PublicUser } from '../shared/schemas/auth.js';
-import type { AppContext } from '../services/context.js';
-import type { LoginThrottle } from '../services/auth/login-throttle.js';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import type { AppContext } from '@services/context.js';
+import type { LoginThrottle } from '@services/auth/login-throttle.js';
 
 /** The cookie payload: signed, not encrypted, so nothing secret (security checklist item 6). */
 export interface SessionPayload {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Config } from '../config/env.js';
+import type { Config } from '@config/env.js';
 
 export interface Clock {
   now(): Date;

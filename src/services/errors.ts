@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../shared/api-error.js';
+import type { ApiErrorBody } from '@shared/api-error.js';
 
 /** The one error type services throw; the HTTP layer and the CLI map it to a status or an exit code. */
 export class AppError extends Error {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AssetManifest } from '../server/types.js';
+import type { AssetManifest } from '@server/types.js';
 
 /** esbuild writes the manifest (content-hashed names); without a build the page still renders, unhydrated. */
 export function readAssetManifest(publicDir = 'public'): AssetManifest {

@@ -1,15 +1,15 @@
 import type { Request } from 'express';
-import { sessionInfo } from '../api/core/auth.js';
-import { integrationsOverview } from '../api/integrations/index.js';
-import type { Actor } from '../services/context.js';
-import { createContact, deleteContact, getContact, listContacts, updateContact } from '../services/contacts/service.js';
-import { unauthorized } from '../services/errors.js';
-import { deleteFile, listFiles } from '../services/files/service.js';
-import { createPayment, deletePayment, listPayments, updatePayment } from '../services/payments/service.js';
-import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../services/records/service.js';
-import { getStats } from '../services/stats/service.js';
-import type { PublicUser } from '../shared/schemas/auth.js';
-import type { DataSource } from '../../views/data/source.js';
+import { sessionInfo } from '@api/core/auth.js';
+import { integrationsOverview } from '@api/integrations/index.js';
+import type { Actor } from '@services/context.js';
+import { createContact, deleteContact, getContact, listContacts, updateContact } from '@services/contacts/service.js';
+import { unauthorized } from '@services/errors.js';
+import { deleteFile, listFiles } from '@services/files/service.js';
+import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
+import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
+import { getStats } from '@services/stats/service.js';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import type { DataSource } from '@views/data/source.js';
 
 /**
  * The in-process DataSource: each read and write calls its service directly with this request's context and

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, type StaticHandlerContext } from 'react-router';
-import { HYDRATION_DATA_ID } from '../shared/hydration.js';
+import { HYDRATION_DATA_ID } from '@shared/hydration.js';
 
 const UNSAFE_IN_SCRIPT: Record<string, string> = {
   '&': '\\u0026',

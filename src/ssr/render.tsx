@@ -1,12 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { routes } from '../../views/routes.js';
-import type { ServerLoaderContext } from '../../views/data/source.js';
-import { AppError } from '../services/errors.js';
+import { routes } from '@views/routes.js';
+import type { ServerLoaderContext } from '@views/data/source.js';
+import { AppError } from '@services/errors.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement } from './hydration.js';
-import { localeOf } from '../server/locale.js';
+import { localeOf } from '@server/locale.js';
 
 const handler = createStaticHandler(routes);
 

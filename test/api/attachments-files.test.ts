@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LocalDirectoryStorage } from '../../src/services/files/storage.js';
+import { LocalDirectoryStorage } from '@services/files/storage.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { waitUntil } from '../helpers/wait.js';
 import { insertOwner, samples } from './attachments-fixtures.js';

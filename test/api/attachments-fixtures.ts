@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { decodeRow, encodeTimestamp } from '../../src/db/codecs.js';
-import { columnKinds } from '../../src/db/columns.js';
-import { RECORD_TYPE_INFO, type RecordType } from '../../src/shared/record-types.js';
+import { decodeRow, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
 /** Inserts a bare owner record straight into its table (the records area owns the real create). */
 export async function insertOwner(db: Knex, type: RecordType, name = `${type} one`): Promise<number> {

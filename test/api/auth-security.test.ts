@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser, setActive, setPassword } from '../../src/services/users/service.js';
+import { createUser, setActive, setPassword } from '@services/users/service.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 function sessionCookieOf(setCookie: string[] | string | undefined): string {

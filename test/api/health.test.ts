@@ -2,9 +2,9 @@ import express from 'express';
 import pino from 'pino';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/knex.js';
-import { healthRouter } from '../../src/server/health.js';
-import { requestLogging } from '../../src/server/request-log.js';
+import { createDatabase } from '@db/knex.js';
+import { healthRouter } from '@server/health.js';
+import { requestLogging } from '@server/request-log.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 describe('health endpoints', () => {

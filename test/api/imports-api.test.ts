@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import supertest from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeList, encodeTimestamp } from '../../src/db/codecs.js';
+import { decodeList, encodeTimestamp } from '@db/codecs.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { ACCENTED, brandsText, utf16leWithBom, utf8, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 import { waitUntil } from '../helpers/wait.js';
-import { parseImportCsv, type ImportPayload } from '../../views/pages/imports/parse-csv.js';
+import { parseImportCsv, type ImportPayload } from '@views/pages/imports/parse-csv.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
 

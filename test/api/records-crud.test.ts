@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
+import { encodeTimestamp } from '@db/codecs.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { RECORD_TYPE_INFO, type RecordType } from '../../src/shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 

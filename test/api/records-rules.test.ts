@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
-import { withTransaction } from '../../src/db/transaction.js';
-import { insertRecordRow } from '../../src/services/records/writes.js';
+import { encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import { insertRecordRow } from '@services/records/writes.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];

@@ -3,7 +3,7 @@ import express from 'express';
 import pino from 'pino';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { requestLogging } from '../../src/server/request-log.js';
+import { requestLogging } from '@server/request-log.js';
 import { gate, waitUntil } from '../helpers/wait.js';
 
 interface LogLine {

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/knex.js';
-import { LoginThrottle } from '../../src/services/auth/login-throttle.js';
-import { createApp } from '../../src/server/app.js';
+import { createDatabase } from '@db/knex.js';
+import { LoginThrottle } from '@services/auth/login-throttle.js';
+import { createApp } from '@server/app.js';
 import { createTestApp, FakeClock, TEST_ORIGIN, testConfig, type TestApp } from '../helpers/app.js';
 
 describe('bad input and failures never become 500s with internals', () => {

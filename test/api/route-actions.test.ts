@@ -1,18 +1,18 @@
 import type { Request as ExpressRequest } from 'express';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContact, getContact, listContacts } from '../../src/services/contacts/service.js';
-import { getPayment, listPayments } from '../../src/services/payments/service.js';
-import { createRecord, getRecord } from '../../src/services/records/service.js';
-import { createUser } from '../../src/services/users/service.js';
-import type { PublicUser } from '../../src/shared/schemas/auth.js';
-import { serverDataSource } from '../../src/ssr/data-source.js';
-import { contactDetailAction, contactEditAction, ownerContactAction } from '../../views/components/attachments/actions.js';
-import { ownerContactLoader } from '../../views/pages/contacts/loaders.js';
-import { action as brandDetailAction } from '../../views/pages/brands/detail-page.js';
-import { action as addBrand } from '../../views/pages/brands/add-page.js';
-import { action as deleteBrandFromList } from '../../views/pages/brands/list-page.js';
-import type { ServerLoaderContext } from '../../views/data/source.js';
+import { createContact, getContact, listContacts } from '@services/contacts/service.js';
+import { getPayment, listPayments } from '@services/payments/service.js';
+import { createRecord, getRecord } from '@services/records/service.js';
+import { createUser } from '@services/users/service.js';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import { serverDataSource } from '@ssr/data-source.js';
+import { contactDetailAction, contactEditAction, ownerContactAction } from '@views/components/attachments/actions.js';
+import { ownerContactLoader } from '@views/pages/contacts/loaders.js';
+import { action as brandDetailAction } from '@views/pages/brands/detail-page.js';
+import { action as addBrand } from '@views/pages/brands/add-page.js';
+import { action as deleteBrandFromList } from '@views/pages/brands/list-page.js';
+import type { ServerLoaderContext } from '@views/data/source.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 /**

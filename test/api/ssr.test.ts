@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/services/users/service.js';
-import { scriptSafeJson } from '../../src/ssr/hydration.js';
-import { withTransaction } from '../../src/db/transaction.js';
-import { insertRecordRow } from '../../src/services/records/writes.js';
+import { createUser } from '@services/users/service.js';
+import { scriptSafeJson } from '@ssr/hydration.js';
+import { withTransaction } from '@db/transaction.js';
+import { insertRecordRow } from '@services/records/writes.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 const ATTACK = '</script><script>alert(1)</script>\u2028&';

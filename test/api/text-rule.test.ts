@@ -1,14 +1,14 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { RECORD_TYPE_INFO, RECORD_TYPES, recordApiPath, type RecordType } from '../../src/shared/record-types.js';
-import { IMPORT_COLUMNS } from '../../src/shared/imports/rules.js';
-import { AddMemberSchema } from '../../src/services/integrations/service.js';
-import { LoginSchema, NewUserSchema } from '../../src/shared/schemas/auth.js';
-import { ContactInputSchema } from '../../src/shared/schemas/contacts.js';
-import { PaymentInputSchema } from '../../src/shared/schemas/payments.js';
-import { ListQuerySchemas, RecordInputSchemas } from '../../src/shared/schemas/records.js';
-import { INVALID_CHARACTER } from '../../src/shared/schemas/text.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
+import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
+import { AddMemberSchema } from '@services/integrations/service.js';
+import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { PaymentInputSchema } from '@shared/schemas/payments.js';
+import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
+import { INVALID_CHARACTER } from '@shared/schemas/text.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 /**

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/services/users/service.js';
+import { createUser } from '@services/users/service.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { waitUntil } from '../helpers/wait.js';
 import { insertOwner, samples } from './attachments-fixtures.js';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/program.js';
-import type { CliIO } from '../../cli/runtime.js';
-import { encodeTimestamp } from '../../src/db/codecs.js';
+import { runCli } from '@cli/program.js';
+import type { CliIO } from '@cli/runtime.js';
+import { encodeTimestamp } from '@db/codecs.js';
 import { ACCENTED, brandsText, utf16beWithBom, utf16leWithBom, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/program.js';
-import type { CliIO } from '../../cli/runtime.js';
-import { encodeList, encodeTimestamp } from '../../src/db/codecs.js';
+import { runCli } from '@cli/program.js';
+import type { CliIO } from '@cli/runtime.js';
+import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';

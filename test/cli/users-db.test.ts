@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/program.js';
-import type { CliIO } from '../../cli/runtime.js';
+import { runCli } from '@cli/program.js';
+import type { CliIO } from '@cli/runtime.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 function captureIO(env: Record<string, string>): CliIO & { out(): string; err(): string } {

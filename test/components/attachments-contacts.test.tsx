@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ContactsCard, ContactsTab, type Contact } from '../../views/components/attachments/index.js';
-import { action as brandDetailAction } from '../../views/pages/brands/detail-page.js';
-import * as detailPage from '../../views/pages/contacts/contact-detail-page.js';
-import * as editPage from '../../views/pages/contacts/contact-edit-page.js';
-import * as ownerPage from '../../views/pages/contacts/owner-contact-page.js';
-import { action as eventDetailAction } from '../../views/pages/events/detail-page.js';
+import { ContactsCard, ContactsTab, type Contact } from '@views/components/attachments/index.js';
+import { action as brandDetailAction } from '@views/pages/brands/detail-page.js';
+import * as detailPage from '@views/pages/contacts/contact-detail-page.js';
+import * as editPage from '@views/pages/contacts/contact-edit-page.js';
+import * as ownerPage from '@views/pages/contacts/owner-contact-page.js';
+import { action as eventDetailAction } from '@views/pages/events/detail-page.js';
 import { findToast, renderPage } from './records-render.js';
 import { json, stubFetch } from './attachments-fetch-stub.js';
 

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FilesCard, PaymentsCard, type Payment, type StoredFile } from '../../views/components/attachments/index.js';
-import { fileSizeText } from '../../views/components/attachments/files-card.js';
-import { action as brandDetailAction } from '../../views/pages/brands/detail-page.js';
-import { action as eventDetailAction } from '../../views/pages/events/detail-page.js';
+import { FilesCard, PaymentsCard, type Payment, type StoredFile } from '@views/components/attachments/index.js';
+import { fileSizeText } from '@views/components/attachments/files-card.js';
+import { action as brandDetailAction } from '@views/pages/brands/detail-page.js';
+import { action as eventDetailAction } from '@views/pages/events/detail-page.js';
 import { findToast, renderPage } from './records-render.js';
 import { json, stubFetch } from './attachments-fetch-stub.js';
 

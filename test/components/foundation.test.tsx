@@ -1,13 +1,13 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { avatarInitials, MainLayout, NAV_ITEMS } from '../../views/components/layout/main-layout.js';
-import { toast, Toaster, TOAST_DURATION_MS } from '../../views/components/ui/toast.js';
-import { TooltipProvider } from '../../views/components/ui/tooltip.js';
-import { LoginScreen } from '../../views/pages/auth/login-screen.js';
-import { StatCards } from '../../views/pages/dashboard/dashboard-page.js';
-import { HttpError, messageOf } from '../../src/shared/api-error.js';
-import { apiRequest } from '../../views/data/http.js';
+import { avatarInitials, MainLayout, NAV_ITEMS } from '@views/components/layout/main-layout.js';
+import { toast, Toaster, TOAST_DURATION_MS } from '@views/components/ui/toast.js';
+import { TooltipProvider } from '@views/components/ui/tooltip.js';
+import { LoginScreen } from '@views/pages/auth/login-screen.js';
+import { StatCards } from '@views/pages/dashboard/dashboard-page.js';
+import { HttpError, messageOf } from '@shared/api-error.js';
+import { apiRequest } from '@views/data/http.js';
 
 function inRouter(element: React.ReactNode) {
   const router = createMemoryRouter([{ path: '*', element }], { initialEntries: ['/'] });

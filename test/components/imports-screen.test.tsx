@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '../../views/components/ui/toast.js';
-import { ImportScreen } from '../../views/pages/imports/import-screen.js';
+import { Toaster } from '@views/components/ui/toast.js';
+import { ImportScreen } from '@views/pages/imports/import-screen.js';
 import { ACCENTED, brandsText, utf16leWithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 
 function renderScreen(kind: 'events' | 'brands') {

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as page from '../../views/pages/integrations/integrations-page.js';
-import { parseTags } from '../../views/pages/integrations/mailchimp-tab.js';
+import * as page from '@views/pages/integrations/integrations-page.js';
+import { parseTags } from '@views/pages/integrations/mailchimp-tab.js';
 import { findToast, renderPage } from './records-render.js';
-import type { IntegrationsOverview } from '../../src/shared/schemas/integrations.js';
+import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 
 const overview: IntegrationsOverview = {
   wordpress: { configured: true, url: 'https://cms.example.org', credentials: true },

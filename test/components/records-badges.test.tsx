@@ -1,11 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { EventStatusBadge, InfluencerTypeBadge, influencerTypeLabel, PublishBadge, SubscriptionBadge } from '../../views/components/records/badges.js';
-import { atHandle, facebookProfile, instagramProfile, safeHref, telHref, tiktokProfile, wordpressAdminEditUrl } from '../../views/components/records/links.js';
-import { listApiSearch, readListQuery } from '../../src/shared/list-query.js';
-import { listPageHref, pageCount } from '../../views/components/records/list-query.js';
-import { recordMessages } from '../../views/components/records/messages.js';
-import { parseRecordId } from '../../views/components/records/loaders.js';
+import { EventStatusBadge, InfluencerTypeBadge, influencerTypeLabel, PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
+import { atHandle, facebookProfile, instagramProfile, safeHref, telHref, tiktokProfile, wordpressAdminEditUrl } from '@views/components/records/links.js';
+import { listApiSearch, readListQuery } from '@shared/list-query.js';
+import { listPageHref, pageCount } from '@views/components/records/list-query.js';
+import { recordMessages } from '@views/components/records/messages.js';
+import { parseRecordId } from '@views/components/records/loaders.js';
 
 describe('record badges', () => {
   it("reads 'Featured' or 'Active' for events", () => {

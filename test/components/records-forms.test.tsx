@@ -9,20 +9,20 @@ import {
   ProfessionalInputSchema,
   RunClubInputSchema,
   type Event,
-} from '../../src/shared/schemas/records.js';
-import { allFields, readForm, splitList, type FormSection } from '../../views/components/records/form-fields.js';
-import { action as BrandAddAction, Component as BrandAdd } from '../../views/pages/brands/add-page.js';
-import { BRAND_FORM } from '../../views/pages/brands/form.js';
-import { action as EventEditAction, Component as EventEdit } from '../../views/pages/events/edit-page.js';
-import { EVENT_FORM } from '../../views/pages/events/form.js';
-import { action as InfluencerAddAction, Component as InfluencerAdd } from '../../views/pages/influencers/add-page.js';
-import { INFLUENCER_FORM } from '../../views/pages/influencers/form.js';
-import { action as MediaAddAction, Component as MediaAdd } from '../../views/pages/media/add-page.js';
-import { MEDIA_FORM } from '../../views/pages/media/form.js';
-import { action as ProfessionalAddAction, Component as ProfessionalAdd } from '../../views/pages/professionals/add-page.js';
-import { PROFESSIONAL_FORM } from '../../views/pages/professionals/form.js';
-import { action as RunClubEditAction, Component as RunClubEdit } from '../../views/pages/runclubs/edit-page.js';
-import { RUN_CLUB_FORM } from '../../views/pages/runclubs/form.js';
+} from '@shared/schemas/records.js';
+import { allFields, readForm, splitList, type FormSection } from '@views/components/records/form-fields.js';
+import { action as BrandAddAction, Component as BrandAdd } from '@views/pages/brands/add-page.js';
+import { BRAND_FORM } from '@views/pages/brands/form.js';
+import { action as EventEditAction, Component as EventEdit } from '@views/pages/events/edit-page.js';
+import { EVENT_FORM } from '@views/pages/events/form.js';
+import { action as InfluencerAddAction, Component as InfluencerAdd } from '@views/pages/influencers/add-page.js';
+import { INFLUENCER_FORM } from '@views/pages/influencers/form.js';
+import { action as MediaAddAction, Component as MediaAdd } from '@views/pages/media/add-page.js';
+import { MEDIA_FORM } from '@views/pages/media/form.js';
+import { action as ProfessionalAddAction, Component as ProfessionalAdd } from '@views/pages/professionals/add-page.js';
+import { PROFESSIONAL_FORM } from '@views/pages/professionals/form.js';
+import { action as RunClubEditAction, Component as RunClubEdit } from '@views/pages/runclubs/edit-page.js';
+import { RUN_CLUB_FORM } from '@views/pages/runclubs/form.js';
 import { findToast, renderPage } from './records-render.js';
 
 afterEach(() => vi.unstubAllGlobals());

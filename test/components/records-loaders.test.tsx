@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../src/shared/api-error.js';
+import { HttpError } from '@shared/api-error.js';
 import type { LoaderFunctionArgs } from 'react-router';
-import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '../../views/components/records/loaders.js';
-import { gated, type DataSource } from '../../views/data/source.js';
-import type { Contact } from '../../src/shared/schemas/attachments.js';
-import type { Brand, RecordDetail } from '../../src/shared/schemas/records.js';
+import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '@views/components/records/loaders.js';
+import { gated, type DataSource } from '@views/data/source.js';
+import type { Contact } from '@shared/schemas/attachments.js';
+import type { Brand, RecordDetail } from '@shared/schemas/records.js';
 import { fakeDataSource } from '../helpers/fake-data-source.js';
-import { type RecordType } from '../../src/shared/record-types.js';
+import { type RecordType } from '@shared/record-types.js';
 
 const serverError = () => new HttpError(500, '', 'Server Error');
 const brand = { id: 4, brandName: 'Stride' } as unknown as Brand;

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
-import type { SessionInfo } from '../../src/shared/session.js';
-import { Toaster } from '../../views/components/ui/toast.js';
+import type { SessionInfo } from '@shared/session.js';
+import { Toaster } from '@views/components/ui/toast.js';
 
 const testSession: SessionInfo = {
   user: { id: 1, email: 'staff@example.org', firstName: 'Sam', lastName: 'Staff', isActive: true, createdAt: '2026-01-01T00:00:00.000Z', lastLogin: null },

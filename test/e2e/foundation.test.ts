@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
-import { withTransaction } from '../../src/db/transaction.js';
-import { insertRecordRow } from '../../src/services/records/writes.js';
+import { encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import { insertRecordRow } from '@services/records/writes.js';
 import { launchBrowser, openPage, startServer, waitForHydration, type E2EServer } from './harness.js';
 
 describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer (real Chromium)', () => {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
+import { encodeTimestamp } from '@db/codecs.js';
 import { createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
 
 async function toastText(page: Page): Promise<string> {

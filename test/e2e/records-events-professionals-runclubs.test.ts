@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
-import { withTransaction } from '../../src/db/transaction.js';
-import { updateRecordRows } from '../../src/services/records/writes.js';
-import type { Event, Professional, RunClub, WordpressUrl } from '../../src/shared/schemas/records.js';
+import { encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import { updateRecordRows } from '@services/records/writes.js';
+import type { Event, Professional, RunClub, WordpressUrl } from '@shared/schemas/records.js';
 import { apiAs, createStaffUser, launchBrowser, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 

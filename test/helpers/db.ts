@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { createDatabase, dialectOf, mysqlConnection, type Dialect } from '../../src/db/knex.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { createDatabase, dialectOf, mysqlConnection, type Dialect } from '@db/knex.js';
+import { migrateToLatest } from '@db/migrate.js';
 
 /** The database every data-layer test runs on: SQLite unless TEST_DATABASE_URL names a MySQL/MariaDB server. */
 const testDatabaseServer = process.env.TEST_DATABASE_URL ?? 'sqlite';

@@ -1,5 +1,5 @@
-import { HttpError } from '../../src/shared/api-error.js';
-import type { DataSource } from '../../views/data/source.js';
+import { HttpError } from '@shared/api-error.js';
+import type { DataSource } from '@views/data/source.js';
 
 const notFound = () => Promise.reject(new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found'));
 

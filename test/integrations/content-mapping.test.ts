@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_MODEL, fieldKey, snakeCase } from '../../src/integrations/wordpress/content-model.js';
-import { enumKey, mapPost, normaliseEnum, normaliseUrl, plainText } from '../../src/integrations/wordpress/map-post.js';
+import { CONTENT_MODEL, fieldKey, snakeCase } from '@integrations/wordpress/content-model.js';
+import { enumKey, mapPost, normaliseEnum, normaliseUrl, plainText } from '@integrations/wordpress/map-post.js';
 
 describe('the content model mapping', () => {
   it('names fields by the snake_case of our column names', () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { backoffDelay, defaultRetryPolicy } from '../../src/integrations/http.js';
-import { MailchimpClient, MailchimpError, mailchimpBaseUrl, readableProblem, subscriberHash } from '../../src/integrations/mailchimp/client.js';
-import { upsertAudienceMember } from '../../src/services/integrations/service.js';
+import { backoffDelay, defaultRetryPolicy } from '@integrations/http.js';
+import { MailchimpClient, MailchimpError, mailchimpBaseUrl, readableProblem, subscriberHash } from '@integrations/mailchimp/client.js';
+import { upsertAudienceMember } from '@services/integrations/service.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { waitUntil } from '../helpers/wait.js';
 

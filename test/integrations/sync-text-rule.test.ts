@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRow } from '../../src/db/codecs.js';
-import { columnKinds } from '../../src/db/columns.js';
-import type { AppContext } from '../../src/services/context.js';
-import { runSync } from '../../src/services/sync/service.js';
+import { decodeRow } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import type { AppContext } from '@services/context.js';
+import { runSync } from '@services/sync/service.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../src/integrations/http.js';
-import { WordPressClient } from '../../src/integrations/wordpress/client.js';
-import type { WpPost } from '../../src/integrations/wordpress/types.js';
+import { UpstreamError } from '@integrations/http.js';
+import { WordPressClient } from '@integrations/wordpress/client.js';
+import type { WpPost } from '@integrations/wordpress/types.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
 
 const noSleep = async () => undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadAttachments } from '../../views/components/attachments/index.js';
-import type { Contact, Payment, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
+import { loadAttachments } from '@views/components/attachments/index.js';
+import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import { fakeDataSource } from '../helpers/fake-data-source.js';
 import { gate, waitUntil } from '../helpers/wait.js';
 

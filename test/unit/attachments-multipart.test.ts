@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/services/errors.js';
-import { receiveMultipart } from '../../src/services/files/multipart.js';
-import { LocalDirectoryStorage } from '../../src/services/files/storage.js';
+import { AppError } from '@services/errors.js';
+import { receiveMultipart } from '@services/files/multipart.js';
+import { LocalDirectoryStorage } from '@services/files/storage.js';
 
 const boundary = 'unitboundary';
 function multipartRequest(parts: Array<{ name: string; value: string | Buffer; filename?: string }>) {

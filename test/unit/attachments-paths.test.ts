@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactDetailPath, ownerTypeFromPath, safeReturnPath } from '../../views/components/attachments/paths.js';
+import { contactDetailPath, ownerTypeFromPath, safeReturnPath } from '@views/components/attachments/paths.js';
 
 describe('safeReturnPath', () => {
   it('keeps same-site paths', () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStoredFiles } from '../../src/services/attachments/owned.js';
-import { LocalDirectoryStorage, newStorageKey } from '../../src/services/files/storage.js';
-import { normaliseTags } from '../../src/shared/schemas/contacts.js';
-import { sanitiseOriginalName } from '../../src/shared/schemas/files.js';
+import { removeStoredFiles } from '@services/attachments/owned.js';
+import { LocalDirectoryStorage, newStorageKey } from '@services/files/storage.js';
+import { normaliseTags } from '@shared/schemas/contacts.js';
+import { sanitiseOriginalName } from '@shared/schemas/files.js';
 
 describe('sanitiseOriginalName', () => {
   it('drops directories, control characters and leading dots, and caps the length keeping the extension', () => {

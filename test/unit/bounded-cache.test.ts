@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedCache } from '../../src/shared/bounded-cache.js';
+import { BoundedCache } from '@shared/bounded-cache.js';
 
 describe('bounded cache', () => {
   it('computes a value once per key, null included, and starts over when full', () => {

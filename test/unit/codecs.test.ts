@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDecimal, decodeRow, decodeRows, decodeTimestamp, encodeTimestamp, normaliseDecimalText, sumMoney, type ColumnKinds } from '../../src/db/codecs.js';
+import { decodeDecimal, decodeRow, decodeRows, decodeTimestamp, encodeTimestamp, normaliseDecimalText, sumMoney, type ColumnKinds } from '@db/codecs.js';
 
 describe('codecs', () => {
   it('keeps money exact: 0.10 + 0.20 is 0.30', () => {
@@ -51,7 +51,7 @@ describe('codecs', () => {
 
 describe('row decoding', () => {
   it('decodes each kind of column and leaves the rest alone', async () => {
-    const { decodeRow } = await import('../../src/db/codecs.js');
+    const { decodeRow } = await import('@db/codecs.js');
     const kinds = { flag: 'boolean', tags: 'list', money: { kind: 'money', scale: 2 }, day: 'date', at: 'timestamp', n: 'integer' } as const;
     expect(
       decodeRow(kinds, { flag: 1, tags: '["a","b"]', money: 0.1 + 0.2, day: '2027-03-14', at: '2026-11-21 10:00:00.5', n: '7', other: 'x' }),

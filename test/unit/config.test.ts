@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkWebServerSettings, ConfigError, loadConfig, publicEnv } from '../../src/config/env.js';
+import { checkWebServerSettings, ConfigError, loadConfig, publicEnv } from '@config/env.js';
 
 describe('settings', () => {
   const dirs: string[] = [];

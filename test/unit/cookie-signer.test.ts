@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CookieSigner } from '../../src/server/cookie-signer.js';
+import { CookieSigner } from '@server/cookie-signer.js';
 
 // Made with cookie-session's default signer (Keygrip) for the same data and keys: sessions issued before the
 // switch must stay valid.

@@ -9,7 +9,7 @@ import {
   headerLineOf,
   separatorNote,
   UTF8_SNIFF_BYTES,
-} from '../../src/shared/csv-text.js';
+} from '@shared/csv-text.js';
 import { brandsText, utf16beWithBom, utf16leWithBom, utf8, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
 
 /** Feeds bytes in chunks of `size` (1 splits every BOM, CRLF and multi-byte character) and joins the text. */

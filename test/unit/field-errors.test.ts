@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { firstErrorPerField } from '../../src/shared/field-errors.js';
+import { firstErrorPerField } from '@shared/field-errors.js';
 
 describe('firstErrorPerField', () => {
   it('keeps the first message of each top-level field, from zod or from the API', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalDirectoryStorage } from '../../src/services/files/storage.js';
+import { LocalDirectoryStorage } from '@services/files/storage.js';
 
 describe('LocalDirectoryStorage.receive', () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney } from '../../src/shared/format.js';
+import { formatDate, formatDateTime, formatMoney } from '@shared/format.js';
 
 describe('formatting shared by server and browser', () => {
   it('never shifts a date-only value by a time zone', () => {

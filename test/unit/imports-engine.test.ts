@@ -1,12 +1,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
-import { withTransaction } from '../../src/db/transaction.js';
-import type { AppContext } from '../../src/services/context.js';
-import type { SourceRow } from '../../src/shared/imports/csv-records.js';
-import { sourceFromText } from '../../src/services/imports/csv-source.js';
-import { importBrands, importEvents } from '../../src/services/imports/service.js';
-import { insertRecordRows } from '../../src/services/records/writes.js';
+import { encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import type { AppContext } from '@services/context.js';
+import type { SourceRow } from '@shared/imports/csv-records.js';
+import { sourceFromText } from '@services/imports/csv-source.js';
+import { importBrands, importEvents } from '@services/imports/service.js';
+import { insertRecordRows } from '@services/records/writes.js';
 import { testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 

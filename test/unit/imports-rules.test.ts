@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OVERFLOW_KEY } from '../../src/shared/imports/csv-records.js';
-import { sourceFromText } from '../../src/services/imports/csv-source.js';
-import { normaliseWebsite, planBrandRow, planEventRow } from '../../src/services/imports/row-plans.js';
+import { OVERFLOW_KEY } from '@shared/imports/csv-records.js';
+import { sourceFromText } from '@services/imports/csv-source.js';
+import { normaliseWebsite, planBrandRow, planEventRow } from '@services/imports/row-plans.js';
 import {
   brandKey,
   headerKey,
@@ -13,8 +13,8 @@ import {
   splitEmails,
   splitFullName,
   tidyBrandName,
-} from '../../src/shared/imports/rules.js';
-import { parseImportCsv } from '../../views/pages/imports/parse-csv.js';
+} from '@shared/imports/rules.js';
+import { parseImportCsv } from '@views/pages/imports/parse-csv.js';
 
 const rowsOf = (kind: 'events' | 'brands', text: string) => [...(sourceFromText(kind, text).chunks as Iterable<ReadonlyArray<{ line: number; values: Record<string, string> }>>)].flat();
 

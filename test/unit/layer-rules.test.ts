@@ -33,6 +33,9 @@ const cases: Case[] = [
   { layer: 'migrations never import src', file: 'migrations/probe.ts', wrong: '../src/db/codecs.js', right: './helpers.js' },
   { layer: 'api never imports ssr', file: 'src/api/probe.ts', wrong: '../ssr/render.js', right: '../server/session.js' },
   { layer: 'api takes only middleware from src/server', file: 'src/api/core/probe.ts', wrong: '../../server/app.js', right: '../../server/errors.js' },
+  // The rules judge the file an import resolves to, so a path alias is held to them too.
+  { layer: 'views import src/shared, not services, by alias too', file: 'views/pages/probe.tsx', wrong: '@services/errors.js', right: '@shared/record-types.js' },
+  { layer: 'src/shared never imports services, by alias too', file: 'src/shared/probe.ts', wrong: '@services/errors.js', right: '@shared/record-types.js' },
   { layer: 'ssr takes only types and locale from src/server', file: 'src/ssr/probe.ts', wrong: '../server/main.js', right: '../server/types.js' },
 ];
 
@@ -57,5 +60,15 @@ describe('layer rules', () => {
       filePath: path.join(root, 'src/shared/probe.ts'),
     });
     expect(result?.messages.filter((message) => message.ruleId === RULE)).toHaveLength(1);
+  });
+
+  it('refuses an import that climbs two folders: it must use a path alias', async () => {
+    const messages = async (specifier: string) => {
+      const [result] = await eslint.lintText(`import * as probe from '${specifier}';\nexport { probe };\n`, { filePath: path.join(root, 'views/pages/probe.tsx') });
+      return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports');
+    };
+    expect(await messages('../../src/shared/record-types.js')).toHaveLength(1);
+    expect(await messages('@shared/record-types.js')).toEqual([]);
+    expect(await messages('../data/http.js')).toEqual([]);
   });
 });

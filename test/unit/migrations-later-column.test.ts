@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { encodeTimestamp } from '../../src/db/codecs.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import type { AppContext } from '../../src/services/context.js';
-import { listRecords } from '../../src/services/records/service.js';
+import { encodeTimestamp } from '@db/codecs.js';
+import { migrateToLatest } from '@db/migrate.js';
+import type { AppContext } from '@services/context.js';
+import { listRecords } from '@services/records/service.js';
 import { listQuery } from '../helpers/list-query.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
@@ -16,8 +16,8 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
  */
 const { LATER_MIGRATION } = vi.hoisted(() => ({ LATER_MIGRATION: '29990101000000_events_race_tagline' }));
 
-vi.mock('../../migrations/index.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../migrations/index.js')>();
+vi.mock('@migrations/index.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@migrations/index.js')>();
   const addRaceTagline = {
     async up(knex: Knex) {
       await knex.schema.alterTable('events', (t) => {
@@ -35,8 +35,8 @@ vi.mock('../../migrations/index.js', async (importOriginal) => {
   return { migrationSource: { ...real.migrationSource, getMigrations: async () => migrations } };
 });
 
-vi.mock('../../src/services/records/definitions.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/services/records/definitions.js')>();
+vi.mock('@services/records/definitions.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@services/records/definitions.js')>();
   const event = real.RECORD_DEFINITIONS.event;
   const RECORD_DEFINITIONS = {
     ...real.RECORD_DEFINITIONS,
@@ -75,7 +75,7 @@ describe(`a searchable column added by a later migration, on ${testDialect}`, ()
     t = await createTestDatabase({ migrate: false });
     const db = t.db;
     // Today's database (every migration but the later one) with an event whose tagline is still in its notes.
-    const today = await vi.importActual<typeof import('../../migrations/index.js')>('../../migrations/index.js');
+    const today = await vi.importActual<typeof import('@migrations/index.js')>('@migrations/index.js');
     await db.migrate.latest({ migrationSource: today.migrationSource });
     const [id] = await db('events').insert({ eventName: 'Bay Dash', notes: 'Glow-worm trail at dusk', createdAt: stamp, updatedAt: stamp });
 

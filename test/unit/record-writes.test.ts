@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ALL_DEFINITIONS } from '../../src/services/records/definitions.js';
+import { ALL_DEFINITIONS } from '@services/records/definitions.js';
 
 /**
  * Every write to a record table goes through src/services/records/writes.ts, which keeps the search index and

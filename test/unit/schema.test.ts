@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRow, encodeTimestamp } from '../../src/db/codecs.js';
-import { columnKinds } from '../../src/db/columns.js';
-import { assertDatabaseSafety } from '../../src/db/knex.js';
-import { migrateToLatest, migrationStatus, rollbackLast } from '../../src/db/migrate.js';
-import { existingContactKeys } from '../../src/services/imports/queries.js';
+import { decodeRow, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import { assertDatabaseSafety } from '@db/knex.js';
+import { migrateToLatest, migrationStatus, rollbackLast } from '@db/migrate.js';
+import { existingContactKeys } from '@services/imports/queries.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
 const now = encodeTimestamp(new Date('2026-11-21T10:00:00Z'));

@@ -7,8 +7,8 @@ import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { closeWhenIdle, createDatabase } from '../../src/db/knex.js';
-import { drainAndClose } from '../../src/server/shutdown.js';
+import { closeWhenIdle, createDatabase } from '@db/knex.js';
+import { drainAndClose } from '@server/shutdown.js';
 import { gate, waitUntil } from '../helpers/wait.js';
 
 /** The knex pool's counters that closeWhenIdle looks at. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PushOptionsSchema } from '../../src/services/newsletter/service.js';
-import { ContactInputSchema } from '../../src/shared/schemas/contacts.js';
-import { INVALID_CHARACTER, invalidCharacterIn, isStorableText, text } from '../../src/shared/schemas/text.js';
+import { PushOptionsSchema } from '@services/newsletter/service.js';
+import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { INVALID_CHARACTER, invalidCharacterIn, isStorableText, text } from '@shared/schemas/text.js';
 
 const RUNNER = '\ud83c\udfc3'; // 🏃, one surrogate pair
 

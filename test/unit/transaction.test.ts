@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/knex.js';
-import { isTransientTransactionError, TRANSACTION_ATTEMPTS, withTransaction } from '../../src/db/transaction.js';
+import { createDatabase } from '@db/knex.js';
+import { isTransientTransactionError, TRANSACTION_ATTEMPTS, withTransaction } from '@db/transaction.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
 const deadlock = () => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK' });

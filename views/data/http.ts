@@ -1,4 +1,4 @@
-import { HttpError } from '../../src/shared/api-error.js';
+import { HttpError } from '@shared/api-error.js';
 
 /**
  * The browser's one request helper (spec point 7): JSON content type and body only when there is a body,

@@ -1,11 +1,11 @@
 import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { HttpError, messageOf, statusOf } from '../../src/shared/api-error.js';
-import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '../../src/shared/record-types.js';
-import { listApiSearch } from '../../src/shared/list-query.js';
-import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '../../src/shared/schemas/records.js';
-import type { SessionInfo } from '../../src/shared/session.js';
-import type { Contact, Payment, PaymentList, StoredFile } from '../../src/shared/schemas/attachments.js';
-import type { IntegrationsOverview } from '../../src/shared/schemas/integrations.js';
+import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
+import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
+import { listApiSearch } from '@shared/list-query.js';
+import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
+import type { SessionInfo } from '@shared/session.js';
+import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
+import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import { apiRequest } from './http.js';
 
 /**

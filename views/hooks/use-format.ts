@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { formatDate, formatDateTime, formatMoney } from '../../src/shared/format.js';
+import { formatDate, formatDateTime, formatMoney } from '@shared/format.js';
 import { useSession } from './use-session.js';
 
 export function useFormat() {

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from 'react-router';
-import type { SessionInfo } from '../../src/shared/session.js';
+import type { SessionInfo } from '@shared/session.js';
 
 /** The root loader's data: the signed-in user and the locale and zone pages format with. */
 export function useSession(): SessionInfo {

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { parseContactOwnerType, parseId } from '../../services/attachments/owners.js';
-import { createContact, deleteContact, getContact, listContacts, updateContact } from '../../services/contacts/service.js';
+import { parseContactOwnerType, parseId } from '@services/attachments/owners.js';
+import { createContact, deleteContact, getContact, listContacts, updateContact } from '@services/contacts/service.js';
 import { defineRead } from '../reads.js';
 import { writesRouter } from './writes.js';
 

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { parseId, parseRecordType } from '../../services/attachments/owners.js';
-import { badRequest } from '../../services/errors.js';
-import { receiveMultipart } from '../../services/files/multipart.js';
-import { deleteFile, listFiles, openFileContent, storageOf, storeUpload } from '../../services/files/service.js';
+import { parseId, parseRecordType } from '@services/attachments/owners.js';
+import { badRequest } from '@services/errors.js';
+import { receiveMultipart } from '@services/files/multipart.js';
+import { deleteFile, listFiles, openFileContent, storageOf, storeUpload } from '@services/files/service.js';
 import { defineRead } from '../reads.js';
 import { actorOf } from '../actor.js';
 

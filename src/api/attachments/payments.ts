@@ -1,8 +1,8 @@
 import type { Router } from 'express';
-import { parseRecordType } from '../../services/attachments/owners.js';
-import { badRequest } from '../../services/errors.js';
-import { createPayment, deletePayment, listPayments, updatePayment } from '../../services/payments/service.js';
-import type { PaymentFilter } from '../../services/payments/queries.js';
+import { parseRecordType } from '@services/attachments/owners.js';
+import { badRequest } from '@services/errors.js';
+import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
+import type { PaymentFilter } from '@services/payments/queries.js';
 import { defineRead } from '../reads.js';
 import { writesRouter } from './writes.js';
 

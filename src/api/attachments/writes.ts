@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { Actor, AppContext } from '../../services/context.js';
-import { parseId } from '../../services/attachments/owners.js';
+import type { Actor, AppContext } from '@services/context.js';
+import { parseId } from '@services/attachments/owners.js';
 import { actorOf } from '../actor.js';
 
 interface WriteService {

@@ -1,11 +1,11 @@
 import express, { Router, type Request } from 'express';
-import { login, logout } from '../../services/auth/service.js';
-import { unauthorized } from '../../services/errors.js';
-import { createFirstAdmin, needsFirstUser } from '../../services/users/service.js';
-import { publicEnv } from '../../config/env.js';
-import { refuseInsecureSignIn, startSession } from '../../server/session.js';
-import { localeOf, timeZoneOf } from '../../server/locale.js';
-import type { SessionInfo } from '../../shared/session.js';
+import { login, logout } from '@services/auth/service.js';
+import { unauthorized } from '@services/errors.js';
+import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
+import { publicEnv } from '@config/env.js';
+import { refuseInsecureSignIn, startSession } from '@server/session.js';
+import { localeOf, timeZoneOf } from '@server/locale.js';
+import type { SessionInfo } from '@shared/session.js';
 
 export async function sessionInfo(req: Request): Promise<SessionInfo> {
   return {

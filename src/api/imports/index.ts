@@ -1,13 +1,13 @@
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import express, { Router, type Request } from 'express';
-import { AppError, badRequest, payloadTooLarge } from '../../services/errors.js';
-import { discardPart } from '../../services/files/multipart.js';
-import { OVERFLOW_KEY, type SourceRow } from '../../shared/imports/csv-records.js';
-import { CsvStreamReader } from '../../services/imports/csv-source.js';
-import { IMPORT_MESSAGES, type ImportKind } from '../../shared/imports/rules.js';
-import { importBrands, importEvents, type ImportSource } from '../../services/imports/service.js';
-import { checkCsvText, CsvTextError } from '../../shared/csv-text.js';
+import { AppError, badRequest, payloadTooLarge } from '@services/errors.js';
+import { discardPart } from '@services/files/multipart.js';
+import { OVERFLOW_KEY, type SourceRow } from '@shared/imports/csv-records.js';
+import { CsvStreamReader } from '@services/imports/csv-source.js';
+import { IMPORT_MESSAGES, type ImportKind } from '@shared/imports/rules.js';
+import { importBrands, importEvents, type ImportSource } from '@services/imports/service.js';
+import { checkCsvText, CsvTextError } from '@shared/csv-text.js';
 import { actorOf } from '../actor.js';
 import type { ReadRoute } from '../reads.js';
 

@@ -1,14 +1,14 @@
 import { Router } from 'express';
-import { integrationSettings } from '../../services/integrations/clients.js';
-import { IntegrationError } from '../../services/integrations/errors.js';
-import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpressSiteInfo } from '../../services/integrations/service.js';
-import { listRuns } from '../../services/sync/queries.js';
-import { latestRuns, presentRun, runSync } from '../../services/sync/service.js';
+import { integrationSettings } from '@services/integrations/clients.js';
+import { IntegrationError } from '@services/integrations/errors.js';
+import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpressSiteInfo } from '@services/integrations/service.js';
+import { listRuns } from '@services/sync/queries.js';
+import { latestRuns, presentRun, runSync } from '@services/sync/service.js';
 import { actorOf } from '../actor.js';
-import type { AppContext } from '../../services/context.js';
+import type { AppContext } from '@services/context.js';
 import { defineRead, type ReadRoute } from '../reads.js';
-import { isSyncKind, SYNC_KINDS } from '../../shared/record-types.js';
-import type { IntegrationsOverview } from '../../shared/schemas/integrations.js';
+import { isSyncKind, SYNC_KINDS } from '@shared/record-types.js';
+import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 
 /** What the Integrations page needs on load: which services are set up, and how each sync last went. */
 export async function integrationsOverview(ctx: AppContext): Promise<IntegrationsOverview> {

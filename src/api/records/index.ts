@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '../../services/records/service.js';
+import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
 import { actorOf } from '../actor.js';
-import { validationFailed } from '../../services/errors.js';
-import { readListQuery } from '../../shared/list-query.js';
+import { validationFailed } from '@services/errors.js';
+import { readListQuery } from '@shared/list-query.js';
 import { defineRead, type ReadRoute } from '../reads.js';
-import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../../shared/record-types.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
 
 /** A list URL's query, parsed once; a malformed one is a 400 naming the first problem. */
 function apiListQuery<K extends RecordType>(kind: K, search: URLSearchParams) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basicAuth, httpRequest, Limiter, parseJson, UpstreamError, type HttpOptions, type HttpResponse, type RetryPolicy } from '../http.js';
-import type { MailchimpAccount, MailchimpAudience } from '../../shared/schemas/integrations.js';
+import type { MailchimpAccount, MailchimpAudience } from '@shared/schemas/integrations.js';
 
 /** Mailchimp's error document (application/problem+json). */
 export interface MailchimpProblem {

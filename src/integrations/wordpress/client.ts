@@ -1,7 +1,7 @@
 import { basicAuth, httpRequest, parseJson, UpstreamError, type HttpOptions, type HttpResponse, type RetryPolicy } from '../http.js';
 import { plainText } from './map-post.js';
 import type { WpErrorBody, WpPost } from './types.js';
-import type { WpSiteInfo } from '../../shared/schemas/integrations.js';
+import type { WpSiteInfo } from '@shared/schemas/integrations.js';
 
 export interface WordPressClientOptions {
   /** The site's address, e.g. https://example.org (or https://example.org/blog). */

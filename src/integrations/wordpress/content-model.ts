@@ -1,5 +1,5 @@
-import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '../../shared/schemas/records.js';
-import { RECORD_TYPE_INFO, syncedTypeOf, type RecordTypeInfo, type SyncedType, type SyncKind } from '../../shared/record-types.js';
+import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '@shared/schemas/records.js';
+import { RECORD_TYPE_INFO, syncedTypeOf, type RecordTypeInfo, type SyncedType, type SyncKind } from '@shared/record-types.js';
 
 /**
  * The content model, in one place: which WordPress post type feeds which CRM table, and which post field feeds

@@ -1,6 +1,6 @@
 import { decodeHTML } from 'entities';
-import { normaliseDecimalText } from '../../db/codecs.js';
-import { invalidCharacterIn, isStorableText } from '../../shared/schemas/text.js';
+import { normaliseDecimalText } from '@db/codecs.js';
+import { invalidCharacterIn, isStorableText } from '@shared/schemas/text.js';
 import { fieldKey, type FieldSpec, type PostTypeModel } from './content-model.js';
 import type { WpPost } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { storageFor } from '../files/storage.js';
-import type { RecordType } from '../../shared/record-types.js';
+import type { RecordType } from '@shared/record-types.js';
 
 /**
  * Deletes the contacts, payments and file rows a record owns, inside the caller's transaction (the record's own

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { dialectOfDb } from '../../db/knex.js';
+import { dialectOfDb } from '@db/knex.js';
 import { badRequest, notFound } from '../errors.js';
-import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, type ContactOwnerType, type RecordType } from '../../shared/record-types.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 
 export function parseRecordType(value: string | undefined): RecordType {
   if (value && (RECORD_TYPES as readonly string[]).includes(value)) return value as RecordType;

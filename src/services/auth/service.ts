@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { LoginSchema, type PublicUser } from '../../shared/schemas/auth.js';
+import { LoginSchema, type PublicUser } from '@shared/schemas/auth.js';
 import type { AppContext } from '../context.js';
 import { AppError, tooManyRequests } from '../errors.js';
 import { findUserByEmail, findUserById, updateUser, type UserRow } from '../users/queries.js';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { decodeRow, encodeRow } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
-import type { Contact } from '../../shared/schemas/attachments.js';
-import type { ContactOwnerType } from '../../shared/record-types.js';
+import { decodeRow, encodeRow } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import type { Contact } from '@shared/schemas/attachments.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
 
 type Db = Knex | Knex.Transaction;
 const decode = (row: Record<string, unknown>) => decodeRow<Contact>(columnKinds.contacts, row);

@@ -1,8 +1,8 @@
-import type { Contact } from '../../shared/schemas/attachments.js';
-import { withTransaction } from '../../db/transaction.js';
-import { ContactInputSchema, type ContactInput } from '../../shared/schemas/contacts.js';
+import type { Contact } from '@shared/schemas/attachments.js';
+import { withTransaction } from '@db/transaction.js';
+import { ContactInputSchema, type ContactInput } from '@shared/schemas/contacts.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
-import type { ContactOwnerType } from '../../shared/record-types.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';

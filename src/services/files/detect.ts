@@ -1,5 +1,5 @@
 import { fileTypeFromFile } from 'file-type';
-import { ALLOWED_UPLOAD_TYPES } from '../../shared/schemas/files.js';
+import { ALLOWED_UPLOAD_TYPES } from '@shared/schemas/files.js';
 
 export interface DetectedType {
   extension: string;

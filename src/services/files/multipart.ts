@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, sanitiseOriginalName, uploadMessages } from '../../shared/schemas/files.js';
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, sanitiseOriginalName, uploadMessages } from '@shared/schemas/files.js';
 import { AppError, badRequest, payloadTooLarge } from '../errors.js';
 import type { FileStorage } from './storage.js';
 

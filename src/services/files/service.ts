@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { StoredFile } from '../../shared/schemas/attachments.js';
-import { withTransaction } from '../../db/transaction.js';
-import { uploadMessages } from '../../shared/schemas/files.js';
-import { ownerId } from '../../shared/schemas/fields.js';
+import type { StoredFile } from '@shared/schemas/attachments.js';
+import { withTransaction } from '@db/transaction.js';
+import { uploadMessages } from '@shared/schemas/files.js';
+import { ownerId } from '@shared/schemas/fields.js';
 import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/owners.js';
-import type { RecordType } from '../../shared/record-types.js';
+import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { detectAllowedType, type DetectedType } from './detect.js';

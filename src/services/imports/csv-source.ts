@@ -1,10 +1,10 @@
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { parse as parseStream, CsvError } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
-import { checkCsvText, CsvTextDecoder, CsvTextError, headerLineOf, type Separator } from '../../shared/csv-text.js';
+import { checkCsvText, CsvTextDecoder, CsvTextError, headerLineOf, type Separator } from '@shared/csv-text.js';
 import { badRequest } from '../errors.js';
-import { csvParseOptions, RecordReader, resolveHeader, separatorFor, type SourceRow } from '../../shared/imports/csv-records.js';
-import { IMPORT_MESSAGES, noDataMessage, parseErrorMessage, type ImportKind } from '../../shared/imports/rules.js';
+import { csvParseOptions, RecordReader, resolveHeader, separatorFor, type SourceRow } from '@shared/imports/csv-records.js';
+import { IMPORT_MESSAGES, noDataMessage, parseErrorMessage, type ImportKind } from '@shared/imports/rules.js';
 import type { ImportSource } from './service.js';
 
 type RawRecord = string[];

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOfDb } from '../../db/knex.js';
+import { dialectOfDb } from '@db/knex.js';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,4 +1,4 @@
-import { OVERFLOW_KEY, type SourceRow } from '../../shared/imports/csv-records.js';
+import { OVERFLOW_KEY, type SourceRow } from '@shared/imports/csv-records.js';
 import {
   brandKey,
   cellTextProblem,
@@ -11,7 +11,7 @@ import {
   type BrandColumn,
   type ColumnIndex,
   type EventColumn,
-} from '../../shared/imports/rules.js';
+} from '@shared/imports/rules.js';
 
 /**
  * What one CSV row asks for, checked in full before anything is written, so a row either applies whole or is

@@ -1,9 +1,9 @@
-import { encodeList, encodeTimestamp } from '../../db/codecs.js';
-import { withTransaction } from '../../db/transaction.js';
+import { encodeList, encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
-import type { SourceRow } from '../../shared/imports/csv-records.js';
+import type { SourceRow } from '@shared/imports/csv-records.js';
 import {
   contactKey,
   existingContactKeys,
@@ -17,8 +17,8 @@ import {
   takeImportLock,
 } from './queries.js';
 import { planBrandRow, planEventRow, type BrandRowPlan, type EventRowPlan, type PlannedContact } from './row-plans.js';
-import type { BrandsImportResult, EventsImportResult } from '../../shared/imports/results.js';
-import { brandKey, IMPORT_MESSAGES, isDroppedRow, noValidRowsMessage, resolveColumns, type ImportKind } from '../../shared/imports/rules.js';
+import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
+import { brandKey, IMPORT_MESSAGES, isDroppedRow, noValidRowsMessage, resolveColumns, type ImportKind } from '@shared/imports/rules.js';
 
 /**
  * The one import engine behind POST /api/{events,brands}/bulk-import and `pacer import`. Rows are checked in

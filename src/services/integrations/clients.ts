@@ -1,5 +1,5 @@
-import { MailchimpClient } from '../../integrations/mailchimp/client.js';
-import { WordPressClient } from '../../integrations/wordpress/client.js';
+import { MailchimpClient } from '@integrations/mailchimp/client.js';
+import { WordPressClient } from '@integrations/wordpress/client.js';
 import type { AppContext } from '../context.js';
 import { notConfigured } from './errors.js';
 

@@ -1,6 +1,6 @@
-import { UpstreamError } from '../../integrations/http.js';
-import { MailchimpError } from '../../integrations/mailchimp/client.js';
-import type { ApiErrorBody } from '../../shared/api-error.js';
+import { UpstreamError } from '@integrations/http.js';
+import { MailchimpError } from '@integrations/mailchimp/client.js';
+import type { ApiErrorBody } from '@shared/api-error.js';
 import { AppError } from '../errors.js';
 
 /**

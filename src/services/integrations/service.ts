@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { UpstreamError } from '../../integrations/http.js';
-import type { MailchimpClient } from '../../integrations/mailchimp/client.js';
-import { text } from '../../shared/schemas/text.js';
+import { UpstreamError } from '@integrations/http.js';
+import type { MailchimpClient } from '@integrations/mailchimp/client.js';
+import { text } from '@shared/schemas/text.js';
 import type { AppContext } from '../context.js';
 import { parseInput } from '../validate.js';
 import { mailchimpClient, wordpressClient } from './clients.js';
 import { IntegrationError, integrationErrorFrom } from './errors.js';
-import type { MailchimpAccount, MailchimpAudience, WpSiteInfo } from '../../shared/schemas/integrations.js';
+import type { MailchimpAccount, MailchimpAudience, WpSiteInfo } from '@shared/schemas/integrations.js';
 
 export interface ConnectionResult {
   success: boolean;

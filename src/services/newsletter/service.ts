@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MailchimpError } from '../../integrations/mailchimp/client.js';
-import { text } from '../../shared/schemas/text.js';
+import { MailchimpError } from '@integrations/mailchimp/client.js';
+import { text } from '@shared/schemas/text.js';
 import type { AppContext } from '../context.js';
-import { CONTACT_OWNER_TYPES } from '../../shared/record-types.js';
+import { CONTACT_OWNER_TYPES } from '@shared/record-types.js';
 import { mailchimpClient } from '../integrations/clients.js';
 import { integrationErrorFrom } from '../integrations/errors.js';
 import { upsertAudienceMember } from '../integrations/service.js';

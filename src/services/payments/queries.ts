@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { decodeRow, encodeRow, sumMoney } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
-import type { Payment } from '../../shared/schemas/attachments.js';
-import type { RecordType } from '../../shared/record-types.js';
+import { decodeRow, encodeRow, sumMoney } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import type { Payment } from '@shared/schemas/attachments.js';
+import type { RecordType } from '@shared/record-types.js';
 
 type Db = Knex | Knex.Transaction;
 const decode = (row: Record<string, unknown>) => decodeRow<Payment>(columnKinds.payments, row);

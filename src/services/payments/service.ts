@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Payment, PaymentList } from '../../shared/schemas/attachments.js';
-import { toUnits } from '../../db/codecs.js';
-import { withTransaction } from '../../db/transaction.js';
-import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '../../shared/schemas/payments.js';
+import type { Payment, PaymentList } from '@shared/schemas/attachments.js';
+import { toUnits } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '@shared/schemas/payments.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
-import type { RecordType } from '../../shared/record-types.js';
+import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { updateRecordRows } from '../records/writes.js';

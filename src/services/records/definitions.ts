@@ -1,8 +1,8 @@
-import type { ColumnKinds } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
-import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS, type SORTS } from '../../shared/schemas/records.js';
-import { decodeList } from '../../db/codecs.js';
-import { RECORD_TYPE_INFO, type RecordType } from '../../shared/record-types.js';
+import type { ColumnKinds } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS, type SORTS } from '@shared/schemas/records.js';
+import { decodeList } from '@db/codecs.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
 type Direction = 'asc' | 'desc';
 export type SortSpec = ReadonlyArray<readonly [column: string, direction: Direction]>;

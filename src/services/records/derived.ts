@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { dialectOfDb } from '../../db/knex.js';
-import { withTransaction } from '../../db/transaction.js';
+import { dialectOfDb } from '@db/knex.js';
+import { withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
 import { gramsOf, searchDocument } from './search-text.js';
-import { type RecordType } from '../../shared/record-types.js';
+import { type RecordType } from '@shared/record-types.js';
 
 /**
  * Derived data for fast lists and search (docs/decisions/0011-record-search-and-counts.md):

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { decodeRow, decodeRows } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
-import type { EventDistance, RunClubSchedule } from '../../shared/schemas/records.js';
+import { decodeRow, decodeRows } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
 import { ALL_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
 import { bucketPattern, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
-import { withTransaction } from '../../db/transaction.js';
-import { type ListQuery, type Page, type RecordDetail, type RecordItem, type WordpressUrl } from '../../shared/schemas/records.js';
+import { encodeRow, encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import { type ListQuery, type Page, type RecordDetail, type RecordItem, type WordpressUrl } from '@shared/schemas/records.js';
 import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -20,7 +20,7 @@ import {
   runClubSchedules,
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
-import { type RecordType } from '../../shared/record-types.js';
+import { type RecordType } from '@shared/record-types.js';
 
 type Item<K extends RecordType> = RecordItem<K>;
 type Detail<K extends RecordType> = RecordDetail<K>;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { dialectOfDb } from '../../db/knex.js';
+import { dialectOfDb } from '@db/knex.js';
 import { definitionOf } from './definitions.js';
 import { reindexRecords } from './derived.js';
-import { type RecordType } from '../../shared/record-types.js';
+import { type RecordType } from '@shared/record-types.js';
 
 /**
  * The only code that writes the record tables (events, professionals, run_clubs, brands, media, influencers; see

@@ -1,5 +1,5 @@
-import { RECORD_TYPE_INFO, RECORD_TYPES } from '../../shared/record-types.js';
-import type { Stats } from '../../shared/schemas/records.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
+import type { Stats } from '@shared/schemas/records.js';
 import type { AppContext } from '../context.js';
 import { definitionOf } from '../records/definitions.js';
 import { countOf, readCounts } from '../records/queries.js';

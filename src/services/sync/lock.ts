@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
-import { decodeRow, encodeTimestamp } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
-import { dialectOfDb } from '../../db/knex.js';
+import { decodeRow, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import { dialectOfDb } from '@db/knex.js';
 import type { Clock } from '../context.js';
 
 /**

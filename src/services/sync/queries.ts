@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { decodeRow, encodeRow, encodeTimestamp } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
-import type { PostTypeModel } from '../../integrations/wordpress/content-model.js';
-import { type SyncKind } from '../../shared/record-types.js';
+import { decodeRow, encodeRow, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import type { PostTypeModel } from '@integrations/wordpress/content-model.js';
+import { type SyncKind } from '@shared/record-types.js';
 
 export interface SyncRunRow {
   id: number;

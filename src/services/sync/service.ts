@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { withTransaction } from '../../db/transaction.js';
-import { CONTENT_MODEL, type PostTypeModel } from '../../integrations/wordpress/content-model.js';
-import { describePost, mapPost, type MappedPost } from '../../integrations/wordpress/map-post.js';
-import type { WpPost } from '../../integrations/wordpress/types.js';
+import { withTransaction } from '@db/transaction.js';
+import { CONTENT_MODEL, type PostTypeModel } from '@integrations/wordpress/content-model.js';
+import { describePost, mapPost, type MappedPost } from '@integrations/wordpress/map-post.js';
+import type { WpPost } from '@integrations/wordpress/types.js';
 import type { Actor, AppContext } from '../context.js';
 import { integrationErrorFrom, IntegrationError } from '../integrations/errors.js';
 import { wordpressClient } from '../integrations/clients.js';
-import { encodeRow, encodeTimestamp } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
+import { encodeRow, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
 import { insertRecordRow, updateRecordRows } from '../records/writes.js';
 import { tryAcquireLock } from './lock.js';
 import {
@@ -19,8 +19,8 @@ import {
   listSyncedIds,
   type SyncRunRow,
 } from './queries.js';
-import { SYNC_KINDS, type SyncKind } from '../../shared/record-types.js';
-import type { SyncResult, SyncRunView } from '../../shared/schemas/integrations.js';
+import { SYNC_KINDS, type SyncKind } from '@shared/record-types.js';
+import type { SyncResult, SyncRunView } from '@shared/schemas/integrations.js';
 
 export interface SyncOptions {
   actor: Actor;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { decodeRow, encodeTimestamp } from '../../db/codecs.js';
-import { columnKinds } from '../../db/columns.js';
+import { decodeRow, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
 
 export interface UserRow {
   id: number;

@@ -1,7 +1,7 @@
 import bcrypt from 'bcrypt';
-import { withTransaction } from '../../db/transaction.js';
-import type { PublicUser } from '../../shared/schemas/auth.js';
-import { NewPasswordSchema, NewUserSchema, type NewUserInput } from '../../shared/schemas/auth.js';
+import { withTransaction } from '@db/transaction.js';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import { NewPasswordSchema, NewUserSchema, type NewUserInput } from '@shared/schemas/auth.js';
 import type { AppContext } from '../context.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';

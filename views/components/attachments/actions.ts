@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from 'react-router';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { dataSource, gatedAction, isServerContext } from '../../data/source.js';
+import { messageOf } from '@shared/api-error.js';
+import { dataSource, gatedAction, isServerContext } from '@views/data/source.js';
 import {
   announce,
   deleteRecordIntent,
@@ -17,7 +17,7 @@ import { parseRecordId } from '../records/loaders.js';
 import type { RecordConfig } from '../records/record-config.js';
 import { toast } from '../ui/toast.js';
 import { hasContactsTab, ownerContactsPath, safeReturnPath } from './paths.js';
-import type { Contact } from '../../../src/shared/schemas/attachments.js';
+import type { Contact } from '@shared/schemas/attachments.js';
 
 /**
  * Contact, payment and file writes as route actions (docs/decisions/0004-ssr-data-flow.md), built from the record

@@ -1,11 +1,11 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link } from 'react-router';
-import type { ContactOwnerType } from '../../../src/shared/record-types.js';
-import { ContactInputSchema } from '../../../src/shared/schemas/contacts.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
+import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { FailureAlert } from '../records/record-form.js';
 import { Button, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { contactBody } from './actions.js';
-import type { Contact } from '../../../src/shared/schemas/attachments.js';
+import type { Contact } from '@shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
 
 /**

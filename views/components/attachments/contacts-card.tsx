@@ -1,14 +1,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { ContactOwnerType } from '../../../src/shared/record-types.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import { ContactForm } from './contact-form.js';
 import { openUnlessInteractive } from './contacts-tab.js';
 import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from './paths.js';
-import type { Contact } from '../../../src/shared/schemas/attachments.js';
+import type { Contact } from '@shared/schemas/attachments.js';
 
 /**
  * The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). Its form

@@ -1,11 +1,11 @@
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { ContactOwnerType } from '../../../src/shared/record-types.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, ButtonLink, Card, CardHeader } from '../ui/primitives.js';
 import { addContactPath, contactDetailPath, editContactPath, fullName } from './paths.js';
-import type { Contact } from '../../../src/shared/schemas/attachments.js';
+import type { Contact } from '@shared/schemas/attachments.js';
 
 /** A click on the card's background opens the contact; its links and buttons keep their own meaning. */
 export function openUnlessInteractive(event: MouseEvent, open: () => void) {

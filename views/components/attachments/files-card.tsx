@@ -1,14 +1,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
-import type { RecordType } from '../../../src/shared/record-types.js';
-import { HttpError, messageOf } from '../../../src/shared/api-error.js';
-import { MAX_FILE_BYTES, UPLOAD_ACCEPT, uploadMessages } from '../../../src/shared/schemas/files.js';
+import type { RecordType } from '@shared/record-types.js';
+import { HttpError, messageOf } from '@shared/api-error.js';
+import { MAX_FILE_BYTES, UPLOAD_ACCEPT, uploadMessages } from '@shared/schemas/files.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
-import type { StoredFile } from '../../../src/shared/schemas/attachments.js';
+import type { StoredFile } from '@shared/schemas/attachments.js';
 
 /** Sizes in the same words on server and browser (no locale involved, so no hydration difference). */
 export function fileSizeText(bytes: number | null): string {

@@ -2,11 +2,11 @@
  * The contract between record detail pages and the contacts/payments/files area. Detail pages call
  * loadAttachments() in their loader and render these components; the attachments area implements them.
  */
-import type { RecordType } from '../../../src/shared/record-types.js';
-import type { DataSource } from '../../data/source.js';
-import type { Attachments, Contact } from '../../../src/shared/schemas/attachments.js';
+import type { RecordType } from '@shared/record-types.js';
+import type { DataSource } from '@views/data/source.js';
+import type { Attachments, Contact } from '@shared/schemas/attachments.js';
 
-export type { Attachments, Contact, Payment, StoredFile } from '../../../src/shared/schemas/attachments.js';
+export type { Attachments, Contact, Payment, StoredFile } from '@shared/schemas/attachments.js';
 export { ContactsTab } from './contacts-tab.js';
 export { ContactsCard } from './contacts-card.js';
 export { PaymentsCard } from './payments-card.js';

@@ -1,4 +1,4 @@
-import { isContactOwnerType, recordPagePath, recordTypeOfSegment, type ContactOwnerType } from '../../../src/shared/record-types.js';
+import { isContactOwnerType, recordPagePath, recordTypeOfSegment, type ContactOwnerType } from '@shared/record-types.js';
 
 export const ownerDetailPath = (type: ContactOwnerType, id: number) => recordPagePath(type, id);
 /** Event, professional and run club pages show contacts on a tab; brand and media pages in a card. */

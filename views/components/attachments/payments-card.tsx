@@ -1,14 +1,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useId, useState } from 'react';
-import type { RecordType } from '../../../src/shared/record-types.js';
-import { INVOICE_STATUSES, PaymentInputSchema } from '../../../src/shared/schemas/payments.js';
-import { useFormat } from '../../hooks/use-format.js';
+import type { RecordType } from '@shared/record-types.js';
+import { INVOICE_STATUSES, PaymentInputSchema } from '@shared/schemas/payments.js';
+import { useFormat } from '@views/hooks/use-format.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { paymentBody } from './actions.js';
 import { PostedForm } from './contact-form.js';
-import type { Payment } from '../../../src/shared/schemas/attachments.js';
+import type { Payment } from '@shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
 
 type TextField = 'description' | 'amount' | 'paymentType' | 'paymentDate' | 'startDate' | 'endDate' | 'invoiceNumber' | 'paymentMethod';

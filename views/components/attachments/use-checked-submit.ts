@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useActionData, useFetcher, useNavigation } from 'react-router';
 import type { z } from 'zod';
-import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
+import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import type { WriteFailure } from '../records/actions.js';
 import type { WriteDone } from './actions.js';
 

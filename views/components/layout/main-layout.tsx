@@ -1,9 +1,9 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { RECORD_TYPE_INFO, RECORD_TYPES } from '../../../src/shared/record-types.js';
-import type { PublicUser } from '../../../src/shared/schemas/auth.js';
-import { apiRequest } from '../../data/http.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';

@@ -1,7 +1,7 @@
 import { data, redirect, replace, type ActionFunctionArgs } from 'react-router';
-import { issuesOf, messageOf, statusOf } from '../../../src/shared/api-error.js';
-import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
-import { gatedAction, isServerContext, dataSource } from '../../data/source.js';
+import { issuesOf, messageOf, statusOf } from '@shared/api-error.js';
+import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
+import { gatedAction, isServerContext, dataSource } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
 import { failureToast } from './delete-dialog.js';
 import { allFields, readForm, type FormSection } from './form-fields.js';

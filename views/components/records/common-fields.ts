@@ -1,4 +1,4 @@
-import { LOCATION_STATES } from '../../../src/shared/schemas/records.js';
+import { LOCATION_STATES } from '@shared/schemas/records.js';
 import { enumOptions, type FieldSpec } from './form-fields.js';
 
 /** Fields several record forms share, described once. */

@@ -1,4 +1,4 @@
-import { RECORD_TYPE_INFO, type RecordType } from '../../../src/shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { recordMessages } from './messages.js';
 import type { RecordConfig } from './record-config.js';
 

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { Link, useActionData, useFetcher, useLocation } from 'react-router';
-import { messageOf } from '../../../src/shared/api-error.js';
+import { messageOf } from '@shared/api-error.js';
 import { toast } from '../ui/toast.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
 import { deleteFields, type DeleteConfirmation } from './actions.js';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useFormat } from '../../hooks/use-format.js';
+import { useFormat } from '@views/hooks/use-format.js';
 import { ButtonLink, Card, CardHeader } from '../ui/primitives.js';
 import { safeHref } from './links.js';
 

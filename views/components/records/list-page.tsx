@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
-import type { ListView } from '../../../src/shared/list-query.js';
+import type { ListView } from '@shared/list-query.js';
 import { listPageHref, pageCount } from './list-query.js';
 
 interface FilterOption {

@@ -1,5 +1,5 @@
-import type { ListView } from '../../../src/shared/list-query.js';
-import { withQuery } from '../../data/source.js';
+import type { ListView } from '@shared/list-query.js';
+import { withQuery } from '@views/data/source.js';
 
 /** A page URL for a list state; page 1 and empty values are left out so URLs stay short. */
 export function listPageHref(listPath: string, query: ListView, filterParam?: string): string {

@@ -1,10 +1,10 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
-import { messageOf, statusOf } from '../../../src/shared/api-error.js';
-import { readListQuery, type ListView } from '../../../src/shared/list-query.js';
-import type { RecordDetail, RecordItem } from '../../../src/shared/schemas/records.js';
+import { messageOf, statusOf } from '@shared/api-error.js';
+import { readListQuery, type ListView } from '@shared/list-query.js';
+import type { RecordDetail, RecordItem } from '@shared/schemas/records.js';
 import { loadAttachments, type Attachments } from '../attachments/index.js';
-import { dataSource, gated, notFoundWhen, type DataSource } from '../../data/source.js';
-import { type RecordType } from '../../../src/shared/record-types.js';
+import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
+import { type RecordType } from '@shared/record-types.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {

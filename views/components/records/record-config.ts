@@ -1,5 +1,5 @@
 import type { RecordMessages } from './messages.js';
-import { type RecordType } from '../../../src/shared/record-types.js';
+import { type RecordType } from '@shared/record-types.js';
 
 /** What the shared record screens need to know about one record type. */
 export interface RecordConfig {

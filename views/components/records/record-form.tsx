@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { z } from 'zod';
 import { Alert, Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
-import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
+import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import type { WriteFailure } from './actions.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
 

@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import type { ContactOwnerType } from '../../../src/shared/record-types.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
 import { ContactsTab, FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 import { DateText, DateTimeText, InfoList, multilineText, RecentActivity, SideCard, type InfoItem } from './detail.js';
 

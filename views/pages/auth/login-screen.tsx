@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { firstErrorPerField, type FieldErrors } from '../../../src/shared/field-errors.js';
-import { LoginSchema, NewUserSchema } from '../../../src/shared/schemas/auth.js';
-import { apiRequest } from '../../data/http.js';
-import { PRODUCT_TITLE } from '../../components/layout/main-layout.js';
-import { Alert, Button, Card, FieldError, Input, Label } from '../../components/ui/primitives.js';
+import { messageOf } from '@shared/api-error.js';
+import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
+import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { apiRequest } from '@views/data/http.js';
+import { PRODUCT_TITLE } from '@views/components/layout/main-layout.js';
+import { Alert, Button, Card, FieldError, Input, Label } from '@views/components/ui/primitives.js';
 
 /** After signing in, load the very URL the user asked for, now rendered for them. */
 function reloadHere() {

@@ -1,7 +1,7 @@
-import { BrandInputSchema } from '../../../src/shared/schemas/records.js';
-import { PageHeader } from '../../components/records/detail.js';
-import { RecordForm } from '../../components/records/record-form.js';
-import { recordFormAction } from '../../components/records/actions.js';
+import { BrandInputSchema } from '@shared/schemas/records.js';
+import { PageHeader } from '@views/components/records/detail.js';
+import { RecordForm } from '@views/components/records/record-form.js';
+import { recordFormAction } from '@views/components/records/actions.js';
 import { brandsConfig } from './config.js';
 import { BRAND_FORM } from './form.js';
 

@@ -1,12 +1,12 @@
 import { useLoaderData } from 'react-router';
-import type { Brand } from '../../../src/shared/schemas/records.js';
-import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
-import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, RecentActivity, SideCard } from '../../components/records/detail.js';
-import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { Card, CardHeader } from '../../components/ui/primitives.js';
-import { useFormat } from '../../hooks/use-format.js';
-import { recordDetailAction } from '../../components/attachments/actions.js';
+import type { Brand } from '@shared/schemas/records.js';
+import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
+import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, RecentActivity, SideCard } from '@views/components/records/detail.js';
+import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
+import { Card, CardHeader } from '@views/components/ui/primitives.js';
+import { useFormat } from '@views/hooks/use-format.js';
+import { recordDetailAction } from '@views/components/attachments/actions.js';
 import { brandsConfig } from './config.js';
 
 export const loader = detailLoader('brand');

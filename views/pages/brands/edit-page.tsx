@@ -1,7 +1,7 @@
-import { BrandInputSchema } from '../../../src/shared/schemas/records.js';
-import { EditRecordPage } from '../../components/records/edit-page.js';
-import { recordLoader } from '../../components/records/loaders.js';
-import { recordFormAction } from '../../components/records/actions.js';
+import { BrandInputSchema } from '@shared/schemas/records.js';
+import { EditRecordPage } from '@views/components/records/edit-page.js';
+import { recordLoader } from '@views/components/records/loaders.js';
+import { recordFormAction } from '@views/components/records/actions.js';
 import { brandsConfig } from './config.js';
 import { BRAND_FORM } from './form.js';
 

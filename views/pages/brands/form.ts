@@ -1,5 +1,5 @@
-import { notesField, stateField } from '../../components/records/common-fields.js';
-import type { FormSection } from '../../components/records/form-fields.js';
+import { notesField, stateField } from '@views/components/records/common-fields.js';
+import type { FormSection } from '@views/components/records/form-fields.js';
 
 /** Every field of BrandInputSchema: PUT replaces all of them. */
 export const BRAND_FORM: FormSection[] = [

@@ -1,13 +1,13 @@
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, type Brand } from '../../../src/shared/schemas/records.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
-import { ExternalLink } from '../../components/records/detail.js';
-import { detailPath, editPath } from '../../components/records/record-config.js';
-import { RecordListPage } from '../../components/records/list-page.js';
-import { listLoader, type ListData } from '../../components/records/loaders.js';
-import { CardLine, RecordCard } from '../../components/records/record-card.js';
-import { ButtonLink } from '../../components/ui/primitives.js';
-import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
+import { PAGE_SIZE, type Brand } from '@shared/schemas/records.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
+import { ExternalLink } from '@views/components/records/detail.js';
+import { detailPath, editPath } from '@views/components/records/record-config.js';
+import { RecordListPage } from '@views/components/records/list-page.js';
+import { listLoader, type ListData } from '@views/components/records/loaders.js';
+import { CardLine, RecordCard } from '@views/components/records/record-card.js';
+import { ButtonLink } from '@views/components/ui/primitives.js';
+import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
 import { brandsConfig } from './config.js';
 
 export const loader = listLoader('brand');

@@ -1,10 +1,10 @@
 import { useLoaderData } from 'react-router';
-import { contactDetailAction } from '../../components/attachments/actions.js';
-import { contactEditPath, fullName } from '../../components/attachments/paths.js';
-import { deleteFields } from '../../components/records/actions.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
-import { InfoList, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { Badge, ButtonLink, Card } from '../../components/ui/primitives.js';
+import { contactDetailAction } from '@views/components/attachments/actions.js';
+import { contactEditPath, fullName } from '@views/components/attachments/paths.js';
+import { deleteFields } from '@views/components/records/actions.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
+import { InfoList, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import { Badge, ButtonLink, Card } from '@views/components/ui/primitives.js';
 import { contactLoader, type ContactPageData } from './loaders.js';
 
 export const loader = contactLoader;

@@ -1,8 +1,8 @@
 import { useLoaderData } from 'react-router';
-import { contactEditAction } from '../../components/attachments/actions.js';
-import { ContactForm } from '../../components/attachments/contact-form.js';
-import { editMissingText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { Card } from '../../components/ui/primitives.js';
+import { contactEditAction } from '@views/components/attachments/actions.js';
+import { ContactForm } from '@views/components/attachments/contact-form.js';
+import { editMissingText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import { Card } from '@views/components/ui/primitives.js';
 import { contactLoader, type ContactPageData } from './loaders.js';
 
 export const loader = contactLoader;

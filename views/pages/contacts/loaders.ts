@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import type { ContactOwnerType } from '../../../src/shared/record-types.js';
-import { ownerTypeFromPath, safeReturnPath } from '../../components/attachments/paths.js';
-import type { Contact } from '../../../src/shared/schemas/attachments.js';
-import { getOrNull, parseRecordId } from '../../components/records/loaders.js';
-import { dataSource, gated, notFoundWhen } from '../../data/source.js';
+import type { ContactOwnerType } from '@shared/record-types.js';
+import { ownerTypeFromPath, safeReturnPath } from '@views/components/attachments/paths.js';
+import type { Contact } from '@shared/schemas/attachments.js';
+import { getOrNull, parseRecordId } from '@views/components/records/loaders.js';
+import { dataSource, gated, notFoundWhen } from '@views/data/source.js';
 
 export interface ContactPageData {
   id: number;

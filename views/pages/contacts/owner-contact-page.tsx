@@ -1,9 +1,9 @@
 import { useLoaderData } from 'react-router';
-import { ownerContactAction } from '../../components/attachments/actions.js';
-import { ContactForm } from '../../components/attachments/contact-form.js';
-import { ownerContactsPath, ownerDetailPath } from '../../components/attachments/paths.js';
-import { editMissingText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { Card } from '../../components/ui/primitives.js';
+import { ownerContactAction } from '@views/components/attachments/actions.js';
+import { ContactForm } from '@views/components/attachments/contact-form.js';
+import { ownerContactsPath, ownerDetailPath } from '@views/components/attachments/paths.js';
+import { editMissingText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import { Card } from '@views/components/ui/primitives.js';
 import { ownerContactLoader, type OwnerContactPageData } from './loaders.js';
 
 export const loader = ownerContactLoader;

@@ -1,7 +1,7 @@
 import { Link, useLoaderData } from 'react-router';
-import { Skeleton } from '../../components/ui/primitives.js';
-import { dataSource, gated } from '../../data/source.js';
-import type { Stats } from '../../../src/shared/schemas/records.js';
+import { Skeleton } from '@views/components/ui/primitives.js';
+import { dataSource, gated } from '@views/data/source.js';
+import type { Stats } from '@shared/schemas/records.js';
 
 export const loader = gated(({ context }) => dataSource(context).stats());
 

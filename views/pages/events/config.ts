@@ -1,6 +1,6 @@
-import { EVENT_FILTERS } from '../../../src/shared/schemas/records.js';
-import type { RecordConfig } from '../../components/records/record-config.js';
-import { recordConfigOf } from '../../components/records/config-of.js';
+import { EVENT_FILTERS } from '@shared/schemas/records.js';
+import type { RecordConfig } from '@views/components/records/record-config.js';
+import { recordConfigOf } from '@views/components/records/config-of.js';
 
 export const eventsConfig: RecordConfig = recordConfigOf('event');
 

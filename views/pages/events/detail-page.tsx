@@ -1,16 +1,16 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import { statusOf } from '../../../src/shared/api-error.js';
-import type { Event, EventDistance } from '../../../src/shared/schemas/records.js';
-import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { wordpressAdminEditUrl } from '../../components/records/links.js';
-import { loadDetail, type DetailData } from '../../components/records/loaders.js';
-import { SyncedDetail } from '../../components/records/synced-detail.js';
-import { Badge, Card } from '../../components/ui/primitives.js';
-import { dataSource, gated, notFoundWhen } from '../../data/source.js';
-import { useFormat } from '../../hooks/use-format.js';
-import { useSession } from '../../hooks/use-session.js';
-import { recordDetailAction } from '../../components/attachments/actions.js';
+import { statusOf } from '@shared/api-error.js';
+import type { Event, EventDistance } from '@shared/schemas/records.js';
+import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import { wordpressAdminEditUrl } from '@views/components/records/links.js';
+import { loadDetail, type DetailData } from '@views/components/records/loaders.js';
+import { SyncedDetail } from '@views/components/records/synced-detail.js';
+import { Badge, Card } from '@views/components/ui/primitives.js';
+import { dataSource, gated, notFoundWhen } from '@views/data/source.js';
+import { useFormat } from '@views/hooks/use-format.js';
+import { useSession } from '@views/hooks/use-session.js';
+import { recordDetailAction } from '@views/components/attachments/actions.js';
 import { eventsConfig } from './config.js';
 
 interface EventDetailData extends DetailData<Event> {

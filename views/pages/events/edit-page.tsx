@@ -1,7 +1,7 @@
-import { EventInputSchema } from '../../../src/shared/schemas/records.js';
-import { EditRecordPage } from '../../components/records/edit-page.js';
-import { recordLoader } from '../../components/records/loaders.js';
-import { recordFormAction } from '../../components/records/actions.js';
+import { EventInputSchema } from '@shared/schemas/records.js';
+import { EditRecordPage } from '@views/components/records/edit-page.js';
+import { recordLoader } from '@views/components/records/loaders.js';
+import { recordFormAction } from '@views/components/records/actions.js';
 import { eventsConfig } from './config.js';
 import { EVENT_FORM } from './form.js';
 

@@ -1,5 +1,5 @@
-import { locationFields, newsletterFields, notesField } from '../../components/records/common-fields.js';
-import type { FormSection } from '../../components/records/form-fields.js';
+import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
+import type { FormSection } from '@views/components/records/form-fields.js';
 
 /** Every field of EventInputSchema: PUT replaces all of them. */
 export const EVENT_FORM: FormSection[] = [

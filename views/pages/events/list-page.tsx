@@ -1,12 +1,12 @@
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, type EventSummary } from '../../../src/shared/schemas/records.js';
-import { EventStatusBadge } from '../../components/records/badges.js';
-import { DateText } from '../../components/records/detail.js';
-import { editPath, detailPath } from '../../components/records/record-config.js';
-import { RecordListPage } from '../../components/records/list-page.js';
-import { listLoader, type ListData } from '../../components/records/loaders.js';
-import { CardLine, RecordCard } from '../../components/records/record-card.js';
-import { ButtonLink } from '../../components/ui/primitives.js';
+import { PAGE_SIZE, type EventSummary } from '@shared/schemas/records.js';
+import { EventStatusBadge } from '@views/components/records/badges.js';
+import { DateText } from '@views/components/records/detail.js';
+import { editPath, detailPath } from '@views/components/records/record-config.js';
+import { RecordListPage } from '@views/components/records/list-page.js';
+import { listLoader, type ListData } from '@views/components/records/loaders.js';
+import { CardLine, RecordCard } from '@views/components/records/record-card.js';
+import { ButtonLink } from '@views/components/ui/primitives.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
 
 export const loader = listLoader('event');

@@ -1,13 +1,13 @@
 import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type DragEvent } from 'react';
-import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '../../../src/shared/imports/rules.js';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { CsvTextError, decodeCsvBytes, ENCODING_LABELS, type CsvEncoding, type Separator } from '../../../src/shared/csv-text.js';
-import { PageHeader } from '../../components/records/detail.js';
-import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '../../components/ui/primitives.js';
-import { toast } from '../../components/ui/toast.js';
-import { apiRequest } from '../../data/http.js';
+import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
+import { messageOf } from '@shared/api-error.js';
+import { CsvTextError, decodeCsvBytes, ENCODING_LABELS, type CsvEncoding, type Separator } from '@shared/csv-text.js';
+import { PageHeader } from '@views/components/records/detail.js';
+import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '@views/components/ui/primitives.js';
+import { toast } from '@views/components/ui/toast.js';
+import { apiRequest } from '@views/data/http.js';
 import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
-import type { BrandsImportResult, EventsImportResult } from '../../../src/shared/imports/results.js';
+import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
 
 type Result = EventsImportResult | BrandsImportResult;
 

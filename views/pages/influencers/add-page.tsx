@@ -1,7 +1,7 @@
-import { InfluencerInputSchema } from '../../../src/shared/schemas/records.js';
-import { PageHeader } from '../../components/records/detail.js';
-import { RecordForm } from '../../components/records/record-form.js';
-import { recordFormAction } from '../../components/records/actions.js';
+import { InfluencerInputSchema } from '@shared/schemas/records.js';
+import { PageHeader } from '@views/components/records/detail.js';
+import { RecordForm } from '@views/components/records/record-form.js';
+import { recordFormAction } from '@views/components/records/actions.js';
 import { influencersConfig } from './config.js';
 import { INFLUENCER_FORM } from './form.js';
 

@@ -1,6 +1,6 @@
-import { type Influencer } from '../../../src/shared/schemas/records.js';
-import type { RecordConfig } from '../../components/records/record-config.js';
-import { recordConfigOf } from '../../components/records/config-of.js';
+import { type Influencer } from '@shared/schemas/records.js';
+import type { RecordConfig } from '@views/components/records/record-config.js';
+import { recordConfigOf } from '@views/components/records/config-of.js';
 
 export const influencersConfig: RecordConfig = recordConfigOf('influencer');
 

@@ -1,14 +1,14 @@
 import { useLoaderData } from 'react-router';
-import type { Influencer } from '../../../src/shared/schemas/records.js';
-import { FilesCard, PaymentsCard } from '../../components/attachments/index.js';
-import { InfluencerTypeBadge, influencerTypeLabel } from '../../components/records/badges.js';
-import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateTimeText, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
-import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '../../components/records/links.js';
-import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { Card, CardHeader } from '../../components/ui/primitives.js';
+import type { Influencer } from '@shared/schemas/records.js';
+import { FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
+import { InfluencerTypeBadge, influencerTypeLabel } from '@views/components/records/badges.js';
+import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
+import { DateTimeText, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '@views/components/records/detail.js';
+import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '@views/components/records/links.js';
+import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
+import { Card, CardHeader } from '@views/components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
-import { recordDetailAction } from '../../components/attachments/actions.js';
+import { recordDetailAction } from '@views/components/attachments/actions.js';
 
 export const loader = detailLoader('influencer');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */

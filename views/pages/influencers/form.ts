@@ -1,7 +1,7 @@
-import { INFLUENCER_TYPES } from '../../../src/shared/schemas/records.js';
-import { INFLUENCER_TYPE_LABELS } from '../../components/records/badges.js';
-import { notesField } from '../../components/records/common-fields.js';
-import { enumOptions, type FormSection } from '../../components/records/form-fields.js';
+import { INFLUENCER_TYPES } from '@shared/schemas/records.js';
+import { INFLUENCER_TYPE_LABELS } from '@views/components/records/badges.js';
+import { notesField } from '@views/components/records/common-fields.js';
+import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 
 const HANDLE_HINT = 'The handle without the @';
 

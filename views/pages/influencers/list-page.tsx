@@ -1,16 +1,16 @@
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, type Influencer } from '../../../src/shared/schemas/records.js';
-import { InfluencerTypeBadge } from '../../components/records/badges.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
-import { ExternalLink } from '../../components/records/detail.js';
-import { detailPath, editPath } from '../../components/records/record-config.js';
-import { atHandle } from '../../components/records/links.js';
-import { RecordListPage } from '../../components/records/list-page.js';
-import { listLoader, type ListData } from '../../components/records/loaders.js';
-import { CardLine, RecordCard } from '../../components/records/record-card.js';
-import { ButtonLink } from '../../components/ui/primitives.js';
+import { PAGE_SIZE, type Influencer } from '@shared/schemas/records.js';
+import { InfluencerTypeBadge } from '@views/components/records/badges.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
+import { ExternalLink } from '@views/components/records/detail.js';
+import { detailPath, editPath } from '@views/components/records/record-config.js';
+import { atHandle } from '@views/components/records/links.js';
+import { RecordListPage } from '@views/components/records/list-page.js';
+import { listLoader, type ListData } from '@views/components/records/loaders.js';
+import { CardLine, RecordCard } from '@views/components/records/record-card.js';
+import { ButtonLink } from '@views/components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
-import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
+import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
 
 export const loader = listLoader('influencer');
 export const action = deleteRecordAction(influencersConfig, 'list');

@@ -1,4 +1,4 @@
-import { Badge } from '../../components/ui/primitives.js';
+import { Badge } from '@views/components/ui/primitives.js';
 import type { ConnectionStatus } from './types.js';
 
 const LOOK: Record<ConnectionStatus, { text: string; tone: 'muted' | 'info' | 'success' | 'danger' }> = {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Card, CardHeader } from '../../components/ui/primitives.js';
+import { Alert, Button, Card, CardHeader } from '@views/components/ui/primitives.js';
 import { ConnectionBadge } from './connection-badge.js';
 import type { ConnectionStatus } from './types.js';
 

@@ -1,6 +1,6 @@
-import { messageOf } from '../../../src/shared/api-error.js';
-import { toast } from '../../components/ui/toast.js';
-import { apiRequest } from '../../data/http.js';
+import { messageOf } from '@shared/api-error.js';
+import { toast } from '@views/components/ui/toast.js';
+import { apiRequest } from '@views/data/http.js';
 
 /** Runs a connection test and raises the spec's toast; resolves to the answer when it succeeded. */
 export async function runConnectionTest<T extends { success: boolean; message: string }>(url: string): Promise<T | null> {

@@ -1,13 +1,13 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useLoaderData, useSearchParams } from 'react-router';
-import { Card, CardHeader } from '../../components/ui/primitives.js';
-import { dataSource, gated } from '../../data/source.js';
+import { Card, CardHeader } from '@views/components/ui/primitives.js';
+import { dataSource, gated } from '@views/data/source.js';
 import { ConnectionBadge } from './connection-badge.js';
 import { MailchimpTab } from './mailchimp-tab.js';
 import type { ConnectionStatus } from './types.js';
 import { WordPressTab } from './wordpress-tab.js';
-import type { IntegrationsOverview } from '../../../src/shared/schemas/integrations.js';
+import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 
 export const loader = gated(({ context }) => dataSource(context).integrationsOverview());
 

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { Button, Card, CardHeader, EmptyState, Input, Label } from '../../components/ui/primitives.js';
-import { toast } from '../../components/ui/toast.js';
-import { apiRequest } from '../../data/http.js';
+import { messageOf } from '@shared/api-error.js';
+import { Button, Card, CardHeader, EmptyState, Input, Label } from '@views/components/ui/primitives.js';
+import { toast } from '@views/components/ui/toast.js';
+import { apiRequest } from '@views/data/http.js';
 import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
 import type { ServiceTabProps } from './types.js';
-import type { MailchimpAccount, MailchimpAudience } from '../../../src/shared/schemas/integrations.js';
+import type { MailchimpAccount, MailchimpAudience } from '@shared/schemas/integrations.js';
 
 /** Spec point 5: split on commas, trimmed, empty entries dropped. */
 export function parseTags(text: string): string[] {

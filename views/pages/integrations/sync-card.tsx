@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useRevalidator } from 'react-router';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { Button, Card, CardHeader } from '../../components/ui/primitives.js';
-import { toast } from '../../components/ui/toast.js';
-import { apiRequest } from '../../data/http.js';
-import { useFormat } from '../../hooks/use-format.js';
+import { messageOf } from '@shared/api-error.js';
+import { Button, Card, CardHeader } from '@views/components/ui/primitives.js';
+import { toast } from '@views/components/ui/toast.js';
+import { apiRequest } from '@views/data/http.js';
+import { useFormat } from '@views/hooks/use-format.js';
 import type { SyncKind, SyncResult, SyncRunView } from './types.js';
 
 const MAX_LISTED_PROBLEMS = 20;

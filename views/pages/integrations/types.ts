@@ -1,5 +1,5 @@
-import { RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '../../../src/shared/record-types.js';
-import type { IntegrationsOverview, SyncResult, SyncRunView } from '../../../src/shared/schemas/integrations.js';
+import { RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '@shared/record-types.js';
+import type { IntegrationsOverview, SyncResult, SyncRunView } from '@shared/schemas/integrations.js';
 
 export type ConnectionStatus = 'untested' | 'testing' | 'connected' | 'failed';
 

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { messageOf } from '../../../src/shared/api-error.js';
-import { Alert } from '../../components/ui/primitives.js';
-import { apiRequest } from '../../data/http.js';
+import { messageOf } from '@shared/api-error.js';
+import { Alert } from '@views/components/ui/primitives.js';
+import { apiRequest } from '@views/data/http.js';
 import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
 import { SyncCard } from './sync-card.js';
 import { SYNC_CARDS, type ServiceTabProps } from './types.js';
-import type { WpSiteInfo } from '../../../src/shared/schemas/integrations.js';
+import type { WpSiteInfo } from '@shared/schemas/integrations.js';
 
 export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
   const [site, setSite] = useState<WpSiteInfo | null>(null);

@@ -1,4 +1,4 @@
-import type { RecordConfig } from '../../components/records/record-config.js';
-import { recordConfigOf } from '../../components/records/config-of.js';
+import type { RecordConfig } from '@views/components/records/record-config.js';
+import { recordConfigOf } from '@views/components/records/config-of.js';
 
 export const mediaConfig: RecordConfig = recordConfigOf('media');

@@ -1,11 +1,11 @@
 import { useLoaderData } from 'react-router';
-import type { Media } from '../../../src/shared/schemas/records.js';
-import { ContactsCard, FilesCard, PaymentsCard } from '../../components/attachments/index.js';
-import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateTimeText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '../../components/records/detail.js';
-import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { Card, CardHeader } from '../../components/ui/primitives.js';
-import { recordDetailAction } from '../../components/attachments/actions.js';
+import type { Media } from '@shared/schemas/records.js';
+import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
+import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
+import { DateTimeText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '@views/components/records/detail.js';
+import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
+import { Card, CardHeader } from '@views/components/ui/primitives.js';
+import { recordDetailAction } from '@views/components/attachments/actions.js';
 import { mediaConfig } from './config.js';
 
 export const loader = detailLoader('media');

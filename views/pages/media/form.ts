@@ -1,5 +1,5 @@
-import { notesField } from '../../components/records/common-fields.js';
-import type { FormSection } from '../../components/records/form-fields.js';
+import { notesField } from '@views/components/records/common-fields.js';
+import type { FormSection } from '@views/components/records/form-fields.js';
 
 /** Every field of MediaInputSchema: PUT replaces all of them. */
 export const MEDIA_FORM: FormSection[] = [

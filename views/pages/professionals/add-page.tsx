@@ -1,8 +1,8 @@
-import { ProfessionalInputSchema } from '../../../src/shared/schemas/records.js';
-import { PageHeader } from '../../components/records/detail.js';
-import { RecordForm } from '../../components/records/record-form.js';
-import { Alert } from '../../components/ui/primitives.js';
-import { recordFormAction } from '../../components/records/actions.js';
+import { ProfessionalInputSchema } from '@shared/schemas/records.js';
+import { PageHeader } from '@views/components/records/detail.js';
+import { RecordForm } from '@views/components/records/record-form.js';
+import { Alert } from '@views/components/ui/primitives.js';
+import { recordFormAction } from '@views/components/records/actions.js';
 import { professionalsConfig } from './config.js';
 import { PROFESSIONAL_FORM } from './form.js';
 

@@ -1,6 +1,6 @@
-import { enumOptions } from '../../components/records/form-fields.js';
-import type { RecordConfig } from '../../components/records/record-config.js';
-import { recordConfigOf } from '../../components/records/config-of.js';
+import { enumOptions } from '@views/components/records/form-fields.js';
+import type { RecordConfig } from '@views/components/records/record-config.js';
+import { recordConfigOf } from '@views/components/records/config-of.js';
 
 export const professionalsConfig: RecordConfig = recordConfigOf('professional', 'add');
 

@@ -1,15 +1,15 @@
 import { useLoaderData } from 'react-router';
-import type { Professional } from '../../../src/shared/schemas/records.js';
-import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
-import { RecordDetailActions } from '../../components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '../../components/records/detail.js';
-import { wordpressAdminEditUrl } from '../../components/records/links.js';
-import { detailLoader, type DetailData } from '../../components/records/loaders.js';
-import { SyncedDetail } from '../../components/records/synced-detail.js';
-import { Card } from '../../components/ui/primitives.js';
-import { useSession } from '../../hooks/use-session.js';
+import type { Professional } from '@shared/schemas/records.js';
+import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
+import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
+import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import { wordpressAdminEditUrl } from '@views/components/records/links.js';
+import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
+import { SyncedDetail } from '@views/components/records/synced-detail.js';
+import { Card } from '@views/components/ui/primitives.js';
+import { useSession } from '@views/hooks/use-session.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
-import { recordDetailAction } from '../../components/attachments/actions.js';
+import { recordDetailAction } from '@views/components/attachments/actions.js';
 
 export const loader = detailLoader('professional');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */

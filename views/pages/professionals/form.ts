@@ -1,6 +1,6 @@
-import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '../../../src/shared/schemas/records.js';
-import { locationFields, newsletterFields, notesField } from '../../components/records/common-fields.js';
-import { enumOptions, type FormSection } from '../../components/records/form-fields.js';
+import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/schemas/records.js';
+import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
+import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 
 /** Every field of ProfessionalInputSchema: PUT replaces all of them. */
 export const PROFESSIONAL_FORM: FormSection[] = [

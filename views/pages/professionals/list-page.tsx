@@ -1,14 +1,14 @@
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, type Professional } from '../../../src/shared/schemas/records.js';
-import { PublishBadge, SubscriptionBadge } from '../../components/records/badges.js';
-import { ConfirmDeleteButton, useDeleteRecord } from '../../components/records/delete-dialog.js';
-import { detailPath, editPath } from '../../components/records/record-config.js';
-import { RecordListPage } from '../../components/records/list-page.js';
-import { listLoader, type ListData } from '../../components/records/loaders.js';
-import { CardLine, RecordCard } from '../../components/records/record-card.js';
-import { ButtonLink } from '../../components/ui/primitives.js';
+import { PAGE_SIZE, type Professional } from '@shared/schemas/records.js';
+import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
+import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
+import { detailPath, editPath } from '@views/components/records/record-config.js';
+import { RecordListPage } from '@views/components/records/list-page.js';
+import { listLoader, type ListData } from '@views/components/records/loaders.js';
+import { CardLine, RecordCard } from '@views/components/records/record-card.js';
+import { ButtonLink } from '@views/components/ui/primitives.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
-import { deleteFields, deleteRecordAction } from '../../components/records/actions.js';
+import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
 
 export const loader = listLoader('professional');
 export const action = deleteRecordAction(professionalsConfig, 'list');

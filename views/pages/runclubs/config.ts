@@ -1,7 +1,7 @@
-import { RUN_CLUB_TYPE_FILTERS } from '../../../src/shared/schemas/records.js';
-import { enumOptions } from '../../components/records/form-fields.js';
-import type { RecordConfig } from '../../components/records/record-config.js';
-import { recordConfigOf } from '../../components/records/config-of.js';
+import { RUN_CLUB_TYPE_FILTERS } from '@shared/schemas/records.js';
+import { enumOptions } from '@views/components/records/form-fields.js';
+import type { RecordConfig } from '@views/components/records/record-config.js';
+import { recordConfigOf } from '@views/components/records/config-of.js';
 
 export const runclubsConfig: RecordConfig = recordConfigOf('runclub');
 

@@ -1,7 +1,7 @@
-import { RunClubInputSchema } from '../../../src/shared/schemas/records.js';
-import { EditRecordPage } from '../../components/records/edit-page.js';
-import { recordLoader } from '../../components/records/loaders.js';
-import { recordFormAction } from '../../components/records/actions.js';
+import { RunClubInputSchema } from '@shared/schemas/records.js';
+import { EditRecordPage } from '@views/components/records/edit-page.js';
+import { recordLoader } from '@views/components/records/loaders.js';
+import { recordFormAction } from '@views/components/records/actions.js';
 import { runclubsConfig } from './config.js';
 import { RUN_CLUB_FORM } from './form.js';
 

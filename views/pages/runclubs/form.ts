@@ -1,6 +1,6 @@
-import { CLUB_TYPES } from '../../../src/shared/schemas/records.js';
-import { locationFields, newsletterFields, notesField } from '../../components/records/common-fields.js';
-import { enumOptions, type FormSection } from '../../components/records/form-fields.js';
+import { CLUB_TYPES } from '@shared/schemas/records.js';
+import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
+import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 
 /** Every field of RunClubInputSchema: PUT replaces all of them. */
 export const RUN_CLUB_FORM: FormSection[] = [

@@ -1,10 +1,10 @@
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, type RunClubSummary } from '../../../src/shared/schemas/records.js';
-import { detailPath, editPath } from '../../components/records/record-config.js';
-import { RecordListPage } from '../../components/records/list-page.js';
-import { listLoader, type ListData } from '../../components/records/loaders.js';
-import { CardLine, RecordCard } from '../../components/records/record-card.js';
-import { Badge } from '../../components/ui/primitives.js';
+import { PAGE_SIZE, type RunClubSummary } from '@shared/schemas/records.js';
+import { detailPath, editPath } from '@views/components/records/record-config.js';
+import { RecordListPage } from '@views/components/records/list-page.js';
+import { listLoader, type ListData } from '@views/components/records/loaders.js';
+import { CardLine, RecordCard } from '@views/components/records/record-card.js';
+import { Badge } from '@views/components/ui/primitives.js';
 import { clubTypeLabel, RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
 export const loader = listLoader('runclub');

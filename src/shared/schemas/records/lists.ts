@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordType } from '../../record-types.js';
+import type { RecordType } from '@shared/record-types.js';
 import { text } from '../text.js';
 
 /** The list endpoints' query parameters: paging, search text, sort order and each type's filter. */
