@@ -5,7 +5,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // Raw SQL only with bindings: a template literal in knex.raw() could splice user input into SQL.
-const rawWithBindings = { selector: "CallExpression[callee.property.name='raw'] > TemplateLiteral[expressions.length>0]", message: 'Use bindings (?, ??) in raw SQL, not template literals.' };
+const rawWithBindings = {
+  selector: "CallExpression[callee.property.name='raw'] > TemplateLiteral[expressions.length>0]",
+  message: 'Use bindings (?, ??) in raw SQL, not template literals.',
+};
 
 /**
  * Layers: who may import whom (../shared/design/architecture.md, docs/conventions.md "Layout"). Each zone says:
@@ -14,26 +17,74 @@ const rawWithBindings = { selector: "CallExpression[callee.property.name='raw'] 
  * spelling of the path; the TypeScript resolver maps our `./x.js` specifiers to the `.ts` sources. (It supports
  * ESLint 10 and Node 20; dependency-cruiser would need Node 22.) test/unit/layer-rules.test.ts proves each zone.
  */
-const SRC_OUTSIDE_SHARED = ['./src/api', './src/config', './src/context', './src/db', './src/integrations', './src/server', './src/services', './src/ssr'];
+const SRC_OUTSIDE_SHARED = [
+  './src/api',
+  './src/config',
+  './src/context',
+  './src/db',
+  './src/integrations',
+  './src/server',
+  './src/services',
+  './src/ssr',
+];
 const layerZones = [
   // Browser-safe code imports nothing of ours outside itself.
-  { target: './src/shared', from: [...SRC_OUTSIDE_SHARED, './views', './cli', './migrations', './seeds'], message: 'src/shared is browser-safe: it imports only src/shared.' },
+  {
+    target: './src/shared',
+    from: [...SRC_OUTSIDE_SHARED, './views', './cli', './migrations', './seeds'],
+    message: 'src/shared is browser-safe: it imports only src/shared.',
+  },
   // The screens see the server only through src/shared (schemas, wire types, the record-type vocabulary).
-  { target: './views', from: [...SRC_OUTSIDE_SHARED, './cli', './migrations', './seeds'], message: 'views import only src/shared and views.' },
-  { target: ['./src/services', './src/integrations'], from: ['./views', './src/api', './src/server', './src/ssr', './src/context', './cli'], message: 'Services and integrations never import views, api, server, ssr, the context builder or the CLI.' },
+  {
+    target: './views',
+    from: [...SRC_OUTSIDE_SHARED, './cli', './migrations', './seeds'],
+    message: 'views import only src/shared and views.',
+  },
+  {
+    target: ['./src/services', './src/integrations'],
+    from: ['./views', './src/api', './src/server', './src/ssr', './src/context', './cli'],
+    message: 'Services and integrations never import views, api, server, ssr, the context builder or the CLI.',
+  },
   // Integrations are HTTP clients; what they share with the services lives in src/shared, or the services pass it in.
   { target: './src/integrations', from: './src/services', message: 'Integrations never import services.' },
   // The CLI calls services with the context src/context builds, never the web server.
-  { target: './cli', from: ['./src/server', './src/api', './src/ssr', './src/integrations', './views'], message: 'The CLI imports services and src/context, never the web server.' },
+  {
+    target: './cli',
+    from: ['./src/server', './src/api', './src/ssr', './src/integrations', './views'],
+    message: 'The CLI imports services and src/context, never the web server.',
+  },
   // The migration runner (src/db/migrate.ts) needs the list of migrations; nothing else in src/db reaches into them.
-  { target: './src/db', from: './migrations', except: ['./index.ts'], message: 'src/db imports only the migration list (migrations/index.ts).' },
+  {
+    target: './src/db',
+    from: './migrations',
+    except: ['./index.ts'],
+    message: 'src/db imports only the migration list (migrations/index.ts).',
+  },
   // Migrations are frozen in time (docs/decisions/0007): they never import live code.
   { target: './migrations', from: ['./src', './views', './cli', './seeds'], message: 'Migrations never import live code.' },
   // The API routers take only the HTTP plumbing from src/server (session, errors, request locale, the request context type).
-  { target: './src/api', from: ['./views', './src/ssr', './src/integrations', './src/db', './cli'], message: 'The API calls services; it never imports views, ssr, integrations or the database.' },
-  { target: './src/api', from: './src/server', except: ['./types.ts', './session.ts', './errors.ts', './locale.ts'], message: 'The API takes only session, errors, locale and types from src/server.' },
-  { target: './src/ssr', from: './src/server', except: ['./types.ts', './locale.ts'], message: 'SSR takes only the types and the request locale from src/server.' },
-  { target: './src/ssr', from: ['./src/integrations', './src/db', './cli'], message: 'SSR calls services through the read routes; it never imports integrations or the database.' },
+  {
+    target: './src/api',
+    from: ['./views', './src/ssr', './src/integrations', './src/db', './cli'],
+    message: 'The API calls services; it never imports views, ssr, integrations or the database.',
+  },
+  {
+    target: './src/api',
+    from: './src/server',
+    except: ['./types.ts', './session.ts', './errors.ts', './locale.ts'],
+    message: 'The API takes only session, errors, locale and types from src/server.',
+  },
+  {
+    target: './src/ssr',
+    from: './src/server',
+    except: ['./types.ts', './locale.ts'],
+    message: 'SSR takes only the types and the request locale from src/server.',
+  },
+  {
+    target: './src/ssr',
+    from: ['./src/integrations', './src/db', './cli'],
+    message: 'SSR calls services through the read routes; it never imports integrations or the database.',
+  },
 ];
 
 export default tseslint.config(
@@ -59,7 +110,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         rawWithBindings,
-        { selector: "CallExpression[callee.property.name='transaction']", message: 'Open transactions with withTransaction from src/db/transaction.ts: it runs the work again on a deadlock.' },
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Open transactions with withTransaction from src/db/transaction.ts: it runs the work again on a deadlock.',
+        },
       ],
     },
   },
@@ -73,7 +127,14 @@ export default tseslint.config(
     // Imports that climb two folders or more use the path aliases of tsconfig.json (@shared/…, @views/…).
     files: ['**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./', message: 'Use a path alias (@shared/…, @services/…, @views/…) instead of climbing two folders.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./\\.\\./', message: 'Use a path alias (@shared/…, @services/…, @views/…) instead of climbing two folders.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -57,7 +57,11 @@ function brandNameOf(i: number): string {
 function writeBrandsCsv(file: string): void {
   const lines = ['Brand,First Name,Last Name,Email,Current Job'];
   for (let i = 0; i < ROWS; i++) {
-    lines.push([brandNameOf(i), `Pat${i}`, `Lee, Jr`, `pat.lee${i}@brand${i % BRANDS}.example.com`, i % 3 === 0 ? 'Head of "Growth", APAC' : 'Buyer'].map(csvCell).join(','));
+    lines.push(
+      [brandNameOf(i), `Pat${i}`, `Lee, Jr`, `pat.lee${i}@brand${i % BRANDS}.example.com`, i % 3 === 0 ? 'Head of "Growth", APAC' : 'Buyer']
+        .map(csvCell)
+        .join(','),
+    );
   }
   writeFileSync(file, lines.join('\n') + '\n');
 }
@@ -92,7 +96,12 @@ function runCli(args: string[]): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [cli, ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl(), NODE_ENV: 'production', SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-0123' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl(),
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -130,7 +139,19 @@ async function plainInsert(conn: Connection): Promise<number> {
   for (let start = 0; start < ROWS; start += 1000) {
     const rows: unknown[][] = [];
     for (let i = start; i < Math.min(start + 1000, ROWS); i++) {
-      rows.push([`Pat${i}`, 'Lee, Jr', 'Buyer', `pat.lee${i}@brand${i % BRANDS}.example.com`, '[]', 'brand', (i % BRANDS) + 1, 0, now, now, null]);
+      rows.push([
+        `Pat${i}`,
+        'Lee, Jr',
+        'Buyer',
+        `pat.lee${i}@brand${i % BRANDS}.example.com`,
+        '[]',
+        'brand',
+        (i % BRANDS) + 1,
+        0,
+        now,
+        now,
+        null,
+      ]);
     }
     await conn.query(
       'INSERT INTO contacts_baseline (firstName, lastName, jobTitle, email, mailchimpTags, entityType, entityId, isPrimary, createdAt, updatedAt, createdBy) VALUES ?',
@@ -143,7 +164,9 @@ async function plainInsert(conn: Connection): Promise<number> {
 
 function report(label: string, result: RunResult) {
   const rate = Math.round(ROWS / result.seconds);
-  console.log(`${label.padEnd(8)} ${ROWS.toLocaleString('en')} rows in ${result.seconds.toFixed(2)} s = ${rate.toLocaleString('en')} rows/s, peak RSS ${result.peakRssMb.toFixed(0)} MB (exit ${result.code})`);
+  console.log(
+    `${label.padEnd(8)} ${ROWS.toLocaleString('en')} rows in ${result.seconds.toFixed(2)} s = ${rate.toLocaleString('en')} rows/s, peak RSS ${result.peakRssMb.toFixed(0)} MB (exit ${result.code})`,
+  );
   return rate;
 }
 
@@ -178,13 +201,21 @@ async function main() {
     const summary = (run: RunResult) => JSON.parse(run.stdout) as Record<string, unknown>;
     console.log(`MariaDB ${server.host}, ${ROWS.toLocaleString('en')} rows per file, ${BRANDS.toLocaleString('en')} distinct brands`);
     const brandRate = report('brands', brands);
-    console.log(`         ${JSON.stringify({ brandsCreated: summary(brands).brandsCreated, contactsCreated: summary(brands).contactsCreated, skipped: summary(brands).skipped })}`);
+    console.log(
+      `         ${JSON.stringify({ brandsCreated: summary(brands).brandsCreated, contactsCreated: summary(brands).contactsCreated, skipped: summary(brands).skipped })}`,
+    );
     report('events', eventsRun);
-    console.log(`         ${JSON.stringify({ updated: summary(eventsRun).updated, created: summary(eventsRun).created, skipped: summary(eventsRun).skipped })}`);
+    console.log(
+      `         ${JSON.stringify({ updated: summary(eventsRun).updated, created: summary(eventsRun).created, skipped: summary(eventsRun).skipped })}`,
+    );
     report('re-run', again);
-    console.log(`         ${JSON.stringify({ brandsCreated: summary(again).brandsCreated, contactsCreated: summary(again).contactsCreated, skipped: summary(again).skipped })}`);
+    console.log(
+      `         ${JSON.stringify({ brandsCreated: summary(again).brandsCreated, contactsCreated: summary(again).contactsCreated, skipped: summary(again).skipped })}`,
+    );
     const baselineRate = Math.round(ROWS / baseline);
-    console.log(`plain    mysql2 multi-row INSERT of ${ROWS.toLocaleString('en')} contact rows: ${baseline.toFixed(2)} s = ${baselineRate.toLocaleString('en')} rows/s`);
+    console.log(
+      `plain    mysql2 multi-row INSERT of ${ROWS.toLocaleString('en')} contact rows: ${baseline.toFixed(2)} s = ${baselineRate.toLocaleString('en')} rows/s`,
+    );
     console.log(`ratio    brands import runs at ${((brandRate / baselineRate) * 100).toFixed(0)}% of the plain INSERT's speed`);
     const ok = brandRate >= 20_000 && Math.max(brands.peakRssMb, eventsRun.peakRssMb) <= 300;
     console.log(`targets  brands >= 20,000 rows/s and peak RSS <= 300 MB: ${ok ? 'met' : 'NOT met'}`);

@@ -60,9 +60,36 @@ function random(): number {
   return seed / 2 ** 32;
 }
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-const syllables = ['ka', 'lo', 'mar', 'ben', 'dra', 'wil', 'tor', 'quay', 'yar', 'ra', 'gum', 'bri', 'ston', 'hill', 'vale', 'port', 'nes', 'ga', 'lee', 'mun', 'dar', 'coo', 'bel', 'ting'];
+const syllables = [
+  'ka',
+  'lo',
+  'mar',
+  'ben',
+  'dra',
+  'wil',
+  'tor',
+  'quay',
+  'yar',
+  'ra',
+  'gum',
+  'bri',
+  'ston',
+  'hill',
+  'vale',
+  'port',
+  'nes',
+  'ga',
+  'lee',
+  'mun',
+  'dar',
+  'coo',
+  'bel',
+  'ting',
+];
 const capitalise = (text: string) => text[0]!.toUpperCase() + text.slice(1);
-const places = Array.from({ length: 600 }, () => capitalise(Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(syllables)).join('')));
+const places = Array.from({ length: 600 }, () =>
+  capitalise(Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(syllables)).join('')),
+);
 const streets = ['Main St', 'High St', 'Beach Rd', 'Park Ave', 'Station St', 'Ridge Rd', 'Bay Pde', 'Church St'];
 const raceWords = ['Marathon', 'Half Marathon', 'Fun Run', '10K', 'Trail Run', 'Ultra', 'Parkrun', 'Relay', 'Fell Race', 'Night Run'];
 const adjectives = ['Great', 'Coastal', 'Winter', 'Summer', 'Spring', 'Classic', 'Midnight', 'Sunrise', 'Harbour', 'Mountain'];
@@ -83,7 +110,10 @@ async function fill(db: Knex) {
   await bulkInsert(db, 'events', VOLUMES.events, (i) => ({
     eventName: `${pick(places)} ${pick(adjectives)} ${pick(raceWords)} ${2020 + (i % 8)}`,
     wordpressEventId: 100_000 + i,
-    eventStartDate: random() < 0.9 ? `202${Math.floor(random() * 8)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}` : null,
+    eventStartDate:
+      random() < 0.9
+        ? `202${Math.floor(random() * 8)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`
+        : null,
     locationState: pick(LOCATION_STATES),
     locationAddress: address(),
     runType: encodeList([pick(['road', 'trail'])]),
@@ -154,7 +184,8 @@ async function isFilled(db: Knex): Promise<boolean> {
 }
 
 async function clear(db: Knex) {
-  for (const table of ['contacts', 'payments', 'files', 'event_distances', 'run_club_schedules', ...Object.keys(VOLUMES)]) await db(table).delete();
+  for (const table of ['contacts', 'payments', 'files', 'event_distances', 'run_club_schedules', ...Object.keys(VOLUMES)])
+    await db(table).delete();
 }
 
 interface Target {
@@ -176,7 +207,9 @@ function measure(origin: string, cookie: string, target: Target, seconds: number
         workers: 1,
         headers: { cookie, 'accept-language': 'en-AU' },
         title: target.title,
-        requests: target.terms ? [{ method: 'GET', setupRequest: fileURLToPath(new URL('./search-request.cjs', import.meta.url)) }] : undefined,
+        requests: target.terms
+          ? [{ method: 'GET', setupRequest: fileURLToPath(new URL('./search-request.cjs', import.meta.url)) }]
+          : undefined,
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
@@ -243,11 +276,15 @@ async function main() {
     const res = await fetch(`${origin}/api/events?q=${encodeURIComponent(term)}`, { headers: { cookie } });
     matched += ((await res.json()) as { total: number }).total;
   }
-  console.log(`\nSearch terms: ${terms.length} fragments such as ${terms.slice(0, 4).join(', ')}; on average ${Math.round(matched / terms.length)} of ${VOLUMES.events} events match`);
+  console.log(
+    `\nSearch terms: ${terms.length} fragments such as ${terms.slice(0, 4).join(', ')}; on average ${Math.round(matched / terms.length)} of ${VOLUMES.events} events match`,
+  );
   for (const target of targets.filter((t) => !t.terms)) {
     const probe = await fetch(origin + target.path, { headers: { cookie } });
     const body = await probe.text();
-    const detail = target.path.startsWith('/api/') ? `total ${(JSON.parse(body) as { total: number }).total}` : `${body.length} bytes of HTML`;
+    const detail = target.path.startsWith('/api/')
+      ? `total ${(JSON.parse(body) as { total: number }).total}`
+      : `${body.length} bytes of HTML`;
     console.log(`${target.title}: status ${probe.status}, ${detail}`);
   }
 
@@ -262,7 +299,9 @@ async function main() {
     );
     console.log(rows[rows.length - 1]);
   }
-  console.log(`\n${dialectOf(DATABASE_URL) === 'mysql' ? 'MariaDB/MySQL' : 'SQLite'}, ${CONNECTIONS} connections, ${SECONDS} s each:\n${rows.join('\n')}`);
+  console.log(
+    `\n${dialectOf(DATABASE_URL) === 'mysql' ? 'MariaDB/MySQL' : 'SQLite'}, ${CONNECTIONS} connections, ${SECONDS} s each:\n${rows.join('\n')}`,
+  );
 
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
@@ -283,13 +322,25 @@ async function startBuiltServer(config: Config): Promise<{ server: ChildProcess;
   execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'inherit' });
   const port = await freePort();
   const server = spawn(process.execPath, ['dist/server.js'], {
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL, SESSION_SECRET: config.sessionSecret, COOKIE_SECURE: 'false', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL,
+      SESSION_SECRET: config.sessionSecret,
+      COOKIE_SECURE: 'false',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const origin = `http://127.0.0.1:${port}`;
   for (let waited = 0; ; waited += 200) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    const ready = await fetch(`${origin}/readyz`).then((res) => res.ok, () => false);
+    const ready = await fetch(`${origin}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ready) return { server, origin };
     if (waited > 60_000) throw new Error('the server did not become ready in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));

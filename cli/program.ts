@@ -14,7 +14,13 @@ function buildProgram(io: CliIO): Command {
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerUsersCommands, registerDbCommands, registerImportCommands, registerIntegrationCommands, registerFilesCommands]) {
+  for (const register of [
+    registerUsersCommands,
+    registerDbCommands,
+    registerImportCommands,
+    registerIntegrationCommands,
+    registerFilesCommands,
+  ]) {
     register(program, io);
   }
   return program;

@@ -15,7 +15,8 @@ function mysqlTableOptions(knex: Knex, table: Knex.CreateTableBuilder) {
 
 function timestamps(knex: Knex, table: Knex.CreateTableBuilder, options: { updated?: boolean; createdBy?: boolean } = {}) {
   table.specificType('createdAt', knex.client.config.client === 'mysql2' ? 'DATETIME(3)' : 'TEXT').notNullable();
-  if (options.updated !== false) table.specificType('updatedAt', knex.client.config.client === 'mysql2' ? 'DATETIME(3)' : 'TEXT').notNullable();
+  if (options.updated !== false)
+    table.specificType('updatedAt', knex.client.config.client === 'mysql2' ? 'DATETIME(3)' : 'TEXT').notNullable();
   if (options.createdBy !== false) table.integer('createdBy').unsigned().nullable().references('id').inTable('users').onDelete('SET NULL');
 }
 

@@ -9,7 +9,9 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client !== 'mysql2') return;
-  await knex.raw('ALTER TABLE contacts ADD INDEX contacts_email_owner_index (email, entityType, entityId), DROP INDEX contacts_email_index');
+  await knex.raw(
+    'ALTER TABLE contacts ADD INDEX contacts_email_owner_index (email, entityType, entityId), DROP INDEX contacts_email_index',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -12,35 +12,170 @@ import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
  * sponsors, media and influencers, each with contacts, and a few payments. Loaded only into an empty database.
  */
 const events = [
-  { eventName: 'Sydney Harbour Half Marathon', wordpressEventId: 101, eventStartDate: '2027-03-14', locationState: 'NSW', locationAddress: 'Circular Quay, Sydney', locationLat: '-33.86120000', locationLng: '151.21070000', websiteUrl: 'https://harbourhalf.example.com', runType: ['road'], trackType: ['half-marathon', '10k'], featuredRace: true, entryCost: '$95 – $140', prizes: 'Medals for all finishers; cash prizes for top 3' },
-  { eventName: 'Blue Mountains Ultra Trail', wordpressEventId: 102, eventStartDate: '2027-05-15', eventEndDate: '2027-05-16', locationState: 'NSW', locationAddress: 'Katoomba', websiteUrl: 'https://bmultra.example.com', runType: ['trail'], trackType: ['50k', '100k'], featuredRace: true, entryCost: '$220' },
-  { eventName: 'Melbourne Tan Twilight 10K', wordpressEventId: 103, eventStartDate: '2027-02-06', locationState: 'VIC', locationAddress: 'Kings Domain, Melbourne', runType: ['road'], trackType: ['10k', '5k'], entryCost: '$45' },
-  { eventName: 'Brisbane River Run', wordpressEventId: 104, eventStartDate: '2027-07-25', locationState: 'QLD', locationAddress: 'South Bank, Brisbane', runType: ['road'], trackType: ['marathon', 'half-marathon'], featuredRace: true },
-  { eventName: 'Perth Kings Park Parkland 5K', wordpressEventId: 105, locationState: 'WA', locationAddress: 'Kings Park, Perth', runType: ['road', 'park'], trackType: ['5k'] },
-  { eventName: 'Hobart Mt Wellington Climb', wordpressEventId: 106, eventStartDate: '2027-04-10', locationState: 'TAS', runType: ['trail', 'mountain'], trackType: ['21k'] },
-  { eventName: 'Canberra Lakes Relay', eventStartDate: '2027-09-05', locationState: 'ACT', locationAddress: 'Lake Burley Griffin', runType: ['road', 'relay'], trackType: ['relay'] },
-  { eventName: 'Queenstown Alpine Marathon', wordpressEventId: 108, eventStartDate: '2027-11-20', locationState: 'NZ', runType: ['trail'], trackType: ['marathon'], entryCost: 'NZ$180' },
+  {
+    eventName: 'Sydney Harbour Half Marathon',
+    wordpressEventId: 101,
+    eventStartDate: '2027-03-14',
+    locationState: 'NSW',
+    locationAddress: 'Circular Quay, Sydney',
+    locationLat: '-33.86120000',
+    locationLng: '151.21070000',
+    websiteUrl: 'https://harbourhalf.example.com',
+    runType: ['road'],
+    trackType: ['half-marathon', '10k'],
+    featuredRace: true,
+    entryCost: '$95 – $140',
+    prizes: 'Medals for all finishers; cash prizes for top 3',
+  },
+  {
+    eventName: 'Blue Mountains Ultra Trail',
+    wordpressEventId: 102,
+    eventStartDate: '2027-05-15',
+    eventEndDate: '2027-05-16',
+    locationState: 'NSW',
+    locationAddress: 'Katoomba',
+    websiteUrl: 'https://bmultra.example.com',
+    runType: ['trail'],
+    trackType: ['50k', '100k'],
+    featuredRace: true,
+    entryCost: '$220',
+  },
+  {
+    eventName: 'Melbourne Tan Twilight 10K',
+    wordpressEventId: 103,
+    eventStartDate: '2027-02-06',
+    locationState: 'VIC',
+    locationAddress: 'Kings Domain, Melbourne',
+    runType: ['road'],
+    trackType: ['10k', '5k'],
+    entryCost: '$45',
+  },
+  {
+    eventName: 'Brisbane River Run',
+    wordpressEventId: 104,
+    eventStartDate: '2027-07-25',
+    locationState: 'QLD',
+    locationAddress: 'South Bank, Brisbane',
+    runType: ['road'],
+    trackType: ['marathon', 'half-marathon'],
+    featuredRace: true,
+  },
+  {
+    eventName: 'Perth Kings Park Parkland 5K',
+    wordpressEventId: 105,
+    locationState: 'WA',
+    locationAddress: 'Kings Park, Perth',
+    runType: ['road', 'park'],
+    trackType: ['5k'],
+  },
+  {
+    eventName: 'Hobart Mt Wellington Climb',
+    wordpressEventId: 106,
+    eventStartDate: '2027-04-10',
+    locationState: 'TAS',
+    runType: ['trail', 'mountain'],
+    trackType: ['21k'],
+  },
+  {
+    eventName: 'Canberra Lakes Relay',
+    eventStartDate: '2027-09-05',
+    locationState: 'ACT',
+    locationAddress: 'Lake Burley Griffin',
+    runType: ['road', 'relay'],
+    trackType: ['relay'],
+  },
+  {
+    eventName: 'Queenstown Alpine Marathon',
+    wordpressEventId: 108,
+    eventStartDate: '2027-11-20',
+    locationState: 'NZ',
+    runType: ['trail'],
+    trackType: ['marathon'],
+    entryCost: 'NZ$180',
+  },
 ];
 
 const professionals = [
-  { businessName: 'Stride Lab Coaching', wordpressProfessionalId: 201, professionType: 'coach', locationState: 'NSW', websiteUrl: 'https://stridelab.example.com', instagramUrl: 'https://instagram.com/stridelab', specializations: ['marathon', 'beginners'], deliveryMethods: ['online', 'in-person'] },
-  { businessName: 'Harbourside Physiotherapy', wordpressProfessionalId: 202, professionType: 'physiotherapist', locationState: 'NSW', subscriptionStatus: 'active', credentials: ['APA Sports Physio'] },
-  { businessName: 'Fuel Right Nutrition', professionType: 'nutritionist', locationState: 'VIC', subscriptionStatus: 'pending', deliveryMethods: ['online'] },
-  { businessName: 'Footworks Podiatry', wordpressProfessionalId: 204, professionType: 'podiatrist', locationState: 'QLD', subscriptionStatus: 'expired' },
+  {
+    businessName: 'Stride Lab Coaching',
+    wordpressProfessionalId: 201,
+    professionType: 'coach',
+    locationState: 'NSW',
+    websiteUrl: 'https://stridelab.example.com',
+    instagramUrl: 'https://instagram.com/stridelab',
+    specializations: ['marathon', 'beginners'],
+    deliveryMethods: ['online', 'in-person'],
+  },
+  {
+    businessName: 'Harbourside Physiotherapy',
+    wordpressProfessionalId: 202,
+    professionType: 'physiotherapist',
+    locationState: 'NSW',
+    subscriptionStatus: 'active',
+    credentials: ['APA Sports Physio'],
+  },
+  {
+    businessName: 'Fuel Right Nutrition',
+    professionType: 'nutritionist',
+    locationState: 'VIC',
+    subscriptionStatus: 'pending',
+    deliveryMethods: ['online'],
+  },
+  {
+    businessName: 'Footworks Podiatry',
+    wordpressProfessionalId: 204,
+    professionType: 'podiatrist',
+    locationState: 'QLD',
+    subscriptionStatus: 'expired',
+  },
   { businessName: 'Recovery Room Massage', professionType: 'massage-therapist', locationState: 'WA' },
   { businessName: 'Peak Strength Training', professionType: 'trainer', locationState: 'SA', specializations: ['strength for runners'] },
 ];
 
 const runClubs = [
-  { clubName: 'Bondi Sunrise Runners', wordpressClubId: 301, locationState: 'NSW', locationAddress: 'Bondi Pavilion', clubType: ['road', 'social'], foundedYear: 2016, membershipCount: 180, meetingTimes: ['Tue 6:00am', 'Sat 6:30am'], instagramUrl: 'https://instagram.com/bondisunrise', isPayingMember: true, paymentStatus: 'paid' },
-  { clubName: 'Yarra Trail Collective', wordpressClubId: 302, locationState: 'VIC', clubType: ['trail'], foundedYear: 2019, membershipCount: 95, meetingTimes: ['Sun 7:00am'] },
-  { clubName: 'Brisbane Track Pack', locationState: 'QLD', clubType: ['track'], foundedYear: 2012, membershipCount: 60, meetingTimes: ['Wed 5:30pm'] },
+  {
+    clubName: 'Bondi Sunrise Runners',
+    wordpressClubId: 301,
+    locationState: 'NSW',
+    locationAddress: 'Bondi Pavilion',
+    clubType: ['road', 'social'],
+    foundedYear: 2016,
+    membershipCount: 180,
+    meetingTimes: ['Tue 6:00am', 'Sat 6:30am'],
+    instagramUrl: 'https://instagram.com/bondisunrise',
+    isPayingMember: true,
+    paymentStatus: 'paid',
+  },
+  {
+    clubName: 'Yarra Trail Collective',
+    wordpressClubId: 302,
+    locationState: 'VIC',
+    clubType: ['trail'],
+    foundedYear: 2019,
+    membershipCount: 95,
+    meetingTimes: ['Sun 7:00am'],
+  },
+  {
+    clubName: 'Brisbane Track Pack',
+    locationState: 'QLD',
+    clubType: ['track'],
+    foundedYear: 2012,
+    membershipCount: 60,
+    meetingTimes: ['Wed 5:30pm'],
+  },
   { clubName: 'Fremantle Mixed Milers', wordpressClubId: 304, locationState: 'WA', clubType: ['mixed'], membershipCount: 42 },
   { clubName: 'Adelaide Hills Harriers', locationState: 'SA', clubType: ['trail', 'road'], foundedYear: 1998, membershipCount: 240 },
 ];
 
 const brands = [
-  { brandName: 'Stride Footwear', industryCategory: 'Footwear', websiteUrl: 'https://stridefootwear.example.com', instagramUrl: 'https://instagram.com/stridefootwear', locationState: 'VIC', notes: 'Title sponsor for the Harbour Half.' },
+  {
+    brandName: 'Stride Footwear',
+    industryCategory: 'Footwear',
+    websiteUrl: 'https://stridefootwear.example.com',
+    instagramUrl: 'https://instagram.com/stridefootwear',
+    locationState: 'VIC',
+    notes: 'Title sponsor for the Harbour Half.',
+  },
   { brandName: 'Hydra Electrolytes', industryCategory: 'Nutrition', websiteUrl: 'https://hydra.example.com', locationState: 'NSW' },
   { brandName: 'Summit Watches', industryCategory: 'Wearables', websiteUrl: 'https://summit.example.com' },
   { brandName: 'Trailhead Apparel', industryCategory: 'Apparel', locationState: 'TAS' },
@@ -49,16 +184,41 @@ const brands = [
 ];
 
 const media = [
-  { mediaName: 'Run Weekly', industry: 'Magazine', websiteUrl: 'https://runweekly.example.com', instagramUrl: 'https://instagram.com/runweekly' },
+  {
+    mediaName: 'Run Weekly',
+    industry: 'Magazine',
+    websiteUrl: 'https://runweekly.example.com',
+    instagramUrl: 'https://instagram.com/runweekly',
+  },
   { mediaName: 'The Trail Talk Podcast', industry: 'Podcast', websiteUrl: 'https://trailtalk.example.com' },
   { mediaName: 'Coastal Radio Sport', industry: 'Radio' },
   { mediaName: 'Pace Notes Newsletter', industry: 'Newsletter' },
 ];
 
 const influencers = [
-  { firstName: 'Mia', lastName: 'Tran', influencerType: 'influencer', instagramHandle: 'miaruns', tiktokHandle: 'miaruns', email: 'mia@example.com' },
-  { firstName: 'Jack', lastName: 'Oduya', influencerType: 'pro', instagramHandle: 'jackoduya', websiteUrl: 'https://jackoduya.example.com' },
-  { firstName: 'Priya', lastName: 'Shah', influencerType: 'both', instagramHandle: 'priya.trails', facebookHandle: 'priyatrails', phone: '+61 400 111 222' },
+  {
+    firstName: 'Mia',
+    lastName: 'Tran',
+    influencerType: 'influencer',
+    instagramHandle: 'miaruns',
+    tiktokHandle: 'miaruns',
+    email: 'mia@example.com',
+  },
+  {
+    firstName: 'Jack',
+    lastName: 'Oduya',
+    influencerType: 'pro',
+    instagramHandle: 'jackoduya',
+    websiteUrl: 'https://jackoduya.example.com',
+  },
+  {
+    firstName: 'Priya',
+    lastName: 'Shah',
+    influencerType: 'both',
+    instagramHandle: 'priya.trails',
+    facebookHandle: 'priyatrails',
+    phone: '+61 400 111 222',
+  },
   { firstName: 'Liam', lastName: "O'Connor", influencerType: 'influencer', tiktokHandle: 'liamlongruns' },
   { firstName: 'Sofia', lastName: 'Rossi', influencerType: 'pro', instagramHandle: 'sofiarossi_run', email: 'sofia@example.com' },
 ];
@@ -101,19 +261,62 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
     await insertAll('influencer', influencers);
 
     await trx('event_distances').insert([
-      encodeRow(columnKinds.event_distances, { eventId: eventIds[0], distanceKm: '21.10', distanceStartTime: '06:30', entryFee: '140.00', participantsCount: 4200, createdAt: stamp }),
-      encodeRow(columnKinds.event_distances, { eventId: eventIds[0], distanceKm: '10.00', distanceStartTime: '07:15', entryFee: '95.00', participantsCount: 3100, createdAt: stamp }),
-      encodeRow(columnKinds.event_distances, { eventId: eventIds[1], distanceKm: '100.00', distanceStartTime: '05:00', entryFee: '220.00', createdAt: stamp }),
+      encodeRow(columnKinds.event_distances, {
+        eventId: eventIds[0],
+        distanceKm: '21.10',
+        distanceStartTime: '06:30',
+        entryFee: '140.00',
+        participantsCount: 4200,
+        createdAt: stamp,
+      }),
+      encodeRow(columnKinds.event_distances, {
+        eventId: eventIds[0],
+        distanceKm: '10.00',
+        distanceStartTime: '07:15',
+        entryFee: '95.00',
+        participantsCount: 3100,
+        createdAt: stamp,
+      }),
+      encodeRow(columnKinds.event_distances, {
+        eventId: eventIds[1],
+        distanceKm: '100.00',
+        distanceStartTime: '05:00',
+        entryFee: '220.00',
+        createdAt: stamp,
+      }),
     ]);
     await trx('run_club_schedules').insert([
-      encodeRow(columnKinds.run_club_schedules, { clubId: clubIds[0], title: 'Sunrise social 5K', dayOfWeek: 'Saturday', startTime: '06:30', runStyle: 'social', createdAt: stamp }),
-      encodeRow(columnKinds.run_club_schedules, { clubId: clubIds[0], title: 'Tempo Tuesday', dayOfWeek: 'Tuesday', startTime: '06:00', runStyle: 'tempo', createdAt: stamp }),
-      encodeRow(columnKinds.run_club_schedules, { clubId: clubIds[1], title: 'Long trail run', dayOfWeek: 'Sunday', startTime: '07:00', runStyle: 'trail', createdAt: stamp }),
+      encodeRow(columnKinds.run_club_schedules, {
+        clubId: clubIds[0],
+        title: 'Sunrise social 5K',
+        dayOfWeek: 'Saturday',
+        startTime: '06:30',
+        runStyle: 'social',
+        createdAt: stamp,
+      }),
+      encodeRow(columnKinds.run_club_schedules, {
+        clubId: clubIds[0],
+        title: 'Tempo Tuesday',
+        dayOfWeek: 'Tuesday',
+        startTime: '06:00',
+        runStyle: 'tempo',
+        createdAt: stamp,
+      }),
+      encodeRow(columnKinds.run_club_schedules, {
+        clubId: clubIds[1],
+        title: 'Long trail run',
+        dayOfWeek: 'Sunday',
+        startTime: '07:00',
+        runStyle: 'trail',
+        createdAt: stamp,
+      }),
     ]);
 
     const owners: Array<[ContactOwnerType, number, string]> = [
       ...eventIds.slice(0, 5).map((id, i): [ContactOwnerType, number, string] => ['event', id, events[i]!.eventName]),
-      ...professionalIds.slice(0, 3).map((id, i): [ContactOwnerType, number, string] => ['professional', id, professionals[i]!.businessName]),
+      ...professionalIds
+        .slice(0, 3)
+        .map((id, i): [ContactOwnerType, number, string] => ['professional', id, professionals[i]!.businessName]),
       ...clubIds.slice(0, 3).map((id, i): [ContactOwnerType, number, string] => ['runclub', id, runClubs[i]!.clubName]),
       ...brandIds.map((id, i): [ContactOwnerType, number, string] => ['brand', id, brands[i]!.brandName]),
       ...mediaIds.slice(0, 3).map((id, i): [ContactOwnerType, number, string] => ['media', id, media[i]!.mediaName]),
@@ -142,17 +345,56 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
       }
     }
 
-    const payments = await seedPayments(trx, stamp, { event: eventIds[0]!, brand: brandIds[0]!, professional: professionalIds[1]!, runclub: clubIds[0]! });
-    return { events: events.length, professionals: professionals.length, 'run clubs': runClubs.length, brands: brands.length, media: media.length, influencers: influencers.length, contacts, payments };
+    const payments = await seedPayments(trx, stamp, {
+      event: eventIds[0]!,
+      brand: brandIds[0]!,
+      professional: professionalIds[1]!,
+      runclub: clubIds[0]!,
+    });
+    return {
+      events: events.length,
+      professionals: professionals.length,
+      'run clubs': runClubs.length,
+      brands: brands.length,
+      media: media.length,
+      influencers: influencers.length,
+      contacts,
+      payments,
+    };
   });
 }
 
 /** A few payments, with each owner's stored total set to their exact sum. */
-async function seedPayments(trx: Knex.Transaction, stamp: string | null, owners: { event: number; brand: number; professional: number; runclub: number }) {
+async function seedPayments(
+  trx: Knex.Transaction,
+  stamp: string | null,
+  owners: { event: number; brand: number; professional: number; runclub: number },
+) {
   const plan: Array<{ entityType: RecordType; entityId: number; totalColumn: string; amounts: Array<[string, string]> }> = [
-    { entityType: 'event', entityId: owners.event, totalColumn: 'totalAdvertisingSpend', amounts: [['Instagram campaign', '1250.00'], ['Newsletter feature', '480.50']] },
-    { entityType: 'brand', entityId: owners.brand, totalColumn: 'totalAdvertisingSpend', amounts: [['Title sponsorship instalment 1', '5000.00'], ['Expo stand', '750.25']] },
-    { entityType: 'professional', entityId: owners.professional, totalColumn: 'totalPayments', amounts: [['Annual directory listing', '199.00']] },
+    {
+      entityType: 'event',
+      entityId: owners.event,
+      totalColumn: 'totalAdvertisingSpend',
+      amounts: [
+        ['Instagram campaign', '1250.00'],
+        ['Newsletter feature', '480.50'],
+      ],
+    },
+    {
+      entityType: 'brand',
+      entityId: owners.brand,
+      totalColumn: 'totalAdvertisingSpend',
+      amounts: [
+        ['Title sponsorship instalment 1', '5000.00'],
+        ['Expo stand', '750.25'],
+      ],
+    },
+    {
+      entityType: 'professional',
+      entityId: owners.professional,
+      totalColumn: 'totalPayments',
+      amounts: [['Annual directory listing', '199.00']],
+    },
     { entityType: 'runclub', entityId: owners.runclub, totalColumn: 'totalPayments', amounts: [['Club membership', '120.00']] },
   ];
   let count = 0;
@@ -174,7 +416,9 @@ async function seedPayments(trx: Knex.Transaction, stamp: string | null, owners:
       );
       count++;
     }
-    await updateRecordRows(trx, owner.entityType, [owner.entityId], { [owner.totalColumn]: sumMoney(owner.amounts.map(([, amount]) => amount)) });
+    await updateRecordRows(trx, owner.entityType, [owner.entityId], {
+      [owner.totalColumn]: sumMoney(owner.amounts.map(([, amount]) => amount)),
+    });
   }
   return count;
 }

@@ -23,9 +23,7 @@ export function Root() {
   return (
     <TooltipProvider>
       {session.user ? (
-        <MainLayout user={session.user}>
-          {pending ?? <Outlet />}
-        </MainLayout>
+        <MainLayout user={session.user}>{pending ?? <Outlet />}</MainLayout>
       ) : session.needsSetup ? (
         <SetupScreen />
       ) : (

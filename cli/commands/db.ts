@@ -11,7 +11,9 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     .description('Apply pending migrations')
     .action(async () => {
       const { applied, derivedDataRebuilt } = await withContext(io, (ctx) => migrateToLatest(ctx.db));
-      io.stdout.write(applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((n) => `  ${n}\n`).join('')}` : 'Already up to date.\n');
+      io.stdout.write(
+        applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((n) => `  ${n}\n`).join('')}` : 'Already up to date.\n',
+      );
       if (derivedDataRebuilt) io.stdout.write('Search index and counts rebuilt (their definition changed).\n');
     });
 
@@ -19,14 +21,20 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     .description('Revert the last batch of migrations')
     .action(async () => {
       const reverted = await withContext(io, (ctx) => rollbackLast(ctx.db));
-      io.stdout.write(reverted.length ? `Reverted ${reverted.length} migration(s):\n${reverted.map((n) => `  ${n}\n`).join('')}` : 'Nothing to roll back.\n');
+      io.stdout.write(
+        reverted.length
+          ? `Reverted ${reverted.length} migration(s):\n${reverted.map((n) => `  ${n}\n`).join('')}`
+          : 'Nothing to roll back.\n',
+      );
     });
 
   db.command('status')
     .description('List applied and pending migrations')
     .action(async () => {
       const status = await withContext(io, (ctx) => migrationStatus(ctx.db));
-      io.stdout.write(`Applied: ${status.applied.length}\nPending: ${status.pending.length}\n${status.pending.map((n) => `  ${n}\n`).join('')}`);
+      io.stdout.write(
+        `Applied: ${status.applied.length}\nPending: ${status.pending.length}\n${status.pending.map((n) => `  ${n}\n`).join('')}`,
+      );
     });
 
   db.command('reindex')
@@ -48,6 +56,10 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
         await migrateToLatest(ctx.db);
         return seedDemoData(ctx);
       });
-      io.stdout.write(`Demo data loaded: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
+      io.stdout.write(
+        `Demo data loaded: ${Object.entries(counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}\n`,
+      );
     });
 };

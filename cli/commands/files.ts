@@ -30,7 +30,9 @@ export const registerFilesCommands: CommandRegistrar = (program: Command, io: Cl
     .option('--json', 'machine-readable output')
     .action(async (opts: { fix?: boolean; graceMinutes: string; json?: boolean }) => {
       if (!/^\d{1,6}$/.test(opts.graceMinutes)) throw new CliExit(EXIT.usage, '--grace-minutes must be a whole number of minutes');
-      const report = await withContext(io, (ctx) => checkStoredFiles(ctx, { fix: Boolean(opts.fix), graceMs: Number(opts.graceMinutes) * 60_000 }));
+      const report = await withContext(io, (ctx) =>
+        checkStoredFiles(ctx, { fix: Boolean(opts.fix), graceMs: Number(opts.graceMinutes) * 60_000 }),
+      );
       if (opts.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(io, report);
       const problems = report.bytesWithoutRow.length + report.rowsWithoutBytes.length + report.staleIncoming.length;

@@ -123,11 +123,17 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
         const detail = (error.issues ?? []).map((issue) => issue.message);
         if (last.rowsRead > 0) progress.finish(last);
         if (options.json) io.stdout.write(`${JSON.stringify({ error: error.message, details: detail, ...last }, null, 2)}\n`);
-        throw new CliExit(last.appliedRows > 0 ? EXIT.partial : EXIT.failure, [`Error: ${error.message}`, ...detail.map((d) => `  ${d}`)].join('\n'));
+        throw new CliExit(
+          last.appliedRows > 0 ? EXIT.partial : EXIT.failure,
+          [`Error: ${error.message}`, ...detail.map((d) => `  ${d}`)].join('\n'),
+        );
       }
       // Database errors quote their whole statement (a thousand rows); the first line is the useful part.
       const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-      const applied = last.rowsRead > 0 ? `Stopped after ${last.rowsRead} rows; the rows before were applied in full. Run the same import again to complete it.\n` : '';
+      const applied =
+        last.rowsRead > 0
+          ? `Stopped after ${last.rowsRead} rows; the rows before were applied in full. Run the same import again to complete it.\n`
+          : '';
       throw new CliExit(EXIT.failure, `${applied}Error: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}`);
     }
   }).finally(() => csv.close());
@@ -157,12 +163,20 @@ function addImportCommand(parent: Command, io: CliIO, kind: ImportKind, descript
     .option('--dry-run', 'check the file and report what would change, writing nothing')
     .option('--json', 'machine-readable summary on stdout')
     .addOption(batchOption())
-    .addHelpText('after', `\nExample file:\n${IMPORT_SAMPLES[kind]}\n\nExit codes: 0 all rows applied, 3 some rows failed, 1 nothing imported, 2 bad usage.\n`)
+    .addHelpText(
+      'after',
+      `\nExample file:\n${IMPORT_SAMPLES[kind]}\n\nExit codes: 0 all rows applied, 3 some rows failed, 1 nothing imported, 2 bad usage.\n`,
+    )
     .action((file: string, options: ImportOptions) => runImport(io, kind, file, options));
 }
 
 export const registerImportCommands: CommandRegistrar = (program: Command, io: CliIO) => {
   const importCommand = program.command('import').description('Bulk-import events or brands from a CSV file');
   addImportCommand(importCommand, io, 'events', "Set events' websites and add their contacts (columns event_id, website, Email or Emails)");
-  addImportCommand(importCommand, io, 'brands', 'Create brands and their contacts (columns Brand, First Name, Last Name, Email; optional Current Job)');
+  addImportCommand(
+    importCommand,
+    io,
+    'brands',
+    'Create brands and their contacts (columns Brand, First Name, Last Name, Email; optional Current Job)',
+  );
 };

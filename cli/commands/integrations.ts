@@ -56,7 +56,10 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
     .option('--full', 'read every published post, not only those changed since the last sync')
     .option('--dry-run', 'read and compare, but write nothing')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExit codes: 0 ok, 1 failed, 2 bad usage or missing settings, 3 finished with item problems, 4 the same sync is already running.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 failed, 2 bad usage or missing settings, 3 finished with item problems, 4 the same sync is already running.',
+    )
     .action(async (kind: SyncKind | 'all', opts: { full?: boolean; dryRun?: boolean; json?: boolean }) => {
       const kinds = kind === 'all' ? [...SYNC_KINDS] : [kind];
       const outcomes = await withContext(io, async (ctx) => {
@@ -105,13 +108,20 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
     .action(async (opts: { audience: string; ownerType?: string; tag?: string; dryRun?: boolean; json?: boolean }) => {
       const progress = opts.json ? null : progressWriter(io, 'contacts');
       const result = await withContext(io, (ctx) =>
-        pushContacts(ctx, { audienceId: opts.audience, ownerType: opts.ownerType, tag: opts.tag, dryRun: opts.dryRun }, progress ? (done, total) => progress.update(done, total) : undefined),
+        pushContacts(
+          ctx,
+          { audienceId: opts.audience, ownerType: opts.ownerType, tag: opts.tag, dryRun: opts.dryRun },
+          progress ? (done, total) => progress.update(done, total) : undefined,
+        ),
       );
       if (progress && result.total && !result.dryRun) progress.done();
       if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else if (result.dryRun) io.stdout.write(`Dry run: ${result.total} contact${result.total === 1 ? '' : 's'} would be pushed to audience ${opts.audience}\n`);
+      else if (result.dryRun)
+        io.stdout.write(`Dry run: ${result.total} contact${result.total === 1 ? '' : 's'} would be pushed to audience ${opts.audience}\n`);
       else {
-        io.stdout.write(`Pushed ${result.total} contacts to audience ${opts.audience}: ${result.added} added, ${result.updated} updated, ${result.unsubscribed} unsubscribed (kept unsubscribed), ${result.failed} failed\n`);
+        io.stdout.write(
+          `Pushed ${result.total} contacts to audience ${opts.audience}: ${result.added} added, ${result.updated} updated, ${result.unsubscribed} unsubscribed (kept unsubscribed), ${result.failed} failed\n`,
+        );
         for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
       }
       if (result.failed) throw new CliExit(EXIT.partial, '');
@@ -149,6 +159,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
         return;
       }
       if (audiences.length === 0) io.stdout.write('No audiences.\n');
-      for (const audience of audiences) io.stdout.write(`${audience.id.padEnd(14)} ${String(audience.stats.member_count).padStart(7)} members  ${audience.name}\n`);
+      for (const audience of audiences)
+        io.stdout.write(`${audience.id.padEnd(14)} ${String(audience.stats.member_count).padStart(7)} members  ${audience.name}\n`);
     });
 };

@@ -25,7 +25,9 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .option('--last-name <name>', 'last name', 'User')
     .action(async (opts: { email: string; password?: string; firstName: string; lastName: string }) => {
       const password = await passwordFrom(io, opts.password);
-      const user = await withContext(io, (ctx) => createUser(ctx, { email: opts.email, password, firstName: opts.firstName, lastName: opts.lastName }));
+      const user = await withContext(io, (ctx) =>
+        createUser(ctx, { email: opts.email, password, firstName: opts.firstName, lastName: opts.lastName }),
+      );
       io.stdout.write(`Created user ${user.email} (id ${user.id})\n`);
     });
 

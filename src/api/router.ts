@@ -27,7 +27,15 @@ export function createApiRouter(): Router {
   router.use(requireUser);
   for (const read of allReads) {
     router.get(read.path.replace(/^\/api/, ''), async (req, res) => {
-      res.json(await read.handler({ ctx: req.ctx, user: req.user!, params: req.params as Record<string, string | undefined>, query: queryOf(req), locale: localeOf(req) }));
+      res.json(
+        await read.handler({
+          ctx: req.ctx,
+          user: req.user!,
+          params: req.params as Record<string, string | undefined>,
+          query: queryOf(req),
+          locale: localeOf(req),
+        }),
+      );
     });
   }
   // Imports carry whole CSV files as JSON, so they bring their own larger body limit before the default one.

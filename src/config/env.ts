@@ -18,7 +18,10 @@ function isProxyAddress(entry: string): boolean {
   if (PROXY_ADDRESS_NAMES.has(entry)) return true;
   const [address = '', prefix, ...extra] = entry.split('/');
   const version = isIP(address);
-  const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)) || (version === 4 && isIP(prefix) === 4);
+  const validPrefix =
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)) ||
+    (version === 4 && isIP(prefix) === 4);
   return version !== 0 && extra.length === 0 && validPrefix;
 }
 
@@ -37,7 +40,8 @@ const trustProxySetting = z.preprocess(
       if (value.split(',').every((entry) => isProxyAddress(entry.trim()))) return value;
       context.addIssue({
         code: 'custom',
-        message: 'must be the number of proxies in front (e.g. 1), true, or addresses separated by commas (loopback, linklocal, uniquelocal, IPs, subnets)',
+        message:
+          'must be the number of proxies in front (e.g. 1), true, or addresses separated by commas (loopback, linklocal, uniquelocal, IPs, subnets)',
       });
       return z.NEVER;
     })

@@ -3,7 +3,15 @@ import type { Config } from '@config/env.js';
 
 /** Never log credentials or cookies (security checklist item 22). */
 const redact = {
-  paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', 'password', '*.password', 'passwordHash', '*.passwordHash'],
+  paths: [
+    'req.headers.cookie',
+    'req.headers.authorization',
+    'res.headers["set-cookie"]',
+    'password',
+    '*.password',
+    'passwordHash',
+    '*.passwordHash',
+  ],
   censor: '[redacted]',
 };
 

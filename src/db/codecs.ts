@@ -164,7 +164,8 @@ export function encodeRow(kinds: ColumnKinds, input: Record<string, unknown>): R
     if (value === undefined) continue;
     const kind = kinds[column];
     if (kind === undefined) out[column] = value;
-    else if (typeof kind === 'object') out[column] = value === null || value === '' ? null : normaliseDecimalText(String(value), kind.scale);
+    else if (typeof kind === 'object')
+      out[column] = value === null || value === '' ? null : normaliseDecimalText(String(value), kind.scale);
     else if (kind === 'boolean') out[column] = value ? 1 : 0;
     else if (kind === 'list') out[column] = encodeList(value as string[] | null);
     else if (kind === 'timestamp') out[column] = encodeTimestamp(value as Date | string | null);

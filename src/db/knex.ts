@@ -17,7 +17,8 @@ function knexLogger(log: DatabaseOptions['log']) {
   return {
     warn: (message: unknown) => log.warn({ source: 'knex' }, String(message)),
     error: (message: unknown) => log.error({ source: 'knex' }, String(message)),
-    deprecate: (method: unknown, alternative: unknown) => log.warn({ source: 'knex' }, `${String(method)} is deprecated: use ${String(alternative)}`),
+    deprecate: (method: unknown, alternative: unknown) =>
+      log.warn({ source: 'knex' }, `${String(method)} is deprecated: use ${String(alternative)}`),
     debug: () => {},
   };
 }

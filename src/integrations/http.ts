@@ -94,7 +94,10 @@ const retryable = (status: number) => status === 429 || status >= 500;
 function describeNetworkError(error: unknown, options: HttpOptions, url: URL): UpstreamError {
   const name = (error as { name?: string }).name;
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new UpstreamError('timeout', `${options.serviceName} did not answer within ${formatDuration(options.timeoutMs)} (${url.origin})`);
+    return new UpstreamError(
+      'timeout',
+      `${options.serviceName} did not answer within ${formatDuration(options.timeoutMs)} (${url.origin})`,
+    );
   }
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
@@ -136,15 +139,24 @@ export async function httpRequest(options: HttpOptions, target: URL, init: Reque
       } catch (error) {
         throw describeNetworkError(error, options, current);
       }
-      if (response.status < 300 || response.status >= 400) return { status: response.status, headers: response.headers, text, url: current.toString() };
+      if (response.status < 300 || response.status >= 400)
+        return { status: response.status, headers: response.headers, text, url: current.toString() };
       const location = response.headers.get('location');
       if (!location) return { status: response.status, headers: response.headers, text, url: current.toString() };
       const next = new URL(location, current);
       if (next.host !== allowedHost) {
-        throw new UpstreamError('redirect', `${options.serviceName} redirected to another host (${next.host}); the redirect was refused`, response.status);
+        throw new UpstreamError(
+          'redirect',
+          `${options.serviceName} redirected to another host (${next.host}); the redirect was refused`,
+          response.status,
+        );
       }
       if ((method !== 'GET' && method !== 'HEAD') || hop >= MAX_SAME_HOST_REDIRECTS) {
-        throw new UpstreamError('redirect', `${options.serviceName} answered with a redirect (${response.status}) that was not followed`, response.status);
+        throw new UpstreamError(
+          'redirect',
+          `${options.serviceName} answered with a redirect (${response.status}) that was not followed`,
+          response.status,
+        );
       }
       current = next;
     }
@@ -162,7 +174,11 @@ export function parseJson(response: HttpResponse, serviceName: string): unknown 
   try {
     return JSON.parse(response.text);
   } catch {
-    throw new UpstreamError('invalid_response', `${serviceName} answered ${response.status} with something that is not JSON`, response.status);
+    throw new UpstreamError(
+      'invalid_response',
+      `${serviceName} answered ${response.status} with something that is not JSON`,
+      response.status,
+    );
   }
 }
 

@@ -31,7 +31,12 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(healthRouter(ctx.db));
   app.use(
     '/assets',
-    express.static(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+    express.static(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets'), {
+      immutable: true,
+      maxAge: '1y',
+      index: false,
+      fallthrough: false,
+    }),
   );
   // Only paths that name a file reach the disk: no stat() for every page and API request.
   const staticFiles = express.static(options.publicDir ?? 'public', { index: false });

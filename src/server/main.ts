@@ -31,7 +31,8 @@ async function main() {
     stopping = true;
     ctx.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const clean = await drainAndClose(server, ctx.log, async () => {
-      if (!(await closeWhenIdle(ctx.db, POOL_DRAIN_MS))) ctx.log.warn({ waitedMs: POOL_DRAIN_MS }, 'closed the database pool with queries still running');
+      if (!(await closeWhenIdle(ctx.db, POOL_DRAIN_MS)))
+        ctx.log.warn({ waitedMs: POOL_DRAIN_MS }, 'closed the database pool with queries still running');
     });
     ctx.log.info('stopped');
     process.exit(clean ? 0 : 1);
@@ -41,6 +42,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

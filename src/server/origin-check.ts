@@ -22,7 +22,10 @@ export function originCheck() {
     const expected = `${req.protocol}://${req.get('host')}`;
     const origin = originOf(req.get('origin')) ?? originOf(req.get('referer'));
     if (origin !== expected) {
-      req.ctx.log.warn({ event: 'origin_rejected', origin: origin ?? null, method: req.method, path: req.path }, 'cross-origin write refused');
+      req.ctx.log.warn(
+        { event: 'origin_rejected', origin: origin ?? null, method: req.method, path: req.path },
+        'cross-origin write refused',
+      );
       return next(new AppError(403, 'bad_origin', 'Request origin not allowed'));
     }
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;

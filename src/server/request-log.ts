@@ -71,7 +71,10 @@ export function requestLogging(base: Logger): RequestHandler {
         if (!req.log.isLevelEnabled(level)) return;
         const responseTime = Math.round(performance.now() - started);
         const completed = res.writableFinished;
-        req.log[level]({ res: { statusCode: res.statusCode }, responseTime, ...(completed ? {} : { aborted: true }) }, completed ? 'request completed' : 'request aborted by the client');
+        req.log[level](
+          { res: { statusCode: res.statusCode }, responseTime, ...(completed ? {} : { aborted: true }) },
+          completed ? 'request completed' : 'request aborted by the client',
+        );
       });
     }
     next();

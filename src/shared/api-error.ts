@@ -65,4 +65,9 @@ export function issuesOf(error: unknown): ApiErrorBody['issues'] {
 }
 
 const isIssue = (value: unknown): value is { path: string; message: string } =>
-  typeof value === 'object' && value !== null && 'path' in value && 'message' in value && typeof value.path === 'string' && typeof value.message === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  'path' in value &&
+  'message' in value &&
+  typeof value.path === 'string' &&
+  typeof value.message === 'string';

@@ -27,9 +27,11 @@ const CSV_TEXT_MESSAGES = {
   invalidBytes: (line: number, encoding: CsvEncoding) =>
     `Line ${line}: not valid ${ENCODING_LABELS[encoding]} text (a character would be stored as ${REPLACEMENT}); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again`,
   /** Text that arrived already decoded (pasted, or JSON rows) with a character lost on the way. */
-  lostCharacter: (line: number) => `Line ${line}: contains ${REPLACEMENT}, a character lost before the text reached the import; correct it and import again`,
+  lostCharacter: (line: number) =>
+    `Line ${line}: contains ${REPLACEMENT}, a character lost before the text reached the import; correct it and import again`,
   /** Usually UTF-16 saved without a BOM, or not a text file at all. */
-  nul: (line: number) => `Line ${line}: contains a NUL character, so this is not CSV text (accepted: UTF-8, UTF-16 with a BOM, Windows-1252)`,
+  nul: (line: number) =>
+    `Line ${line}: contains a NUL character, so this is not CSV text (accepted: UTF-8, UTF-16 with a BOM, Windows-1252)`,
 } as const;
 
 /** Text that cannot be imported as it is; `line` is the file's line (CRLF, LF and CR each end one). */
@@ -71,7 +73,11 @@ function checkCharacters(text: string, firstLine: number, encoding: CsvEncoding 
   const isNul = nul !== -1 && (replacement === -1 || nul < replacement);
   const at = isNul ? nul : replacement;
   const line = firstLine + countLineBreaks(text, at);
-  const message = isNul ? CSV_TEXT_MESSAGES.nul(line) : encoding ? CSV_TEXT_MESSAGES.invalidBytes(line, encoding) : CSV_TEXT_MESSAGES.lostCharacter(line);
+  const message = isNul
+    ? CSV_TEXT_MESSAGES.nul(line)
+    : encoding
+      ? CSV_TEXT_MESSAGES.invalidBytes(line, encoding)
+      : CSV_TEXT_MESSAGES.lostCharacter(line);
   throw new CsvTextError(message, line);
 }
 
@@ -106,9 +112,11 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return joined;
 }
 
-const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
+const startsWith = (bytes: Uint8Array, prefix: readonly number[]) =>
+  bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
 /** Too few bytes yet to tell whether a BOM starts the file. */
-const mayBecomeBom = (bytes: Uint8Array) => BOMS.some((bom) => bytes.length < bom.bytes.length && bytes.every((byte, i) => bom.bytes[i] === byte));
+const mayBecomeBom = (bytes: Uint8Array) =>
+  BOMS.some((bom) => bytes.length < bom.bytes.length && bytes.every((byte, i) => bom.bytes[i] === byte));
 
 function firstNonAscii(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return i;
@@ -261,7 +269,12 @@ function splitHeaderLine(line: string, separator: Separator): string[] {
     return false;
   });
   cells.push(line.slice(start));
-  return cells.map((cell) => cell.trim().replace(/^"([\s\S]*)"$/, '$1').replace(/""/g, '"'));
+  return cells.map((cell) =>
+    cell
+      .trim()
+      .replace(/^"([\s\S]*)"$/, '$1')
+      .replace(/""/g, '"'),
+  );
 }
 
 /**

@@ -25,7 +25,10 @@ export function formatDate(value: string | null | undefined, { locale }: FormatO
   const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
   if (!day) return value;
   return formattedDays.get(`${locale}|${day}`, () => {
-    const formatter = cached(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }));
+    const formatter = cached(
+      `date|${locale}`,
+      () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }),
+    );
     return formatter.format(new Date(`${day}T00:00:00Z`));
   });
 }
@@ -34,7 +37,10 @@ export function formatDateTime(value: string | null | undefined, { locale, timeZ
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  const formatter = cached(`datetime|${locale}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }));
+  const formatter = cached(
+    `datetime|${locale}|${timeZone}`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+  );
   return formatter.format(date);
 }
 

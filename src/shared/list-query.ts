@@ -12,7 +12,8 @@ const LIST_FILTERS = {
   runclub: { param: 'type', values: RUN_CLUB_TYPE_FILTERS },
 } as const satisfies Partial<Record<RecordType, { param: string; values: readonly string[] }>>;
 
-const filterOf = (kind: RecordType): { param: string; values: readonly string[] } | undefined => (kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined);
+const filterOf = (kind: RecordType): { param: string; values: readonly string[] } | undefined =>
+  kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined;
 
 /** What a list screen shows of its query: the search text, the filter ('' for all) and the 1-based page. */
 export interface ListView {

@@ -35,14 +35,25 @@ type PluralOf<T extends RecordType> = (typeof DEFINITIONS)[T]['plural'];
 // The derivations, once at the type level (so tables, paths and stats keys stay literal types) and once at run time.
 type SnakeCase<S extends string> = S extends `${infer Head} ${infer Tail}` ? `${Lowercase<Head>}_${SnakeCase<Tail>}` : Lowercase<S>;
 type Squashed<S extends string> = S extends `${infer Head} ${infer Tail}` ? `${Lowercase<Head>}${Squashed<Tail>}` : Lowercase<S>;
-type CamelTail<S extends string> = S extends `${infer Head} ${infer Tail}` ? `${Capitalize<Lowercase<Head>>}${CamelTail<Tail>}` : Capitalize<Lowercase<S>>;
+type CamelTail<S extends string> = S extends `${infer Head} ${infer Tail}`
+  ? `${Capitalize<Lowercase<Head>>}${CamelTail<Tail>}`
+  : Capitalize<Lowercase<S>>;
 type CamelCase<S extends string> = S extends `${infer Head} ${infer Tail}` ? `${Lowercase<Head>}${CamelTail<Tail>}` : Lowercase<S>;
 
 const wordsOf = (text: string) => text.split(' ');
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
-const snakeCase = (text: string) => wordsOf(text).map((word) => word.toLowerCase()).join('_');
-const squashed = (text: string) => wordsOf(text).map((word) => word.toLowerCase()).join('');
-const camelCase = (text: string) => wordsOf(text).map((word, index) => (index === 0 ? word.toLowerCase() : capitalise(word))).join('');
+const snakeCase = (text: string) =>
+  wordsOf(text)
+    .map((word) => word.toLowerCase())
+    .join('_');
+const squashed = (text: string) =>
+  wordsOf(text)
+    .map((word) => word.toLowerCase())
+    .join('');
+const camelCase = (text: string) =>
+  wordsOf(text)
+    .map((word, index) => (index === 0 ? word.toLowerCase() : capitalise(word)))
+    .join('');
 
 export interface RecordTypeInfo<T extends RecordType = RecordType> {
   type: T;
@@ -90,7 +101,9 @@ function infoOf<T extends RecordType>(type: T): RecordTypeInfo<T> {
 export const RECORD_TYPES = Object.keys(DEFINITIONS) as [RecordType, ...RecordType[]];
 
 /** Everything about each record type, keyed by its id. */
-export const RECORD_TYPE_INFO = Object.fromEntries(RECORD_TYPES.map((type) => [type, infoOf(type)])) as { [T in RecordType]: RecordTypeInfo<T> };
+export const RECORD_TYPE_INFO = Object.fromEntries(RECORD_TYPES.map((type) => [type, infoOf(type)])) as {
+  [T in RecordType]: RecordTypeInfo<T>;
+};
 
 export type StatsKey = RecordTypeInfo['statsKey'];
 
@@ -104,14 +117,18 @@ export function recordTypeOfSegment(segment: string): RecordType | undefined {
 }
 
 /** `/api/runclubs`, or `/api/runclubs/7` for one record. */
-export const recordApiPath = (type: RecordType, id?: number) => (id === undefined ? RECORD_TYPE_INFO[type].apiPath : `${RECORD_TYPE_INFO[type].apiPath}/${id}`);
+export const recordApiPath = (type: RecordType, id?: number) =>
+  id === undefined ? RECORD_TYPE_INFO[type].apiPath : `${RECORD_TYPE_INFO[type].apiPath}/${id}`;
 
 /** `/runclubs/7`: a record's detail page. */
 export const recordPagePath = (type: RecordType, id: number) => `${RECORD_TYPE_INFO[type].path}/${id}`;
 
 /** Owner types of contacts: every record type but influencers, who have their own email and phone (spec point 3). */
 export type ContactOwnerType = Exclude<RecordType, 'influencer'>;
-export const CONTACT_OWNER_TYPES = RECORD_TYPES.filter((type): type is ContactOwnerType => type !== 'influencer') as [ContactOwnerType, ...ContactOwnerType[]];
+export const CONTACT_OWNER_TYPES = RECORD_TYPES.filter((type): type is ContactOwnerType => type !== 'influencer') as [
+  ContactOwnerType,
+  ...ContactOwnerType[],
+];
 
 export function isContactOwnerType(value: unknown): value is ContactOwnerType {
   return isRecordType(value) && value !== 'influencer';

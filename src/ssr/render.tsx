@@ -19,7 +19,8 @@ const readFormText = express.text({ type: FORM_TYPE, limit: '1mb' });
  */
 export function pageFormBody() {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!req.is(FORM_TYPE)) return next(new AppError(415, 'unsupported_media_type', 'Page forms must be sent as application/x-www-form-urlencoded'));
+    if (!req.is(FORM_TYPE))
+      return next(new AppError(415, 'unsupported_media_type', 'Page forms must be sent as application/x-www-form-urlencoded'));
     readFormText(req, res, next);
   };
 }

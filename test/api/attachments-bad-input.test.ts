@@ -9,7 +9,20 @@ type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 const oddValue = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 400 }),
-  fc.constantFrom('', ' ', '\u0000', '\u2028', '🏃‍♀️', "'; DROP TABLE contacts; --", '__proto__', '1e309', '-0', '0.001', '99999999999', 'x'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\u2028',
+    '🏃‍♀️',
+    "'; DROP TABLE contacts; --",
+    '__proto__',
+    '1e309',
+    '-0',
+    '0.001',
+    '99999999999',
+    'x'.repeat(5000),
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -30,8 +43,31 @@ describe('attachments API under arbitrary input', () => {
   });
   afterAll(async () => t.close());
 
-  const contactFields = ['firstName', 'lastName', 'jobTitle', 'email', 'phone', 'notes', 'entityType', 'entityId', 'isPrimary', 'mailchimpTags', 'constructor'];
-  const paymentFields = ['entityType', 'entityId', 'description', 'amount', 'paymentDate', 'startDate', 'endDate', 'invoiceStatus', 'paymentType', 'notes'];
+  const contactFields = [
+    'firstName',
+    'lastName',
+    'jobTitle',
+    'email',
+    'phone',
+    'notes',
+    'entityType',
+    'entityId',
+    'isPrimary',
+    'mailchimpTags',
+    'constructor',
+  ];
+  const paymentFields = [
+    'entityType',
+    'entityId',
+    'description',
+    'amount',
+    'paymentDate',
+    'startDate',
+    'endDate',
+    'invoiceStatus',
+    'paymentType',
+    'notes',
+  ];
 
   it('never answers 5xx to a contact body, and keeps the database consistent', async () => {
     await fc.assert(

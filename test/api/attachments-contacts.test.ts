@@ -47,7 +47,9 @@ describe('contacts API', () => {
     expect(list.status).toBe(200);
     expect(list.body.map((c: { id: number }) => c.id)).toContain(id);
 
-    const updated = await agent.put(`/api/contacts/${id}`).send({ ...base(), lastName: 'Smith', mailchimpTags: ['a', ' b ', '', 'a', 'c,d'], email: '' });
+    const updated = await agent
+      .put(`/api/contacts/${id}`)
+      .send({ ...base(), lastName: 'Smith', mailchimpTags: ['a', ' b ', '', 'a', 'c,d'], email: '' });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ lastName: 'Smith', mailchimpTags: ['a', 'b', 'c', 'd'], email: null, jobTitle: 'Race director' });
 
@@ -112,11 +114,15 @@ describe('contacts API', () => {
     const owner = await insertOwner(t.database.db, 'event', 'busy event');
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) {
-      ids.push((await agent.post('/api/contacts').send({ firstName: 'C', lastName: String(i), entityType: 'event', entityId: owner })).body.id);
+      ids.push(
+        (await agent.post('/api/contacts').send({ firstName: 'C', lastName: String(i), entityType: 'event', entityId: owner })).body.id,
+      );
     }
     const results = await Promise.all([
       ...ids.map((id) => agent.put(`/api/contacts/${id}`).send({ isPrimary: true })),
-      ...[1, 2, 3].map((i) => agent.post('/api/contacts').send({ firstName: 'New', lastName: String(i), entityType: 'event', entityId: owner, isPrimary: true })),
+      ...[1, 2, 3].map((i) =>
+        agent.post('/api/contacts').send({ firstName: 'New', lastName: String(i), entityType: 'event', entityId: owner, isPrimary: true }),
+      ),
     ]);
     expect(results.map((r) => r.status).every((s) => s === 200 || s === 201)).toBe(true);
     const rows = await t.database.db('contacts').where({ entityType: 'event', entityId: owner });
@@ -125,11 +131,18 @@ describe('contacts API', () => {
   });
 
   it('keeps one primary per owner when several owners change at once', async () => {
-    const owners = [await insertOwner(t.database.db, 'runclub', 'club a'), await insertOwner(t.database.db, 'runclub', 'club b'), await insertOwner(t.database.db, 'runclub', 'club c')];
+    const owners = [
+      await insertOwner(t.database.db, 'runclub', 'club a'),
+      await insertOwner(t.database.db, 'runclub', 'club b'),
+      await insertOwner(t.database.db, 'runclub', 'club c'),
+    ];
     const ids = new Map<number, number[]>();
     for (const owner of owners) {
       const created: number[] = [];
-      for (let i = 0; i < 3; i++) created.push((await agent.post('/api/contacts').send({ firstName: 'R', lastName: String(i), entityType: 'runclub', entityId: owner })).body.id);
+      for (let i = 0; i < 3; i++)
+        created.push(
+          (await agent.post('/api/contacts').send({ firstName: 'R', lastName: String(i), entityType: 'runclub', entityId: owner })).body.id,
+        );
       ids.set(owner, created);
     }
     const results = await Promise.all(

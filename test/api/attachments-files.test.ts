@@ -22,11 +22,20 @@ describe('files API', () => {
     const incoming = path.join(t.uploadDir, '.incoming');
     return [...names, ...(existsSync(incoming) ? readdirSync(incoming).map((n) => `.incoming/${n}`) : [])];
   };
-  const fileRows = () => t.database.db('files').count({ n: '*' }).first().then((row) => Number(row?.n));
-  const upload = (files: Array<[Buffer, string, string?]>, fields: Record<string, string | number> = { entityType: 'event', entityId: eventId }) => {
+  const fileRows = () =>
+    t.database
+      .db('files')
+      .count({ n: '*' })
+      .first()
+      .then((row) => Number(row?.n));
+  const upload = (
+    files: Array<[Buffer, string, string?]>,
+    fields: Record<string, string | number> = { entityType: 'event', entityId: eventId },
+  ) => {
     const req = agent.post('/api/upload');
     for (const [key, value] of Object.entries(fields)) req.field(key, String(value));
-    for (const [bytes, name, contentType] of files) req.attach('files', bytes, { filename: name, contentType: contentType ?? 'application/octet-stream' });
+    for (const [bytes, name, contentType] of files)
+      req.attach('files', bytes, { filename: name, contentType: contentType ?? 'application/octet-stream' });
     return req;
   };
 
@@ -251,7 +260,13 @@ describe('files API', () => {
     const owner = { entityType: 'brand', entityId: brand };
     expect((await agent.post('/api/contacts').send({ ...owner, firstName: 'A', lastName: 'B' })).status).toBe(201);
     expect((await agent.post('/api/payments').send({ ...owner, description: 'x', amount: '1.00' })).status).toBe(201);
-    const uploaded = await upload([[samples.png, 'a.png'], [samples.gif, 'b.gif']], owner);
+    const uploaded = await upload(
+      [
+        [samples.png, 'a.png'],
+        [samples.gif, 'b.gif'],
+      ],
+      owner,
+    );
     const names = uploaded.body.files.map((f: { fileName: string }) => f.fileName);
     expect(storedNames()).toEqual(expect.arrayContaining(names));
     expect((await agent.delete(`/api/brands/${brand}`)).status).toBe(204);

@@ -46,7 +46,8 @@ describe('payments API', () => {
     const club = await insertOwner(t.database.db, 'runclub');
     const media = await insertOwner(t.database.db, 'media');
     const influencer = await insertOwner(t.database.db, 'influencer');
-    const pay = (entityType: string, entityId: number, amount: string) => agent.post('/api/payments').send({ entityType, entityId, description: 'x', amount });
+    const pay = (entityType: string, entityId: number, amount: string) =>
+      agent.post('/api/payments').send({ entityType, entityId, description: 'x', amount });
     expect((await pay('brand', brand, '99999.99')).status).toBe(201);
     const moving = await pay('professional', pro, '12.5');
     expect((await pay('runclub', club, '7')).status).toBe(201);
@@ -65,7 +66,9 @@ describe('payments API', () => {
   it('keeps totals exact under concurrent payments', async () => {
     const eventId = await insertOwner(t.database.db, 'event');
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => agent.post('/api/payments').send({ entityType: 'event', entityId: eventId, description: 'dime', amount: '0.10' })),
+      Array.from({ length: 10 }, () =>
+        agent.post('/api/payments').send({ entityType: 'event', entityId: eventId, description: 'dime', amount: '0.10' }),
+      ),
     );
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(await ownerTotal(t.database.db, 'event', eventId)).toBe('1.00');
@@ -106,7 +109,10 @@ describe('payments API', () => {
     expect((await agent.post('/api/payments').send({ ...owner, amount: '99999999.99' })).status).toBe(201);
     const over = await agent.post('/api/payments').send({ ...owner, amount: '0.01' });
     expect(over.status).toBe(400);
-    expect((await agent.get(`/api/payments?entityType=brand&entityId=${brand}`)).body).toMatchObject({ total: 1, totalAmount: '99999999.99' });
+    expect((await agent.get(`/api/payments?entityType=brand&entityId=${brand}`)).body).toMatchObject({
+      total: 1,
+      totalAmount: '99999999.99',
+    });
   });
 
   it('lists with checked query parameters', async () => {

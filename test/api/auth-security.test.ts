@@ -22,7 +22,16 @@ describe('sessions and sign-in security', () => {
   afterAll(async () => t.close());
 
   async function login(ip = '10.0.0.1', password = TEST_PASSWORD, address = email) {
-    return t.app && (await import('supertest')).default(t.app).post('/api/login').set('Host', '127.0.0.1').set('Origin', TEST_ORIGIN).set('X-Forwarded-For', ip).send({ email: address, password });
+    return (
+      t.app &&
+      (await import('supertest'))
+        .default(t.app)
+        .post('/api/login')
+        .set('Host', '127.0.0.1')
+        .set('Origin', TEST_ORIGIN)
+        .set('X-Forwarded-For', ip)
+        .send({ email: address, password })
+    );
   }
 
   it('answers an unknown email exactly like a wrong password', async () => {
@@ -146,7 +155,12 @@ describe('sessions and sign-in security', () => {
       const app = await createTestApp({ env: { COOKIE_SECURE: 'true', TRUST_PROXY: trustProxy } });
       try {
         await createUser(app.ctx, { email, password: TEST_PASSWORD, firstName: 'C', lastName: 'R' });
-        const res = await app.agent().post('/api/login').set('X-Forwarded-Proto', 'https').set('Origin', 'https://127.0.0.1').send({ email, password: TEST_PASSWORD });
+        const res = await app
+          .agent()
+          .post('/api/login')
+          .set('X-Forwarded-Proto', 'https')
+          .set('Origin', 'https://127.0.0.1')
+          .send({ email, password: TEST_PASSWORD });
         const cookies = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
         return [res.status, cookies.some((c) => c.startsWith('__Host-pacer=')) ? 'cookie' : 'no cookie'];
       } finally {
@@ -210,11 +224,20 @@ describe('sessions and sign-in security', () => {
     const { agent } = await t.signedInAgent();
     const evil = await agent.post('/api/logout').set('Origin', 'https://evil.example');
     expect(evil.status).toBe(403);
-    const bare = await (await import('supertest')).default(t.app).post('/api/login').set('Host', '127.0.0.1').send({ email, password: TEST_PASSWORD });
+    const bare = await (
+      await import('supertest')
+    )
+      .default(t.app)
+      .post('/api/login')
+      .set('Host', '127.0.0.1')
+      .send({ email, password: TEST_PASSWORD });
     expect(bare.status).toBe(403);
     const text = await agent.post('/api/login').set('Content-Type', 'text/plain').send('{"email":"x"}');
     expect(text.status).toBe(403);
-    const viaReferer = await (await import('supertest')).default(t.app)
+    const viaReferer = await (
+      await import('supertest')
+    )
+      .default(t.app)
       .post('/api/login')
       .set('Host', '127.0.0.1')
       .set('Referer', `${TEST_ORIGIN}/some/page`)

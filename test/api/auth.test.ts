@@ -11,11 +11,16 @@ describe('sign-in API', () => {
   it('offers first-run set-up only while no user exists, then answers 403', async () => {
     const agent = t.agent();
     expect((await agent.get('/api/session')).body).toMatchObject({ user: null, needsSetup: true });
-    const created = await agent.post('/api/setup').send({ email: 'Admin@Example.org', password: TEST_PASSWORD, firstName: 'Ada', lastName: 'Admin' });
+    const created = await agent
+      .post('/api/setup')
+      .send({ email: 'Admin@Example.org', password: TEST_PASSWORD, firstName: 'Ada', lastName: 'Admin' });
     expect(created.status).toBe(201);
     expect(created.body.user).toMatchObject({ email: 'admin@example.org', firstName: 'Ada' });
     expect((await agent.get('/api/me')).body.user.email).toBe('admin@example.org');
-    const again = await t.agent().post('/api/setup').send({ email: 'x@example.org', password: TEST_PASSWORD, firstName: 'X', lastName: 'Y' });
+    const again = await t
+      .agent()
+      .post('/api/setup')
+      .send({ email: 'x@example.org', password: TEST_PASSWORD, firstName: 'X', lastName: 'Y' });
     expect(again.status).toBe(403);
     expect((await t.agent().get('/api/session')).body.needsSetup).toBe(false);
   });

@@ -40,12 +40,18 @@ describe('bulk import API', () => {
 
   async function addEvent(wordpressEventId: number, websiteUrl: string | null = null) {
     const now = encodeTimestamp(t.clock.now());
-    const [id] = await t.ctx.db('events').insert({ eventName: `Race ${wordpressEventId}`, wordpressEventId, websiteUrl, createdAt: now, updatedAt: now });
+    const [id] = await t.ctx
+      .db('events')
+      .insert({ eventName: `Race ${wordpressEventId}`, wordpressEventId, websiteUrl, createdAt: now, updatedAt: now });
     return Number(id);
   }
 
   const contactsOf = (entityType: string) =>
-    t.ctx.db('contacts').where({ entityType }).orderBy('id').select('entityId', 'firstName', 'lastName', 'email', 'jobTitle', 'createdBy', 'isPrimary', 'mailchimpTags');
+    t.ctx
+      .db('contacts')
+      .where({ entityType })
+      .orderBy('id')
+      .select('entityId', 'firstName', 'lastName', 'email', 'jobTitle', 'createdBy', 'isPrimary', 'mailchimpTags');
 
   describe('events', () => {
     it('imports a BOM + CRLF file with quoted comma-separated addresses, naming the unknown event by line', async () => {
@@ -66,7 +72,9 @@ describe('bulk import API', () => {
         [second, 'info@trailfest.example.org', 'Info', 'Trailfest'],
         [second, 'Team.Lead@trailfest.example.org', 'Team', 'Lead'],
       ]);
-      expect(contacts.map((c) => [c.createdBy, Number(c.isPrimary), decodeList(c.mailchimpTags)])).toEqual(contacts.map(() => [userId, 0, []]));
+      expect(contacts.map((c) => [c.createdBy, Number(c.isPrimary), decodeList(c.mailchimpTags)])).toEqual(
+        contacts.map(() => [userId, 0, []]),
+      );
     });
 
     it('re-importing the same file changes nothing and creates no duplicate (addresses compared without case)', async () => {
@@ -75,7 +83,9 @@ describe('bulk import API', () => {
       const payload = payloadOf('events', fixture('events-bom-crlf.csv'));
       expect((await agent.post('/api/events/bulk-import').send(payload)).body.created).toBe(4);
       const before = await t.ctx.db('events').orderBy('id').select();
-      const again = await agent.post('/api/events/bulk-import').send(payloadOf('events', fixture('events-bom-crlf.csv').replace('Team.Lead@', 'TEAM.LEAD@')));
+      const again = await agent
+        .post('/api/events/bulk-import')
+        .send(payloadOf('events', fixture('events-bom-crlf.csv').replace('Team.Lead@', 'TEAM.LEAD@')));
       expect(again.body).toEqual({ updated: 0, created: 0, skipped: 5, errors: ['Line 5: no event has event_id 999'] });
       expect(await t.ctx.db('contacts').count({ n: '*' }).first()).toMatchObject({ n: 4 });
       expect(await t.ctx.db('events').orderBy('id').select()).toEqual(before);
@@ -96,7 +106,8 @@ describe('bulk import API', () => {
       await addEvent(1);
       await addEvent(2);
       await addEvent(3);
-      const text = 'event_id,website,Email\n1,https://one.example.org,a@one.example.org\n2,https://two.example.org,"b@two.example.org, not-an-address"\n3,https://three.example.org,c@three.example.org\n';
+      const text =
+        'event_id,website,Email\n1,https://one.example.org,a@one.example.org\n2,https://two.example.org,"b@two.example.org, not-an-address"\n3,https://three.example.org,c@three.example.org\n';
       const res = await agent.post('/api/events/bulk-import').send(payloadOf('events', text));
       expect(res.body).toEqual({ updated: 2, created: 2, skipped: 1, errors: ['Line 3: "not-an-address" is not an email address'] });
       expect(await t.ctx.db('events').where({ wordpressEventId: 2 }).first()).toMatchObject({ websiteUrl: null });
@@ -120,7 +131,14 @@ describe('bulk import API', () => {
     });
 
     it('requires a signed-in user', async () => {
-      expect((await t.agent().post('/api/events/bulk-import').send({ data: [{ event_id: '1' }] })).status).toBe(401);
+      expect(
+        (
+          await t
+            .agent()
+            .post('/api/events/bulk-import')
+            .send({ data: [{ event_id: '1' }] })
+        ).status,
+      ).toBe(401);
     });
   });
 
@@ -128,7 +146,12 @@ describe('bulk import API', () => {
     it('imports quoted commas, quotes and line breaks, matching brands by name without case or spaces', async () => {
       const res = await agent.post('/api/brands/bulk-import').send(payloadOf('brands', fixture('brands-quoted.csv')));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ brandsCreated: 3, contactsCreated: 4, skipped: 1, errors: ['Line 7: "not-an-email" is not an email address'] });
+      expect(res.body).toEqual({
+        brandsCreated: 3,
+        contactsCreated: 4,
+        skipped: 1,
+        errors: ['Line 7: "not-an-email" is not an email address'],
+      });
       const brands = await t.ctx.db('brands').orderBy('id').select('id', 'brandName', 'createdBy');
       expect(brands.map((b) => b.brandName)).toEqual(['Fleet Feet, Inc.', 'Brooks Running', 'fleet feet inc.']);
       expect(brands.every((b) => b.createdBy === userId)).toBe(true);
@@ -150,12 +173,27 @@ describe('bulk import API', () => {
     it('reuses an existing brand and skips contacts it already has; a re-import creates nothing', async () => {
       const now = encodeTimestamp(t.clock.now());
       const [brooks] = await t.ctx.db('brands').insert({ brandName: 'BROOKS RUNNING', createdAt: now, updatedAt: now });
-      await t.ctx.db('contacts').insert({ firstName: 'J', lastName: 'S', email: 'JOHN@brooks.example.com', entityType: 'brand', entityId: brooks, mailchimpTags: '[]', isPrimary: 0, createdAt: now, updatedAt: now });
+      await t.ctx.db('contacts').insert({
+        firstName: 'J',
+        lastName: 'S',
+        email: 'JOHN@brooks.example.com',
+        entityType: 'brand',
+        entityId: brooks,
+        mailchimpTags: '[]',
+        isPrimary: 0,
+        createdAt: now,
+        updatedAt: now,
+      });
       const payload = payloadOf('brands', fixture('brands-quoted.csv'));
       const first = await agent.post('/api/brands/bulk-import').send(payload);
       expect(first.body).toMatchObject({ brandsCreated: 2, contactsCreated: 3, skipped: 2 });
       const again = await agent.post('/api/brands/bulk-import').send(payload);
-      expect(again.body).toEqual({ brandsCreated: 0, contactsCreated: 0, skipped: 5, errors: ['Line 7: "not-an-email" is not an email address'] });
+      expect(again.body).toEqual({
+        brandsCreated: 0,
+        contactsCreated: 0,
+        skipped: 5,
+        errors: ['Line 7: "not-an-email" is not an email address'],
+      });
       expect(await t.ctx.db('brands').count({ n: '*' }).first()).toMatchObject({ n: 3 });
       expect(await t.ctx.db('contacts').where({ entityType: 'brand' }).count({ n: '*' }).first()).toMatchObject({ n: 4 });
     });
@@ -174,7 +212,9 @@ describe('bulk import API', () => {
     it('answers the spec messages', async () => {
       const missing = await agent.post('/api/brands/bulk-import').send({ data: [{ Brand: 'X', 'First Name': 'A', Email: 'a@b.org' }] });
       expect(missing.body.message).toBe('Missing required column: Last Name');
-      const none = await agent.post('/api/brands/bulk-import').send({ data: [{ Brand: '', 'First Name': 'A', 'Last Name': 'B', Email: 'a@b.org' }] });
+      const none = await agent
+        .post('/api/brands/bulk-import')
+        .send({ data: [{ Brand: '', 'First Name': 'A', 'Last Name': 'B', Email: 'a@b.org' }] });
       expect(none.body.message).toBe('No valid data found in CSV');
       expect((await agent.post('/api/brands/bulk-import').send({ data: [] })).body.message).toBe('Please enter CSV data');
     });
@@ -182,7 +222,13 @@ describe('bulk import API', () => {
     // Fails while src/api/core/auth.ts applies its 16 kB JSON parser to every /api request (router.use): it parses
     // (and refuses) import bodies before the imports router's own 50 MB parser is reached.
     it('accepts a body over the general 1 MB limit', async () => {
-      const data = Array.from({ length: 12_000 }, (_, i) => ({ Brand: `Brand ${i % 50}`, 'First Name': 'Pat', 'Last Name': 'Lee', Email: `pat${i}@brand${i % 50}.example.com`, 'Current Job': 'x'.repeat(40) }));
+      const data = Array.from({ length: 12_000 }, (_, i) => ({
+        Brand: `Brand ${i % 50}`,
+        'First Name': 'Pat',
+        'Last Name': 'Lee',
+        Email: `pat${i}@brand${i % 50}.example.com`,
+        'Current Job': 'x'.repeat(40),
+      }));
       const res = await agent.post('/api/brands/bulk-import').send({ data });
       expect(JSON.stringify({ data }).length).toBeGreaterThan(1_100_000);
       expect(res.status).toBe(200);
@@ -190,18 +236,31 @@ describe('bulk import API', () => {
     });
 
     it('refuses JSON rows that carry U+FFFD (bytes that were not UTF-8), naming the line, and stores nothing', async () => {
-      const rows = { data: [{ Brand: 'Plain', 'First Name': 'A', 'Last Name': 'B', Email: 'a@plain.example.org' }, { Brand: ACCENTED.brand, 'First Name': 'Ren', 'Last Name': 'M', Email: 'r@cafe.example.org' }], lines: [2, 4] };
+      const rows = {
+        data: [
+          { Brand: 'Plain', 'First Name': 'A', 'Last Name': 'B', Email: 'a@plain.example.org' },
+          { Brand: ACCENTED.brand, 'First Name': 'Ren', 'Last Name': 'M', Email: 'r@cafe.example.org' },
+        ],
+        lines: [2, 4],
+      };
       // A script sending Windows-1252 bytes as JSON: the body parser turns each é into U+FFFD.
       const body = Buffer.from(JSON.stringify(rows), 'latin1');
       // The identity serializer sends the bytes as they are (superagent would otherwise JSON-encode the Buffer object).
-      const res = await agent.post('/api/brands/bulk-import').set('Content-Type', 'application/json').serialize((raw: Buffer) => raw as unknown as string).send(body);
+      const res = await agent
+        .post('/api/brands/bulk-import')
+        .set('Content-Type', 'application/json')
+        .serialize((raw: Buffer) => raw as unknown as string)
+        .send(body);
       expect(res.status).toBe(400);
-      expect(res.body.message).toBe('Line 4: contains \uFFFD, a character lost before the text reached the import; correct it and import again');
+      expect(res.body.message).toBe(
+        'Line 4: contains \uFFFD, a character lost before the text reached the import; correct it and import again',
+      );
       expect(await t.ctx.db('brands').select('id')).toEqual([]);
     });
 
     it('treats a "__proto__" header cell as a plain column name', async () => {
-      const body = '{"data":[{"Brand":"Proto","First Name":"A","Last Name":"B","Email":"a@proto.example.com","__proto__":{"polluted":true}}]}';
+      const body =
+        '{"data":[{"Brand":"Proto","First Name":"A","Last Name":"B","Email":"a@proto.example.com","__proto__":{"polluted":true}}]}';
       const res = await agent.post('/api/brands/bulk-import').set('Content-Type', 'application/json').send(body);
       expect(res.status).toBe(400);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -209,12 +268,18 @@ describe('bulk import API', () => {
   });
 
   describe('CSV files: encodings and separators', () => {
-    const storedBrands = async () => ((await t.ctx.db('brands').orderBy('brandName').select('brandName')) as Array<{ brandName: string }>).map((b) => b.brandName);
+    const storedBrands = async () =>
+      ((await t.ctx.db('brands').orderBy('brandName').select('brandName')) as Array<{ brandName: string }>).map((b) => b.brandName);
     const storedContacts = async () =>
-      ((await t.ctx.db('contacts').orderBy('email').select('firstName', 'lastName', 'email')) as Array<Record<string, string>>).map((c) => [c.firstName, c.lastName, c.email]);
+      ((await t.ctx.db('contacts').orderBy('email').select('firstName', 'lastName', 'email')) as Array<Record<string, string>>).map((c) => [
+        c.firstName,
+        c.lastName,
+        c.email,
+      ]);
     /** Every column of every imported row, to prove no U+FFFD was ever stored. */
     const everythingStored = async () => JSON.stringify([await t.ctx.db('brands').select(), await t.ctx.db('contacts').select()]);
-    const upload = (bytes: Buffer, name = 'brands.csv') => agent.post('/api/brands/bulk-import').attach('file', bytes, { filename: name, contentType: 'text/csv' });
+    const upload = (bytes: Buffer, name = 'brands.csv') =>
+      agent.post('/api/brands/bulk-import').attach('file', bytes, { filename: name, contentType: 'text/csv' });
 
     it.each([
       ['Windows-1252 (Excel on Windows)', () => windows1252(brandsText())],
@@ -234,10 +299,13 @@ describe('bulk import API', () => {
 
     it('imports an uploaded events file and names the file’s lines', async () => {
       const id = await addEvent(101);
-      const text = 'event_id;website;Email;First Name;Last Name\r\n101;cafe.example.org;a@cafe.example.org;Ren\xe9;M\xfcller\r\n\r\n999;;b@cafe.example.org;;\r\n';
+      const text =
+        'event_id;website;Email;First Name;Last Name\r\n101;cafe.example.org;a@cafe.example.org;Ren\xe9;M\xfcller\r\n\r\n999;;b@cafe.example.org;;\r\n';
       const res = await agent.post('/api/events/bulk-import').attach('file', windows1252(text), 'events.csv');
       expect(res.body).toEqual({ updated: 1, created: 1, skipped: 1, errors: ['Line 4: no event has event_id 999'] });
-      expect((await contactsOf('event')).map((c) => [c.entityId, c.firstName, c.lastName])).toEqual([[id, ACCENTED.firstName, ACCENTED.lastName]]);
+      expect((await contactsOf('event')).map((c) => [c.entityId, c.firstName, c.lastName])).toEqual([
+        [id, ACCENTED.firstName, ACCENTED.lastName],
+      ]);
     });
 
     it('names the separator when a required column is still missing, and the first bad line of a broken file', async () => {
@@ -246,14 +314,18 @@ describe('bulk import API', () => {
       expect(missing.body.message).toBe('Missing required column: First Name (the header line is separated by semicolons)');
       const late = await upload(utf8WithLateBadByte(3000, 2800));
       expect(late.status).toBe(400);
-      expect(late.body.message).toBe('Line 2800: not valid UTF-8 text (a character would be stored as \uFFFD); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again');
+      expect(late.body.message).toBe(
+        'Line 2800: not valid UTF-8 text (a character would be stored as \uFFFD); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again',
+      );
       expect(await t.ctx.db('contacts').where({ email: 'late2800@example.com' }).first()).toBeUndefined();
       expect(await everythingStored()).not.toContain('\uFFFD');
     });
 
     it('answers the spec messages for an empty file and a file without rows; refuses other parts', async () => {
       expect((await upload(Buffer.alloc(0))).body.message).toBe('Please enter CSV data');
-      expect((await upload(utf8('Brand,First Name,Last Name,Email\n'))).body.message).toBe('CSV must have at least a header row and one data row');
+      expect((await upload(utf8('Brand,First Name,Last Name,Email\n'))).body.message).toBe(
+        'CSV must have at least a header row and one data row',
+      );
       const wrongField = await agent.post('/api/brands/bulk-import').attach('csv', utf8(brandsText()), 'brands.csv');
       expect(wrongField.status).toBe(400);
       expect(wrongField.body.message).toBe('Send the CSV file in a form field named "file"');
@@ -265,12 +337,18 @@ describe('bulk import API', () => {
     it('stops the import when the client goes away mid-file, instead of waiting for the rest for ever', async () => {
       // An app of its own whose log keeps debug lines: the error handler notes there what the abandoned request failed with.
       const logLines: string[] = [];
-      const own = await createTestApp({ extend: (ctx) => ({ ...ctx, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }) }) });
+      const own = await createTestApp({
+        extend: (ctx) => ({ ...ctx, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }) }),
+      });
       const server = own.app.listen(0, '127.0.0.1');
       try {
         await new Promise((resolve) => server.once('listening', resolve));
         const { user } = await own.signedInAgent();
-        const login = await supertest(own.app).post('/api/login').set('Host', '127.0.0.1').set('Origin', TEST_ORIGIN).send({ email: user.email, password: TEST_PASSWORD });
+        const login = await supertest(own.app)
+          .post('/api/login')
+          .set('Host', '127.0.0.1')
+          .set('Origin', TEST_ORIGIN)
+          .send({ email: user.email, password: TEST_PASSWORD });
         const cookie = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
         const boundary = 'pacer-import-boundary';
         const request = httpRequest({
@@ -278,7 +356,13 @@ describe('bulk import API', () => {
           port: (server.address() as AddressInfo).port,
           method: 'POST',
           path: '/api/brands/bulk-import',
-          headers: { Host: '127.0.0.1', Origin: TEST_ORIGIN, Cookie: cookie, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': '1000000' },
+          headers: {
+            Host: '127.0.0.1',
+            Origin: TEST_ORIGIN,
+            Cookie: cookie,
+            'Content-Type': `multipart/form-data; boundary=${boundary}`,
+            'Content-Length': '1000000',
+          },
         });
         request.on('error', () => undefined);
         const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`;
@@ -293,14 +377,23 @@ describe('bulk import API', () => {
         await own.close();
       }
     });
-
   });
 
   it('answers 400, never 500, to a malformed body and writes nothing', async () => {
-    const bodies: Array<string | object> = ['{"data": [', { data: 'rows' }, { data: [1] }, { data: [{ Brand: { nested: true } }] }, { data: [{}], lines: [0] }, { data: [{}], extra: 1 }];
+    const bodies: Array<string | object> = [
+      '{"data": [',
+      { data: 'rows' },
+      { data: [1] },
+      { data: [{ Brand: { nested: true } }] },
+      { data: [{}], lines: [0] },
+      { data: [{}], extra: 1 },
+    ];
     for (const path of ['/api/events/bulk-import', '/api/brands/bulk-import']) {
       for (const body of bodies) {
-        const res = await agent.post(path).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+        const res = await agent
+          .post(path)
+          .set('Content-Type', 'application/json')
+          .send(typeof body === 'string' ? body : JSON.stringify(body));
         expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
       }
     }

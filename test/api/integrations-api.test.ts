@@ -11,12 +11,21 @@ describe('integrations API', () => {
   let bare: TestApp;
 
   beforeAll(async () => {
-    wp = await new FakeWordPress({ posts: { events: [{ id: 1, title: 'Harbour &#038; Bridge', meta: { location_state: 'Narnia' } }] } }).start();
+    wp = await new FakeWordPress({
+      posts: { events: [{ id: 1, title: 'Harbour &#038; Bridge', meta: { location_state: 'Narnia' } }] },
+    }).start();
     mc = await new FakeMailchimp().start();
     mc.addAudience('Runners Weekly', 'runners1');
     mc.addMember('runners1', { email_address: 'gone@example.org', status: 'unsubscribed' });
     t = await createTestApp({
-      env: { WORDPRESS_URL: wp.url, WORDPRESS_USER: wp.user, WORDPRESS_APP_PASSWORD: wp.appPassword, MAILCHIMP_API_KEY: mc.apiKey, MAILCHIMP_BASE_URL: mc.baseUrl, HTTP_TIMEOUT_MS: '3000' },
+      env: {
+        WORDPRESS_URL: wp.url,
+        WORDPRESS_USER: wp.user,
+        WORDPRESS_APP_PASSWORD: wp.appPassword,
+        MAILCHIMP_API_KEY: mc.apiKey,
+        MAILCHIMP_BASE_URL: mc.baseUrl,
+        HTTP_TIMEOUT_MS: '3000',
+      },
     });
     bare = await createTestApp();
   });
@@ -34,21 +43,39 @@ describe('integrations API', () => {
 
   it('tests the WordPress connection and gives decoded site info', async () => {
     const { agent } = await t.signedInAgent();
-    expect((await agent.get('/api/wordpress/test')).body).toEqual({ success: true, message: 'Connected to Pacer & Friends as Edith Editor' });
-    expect((await agent.get('/api/wordpress/site-info')).body).toEqual({ name: 'Pacer & Friends', url: wp.url, description: 'Runners’ news – races, clubs & pros' });
+    expect((await agent.get('/api/wordpress/test')).body).toEqual({
+      success: true,
+      message: 'Connected to Pacer & Friends as Edith Editor',
+    });
+    expect((await agent.get('/api/wordpress/site-info')).body).toEqual({
+      name: 'Pacer & Friends',
+      url: wp.url,
+      description: 'Runners’ news – races, clubs & pros',
+    });
   });
 
   it('syncs through POST /api/sync/:kind and shows the latest run per kind', async () => {
     const { agent, user } = await t.signedInAgent('syncer@example.org');
     const res = await agent.post('/api/sync/events');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, created: 1, updated: 0, errors: ["Event 'Harbour & Bridge' (WordPress id 1): state 'Narnia' is not one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT, NZ; left empty"] });
+    expect(res.body).toMatchObject({
+      success: true,
+      created: 1,
+      updated: 0,
+      errors: [
+        "Event 'Harbour & Bridge' (WordPress id 1): state 'Narnia' is not one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT, NZ; left empty",
+      ],
+    });
     expect(typeof res.body.message).toBe('string');
     const overview = (await agent.get('/api/integrations/overview')).body;
     expect(overview).toMatchObject({
       wordpress: { configured: true, url: wp.url, credentials: true },
       mailchimp: { configured: true },
-      latestRuns: { events: { status: 'succeeded', trigger: 'web', startedBy: user.email, created: 1, full: true }, professionals: null, runclubs: null },
+      latestRuns: {
+        events: { status: 'succeeded', trigger: 'web', startedBy: user.email, created: 1, full: true },
+        professionals: null,
+        runclubs: null,
+      },
     });
     expect((await agent.get('/api/sync/runs?kind=events')).body.items).toHaveLength(1);
     expect((await agent.get('/api/sync/runs?kind=races')).status).toBe(400);
@@ -67,7 +94,11 @@ describe('integrations API', () => {
       await waitUntil(() => wp.requests.length > before, 'the first sync to ask WordPress');
       const second = await agent.post('/api/sync/professionals');
       expect(second.status).toBe(409);
-      expect(second.body).toMatchObject({ success: false, code: 'sync_running', message: 'A sync of professionals is already running; try again when it has finished' });
+      expect(second.body).toMatchObject({
+        success: false,
+        code: 'sync_running',
+        message: 'A sync of professionals is already running; try again when it has finished',
+      });
       release();
       expect((await first).status).toBe(200);
     } finally {
@@ -82,10 +113,18 @@ describe('integrations API', () => {
       message: 'Connected to Mailchimp account Pacer Running Co',
       data: { account_name: 'Pacer Running Co', email: 'owner@pacer.example', industry: 'Sports', total_subscribers: 0 },
     });
-    expect((await agent.get('/api/mailchimp/audiences')).body).toEqual([{ id: 'runners1', name: 'Runners Weekly', stats: { member_count: 0 } }]);
-    const added = await agent.post('/api/mailchimp/audiences/runners1/members').send({ email: 'new@example.org', firstName: 'Nia', lastName: 'New', phone: '', tags: ['Club Lead', ' '] });
+    expect((await agent.get('/api/mailchimp/audiences')).body).toEqual([
+      { id: 'runners1', name: 'Runners Weekly', stats: { member_count: 0 } },
+    ]);
+    const added = await agent
+      .post('/api/mailchimp/audiences/runners1/members')
+      .send({ email: 'new@example.org', firstName: 'Nia', lastName: 'New', phone: '', tags: ['Club Lead', ' '] });
     expect(added.body).toEqual({ success: true, message: 'new@example.org was added to the audience', outcome: 'added' });
-    expect(mc.member('runners1', 'new@example.org')).toMatchObject({ status: 'subscribed', tags: ['Club Lead'], merge_fields: { FNAME: 'Nia', LNAME: 'New' } });
+    expect(mc.member('runners1', 'new@example.org')).toMatchObject({
+      status: 'subscribed',
+      tags: ['Club Lead'],
+      merge_fields: { FNAME: 'Nia', LNAME: 'New' },
+    });
     const gone = await agent.post('/api/mailchimp/audiences/runners1/members').send({ email: 'gone@example.org', tags: [] });
     expect(gone.body.outcome).toBe('unsubscribed');
     expect(mc.member('runners1', 'gone@example.org')?.status).toBe('unsubscribed');
@@ -100,19 +139,36 @@ describe('integrations API', () => {
     expect(extra.status).toBe(400);
     const notList = await agent.post('/api/mailchimp/audiences/nope/members').send({ email: 'a@example.org' });
     expect(notList.status).toBe(404);
-    expect(notList.body).toMatchObject({ success: false, message: 'Mailchimp: Resource Not Found: The requested resource could not be found.' });
+    expect(notList.body).toMatchObject({
+      success: false,
+      message: 'Mailchimp: Resource Not Found: The requested resource could not be found.',
+    });
     const badId = await agent.post('/api/mailchimp/audiences/bad%20id!/members').send({ email: 'a@example.org' });
     expect(badId.status).toBe(400);
   });
 
   it('reports failed connection tests as {success:false} with the reason', async () => {
-    const failing = await createTestApp({ env: { WORDPRESS_URL: wp.url, WORDPRESS_USER: wp.user, WORDPRESS_APP_PASSWORD: 'wrong', MAILCHIMP_API_KEY: 'bad-us1', MAILCHIMP_BASE_URL: mc.baseUrl } });
+    const failing = await createTestApp({
+      env: {
+        WORDPRESS_URL: wp.url,
+        WORDPRESS_USER: wp.user,
+        WORDPRESS_APP_PASSWORD: 'wrong',
+        MAILCHIMP_API_KEY: 'bad-us1',
+        MAILCHIMP_BASE_URL: mc.baseUrl,
+      },
+    });
     try {
       const { agent } = await failing.signedInAgent();
       const wpTest = await agent.get('/api/wordpress/test');
       expect(wpTest.status).toBe(200);
-      expect(wpTest.body).toEqual({ success: false, message: expect.stringContaining('WordPress rejected the username or application password for editor') });
-      expect((await agent.get('/api/mailchimp/test')).body).toEqual({ success: false, message: "API Key Invalid: Your API key may be invalid, or you've attempted to access the wrong datacenter." });
+      expect(wpTest.body).toEqual({
+        success: false,
+        message: expect.stringContaining('WordPress rejected the username or application password for editor'),
+      });
+      expect((await agent.get('/api/mailchimp/test')).body).toEqual({
+        success: false,
+        message: "API Key Invalid: Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+      });
       const audiences = await agent.get('/api/mailchimp/audiences');
       expect(audiences.status).toBe(502);
       expect(audiences.body).toMatchObject({ success: false, code: 'upstream_failed' });
@@ -137,6 +193,9 @@ describe('integrations API', () => {
     const member = await agent.post('/api/mailchimp/audiences/x1/members').send({ email: 'a@example.org' });
     expect(member.status).toBe(400);
     expect(member.body.message).toMatch(/MAILCHIMP_API_KEY/);
-    expect((await agent.get('/api/integrations/overview')).body).toMatchObject({ wordpress: { configured: false }, mailchimp: { configured: false } });
+    expect((await agent.get('/api/integrations/overview')).body).toMatchObject({
+      wordpress: { configured: false },
+      mailchimp: { configured: false },
+    });
   });
 });

@@ -102,7 +102,12 @@ describe('record CRUD API', () => {
       const before = (await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey] as number;
       const res = await agent.post(base).send(c.body);
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ [c.nameField]: c.body[c.nameField], createdBy: userId, createdAt: t.clock.now().toISOString(), updatedAt: t.clock.now().toISOString() });
+      expect(res.body).toMatchObject({
+        [c.nameField]: c.body[c.nameField],
+        createdBy: userId,
+        createdAt: t.clock.now().toISOString(),
+        updatedAt: t.clock.now().toISOString(),
+      });
       id = res.body.id;
       expect((await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey]).toBe(before + 1);
     });
@@ -149,7 +154,15 @@ describe('record CRUD API', () => {
       const unknown = await agent.post(base).send({ ...c.body, id: 5, createdBy: 1, surprise: true });
       expect(unknown.status).toBe(400);
       expect(unknown.body.message).toMatch(/Unknown field\(s\): .*surprise/);
-      for (const body of [[c.body], 'text', 42, null, { ...c.body, [c.nameField]: ['a'] }, { ...c.body, [c.nameField]: { $gt: '' } }, { ...c.body, [c.nameField]: 'x'.repeat(256) }]) {
+      for (const body of [
+        [c.body],
+        'text',
+        42,
+        null,
+        { ...c.body, [c.nameField]: ['a'] },
+        { ...c.body, [c.nameField]: { $gt: '' } },
+        { ...c.body, [c.nameField]: 'x'.repeat(256) },
+      ]) {
         const res = await agent.post(base).set('Content-Type', 'application/json').send(JSON.stringify(body));
         expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       }
@@ -183,7 +196,14 @@ describe('record CRUD API', () => {
         { firstName: 'A', lastName: 'B', ...owner, isPrimary: 0, mailchimpTags: '[]', createdAt: now, updatedAt: now },
         { firstName: 'C', lastName: 'D', ...otherOwner, isPrimary: 0, mailchimpTags: '[]', createdAt: now, updatedAt: now },
       ]);
-      await db('payments').insert({ ...owner, description: 'Ad', amount: '10.00', invoiceStatus: 'pending', createdAt: now, updatedAt: now });
+      await db('payments').insert({
+        ...owner,
+        description: 'Ad',
+        amount: '10.00',
+        invoiceStatus: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      });
       await db('files').insert({ ...owner, fileName: key, originalName: 'a.png', filePath: key, uploadedAt: now });
       const before = (await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey] as number;
 

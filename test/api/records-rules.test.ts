@@ -28,8 +28,16 @@ describe('record rules', () => {
     let ids: Record<string, number>;
     beforeAll(async () => {
       ids = {
-        marathon: (await agent.post('/api/events').send({ eventName: 'Ballarat Marathon', featuredRace: true, eventStartDate: '2026-03-01', locationState: 'VIC' })).body.id,
-        fun: (await agent.post('/api/events').send({ eventName: 'Albury Fun Run', eventStartDate: '2026-05-01', locationAddress: '9 Dean St, Albury' })).body.id,
+        marathon: (
+          await agent
+            .post('/api/events')
+            .send({ eventName: 'Ballarat Marathon', featuredRace: true, eventStartDate: '2026-03-01', locationState: 'VIC' })
+        ).body.id,
+        fun: (
+          await agent
+            .post('/api/events')
+            .send({ eventName: 'Albury Fun Run', eventStartDate: '2026-05-01', locationAddress: '9 Dean St, Albury' })
+        ).body.id,
         undated: (await agent.post('/api/events').send({ eventName: 'Cairns Night Run', locationState: 'QLD' })).body.id,
         synced: await syncedEvent({ eventName: 'Darwin Dash', wordpressEventId: 4242, locationState: 'NT' }),
       };
@@ -43,7 +51,10 @@ describe('record rules', () => {
       expect(regular.body.total).toBe(3);
       expect(regular.body.items.every((e: { featuredRace: boolean }) => !e.featuredRace)).toBe(true);
       expect((await agent.get('/api/events?filter=all')).body.total).toBe(4);
-      expect((await agent.get('/api/events?filter=regular&q=run')).body.items.map((e: { id: number }) => e.id)).toEqual([ids.undated, ids.fun]);
+      expect((await agent.get('/api/events?filter=regular&q=run')).body.items.map((e: { id: number }) => e.id)).toEqual([
+        ids.undated,
+        ids.fun,
+      ]);
       expect((await agent.get('/api/events?filter=featured&q=run')).body).toEqual({ items: [], total: 0 });
     });
 
@@ -57,7 +68,8 @@ describe('record rules', () => {
     });
 
     it('sorts, limits and offsets', async () => {
-      const names = async (query: string) => (await agent.get(`/api/events?${query}`)).body.items.map((e: { eventName: string }) => e.eventName);
+      const names = async (query: string) =>
+        (await agent.get(`/api/events?${query}`)).body.items.map((e: { eventName: string }) => e.eventName);
       expect(await names('sort=name')).toEqual(['Albury Fun Run', 'Ballarat Marathon', 'Cairns Night Run', 'Darwin Dash']);
       // Latest start first; undated events last, newest of them first.
       expect(await names('sort=date')).toEqual(['Albury Fun Run', 'Ballarat Marathon', 'Darwin Dash', 'Cairns Night Run']);
@@ -71,7 +83,18 @@ describe('record rules', () => {
     });
 
     it('answers 400 for bad list parameters', async () => {
-      for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'offset=1.5', 'sort=bogus', 'filter=gold', 'q=a&q=b', `q=${'x'.repeat(201)}`, 'limit=1e2']) {
+      for (const query of [
+        'limit=0',
+        'limit=101',
+        'limit=abc',
+        'offset=-1',
+        'offset=1.5',
+        'sort=bogus',
+        'filter=gold',
+        'q=a&q=b',
+        `q=${'x'.repeat(201)}`,
+        'limit=1e2',
+      ]) {
         const res = await agent.get(`/api/events?${query}`);
         expect(res.status, query).toBe(400);
         expect(res.body.code).toBe('validation_failed');
@@ -118,7 +141,12 @@ describe('record rules', () => {
       await t.database.db('events').where({ id: ids.synced }).update({ galleryImages: '["a.jpg"]', wordpressLastSync: stamp() });
       const res = await agent.put(`/api/events/${ids.synced}`).send({ eventName: 'Darwin Dash 2027' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ wordpressEventId: 4242, galleryImages: ['a.jpg'], wordpressLastSync: t.clock.now().toISOString(), locationState: null });
+      expect(res.body).toMatchObject({
+        wordpressEventId: 4242,
+        galleryImages: ['a.jpg'],
+        wordpressLastSync: t.clock.now().toISOString(),
+        locationState: null,
+      });
       expect((await agent.put(`/api/events/${ids.synced}`).send({ eventName: 'X', wordpressEventId: 1 })).status).toBe(400);
     });
   });
@@ -130,8 +158,16 @@ describe('record rules', () => {
       expect(refused.body.message).toBe('Unknown field(s): wordpressProfessionalId');
       const created = await agent.post('/api/professionals').send({ businessName: 'Draft Physio' });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ wordpressProfessionalId: null, subscriptionStatus: 'active', specializations: [], totalPayments: '0.00' });
-      expect((await agent.put(`/api/professionals/${created.body.id}`).send({ businessName: 'Draft Physio', wordpressProfessionalId: 5 })).status).toBe(400);
+      expect(created.body).toMatchObject({
+        wordpressProfessionalId: null,
+        subscriptionStatus: 'active',
+        specializations: [],
+        totalPayments: '0.00',
+      });
+      expect(
+        (await agent.put(`/api/professionals/${created.body.id}`).send({ businessName: 'Draft Physio', wordpressProfessionalId: 5 }))
+          .status,
+      ).toBe(400);
       expect(await t.database.db('professionals').where({ id: created.body.id }).first()).toMatchObject({ wordpressProfessionalId: null });
       expect((await agent.delete(`/api/professionals/${created.body.id}`)).status).toBe(204);
     });
@@ -150,11 +186,16 @@ describe('record rules', () => {
       );
       const res = await agent.delete(`/api/professionals/${id}`);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ code: 'conflict', message: 'This professional is published on the content website (it has a wordpress id) and cannot be deleted here' });
+      expect(res.body).toEqual({
+        code: 'conflict',
+        message: 'This professional is published on the content website (it has a wordpress id) and cannot be deleted here',
+      });
       expect((await agent.get(`/api/professionals/${id}`)).status).toBe(200);
       expect((await agent.get('/api/professionals?q=published')).body.total).toBe(1);
       // Editing keeps it published.
-      const edited = await agent.put(`/api/professionals/${id}`).send({ businessName: 'Published Coach', professionType: 'coach', credentials: ['AthAus L2'] });
+      const edited = await agent
+        .put(`/api/professionals/${id}`)
+        .send({ businessName: 'Published Coach', professionType: 'coach', credentials: ['AthAus L2'] });
       expect(edited.body).toMatchObject({ wordpressProfessionalId: 901, credentials: ['AthAus L2'], professionType: 'coach' });
     });
 
@@ -163,7 +204,9 @@ describe('record rules', () => {
         const res = await agent.post('/api/professionals').send({ businessName: 'Enum Check', ...body });
         expect(res.status, JSON.stringify(body)).toBe(400);
       }
-      const res = await agent.post('/api/professionals').send({ businessName: 'Empty Enums', professionType: '', locationState: '', subscriptionStatus: '' });
+      const res = await agent
+        .post('/api/professionals')
+        .send({ businessName: 'Empty Enums', professionType: '', locationState: '', subscriptionStatus: '' });
       expect(res.body).toMatchObject({ professionType: null, locationState: null, subscriptionStatus: 'active' });
     });
   });
@@ -178,9 +221,18 @@ describe('record rules', () => {
         meetingTimes: ['Tue 6pm', 'Sat 7am'],
       });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ foundedYear: 1998, membershipCount: null, meetingTimes: ['Tue 6pm', 'Sat 7am'], clubType: ['road', 'social'], wordpressClubId: null, schedules: [] });
+      expect(created.body).toMatchObject({
+        foundedYear: 1998,
+        membershipCount: null,
+        meetingTimes: ['Tue 6pm', 'Sat 7am'],
+        clubType: ['road', 'social'],
+        wordpressClubId: null,
+        schedules: [],
+      });
       const id = created.body.id;
-      expect((await agent.put(`/api/runclubs/${id}`).send({ clubName: 'Harbour Harriers', membershipCount: '120' })).body.membershipCount).toBe(120);
+      expect(
+        (await agent.put(`/api/runclubs/${id}`).send({ clubName: 'Harbour Harriers', membershipCount: '120' })).body.membershipCount,
+      ).toBe(120);
       const fraction = await agent.put(`/api/runclubs/${id}`).send({ clubName: 'Harbour Harriers', membershipCount: 1.5 });
       expect(fraction.status).toBe(400);
       expect(fraction.body.message).toBe('Membership count must be a whole number');
@@ -191,7 +243,9 @@ describe('record rules', () => {
     it('filter by type and show their schedules', async () => {
       const trail = (await agent.post('/api/runclubs').send({ clubName: 'Mud Goats', clubType: ['trail'] })).body.id;
       await agent.post('/api/runclubs').send({ clubName: 'Tar Gazers', clubType: ['road', 'social'] });
-      await t.database.db('run_club_schedules').insert({ clubId: trail, title: 'Hills', dayOfWeek: 'Saturday', isRecurring: 1, createdAt: stamp() });
+      await t.database
+        .db('run_club_schedules')
+        .insert({ clubId: trail, title: 'Hills', dayOfWeek: 'Saturday', isRecurring: 1, createdAt: stamp() });
       const detail = await agent.get(`/api/runclubs/${trail}`);
       expect(detail.body.schedules).toMatchObject([{ title: 'Hills', dayOfWeek: 'Saturday', isRecurring: true, clubId: trail }]);
       const list = await agent.get('/api/runclubs?type=trail');
@@ -207,7 +261,9 @@ describe('record rules', () => {
 
   describe('influencers', () => {
     it('default the type, strip a leading @ and search full name, handle and type', async () => {
-      const created = await agent.post('/api/influencers').send({ firstName: 'Mia', lastName: 'Stone', instagramHandle: '@mia.runs', tiktokHandle: '@@mia' });
+      const created = await agent
+        .post('/api/influencers')
+        .send({ firstName: 'Mia', lastName: 'Stone', instagramHandle: '@mia.runs', tiktokHandle: '@@mia' });
       expect(created.body).toMatchObject({ influencerType: 'influencer', instagramHandle: 'mia.runs', tiktokHandle: 'mia' });
       const both = (await agent.post('/api/influencers').send({ firstName: 'Leo', lastName: 'Park', influencerType: 'both' })).body.id;
       const ids = async (q: string) => (await agent.get('/api/influencers').query({ q })).body.items.map((i: { id: number }) => i.id);
@@ -215,7 +271,9 @@ describe('record rules', () => {
       expect(await ids('A.RUNS')).toEqual([created.body.id]);
       expect(await ids('both')).toEqual([both]);
       expect((await agent.post('/api/influencers').send({ firstName: 'No', lastName: '' })).body.message).toBe('Last name is required');
-      expect((await agent.post('/api/influencers').send({ firstName: 'No', lastName: 'Type', influencerType: 'celebrity' })).status).toBe(400);
+      expect((await agent.post('/api/influencers').send({ firstName: 'No', lastName: 'Type', influencerType: 'celebrity' })).status).toBe(
+        400,
+      );
     });
   });
 
@@ -264,20 +322,39 @@ describe('record rules', () => {
         { eventName: { toString: 'x' } },
       ];
       for (const body of bodies) expect((await agent.post('/api/events').send(body)).status, JSON.stringify(body)).toBe(400);
-      const fine = await agent.post('/api/events').send({ eventName: 'Money', locationLat: '-33.86881234', locationLng: '151.20930000', eventStartDate: '2028-02-29' });
-      expect(fine.body).toMatchObject({ totalAdvertisingSpend: '0.00', locationLat: '-33.86881234', locationLng: '151.20930000', eventStartDate: '2028-02-29' });
+      const fine = await agent
+        .post('/api/events')
+        .send({ eventName: 'Money', locationLat: '-33.86881234', locationLng: '151.20930000', eventStartDate: '2028-02-29' });
+      expect(fine.body).toMatchObject({
+        totalAdvertisingSpend: '0.00',
+        locationLat: '-33.86881234',
+        locationLng: '151.20930000',
+        eventStartDate: '2028-02-29',
+      });
     });
 
     it('refuses a lone surrogate (not text; the databases would store different replacements) and NUL', async () => {
-      for (const raw of ['{"brandName":"\\ud800abc"}', '{"brandName":"ok","notes":"x\\udc00"}', '{"mediaName":"ok","industry":"\\ud83d"}', '{"brandName":"nul\\u0000byte"}']) {
-        const res = await agent.post(raw.includes('media') ? '/api/media' : '/api/brands').set('Content-Type', 'application/json').send(raw);
+      for (const raw of [
+        '{"brandName":"\\ud800abc"}',
+        '{"brandName":"ok","notes":"x\\udc00"}',
+        '{"mediaName":"ok","industry":"\\ud83d"}',
+        '{"brandName":"nul\\u0000byte"}',
+      ]) {
+        const res = await agent
+          .post(raw.includes('media') ? '/api/media' : '/api/brands')
+          .set('Content-Type', 'application/json')
+          .send(raw);
         expect(res.status, raw).toBe(400);
         expect(res.body.message).toBe('Contains an invalid character');
       }
     });
 
     it('refuses prototype-polluting keys and leaves Object.prototype alone', async () => {
-      for (const raw of ['{"brandName":"p","__proto__":{"polluted":1}}', '{"brandName":"p","constructor":{"prototype":{"polluted":1}}}', '{"__proto__":{"brandName":"p"}}']) {
+      for (const raw of [
+        '{"brandName":"p","__proto__":{"polluted":1}}',
+        '{"brandName":"p","constructor":{"prototype":{"polluted":1}}}',
+        '{"__proto__":{"brandName":"p"}}',
+      ]) {
         const res = await agent.post('/api/brands').set('Content-Type', 'application/json').send(raw);
         expect(res.status, raw).toBe(400);
       }
@@ -288,7 +365,15 @@ describe('record rules', () => {
     });
 
     it('never answers 5xx to arbitrary JSON bodies', async () => {
-      const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+      const value = fc.oneof(
+        fc.string(),
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.string(), { maxLength: 3 }),
+        fc.object({ maxDepth: 1 }),
+      );
       const body = fc.dictionary(fc.constantFrom('mediaName', 'industry', 'websiteUrl', 'notes', 'other'), value, { maxKeys: 5 });
       await fc.assert(
         fc.asyncProperty(body, async (input) => {
@@ -311,16 +396,26 @@ describe('concurrent writers', () => {
   afterAll(async () => t.close());
 
   it('keeps counts and search right when many writes overlap, and never answers 5xx', async () => {
-    const created = await Promise.all(Array.from({ length: 16 }, (_, i) => agent.post('/api/brands').send({ brandName: `Parallel Brand ${i}`, industryCategory: 'Shared Words' })));
+    const created = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        agent.post('/api/brands').send({ brandName: `Parallel Brand ${i}`, industryCategory: 'Shared Words' }),
+      ),
+    );
     expect(created.map((res) => res.status)).toEqual(Array(16).fill(201));
     const ids = created.map((res) => res.body.id as number);
-    const updates = await Promise.all(ids.map((id, i) => agent.put(`/api/brands/${id}`).send({ brandName: `Parallel Brand ${i} Renamed`, industryCategory: 'Shared Words' })));
+    const updates = await Promise.all(
+      ids.map((id, i) =>
+        agent.put(`/api/brands/${id}`).send({ brandName: `Parallel Brand ${i} Renamed`, industryCategory: 'Shared Words' }),
+      ),
+    );
     expect(updates.map((res) => res.status)).toEqual(Array(16).fill(200));
     const deletes = await Promise.all(ids.slice(0, 8).map((id) => agent.delete(`/api/brands/${id}`)));
     expect(deletes.map((res) => res.status)).toEqual(Array(8).fill(204));
     expect((await agent.get('/api/stats')).body.brands).toBe(8);
     const found = await agent.get('/api/brands?q=renamed&limit=100');
     expect(found.body.total).toBe(8);
-    expect(found.body.items.map((b: { id: number }) => b.id).sort((a: number, b: number) => a - b)).toEqual(ids.slice(8).sort((a, b) => a - b));
+    expect(found.body.items.map((b: { id: number }) => b.id).sort((a: number, b: number) => a - b)).toEqual(
+      ids.slice(8).sort((a, b) => a - b),
+    );
   });
 });

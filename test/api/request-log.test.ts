@@ -116,14 +116,21 @@ describe('request logging', () => {
       expect(res.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f-]{36}$/);
     }
     await waitUntil(() => lines.filter((line) => line.msg === 'request completed').length === 6, 'six completion lines');
-    expect(lines.filter((line) => line.req?.id === 'edge-7f3a:01.b_9').map((line) => line.msg)).toEqual(['doing the work', 'request completed']);
+    expect(lines.filter((line) => line.req?.id === 'edge-7f3a:01.b_9').map((line) => line.msg)).toEqual([
+      'doing the work',
+      'request completed',
+    ]);
   });
 
   it('logs an error on the response stream with the request id, and the process keeps serving', async () => {
     const { app, lines } = appWithLog();
     expect((await supertest(app).get('/late-write').set('X-Request-Id', 'late-1')).status).toBe(200);
     await waitUntil(() => lines.some((line) => line.msg === 'response stream failed'), 'the response stream error line');
-    expect(lines.find((line) => line.msg === 'response stream failed')).toMatchObject({ level: 40, req: { id: 'late-1' }, err: { code: 'ERR_STREAM_WRITE_AFTER_END' } });
+    expect(lines.find((line) => line.msg === 'response stream failed')).toMatchObject({
+      level: 40,
+      req: { id: 'late-1' },
+      err: { code: 'ERR_STREAM_WRITE_AFTER_END' },
+    });
     expect((await supertest(app).get('/work')).status).toBe(200);
   });
 
@@ -134,7 +141,11 @@ describe('request logging', () => {
     expect(res.body).toEqual({ message: 'The request could not be read', code: 'bad_request' });
     expect(res.headers.connection).toBe('close');
     await waitUntil(() => lines.some((line) => line.msg === 'request stream failed'), 'the request stream error line');
-    expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({ level: 40, req: { id: 'body-1' }, err: { message: 'the body failed its checksum' } });
+    expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({
+      level: 40,
+      req: { id: 'body-1' },
+      err: { message: 'the body failed its checksum' },
+    });
   });
 
   it('logs an error on a request stream still arriving with the request id, and the connection is closed', async () => {
@@ -146,10 +157,16 @@ describe('request logging', () => {
       const socket = net.connect(port, '127.0.0.1');
       socket.on('error', () => undefined);
       const closed = new Promise((resolve) => socket.once('close', resolve));
-      socket.write(`POST /refused-body HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: cut-1\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
+      socket.write(
+        `POST /refused-body HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: cut-1\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`,
+      );
       await closed;
       await waitUntil(() => lines.some((line) => line.msg === 'request stream failed'), 'the request stream error line');
-      expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({ level: 40, req: { id: 'cut-1' }, err: { message: 'the body was refused' } });
+      expect(lines.find((line) => line.msg === 'request stream failed')).toMatchObject({
+        level: 40,
+        req: { id: 'cut-1' },
+        err: { message: 'the body was refused' },
+      });
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -34,11 +34,14 @@ describe('route loaders and actions on the server', () => {
     return { dataSource: serverDataSource(req), signedIn: Boolean(signedInAs) };
   }
   const post = (url: string, fields: Record<string, string>) => new Request(url, { method: 'POST', body: new URLSearchParams(fields) });
-  const actionArgs = (request: Request, context: ServerLoaderContext, params: Record<string, string> = {}) => ({ request, params, context }) as unknown as ActionFunctionArgs;
+  const actionArgs = (request: Request, context: ServerLoaderContext, params: Record<string, string> = {}) =>
+    ({ request, params, context }) as unknown as ActionFunctionArgs;
   const brandCount = async () => Number((await t.ctx.db('brands').count({ n: '*' }).first())?.n);
 
   it('creates a brand from form data and redirects to it', async () => {
-    const result: unknown = await addBrand(actionArgs(post('http://x/brands/add', { brandName: 'Direct Brand', industryCategory: 'Shoes' }), serverContext(user)));
+    const result: unknown = await addBrand(
+      actionArgs(post('http://x/brands/add', { brandName: 'Direct Brand', industryCategory: 'Shoes' }), serverContext(user)),
+    );
     expect(result).toBeInstanceOf(Response);
     const location = (result as Response).headers.get('Location') ?? '';
     const id = Number(/^\/brands\/(\d+)$/.exec(location)?.[1]);
@@ -58,14 +61,18 @@ describe('route loaders and actions on the server', () => {
 
   it('refuses a signed-out post before reading it', async () => {
     const before = await brandCount();
-    const thrown = await addBrand(actionArgs(post('http://x/brands/add', { brandName: 'Anon' }), serverContext(undefined))).catch((error: unknown) => error);
+    const thrown = await addBrand(actionArgs(post('http://x/brands/add', { brandName: 'Anon' }), serverContext(undefined))).catch(
+      (error: unknown) => error,
+    );
     expect(thrown).toMatchObject({ init: { status: 401 } });
     expect(await brandCount()).toBe(before);
   });
 
   it('deletes from the list and comes back to the same list URL', async () => {
     const brand = await createRecord(t.ctx, { userId: user.id, source: 'web' }, 'brand', { brandName: 'Doomed' });
-    const result: unknown = await deleteBrandFromList(actionArgs(post('http://x/brands?q=doom&page=2', { intent: 'delete', id: String(brand.id), confirmed: 'yes' }), serverContext(user)));
+    const result: unknown = await deleteBrandFromList(
+      actionArgs(post('http://x/brands?q=doom&page=2', { intent: 'delete', id: String(brand.id), confirmed: 'yes' }), serverContext(user)),
+    );
     expect((result as Response).headers.get('Location')).toBe('/brands?q=doom&page=2');
     expect(await t.ctx.db('brands').where({ id: brand.id }).first()).toBeUndefined();
   });
@@ -76,7 +83,11 @@ describe('route loaders and actions on the server', () => {
     const brand = await createRecord(t.ctx, actor, 'brand', { brandName: 'Other Owner' });
     const contact = await createContact(t.ctx, actor, { firstName: 'Bo', lastName: 'Brand', entityType: 'brand', entityId: brand.id });
     const load = (ownerPath: string, params: Record<string, string>) =>
-      ownerContactLoader({ request: new Request(`http://x${ownerPath}/contacts/${contact.id}/edit`), params, context: serverContext(user) } as unknown as LoaderFunctionArgs);
+      ownerContactLoader({
+        request: new Request(`http://x${ownerPath}/contacts/${contact.id}/edit`),
+        params,
+        context: serverContext(user),
+      } as unknown as LoaderFunctionArgs);
 
     // Saving the form would move the contact to this event, so the page must say it does not exist.
     await expect(load(`/events/${event.id}`, { eventId: String(event.id), contactId: String(contact.id) })).resolves.toMatchObject({
@@ -100,34 +111,62 @@ describe('contact and payment route actions on the server', () => {
   });
   afterAll(async () => t.close());
 
-  const context = (): ServerLoaderContext => ({ dataSource: serverDataSource({ ctx: t.ctx, user } as unknown as ExpressRequest), signedIn: true });
+  const context = (): ServerLoaderContext => ({
+    dataSource: serverDataSource({ ctx: t.ctx, user } as unknown as ExpressRequest),
+    signedIn: true,
+  });
   const post = (url: string, fields: Record<string, string>) => new Request(url, { method: 'POST', body: new URLSearchParams(fields) });
-  const run = (action: (args: ActionFunctionArgs) => Promise<unknown>, url: string, fields: Record<string, string>, params: Record<string, string> = {}) =>
-    action({ request: post(url, fields), params, context: context() } as unknown as ActionFunctionArgs);
+  const run = (
+    action: (args: ActionFunctionArgs) => Promise<unknown>,
+    url: string,
+    fields: Record<string, string>,
+    params: Record<string, string> = {},
+  ) => action({ request: post(url, fields), params, context: context() } as unknown as ActionFunctionArgs);
   const actor = () => ({ userId: user.id, source: 'web' as const });
   const locationOf = (result: unknown) => (result instanceof Response ? result.headers.get('Location') : null);
 
   it('creates a contact on its owner page from form fields and goes back to the owner', async () => {
     const brand = await createRecord(t.ctx, actor(), 'brand', { brandName: 'Form Owner' });
-    const result = await run(ownerContactAction, `http://x/brands/${brand.id}/contacts/add`, {
+    const result = await run(
+      ownerContactAction,
+      `http://x/brands/${brand.id}/contacts/add`,
+      {
+        firstName: 'Kim',
+        lastName: 'Lee',
+        email: 'kim@example.org',
+        mailchimpTags: 'a, b,,a',
+        isPrimary: 'on',
+        entityType: 'brand',
+        entityId: String(brand.id),
+      },
+      { id: String(brand.id) },
+    );
+    expect(locationOf(result)).toBe(`/brands/${brand.id}`);
+    const [saved] = await listContacts(t.ctx, 'brand', brand.id);
+    expect(saved).toMatchObject({
       firstName: 'Kim',
       lastName: 'Lee',
       email: 'kim@example.org',
-      mailchimpTags: 'a, b,,a',
-      isPrimary: 'on',
-      entityType: 'brand',
-      entityId: String(brand.id),
-    }, { id: String(brand.id) });
-    expect(locationOf(result)).toBe(`/brands/${brand.id}`);
-    const [saved] = await listContacts(t.ctx, 'brand', brand.id);
-    expect(saved).toMatchObject({ firstName: 'Kim', lastName: 'Lee', email: 'kim@example.org', mailchimpTags: ['a', 'b'], isPrimary: true, createdBy: user.id });
+      mailchimpTags: ['a', 'b'],
+      isPrimary: true,
+      createdBy: user.id,
+    });
   });
 
   it("answers an invalid contact with each field's message and status 400, and writes nothing", async () => {
     const event = await createRecord(t.ctx, actor(), 'event', { eventName: 'Invalid Contact Run' });
-    const result = await run(ownerContactAction, `http://x/events/${event.id}/contacts/add`, { firstName: ' ', lastName: '', email: 'bad', entityType: 'event', entityId: String(event.id) }, { id: String(event.id) });
+    const result = await run(
+      ownerContactAction,
+      `http://x/events/${event.id}/contacts/add`,
+      { firstName: ' ', lastName: '', email: 'bad', entityType: 'event', entityId: String(event.id) },
+      { id: String(event.id) },
+    );
     expect(result).toMatchObject({
-      data: { title: 'Failed to create contact', errors: { firstName: 'First name is required', lastName: 'Last name is required', email: 'Invalid email address' }, toasted: false },
+      data: {
+        title: 'Failed to create contact',
+        errors: { firstName: 'First name is required', lastName: 'Last name is required', email: 'Invalid email address' },
+        toasted: false,
+      },
       init: { status: 400 },
     });
     await expect(listContacts(t.ctx, 'event', event.id)).resolves.toEqual([]);
@@ -135,13 +174,29 @@ describe('contact and payment route actions on the server', () => {
 
   it('updates a contact on /contacts/:id/edit and goes to the return path, never off-site', async () => {
     const event = await createRecord(t.ctx, actor(), 'event', { eventName: 'Edit Contact Run' });
-    const contact = await createContact(t.ctx, actor(), { firstName: 'Al', lastName: 'Bo', jobTitle: 'Coach', entityType: 'event', entityId: event.id });
+    const contact = await createContact(t.ctx, actor(), {
+      firstName: 'Al',
+      lastName: 'Bo',
+      jobTitle: 'Coach',
+      entityType: 'event',
+      entityId: event.id,
+    });
     const fields = { firstName: 'Al', lastName: 'Smith', entityType: 'event', entityId: String(event.id) };
-    const result = await run(contactEditAction, `http://x/contacts/${contact.id}/edit?return=${encodeURIComponent(`/events/${event.id}?tab=contacts`)}`, fields, { id: String(contact.id) });
+    const result = await run(
+      contactEditAction,
+      `http://x/contacts/${contact.id}/edit?return=${encodeURIComponent(`/events/${event.id}?tab=contacts`)}`,
+      fields,
+      { id: String(contact.id) },
+    );
     expect(locationOf(result)).toBe(`/events/${event.id}?tab=contacts`);
     // PUT semantics, as the form always sent every field: a field left out is stored empty.
     await expect(getContact(t.ctx, contact.id)).resolves.toMatchObject({ lastName: 'Smith', jobTitle: null });
-    const offSite = await run(contactEditAction, `http://x/contacts/${contact.id}/edit?return=${encodeURIComponent('//evil.example')}`, fields, { id: String(contact.id) });
+    const offSite = await run(
+      contactEditAction,
+      `http://x/contacts/${contact.id}/edit?return=${encodeURIComponent('//evil.example')}`,
+      fields,
+      { id: String(contact.id) },
+    );
     expect(locationOf(offSite)).toBe('/');
   });
 
@@ -152,7 +207,12 @@ describe('contact and payment route actions on the server', () => {
     const asked = await run(contactDetailAction, url, { intent: 'delete', id: String(contact.id) }, { id: String(contact.id) });
     expect(asked).toEqual({ confirmDelete: contact.id, intent: 'delete' });
     await expect(getContact(t.ctx, contact.id)).resolves.toMatchObject({ id: contact.id });
-    const deleted = await run(contactDetailAction, url, { intent: 'delete', id: String(contact.id), confirmed: 'yes' }, { id: String(contact.id) });
+    const deleted = await run(
+      contactDetailAction,
+      url,
+      { intent: 'delete', id: String(contact.id), confirmed: 'yes' },
+      { id: String(contact.id) },
+    );
     expect(locationOf(deleted)).toBe(`/events/${event.id}`);
     await expect(getContact(t.ctx, contact.id)).rejects.toMatchObject({ status: 404 });
   });
@@ -163,16 +223,29 @@ describe('contact and payment route actions on the server', () => {
     const params = { id: String(brand.id) };
     const owner = { entityType: 'brand', entityId: String(brand.id) };
 
-    const created = await run(brandDetailAction, page, { intent: 'save-payment', description: 'Banner', amount: '10.50', invoiceStatus: 'paid', ...owner }, params);
+    const created = await run(
+      brandDetailAction,
+      page,
+      { intent: 'save-payment', description: 'Banner', amount: '10.50', invoiceStatus: 'paid', ...owner },
+      params,
+    );
     expect(locationOf(created)).toBe(`/brands/${brand.id}?from=test`);
     const [payment] = (await listPayments(t.ctx, { entityType: 'brand', entityId: brand.id })).items;
     expect(payment).toMatchObject({ description: 'Banner', amount: '10.50', invoiceStatus: 'paid' });
 
-    await run(brandDetailAction, page, { intent: 'save-payment', id: String(payment!.id), description: 'Banner', amount: '12.00', invoiceStatus: 'overdue', ...owner }, params);
+    await run(
+      brandDetailAction,
+      page,
+      { intent: 'save-payment', id: String(payment!.id), description: 'Banner', amount: '12.00', invoiceStatus: 'overdue', ...owner },
+      params,
+    );
     await expect(getPayment(t.ctx, payment!.id)).resolves.toMatchObject({ amount: '12.00', invoiceStatus: 'overdue' });
 
     const refused = await run(brandDetailAction, page, { intent: 'save-payment', description: '', amount: 'x', ...owner }, params);
-    expect(refused).toMatchObject({ data: { title: 'Failed to add payment', errors: { description: 'Description is required' } }, init: { status: 400 } });
+    expect(refused).toMatchObject({
+      data: { title: 'Failed to add payment', errors: { description: 'Description is required' } },
+      init: { status: 400 },
+    });
 
     // The card's delete asks first (naming its own intent, so the brand's Delete does not ask too), then deletes.
     const asked = await run(brandDetailAction, page, { intent: 'delete-payment', id: String(payment!.id) }, params);

@@ -21,7 +21,9 @@ describe('Strict-Transport-Security', () => {
   });
 
   it('is not sent when cookies are not Secure, nor over plain HTTP where browsers ignore it', async () => {
-    expect((await plain.agent().get('/api/session').set('X-Forwarded-Proto', 'https')).headers).not.toHaveProperty('strict-transport-security');
+    expect((await plain.agent().get('/api/session').set('X-Forwarded-Proto', 'https')).headers).not.toHaveProperty(
+      'strict-transport-security',
+    );
     expect((await secure.agent().get('/api/session')).headers).not.toHaveProperty('strict-transport-security');
   });
 });

@@ -44,7 +44,12 @@ describe('server rendering', () => {
     expect(res.status).toBe(200);
     const csp = res.headers['content-security-policy'] as string;
     // No 'unsafe-inline', no nonce: an injected inline script never runs.
-    expect(csp.split(';').map((directive) => directive.trim()).filter((directive) => directive.startsWith('script-src'))).toEqual(["script-src 'self'"]);
+    expect(
+      csp
+        .split(';')
+        .map((directive) => directive.trim())
+        .filter((directive) => directive.startsWith('script-src')),
+    ).toEqual(["script-src 'self'"]);
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
@@ -142,7 +147,9 @@ describe('not-found and refused pages', () => {
     const event = await agent.post('/api/events').send({ eventName: 'Owner Run' });
     const brand = await agent.post('/api/brands').send({ brandName: 'Other Owner' });
     expect([event.status, brand.status]).toEqual([201, 201]);
-    const brandContact = await agent.post('/api/contacts').send({ firstName: 'Bo', lastName: 'Brand', entityType: 'brand', entityId: brand.body.id });
+    const brandContact = await agent
+      .post('/api/contacts')
+      .send({ firstName: 'Bo', lastName: 'Brand', entityType: 'brand', entityId: brand.body.id });
     expect(brandContact.status).toBe(201);
     const cases: Array<[string, string]> = [
       ['/events/999999', 'Event not found'],

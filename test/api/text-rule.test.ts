@@ -67,7 +67,8 @@ async function refuseEverywhere(schema: ObjectSchema, base: Body, label: string,
   const text = textFields(schema, base);
   const textNames = new Set(text.map((t) => t.field));
   for (const { field, form, value } of text) {
-    for (const bad of BAD) expectRefused(await send({ ...base, [field]: value(bad) }), field, `${label} ${field} (${form}) ${JSON.stringify(bad)}`, true);
+    for (const bad of BAD)
+      expectRefused(await send({ ...base, [field]: value(bad) }), field, `${label} ${field} (${form}) ${JSON.stringify(bad)}`, true);
   }
   for (const field of Object.keys(schema.shape).filter((name) => !textNames.has(name))) {
     for (const bad of BAD) expectRefused(await send({ ...base, [field]: bad }), field, `${label} ${field} ${JSON.stringify(bad)}`, false);
@@ -98,7 +99,9 @@ describe(`first-run set-up and the text rule (${database})`, () => {
   it('refuses bad text in every field, creates no user, and keeps an emoji intact (in the password too)', async () => {
     const base = { email: 'admin@example.org', password: 'a long password', firstName: 'Ada', lastName: 'Admin' };
     const anonymous = t.agent();
-    const fields = await refuseEverywhere(NewUserSchema as unknown as ObjectSchema, base, 'set-up', (body) => anonymous.post('/api/setup').send(body));
+    const fields = await refuseEverywhere(NewUserSchema as unknown as ObjectSchema, base, 'set-up', (body) =>
+      anonymous.post('/api/setup').send(body),
+    );
     expect(fields.map((f) => f.field).sort()).toEqual(['email', 'firstName', 'lastName', 'password']);
     expect(await count(t, 'users')).toBe(0);
 
@@ -106,7 +109,10 @@ describe(`first-run set-up and the text rule (${database})`, () => {
     const created = await anonymous.post('/api/setup').send({ ...base, password, firstName: `Ada ${EMOJI}`, lastName: EMOJI });
     expect(created.status, created.text).toBe(201);
     expect(created.body.user).toMatchObject({ firstName: `Ada ${EMOJI}`, lastName: EMOJI });
-    expect(await t.ctx.db('users').where({ email: base.email }).first('firstName', 'lastName')).toEqual({ firstName: `Ada ${EMOJI}`, lastName: EMOJI });
+    expect(await t.ctx.db('users').where({ email: base.email }).first('firstName', 'lastName')).toEqual({
+      firstName: `Ada ${EMOJI}`,
+      lastName: EMOJI,
+    });
     expect((await t.agent().post('/api/login').send({ email: base.email, password })).status).toBe(200);
     // The emoji is part of the password, not dropped or replaced.
     expect((await t.agent().post('/api/login').send({ email: base.email, password: 'run \ufffd fast' })).status).toBe(401);
@@ -125,13 +131,23 @@ describe(`the text rule through the API (${database})`, () => {
 
   it('login refuses bad text in the email and the password (NUL would cut a bcrypt password short) and signs nobody in', async () => {
     const before = await t.ctx.db('users').where({ email: 'staff@example.org' }).first('lastLogin');
-    const fields = await refuseEverywhere(LoginSchema as unknown as ObjectSchema, { email: 'staff@example.org', password: TEST_PASSWORD }, 'login', (body) =>
-      t.agent().post('/api/login').send(body),
+    const fields = await refuseEverywhere(
+      LoginSchema as unknown as ObjectSchema,
+      { email: 'staff@example.org', password: TEST_PASSWORD },
+      'login',
+      (body) => t.agent().post('/api/login').send(body),
     );
     expect(fields.map((f) => f.field).sort()).toEqual(['email', 'password']);
     // Nothing was written: not even the last sign-in time.
     expect(await t.ctx.db('users').where({ email: 'staff@example.org' }).first('lastLogin')).toEqual(before);
-    expect((await t.agent().post('/api/login').send({ email: 'staff@example.org', password: `${TEST_PASSWORD}\u0000ignored` })).status).toBe(400);
+    expect(
+      (
+        await t
+          .agent()
+          .post('/api/login')
+          .send({ email: 'staff@example.org', password: `${TEST_PASSWORD}\u0000ignored` })
+      ).status,
+    ).toBe(400);
   });
 
   /** The smallest valid form per record type (its required names). */
@@ -226,7 +242,9 @@ describe(`the text rule through the API (${database})`, () => {
       const schema = PaymentInputSchema as unknown as ObjectSchema;
       const fields = await refuseEverywhere(schema, base, 'POST payment', (body) => agent.post('/api/payments').send(body));
       await refuseEverywhere(schema, base, 'PUT payment', (body) => agent.put(`/api/payments/${created.body.id}`).send(body));
-      expect(fields.map((f) => f.field)).toEqual(expect.arrayContaining(['description', 'paymentType', 'invoiceNumber', 'paymentMethod', 'notes']));
+      expect(fields.map((f) => f.field)).toEqual(
+        expect.arrayContaining(['description', 'paymentType', 'invoiceNumber', 'paymentMethod', 'notes']),
+      );
       const list = await agent.get(`/api/payments?entityType=event&entityId=${eventId}`);
       expect(list.body.items).toEqual([created.body]);
       expect(list.body.totalAmount).toBe('10.00');
@@ -246,14 +264,26 @@ describe(`the text rule through the API (${database})`, () => {
     const fields = await refuseEverywhere(AddMemberSchema as unknown as ObjectSchema, { email: 'jo@example.org' }, 'add member', (body) =>
       agent.post('/api/mailchimp/audiences/abc123/members').send(body),
     );
-    expect(fields.map((f) => `${f.field} (${f.form})`).sort()).toEqual(['email (string)', 'firstName (string)', 'lastName (string)', 'phone (string)', 'tags (list)']);
+    expect(fields.map((f) => `${f.field} (${f.form})`).sort()).toEqual([
+      'email (string)',
+      'firstName (string)',
+      'lastName (string)',
+      'phone (string)',
+      'tags (list)',
+    ]);
   });
 
   describe('bulk imports (JSON rows)', () => {
     const WORDPRESS_ID = 4242;
     let eventId: number;
     beforeAll(async () => {
-      const [id] = await t.ctx.db('events').insert({ eventName: 'Imported race', wordpressEventId: WORDPRESS_ID, websiteUrl: 'https://old.example.org', createdAt: '2026-11-21 09:00:00', updatedAt: '2026-11-21 09:00:00' });
+      const [id] = await t.ctx.db('events').insert({
+        eventName: 'Imported race',
+        wordpressEventId: WORDPRESS_ID,
+        websiteUrl: 'https://old.example.org',
+        createdAt: '2026-11-21 09:00:00',
+        updatedAt: '2026-11-21 09:00:00',
+      });
       eventId = Number(id);
     });
 
@@ -283,7 +313,12 @@ describe(`the text rule through the API (${database})`, () => {
           const res = await agent.post('/api/events/bulk-import').send({ data: [row] });
           const what = `${column.name} ${JSON.stringify(bad)}`;
           expect(res.status, what).toBe(200);
-          expect(res.body, what).toEqual({ updated: 0, created: 0, skipped: 1, errors: [`Line 2: ${column.name} contains an invalid character`] });
+          expect(res.body, what).toEqual({
+            updated: 0,
+            created: 0,
+            skipped: 1,
+            errors: [`Line 2: ${column.name} contains an invalid character`],
+          });
         }
       }
       expect(await count(t, 'contacts')).toBe(contacts);
@@ -297,21 +332,36 @@ describe(`the text rule through the API (${database})`, () => {
           const res = await agent.post('/api/brands/bulk-import').send({ data: [{ ...brandRow(), [column.name]: bad }] });
           const what = `${column.name} ${JSON.stringify(bad)}`;
           expect(res.status, `${what}: ${res.text}`).toBe(200);
-          expect(res.body, what).toEqual({ brandsCreated: 0, contactsCreated: 0, skipped: 1, errors: [`Line 2: ${column.name} contains an invalid character`] });
+          expect(res.body, what).toEqual({
+            brandsCreated: 0,
+            contactsCreated: 0,
+            skipped: 1,
+            errors: [`Line 2: ${column.name} contains an invalid character`],
+          });
         }
       }
       expect([await count(t, 'brands'), await count(t, 'contacts')]).toEqual([brands, contacts]);
     });
 
     it('imports keep an emoji intact in names', async () => {
-      const brand = await agent.post('/api/brands/bulk-import').send({ data: [{ ...brandRow(), Brand: `Run ${EMOJI} Co`, 'First Name': `Bo ${EMOJI}` }] });
+      const brand = await agent
+        .post('/api/brands/bulk-import')
+        .send({ data: [{ ...brandRow(), Brand: `Run ${EMOJI} Co`, 'First Name': `Bo ${EMOJI}` }] });
       expect(brand.body).toEqual({ brandsCreated: 1, contactsCreated: 1, skipped: 0, errors: [] });
-      const stored = await t.ctx.db('brands').where({ brandName: `Run ${EMOJI} Co` }).first('id');
-      expect(await t.ctx.db('contacts').where({ entityType: 'brand', entityId: stored.id }).first('firstName')).toEqual({ firstName: `Bo ${EMOJI}` });
+      const stored = await t.ctx
+        .db('brands')
+        .where({ brandName: `Run ${EMOJI} Co` })
+        .first('id');
+      expect(await t.ctx.db('contacts').where({ entityType: 'brand', entityId: stored.id }).first('firstName')).toEqual({
+        firstName: `Bo ${EMOJI}`,
+      });
 
       const event = await agent.post('/api/events/bulk-import').send({ data: [{ ...eventRow(), Name: `${EMOJI} Rae Runner` }] });
       expect(event.body).toMatchObject({ updated: 1, created: 1, errors: [] });
-      expect(await t.ctx.db('contacts').where({ entityType: 'event', entityId: eventId }).first('firstName', 'lastName')).toEqual({ firstName: EMOJI, lastName: 'Rae Runner' });
+      expect(await t.ctx.db('contacts').where({ entityType: 'event', entityId: eventId }).first('firstName', 'lastName')).toEqual({
+        firstName: EMOJI,
+        lastName: 'Rae Runner',
+      });
     });
   });
 });

@@ -59,10 +59,7 @@ describe('uploads whose body breaks off', () => {
 
   /** The owner fields, then `tail`: whatever the test cuts the body off inside. */
   function truncatedBody(tail: Buffer): Buffer {
-    return Buffer.concat([
-      Buffer.from(`${partHead('entityType')}event\r\n${partHead('entityId')}${eventId}\r\n`),
-      tail,
-    ]);
+    return Buffer.concat([Buffer.from(`${partHead('entityType')}event\r\n${partHead('entityId')}${eventId}\r\n`), tail]);
   }
 
   /** Sends `body` with a Content-Length of exactly its size, then reads the answer until the server closes. */
@@ -104,7 +101,10 @@ describe('uploads whose body breaks off', () => {
       body: JSON.stringify({ email, password: TEST_PASSWORD }),
     });
     expect(login.status).toBe(200);
-    cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     process.on('uncaughtExceptionMonitor', recordUncaught);
   });
   afterEach(() => {
@@ -129,7 +129,10 @@ describe('uploads whose body breaks off', () => {
   it('answers 400 when the body ends inside a part that is skipped (another field name, or no file chosen)', async () => {
     const otherField = await sendWhole(truncatedBody(Buffer.concat([Buffer.from(partHead('avatar', 'me.png')), samples.png])));
     expect(otherField.status).toBe(400);
-    expect(JSON.parse(otherField.body)).toMatchObject({ code: 'bad_request', message: 'Unexpected file field avatar; send files as "files"' });
+    expect(JSON.parse(otherField.body)).toMatchObject({
+      code: 'bad_request',
+      message: 'Unexpected file field avatar; send files as "files"',
+    });
     const noFileChosen = await sendWhole(truncatedBody(Buffer.from(`${partHead('files', '')}partial`)));
     expect(noFileChosen.status).toBe(400);
     expect(JSON.parse(noFileChosen.body)).toEqual({ message: 'The upload could not be read: Unexpected end of form', code: 'bad_request' });
@@ -139,7 +142,12 @@ describe('uploads whose body breaks off', () => {
 
   it('survives a client that leaves inside a skipped part, and removes the file it had started', async () => {
     const sent = truncatedBody(
-      Buffer.concat([Buffer.from(partHead('files', 'first.png')), samples.png, Buffer.from(`\r\n${partHead('avatar', 'me.png')}`), samples.png]),
+      Buffer.concat([
+        Buffer.from(partHead('files', 'first.png')),
+        samples.png,
+        Buffer.from(`\r\n${partHead('avatar', 'me.png')}`),
+        samples.png,
+      ]),
     );
     const socket = net.connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
@@ -148,7 +156,10 @@ describe('uploads whose body breaks off', () => {
     // The first file's temporary file shows the server has read (and parsed) everything sent.
     await waitUntil(() => incomingFiles().length > 0, 'the first file to be received');
     socket.destroy();
-    await waitUntil(() => t.logLines.some((line) => line.includes('"url":"/api/upload"') && line.includes('request aborted by the client')), 'the aborted upload to be logged');
+    await waitUntil(
+      () => t.logLines.some((line) => line.includes('"url":"/api/upload"') && line.includes('request aborted by the client')),
+      'the aborted upload to be logged',
+    );
     await waitUntil(() => incomingFiles().length === 0, 'the temporary file to be removed');
     await expectServerStillAnswers();
     expect(await fileRows()).toBe(0);

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
 import type { CliIO } from '@cli/runtime.js';
 import { encodeTimestamp } from '@db/codecs.js';
-import { ACCENTED, brandsText, utf16beWithBom, utf16leWithBom, utf8WithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
+import {
+  ACCENTED,
+  brandsText,
+  utf16beWithBom,
+  utf16leWithBom,
+  utf8WithBom,
+  utf8WithLateBadByte,
+  windows1252,
+} from '../helpers/csv-bytes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 function capture(stream: PassThrough & { isTTY?: boolean }) {
@@ -43,7 +51,8 @@ describe('pacer import', () => {
     const io: CliIO = {
       stdout,
       stderr,
-      stdin: options.stdin instanceof Readable ? options.stdin : Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+      stdin:
+        options.stdin instanceof Readable ? options.stdin : Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
       env: { DATABASE_URL: database.url, NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 'cli-test-secret-cli-test-secret-0123456789' },
     };
     const code = await runCli(argv, io);
@@ -56,7 +65,8 @@ describe('pacer import', () => {
     return target;
   }
 
-  const brandsCsv = 'Brand,First Name,Last Name,Email,Current Job\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com,Buyer\nBrooks,John,Smith,john@brooks.example.com,\n';
+  const brandsCsv =
+    'Brand,First Name,Last Name,Email,Current Job\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com,Buyer\nBrooks,John,Smith,john@brooks.example.com,\n';
   const count = async (table: string) => Number(((await database.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
 
   it('imports brands from a file, prints a summary and exits 0', async () => {
@@ -70,7 +80,13 @@ describe('pacer import', () => {
   });
 
   it('--dry-run reports what would change and writes nothing', async () => {
-    const result = await run(['import', 'brands', file('dry.csv', brandsCsv + 'brooks,Amy,Lee,amy@brooks.example.com,\nBROOKS,Amy,Lee,AMY@brooks.example.com,\n'), '--dry-run', '--json']);
+    const result = await run([
+      'import',
+      'brands',
+      file('dry.csv', brandsCsv + 'brooks,Amy,Lee,amy@brooks.example.com,\nBROOKS,Amy,Lee,AMY@brooks.example.com,\n'),
+      '--dry-run',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       brandsCreated: 2,
@@ -93,8 +109,16 @@ describe('pacer import', () => {
     const csv = 'event_id,website,Email\n55,cityrun.example.org,a@cityrun.example.org\n56,x.example.org,b@x.example.org\n';
     const result = await run(['import', 'events', '-', '--json'], { stdin: csv });
     expect(result.code).toBe(3);
-    expect(JSON.parse(result.stdout)).toMatchObject({ updated: 1, created: 1, skipped: 1, errors: ['Line 3: no event has event_id 56'], failedRows: 1 });
-    expect(await database.db('events').where({ wordpressEventId: 55 }).first()).toMatchObject({ websiteUrl: 'https://cityrun.example.org' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      updated: 1,
+      created: 1,
+      skipped: 1,
+      errors: ['Line 3: no event has event_id 56'],
+      failedRows: 1,
+    });
+    expect(await database.db('events').where({ wordpressEventId: 55 }).first()).toMatchObject({
+      websiteUrl: 'https://cityrun.example.org',
+    });
   });
 
   it('exits 1 when nothing could be imported, with the spec message', async () => {
@@ -113,9 +137,12 @@ describe('pacer import', () => {
   });
 
   describe('text encodings and separators', () => {
-    const storedBrands = async () => ((await database.db('brands').orderBy('brandName').select('brandName')) as Array<{ brandName: string }>).map((b) => b.brandName);
+    const storedBrands = async () =>
+      ((await database.db('brands').orderBy('brandName').select('brandName')) as Array<{ brandName: string }>).map((b) => b.brandName);
     const storedContacts = async () =>
-      ((await database.db('contacts').orderBy('email').select('firstName', 'lastName', 'email')) as Array<Record<string, string>>).map((c) => [c.firstName, c.lastName, c.email]);
+      ((await database.db('contacts').orderBy('email').select('firstName', 'lastName', 'email')) as Array<Record<string, string>>).map(
+        (c) => [c.firstName, c.lastName, c.email],
+      );
     /** Every text column of every imported row, to prove no U+FFFD was ever stored. */
     const everythingStored = async () => JSON.stringify([await database.db('brands').select(), await database.db('contacts').select()]);
 
@@ -145,7 +172,11 @@ describe('pacer import', () => {
     });
 
     it('names the separator when a required column is still missing', async () => {
-      const result = await run(['import', 'brands', file('semicolons.csv', windows1252('Brand;Vorname;Nachname;Email\r\nCaf\xe9;A;B;a@b.example.org\r\n'))]);
+      const result = await run([
+        'import',
+        'brands',
+        file('semicolons.csv', windows1252('Brand;Vorname;Nachname;Email\r\nCaf\xe9;A;B;a@b.example.org\r\n')),
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('Missing required column: First Name (the header line is separated by semicolons)');
       expect(await storedBrands()).toEqual([]);
@@ -210,7 +241,13 @@ describe('pacer import', () => {
     const rows = Array.from({ length: total }, (_, i) => `Brand ${i % 700},Pat,Lee,"a${i}@example.com; b${i}@example.com",`);
     const csv = file('kill.csv', `Brand,First Name,Last Name,Email,Current Job\n${rows.join('\n')}\n`);
     const child = spawn(process.execPath, ['--import', 'tsx', 'cli/index.ts', 'import', 'brands', csv, '--batch-size', '500'], {
-      env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 'cli-test-secret-cli-test-secret-0123456789' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        NODE_ENV: 'test',
+        BCRYPT_COST: '4',
+        SESSION_SECRET: 'cli-test-secret-cli-test-secret-0123456789',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -230,9 +267,16 @@ describe('pacer import', () => {
     const stored = new Set(((await database.db('contacts').select('email')) as Array<{ email: string }>).map((row) => row.email));
     expect(stored.size).toBeGreaterThan(0);
     expect(stored.size).toBeLessThan(total * 2);
-    const halfApplied = Array.from({ length: total }, (_, i) => i).filter((i) => stored.has(`a${i}@example.com`) !== stored.has(`b${i}@example.com`));
+    const halfApplied = Array.from({ length: total }, (_, i) => i).filter(
+      (i) => stored.has(`a${i}@example.com`) !== stored.has(`b${i}@example.com`),
+    );
     expect(halfApplied).toEqual([]);
-    const orphans = await database.db('contacts').leftJoin('brands', 'brands.id', 'contacts.entityId').whereNull('brands.id').count({ n: '*' }).first();
+    const orphans = await database
+      .db('contacts')
+      .leftJoin('brands', 'brands.id', 'contacts.entityId')
+      .whereNull('brands.id')
+      .count({ n: '*' })
+      .first();
     expect(Number((orphans as { n: number | string }).n)).toBe(0);
 
     const rerun = await run(['import', 'brands', csv, '--json']);

@@ -15,11 +15,22 @@ function captureIO(env: Record<string, string | undefined>): CliIO & { out(): st
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return { stdout, stderr, stdin: new PassThrough(), env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env }, out: () => out, err: () => err };
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 const clubs = (n: number): FakePost[] =>
-  Array.from({ length: n }, (_, i) => ({ id: 500 + i, title: `Club &#8220;${i}&#8221;`, meta: { club_type: i === 0 ? 'Ultra' : 'Trail', location_state: 'WA' } }));
+  Array.from({ length: n }, (_, i) => ({
+    id: 500 + i,
+    title: `Club &#8220;${i}&#8221;`,
+    meta: { club_type: i === 0 ? 'Ultra' : 'Trail', location_state: 'WA' },
+  }));
 
 describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
   let database: TestDatabase;
@@ -30,7 +41,11 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     wp = await new FakeWordPress({
-      posts: { events: [{ id: 1, title: 'Fun Run', meta: { location_state: 'vic' } }], 'run-clubs': clubs(3), professionals: [{ id: 9, title: 'Coach Co', meta: { profession_type: 'Coach' } }] },
+      posts: {
+        events: [{ id: 1, title: 'Fun Run', meta: { location_state: 'vic' } }],
+        'run-clubs': clubs(3),
+        professionals: [{ id: 9, title: 'Coach Co', meta: { profession_type: 'Coach' } }],
+      },
     }).start();
     mc = await new FakeMailchimp().start();
     mc.addAudience('Runners Weekly', 'runners1');
@@ -56,15 +71,17 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
       createdAt: now,
       updatedAt: now,
     });
-    await database.db('contacts').insert([
-      contact('Ann', 'ann@example.org', 'event', ['Race Director']),
-      contact('Ann again', 'ANN@example.org', 'brand', ['Sponsor']),
-      contact('Ben', 'ben@example.org', 'brand', ['Sponsor']),
-      contact('Old', 'old@example.org', 'event', []),
-      contact('Bad', 'not-an-email', 'event', []),
-      contact('None', null, 'event', []),
-      contact('Blank', '', 'media', []),
-    ]);
+    await database
+      .db('contacts')
+      .insert([
+        contact('Ann', 'ann@example.org', 'event', ['Race Director']),
+        contact('Ann again', 'ANN@example.org', 'brand', ['Sponsor']),
+        contact('Ben', 'ben@example.org', 'brand', ['Sponsor']),
+        contact('Old', 'old@example.org', 'event', []),
+        contact('Bad', 'not-an-email', 'event', []),
+        contact('None', null, 'event', []),
+        contact('Blank', '', 'media', []),
+      ]);
   });
   afterAll(async () => {
     await wp.close();
@@ -82,7 +99,9 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
     const clubsRun = await run(['sync', 'runclubs']);
     expect(clubsRun.code).toBe(3);
     expect(clubsRun.out).toContain('run clubs: 3 run clubs read (full), 3 created, 0 updated, 0 unchanged, 1 problem');
-    expect(clubsRun.out).toContain("! Run club 'Club “0”' (WordPress id 500): club type 'Ultra' is not one of trail, road, track, mixed, social; left out");
+    expect(clubsRun.out).toContain(
+      "! Run club 'Club “0”' (WordPress id 500): club type 'Ultra' is not one of trail, road, track, mixed, social; left out",
+    );
     const eventsRun = await run(['sync', 'events', '--json']);
     expect(eventsRun.code).toBe(0);
     expect(JSON.parse(eventsRun.out)).toMatchObject({ kind: 'events', exitCode: 0, success: true, created: 1, errors: [] });
@@ -172,9 +191,15 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
 
     const pushed = await run(['newsletter', 'push', '--audience', 'runners1']);
     expect(pushed.code).toBe(3);
-    expect(pushed.out).toContain('Pushed 4 contacts to audience runners1: 2 added, 0 updated, 1 unsubscribed (kept unsubscribed), 1 failed');
+    expect(pushed.out).toContain(
+      'Pushed 4 contacts to audience runners1: 2 added, 0 updated, 1 unsubscribed (kept unsubscribed), 1 failed',
+    );
     expect(pushed.out).toContain('! not-an-email: Mailchimp: Invalid Resource: email_address: This value should be a valid email.');
-    expect(mc.member('runners1', 'ann@example.org')).toMatchObject({ status: 'subscribed', tags: ['Race Director', 'Sponsor'], merge_fields: { FNAME: 'Ann', LNAME: 'Tester' } });
+    expect(mc.member('runners1', 'ann@example.org')).toMatchObject({
+      status: 'subscribed',
+      tags: ['Race Director', 'Sponsor'],
+      merge_fields: { FNAME: 'Ann', LNAME: 'Tester' },
+    });
     expect(mc.member('runners1', 'old@example.org')?.status).toBe('unsubscribed');
 
     const again = await run(['newsletter', 'push', '--audience', 'runners1', '--owner-type', 'brand', '--tag', 'sponsor', '--json']);

@@ -11,7 +11,14 @@ function captureIO(env: Record<string, string>): CliIO & { out(): string; err():
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return { stdout, stderr, stdin: new PassThrough(), env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env }, out: () => out, err: () => err };
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 describe('pacer users and pacer db', () => {

@@ -27,7 +27,6 @@ const contact = (overrides: Partial<Contact> = {}): Contact => ({
   ...overrides,
 });
 
-
 afterEach(() => vi.unstubAllGlobals());
 
 /** The toast store outlives a test, so wait for the toast whose title and description both match. */
@@ -40,7 +39,13 @@ async function toastSays(title: string, description: string) {
 }
 
 describe('ContactsTab', () => {
-  const Tab = () => <ContactsTab ownerType="event" ownerId={7} contacts={[contact(), contact({ id: 6, firstName: 'Al', lastName: 'Bo', isPrimary: false, email: null, phone: null, notes: null })]} />;
+  const Tab = () => (
+    <ContactsTab
+      ownerType="event"
+      ownerId={7}
+      contacts={[contact(), contact({ id: 6, firstName: 'Al', lastName: 'Bo', isPrimary: false, email: null, phone: null, notes: null })]}
+    />
+  );
 
   it('shows each contact with a primary badge, mailto and tel links, notes, and links to add, edit and the contact page', () => {
     renderPage({ path: '/events/:id', url: '/events/7?tab=contacts', Component: Tab });
@@ -50,7 +55,9 @@ describe('ContactsTab', () => {
     expect(screen.getByText('Call after 5pm')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Add Contact' }).getAttribute('href')).toBe('/events/7/contacts/add');
     expect(screen.getByRole('link', { name: 'Edit Jane Doe' }).getAttribute('href')).toBe('/events/7/contacts/5/edit');
-    expect(screen.getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe(`/contacts/5?return=${encodeURIComponent('/events/7?tab=contacts')}`);
+    expect(screen.getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe(
+      `/contacts/5?return=${encodeURIComponent('/events/7?tab=contacts')}`,
+    );
   });
 
   it('opens the contact when its card is clicked', async () => {
@@ -84,7 +91,13 @@ describe('ContactsCard', () => {
     let answer!: (r: Response) => void;
     const calls = stubFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     const pageLoader = vi.fn(() => null);
-    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} />, action: brandDetailAction, loader: pageLoader });
+    renderPage({
+      path: '/brands/:id',
+      url: '/brands/3',
+      Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} />,
+      action: brandDetailAction,
+      loader: pageLoader,
+    });
     expect(screen.getByText('No contacts added yet')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Add First Contact' }));
     const dialog = await screen.findByRole('dialog');
@@ -100,7 +113,11 @@ describe('ContactsCard', () => {
     expect(within(dialog).getByLabelText('Notes').getAttribute('rows')).toBe('4');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
     expect(await within(dialog).findByRole('button', { name: 'Saving...' })).toBeTruthy();
-    expect(calls[0]).toMatchObject({ url: '/api/contacts', method: 'POST', body: { firstName: 'Kim', lastName: 'Lee', entityType: 'brand', entityId: 3, mailchimpTags: 'a, b,,a', isPrimary: false } });
+    expect(calls[0]).toMatchObject({
+      url: '/api/contacts',
+      method: 'POST',
+      body: { firstName: 'Kim', lastName: 'Lee', entityType: 'brand', entityId: 3, mailchimpTags: 'a, b,,a', isPrimary: false },
+    });
     await act(async () => answer(json({ ...contact(), id: 9 }, 201)));
     await findToast('Contact added successfully');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -110,7 +127,12 @@ describe('ContactsCard', () => {
 
   it("shows 'Failed to add contact' or the server's message", async () => {
     stubFetch(() => json({ message: 'Brand not found', code: 'not_found' }, 404));
-    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} />, action: brandDetailAction });
+    renderPage({
+      path: '/brands/:id',
+      url: '/brands/3',
+      Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[]} />,
+      action: brandDetailAction,
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Add First Contact' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText(/First Name/), { target: { value: 'Kim' } });
@@ -120,9 +142,16 @@ describe('ContactsCard', () => {
   });
 
   it('edits a brand contact in the dialog and deletes with the short question and toast', async () => {
-    const calls = stubFetch((call) => (call.method === 'PUT' ? json(contact({ entityType: 'brand', entityId: 3 })) : new Response(null, { status: 204 })));
+    const calls = stubFetch((call) =>
+      call.method === 'PUT' ? json(contact({ entityType: 'brand', entityId: 3 })) : new Response(null, { status: 204 }),
+    );
     const brandContact = contact({ entityType: 'brand', entityId: 3, isPrimary: false });
-    renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[brandContact]} />, action: brandDetailAction });
+    renderPage({
+      path: '/brands/:id',
+      url: '/brands/3',
+      Component: () => <ContactsCard ownerType="brand" ownerId={3} contacts={[brandContact]} />,
+      action: brandDetailAction,
+    });
     expect(screen.getByText('Contacts (1)')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe('/contacts/5?return=%2Fbrands%2F3');
     fireEvent.click(screen.getByRole('button', { name: 'Edit Jane Doe' }));
@@ -178,7 +207,12 @@ describe('contact pages', () => {
   });
 
   it("contact detail not found: 'Contact not found' and 'Return Back'", () => {
-    renderPage({ path: '/contacts/:id', url: '/contacts/0', Component: detailPage.Component, data: { id: 0, contact: null, returnTo: '/' } });
+    renderPage({
+      path: '/contacts/:id',
+      url: '/contacts/0',
+      Component: detailPage.Component,
+      data: { id: 0, contact: null, returnTo: '/' },
+    });
     expect(screen.getByRole('heading', { name: 'Contact not found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Return Back' }).getAttribute('href')).toBe('/');
   });

@@ -16,4 +16,5 @@ export function stubFetch(answer: (call: FetchCall) => Response | Promise<Respon
   return calls;
 }
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -43,7 +43,6 @@ const storedFile = (overrides: Partial<StoredFile> = {}): StoredFile => ({
   ...overrides,
 });
 
-
 async function toastSays(title: string, description?: string) {
   await waitFor(() => {
     const toast = screen.getByTestId('toast');
@@ -83,7 +82,14 @@ describe('PaymentsCard', () => {
     expect(calls[0]).toMatchObject({
       url: '/api/payments',
       method: 'POST',
-      body: { entityType: 'brand', entityId: 3, description: 'Newsletter slot', amount: '0.20', paymentDate: '2026-11-02', invoiceStatus: 'pending' },
+      body: {
+        entityType: 'brand',
+        entityId: 3,
+        description: 'Newsletter slot',
+        amount: '0.20',
+        paymentDate: '2026-11-02',
+        invoiceStatus: 'pending',
+      },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // Nothing reloads by hand: the page's loader runs again after its action.
@@ -92,14 +98,23 @@ describe('PaymentsCard', () => {
 
   it('edits and deletes a payment', async () => {
     const calls = stubFetch((call) => (call.method === 'PUT' ? json(payment()) : new Response(null, { status: 204 })));
-    renderPage({ path: '/events/:id', url: '/events/7', Component: () => <PaymentsCard ownerType="event" ownerId={7} payments={[payment()]} total="1200.50" />, action: eventDetailAction });
+    renderPage({
+      path: '/events/:id',
+      url: '/events/7',
+      Component: () => <PaymentsCard ownerType="event" ownerId={7} payments={[payment()]} total="1200.50" />,
+      action: eventDetailAction,
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Edit payment Spring banner' }));
     const dialog = await screen.findByRole('dialog');
     expect((within(dialog).getByLabelText(/Amount/) as HTMLInputElement).value).toBe('1200.50');
     fireEvent.change(within(dialog).getByLabelText('Invoice Status'), { target: { value: 'overdue' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Update Payment' }));
     await findToast('Payment updated successfully');
-    expect(calls[0]).toMatchObject({ url: '/api/payments/11', method: 'PUT', body: { invoiceStatus: 'overdue', entityType: 'event', entityId: 7 } });
+    expect(calls[0]).toMatchObject({
+      url: '/api/payments/11',
+      method: 'PUT',
+      body: { invoiceStatus: 'overdue', entityType: 'event', entityId: 7 },
+    });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Delete payment Spring banner' }));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
@@ -107,18 +122,37 @@ describe('PaymentsCard', () => {
   });
 
   it('shows an empty state and a zero total', () => {
-    renderPage({ path: '/media/:id', url: '/media/1', Component: () => <PaymentsCard ownerType="media" ownerId={1} payments={[]} total="0.00" /> });
+    renderPage({
+      path: '/media/:id',
+      url: '/media/1',
+      Component: () => <PaymentsCard ownerType="media" ownerId={1} payments={[]} total="0.00" />,
+    });
     expect(screen.getByText('No payments recorded yet')).toBeTruthy();
     expect(screen.getByTestId('payments-total').textContent).toBe('$0.00');
   });
 });
 
 describe('FilesCard and the Upload Files dialog', () => {
-  const files = [storedFile(), storedFile({ id: 22, originalName: 'course.mp4', fileType: 'video/mp4', fileCategory: 'video', fileSize: 3 * 1024 * 1024, url: '/api/uploads/22' })];
+  const files = [
+    storedFile(),
+    storedFile({
+      id: 22,
+      originalName: 'course.mp4',
+      fileType: 'video/mp4',
+      fileCategory: 'video',
+      fileSize: 3 * 1024 * 1024,
+      url: '/api/uploads/22',
+    }),
+  ];
 
   it('shows image thumbnails and video rows with download and delete', async () => {
     stubFetch(() => new Response(null, { status: 204 }));
-    renderPage({ path: '/events/:id', url: '/events/7', Component: () => <FilesCard ownerType="event" ownerId={7} files={files} />, action: eventDetailAction });
+    renderPage({
+      path: '/events/:id',
+      url: '/events/7',
+      Component: () => <FilesCard ownerType="event" ownerId={7} files={files} />,
+      action: eventDetailAction,
+    });
     expect(screen.getByRole('img', { name: 'finish.png' }).getAttribute('src')).toBe('/api/uploads/21');
     expect(screen.getByRole('link', { name: 'course.mp4' }).getAttribute('href')).toBe('/api/uploads/22');
     expect(screen.getByText('3.0 MB')).toBeTruthy();
@@ -151,7 +185,11 @@ describe('FilesCard and the Upload Files dialog', () => {
     const c = new File(['ccc'], 'c.gif', { type: 'image/gif' });
     fireEvent.change(input, { target: { files: [a, b] } });
     fireEvent.change(input, { target: { files: [c] } });
-    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toHaveLength(3);
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toHaveLength(3);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove b.jpg' }));
     expect(within(dialog).queryByText('b.jpg')).toBeNull();
 
@@ -175,7 +213,9 @@ describe('FilesCard and the Upload Files dialog', () => {
     renderPage({ path: '/brands/:id', url: '/brands/3', Component: () => <FilesCard ownerType="brand" ownerId={3} files={[]} /> });
     fireEvent.click(screen.getByRole('button', { name: 'Upload Files' }));
     const dialog = await screen.findByRole('dialog');
-    fireEvent.change(within(dialog).getByLabelText('Choose files'), { target: { files: [new File(['<html>'], 'x.png', { type: 'image/png' })] } });
+    fireEvent.change(within(dialog).getByLabelText('Choose files'), {
+      target: { files: [new File(['<html>'], 'x.png', { type: 'image/png' })] },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
     await toastSays('Upload failed', 'File x.png is not a supported format');
     expect(within(dialog).getByText('x.png')).toBeTruthy();
@@ -198,6 +238,11 @@ describe('FilesCard and the Upload Files dialog', () => {
   });
 
   it('formats sizes the same everywhere', () => {
-    expect([fileSizeText(null), fileSizeText(512), fileSizeText(2048), fileSizeText(10 * 1024 * 1024)]).toEqual(['', '512 B', '2.0 KB', '10.0 MB']);
+    expect([fileSizeText(null), fileSizeText(512), fileSizeText(2048), fileSizeText(10 * 1024 * 1024)]).toEqual([
+      '',
+      '512 B',
+      '2.0 KB',
+      '10.0 MB',
+    ]);
   });
 });

@@ -29,7 +29,10 @@ describe('login screen', () => {
 
   it("reads 'Signing in...' while pending and shows the server's message in a destructive alert", async () => {
     let answer!: (response: Response) => void;
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
     render(<LoginScreen />);
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'a@example.org' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
@@ -44,7 +47,10 @@ describe('login screen', () => {
   });
 
   it("falls back to 'Login failed' when the server gives no message", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })),
+    );
     render(<LoginScreen />);
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'a@example.org' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
@@ -55,9 +61,15 @@ describe('login screen', () => {
 
 describe('request helper', () => {
   it('turns a non-2xx answer into "status: body text", or the status text when the body is empty', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"message":"Nope"}', { status: 409, statusText: 'Conflict' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"message":"Nope"}', { status: 409, statusText: 'Conflict' })),
+    );
     await expect(apiRequest('DELETE', '/api/x')).rejects.toThrow('409: {"message":"Nope"}');
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 503, statusText: 'Service Unavailable' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 503, statusText: 'Service Unavailable' })),
+    );
     await expect(apiRequest('GET', '/api/x')).rejects.toThrow('503: Service Unavailable');
     expect(messageOf(new HttpError(400, '{"message":"Event name is required"}', 'Bad Request'), 'fallback')).toBe('Event name is required');
   });
@@ -78,7 +90,15 @@ describe('request helper', () => {
 });
 
 describe('main layout', () => {
-  const user = { id: 1, email: 'jo.runner@example.org', firstName: 'Jo', lastName: 'Runner', isActive: true, createdAt: '', lastLogin: null };
+  const user = {
+    id: 1,
+    email: 'jo.runner@example.org',
+    firstName: 'Jo',
+    lastName: 'Runner',
+    isActive: true,
+    createdAt: '',
+    lastLogin: null,
+  };
 
   it('shows the title, the email, a two-letter avatar, logout and the eight navigation entries', async () => {
     inRouter(

@@ -23,7 +23,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('events import screen', () => {
   it('has a 12-row textarea; Import is disabled while blank; Reset clears the text and the results', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ updated: 1, created: 2, skipped: 0, errors: [] }), { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ updated: 1, created: 2, skipped: 0, errors: [] }), { status: 200 })),
+    );
     renderScreen('events');
     expect(textarea().getAttribute('rows')).toBe('12');
     expect(button('Import Data').disabled).toBe(true);
@@ -40,22 +43,31 @@ describe('events import screen', () => {
   });
 
   it('previews the detected columns and first rows, then sends rows with their file lines and shows the tiles, errors and toast', async () => {
-    const fetchMock = vi.fn(async () =>
-      new Response(JSON.stringify({ updated: 1, created: 3, skipped: 1, errors: ['Line 4: no event has event_id 9'] }), { status: 200 }),
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ updated: 1, created: 3, skipped: 1, errors: ['Line 4: no event has event_id 9'] }), { status: 200 }),
     );
     vi.stubGlobal('fetch', fetchMock);
     renderScreen('events');
-    type('event_id,website,Emails,Notes\n\n5,https://x.example.org,"a@x.example.org, b@x.example.org",hi\n9,,c@y.example.org,\n,https://z.example.org,d@z.example.org,\n');
+    type(
+      'event_id,website,Emails,Notes\n\n5,https://x.example.org,"a@x.example.org, b@x.example.org",hi\n9,,c@y.example.org,\n,https://z.example.org,d@z.example.org,\n',
+    );
     const preview = await screen.findByTestId('import-preview');
     expect(within(preview).getByText(/2 rows to import, 1 left out \(no event_id\)/)).toBeTruthy();
-    const columns = within(screen.getByTestId('import-columns')).getAllByText(/./).map((badge) => [badge.textContent, badge.className.includes('badge-success')]);
+    const columns = within(screen.getByTestId('import-columns'))
+      .getAllByText(/./)
+      .map((badge) => [badge.textContent, badge.className.includes('badge-success')]);
     expect(columns).toEqual([
       ['event_id', true],
       ['website', true],
       ['Emails', true],
       ['Notes', false],
     ]);
-    expect(within(preview).getAllByRole('row').map((row) => row.firstElementChild?.textContent)).toEqual(['Line', '3', '4']);
+    expect(
+      within(preview)
+        .getAllByRole('row')
+        .map((row) => row.firstElementChild?.textContent),
+    ).toEqual(['Line', '3', '4']);
 
     fireEvent.click(button('Import Data'));
     const tiles = await screen.findByTestId('import-results');
@@ -103,12 +115,20 @@ describe('events import screen', () => {
   });
 
   it("shows 'Import failed' with the server's message, or 'Failed to import data'", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ message: 'Missing required column: website', code: 'bad_request' }), { status: 400 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () => new Response(JSON.stringify({ message: 'Missing required column: website', code: 'bad_request' }), { status: 400 }),
+      ),
+    );
     renderScreen('events');
     type('event_id,website,Email\n5,,a@x.example.org\n');
     fireEvent.click(button('Import Data'));
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Import failedMissing required column: website×'));
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })),
+    );
     fireEvent.click(button('Import Data'));
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Import failedFailed to import data×'));
   });
@@ -117,7 +137,10 @@ describe('events import screen', () => {
 describe('brands import screen', () => {
   it("has an 8-row textarea, 'Clear' and 'Import Data', and reports brands and contacts created", async () => {
     let answer!: (response: Response) => void;
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
     renderScreen('brands');
     expect(textarea().getAttribute('rows')).toBe('8');
     expect(button('Import Data').disabled).toBe(true);
@@ -125,7 +148,9 @@ describe('brands import screen', () => {
     type('Brand,First Name,Last Name,Email\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com\n');
     fireEvent.click(button('Import Data'));
     expect(button('Importing...').disabled).toBe(true);
-    await act(async () => answer(new Response(JSON.stringify({ brandsCreated: 1, contactsCreated: 1, skipped: 0, errors: [] }), { status: 200 })));
+    await act(async () =>
+      answer(new Response(JSON.stringify({ brandsCreated: 1, contactsCreated: 1, skipped: 0, errors: [] }), { status: 200 })),
+    );
     expect((await screen.findByTestId('import-result-brandsCreated')).textContent).toBe('1Brands Created');
     expect(screen.getByTestId('import-result-contactsCreated').textContent).toBe('1Contacts Created');
     expect(screen.queryByTestId('import-errors')).toBeNull();
@@ -136,7 +161,10 @@ describe('brands import screen', () => {
   });
 
   it("uses the brands texts: 'No valid data found in CSV', 'CSV parsing error' and 'Unknown error occurred'", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 500, statusText: 'Internal Server Error' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 500, statusText: 'Internal Server Error' })),
+    );
     renderScreen('brands');
     type('Brand,First Name,Last Name,Email\n,Jane,Doe,jane@ff.example.com\n');
     fireEvent.click(button('Import Data'));
@@ -173,7 +201,8 @@ describe('files and separators', () => {
     const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     return JSON.parse(init.body as string) as { data: unknown[]; lines: number[] };
   }
-  const answering = () => vi.fn(async () => new Response(JSON.stringify({ brandsCreated: 2, contactsCreated: 2, skipped: 0, errors: [] }), { status: 200 }));
+  const answering = () =>
+    vi.fn(async () => new Response(JSON.stringify({ brandsCreated: 2, contactsCreated: 2, skipped: 0, errors: [] }), { status: 200 }));
 
   it('reads a chosen Windows-1252 file (Excel on Windows) as the letters it holds and sends them exactly', async () => {
     const fetchMock = answering();
@@ -207,7 +236,9 @@ describe('files and separators', () => {
     expect(within(preview).getByText(/separated by semicolons/)).toBeTruthy();
     expect((await importAndSent(fetchMock)).data).toEqual(expectedRows);
     type('Brand;Vorname;Nachname;Email\nX;A;B;a@b.example.org\n');
-    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe('Missing required column: First Name (the header line is separated by semicolons)');
+    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe(
+      'Missing required column: First Name (the header line is separated by semicolons)',
+    );
   });
 
   it('refuses a file with an invalid byte far down, naming the line, and sends nothing', async () => {
@@ -229,7 +260,9 @@ describe('files and separators', () => {
     vi.stubGlobal('fetch', fetchMock);
     renderScreen('brands');
     type('Brand,First Name,Last Name,Email\nCaf\uFFFD Running,Ren\uFFFD,M\uFFFDller,r@cafe.example.com\n');
-    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe('Line 2: contains \uFFFD, a character lost before the text reached the import; correct it and import again');
+    expect((await screen.findByTestId('import-preview-problem')).textContent).toBe(
+      'Line 2: contains \uFFFD, a character lost before the text reached the import; correct it and import again',
+    );
     fireEvent.click(button('Import Data'));
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Line 2: contains \uFFFD'));
     expect(fetchMock).not.toHaveBeenCalled();

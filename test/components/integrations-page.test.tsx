@@ -72,7 +72,8 @@ describe('Integrations page', () => {
     renderIntegrations();
     expect(screen.getByTestId('integrations-overview').textContent).toContain('https://cms.example.org');
     expect(screen.getByTestId('wordpress-status').textContent).toBe('Not tested');
-    for (const name of ['Sync Events', 'Sync Professionals', 'Sync Run Clubs']) expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    for (const name of ['Sync Events', 'Sync Professionals', 'Sync Run Clubs'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('sync-card-events').textContent).toContain('Never synced');
     const pros = within(screen.getByTestId('sync-card-professionals')).getByTestId('sync-last-run').textContent;
     expect(pros).toContain('Failed');
@@ -104,7 +105,10 @@ describe('Integrations page', () => {
       'GET /api/wordpress/site-info': { body: { name: 'Pacer & Friends', url: 'https://cms.example.org', description: 'Runners’ news' } },
       'GET /api/integrations/overview': { body: overview },
       'POST /api/sync/events': () => pending,
-      'POST /api/sync/professionals': { status: 409, body: { success: false, message: 'A sync of professionals is already running', code: 'sync_running' } },
+      'POST /api/sync/professionals': {
+        status: 409,
+        body: { success: false, message: 'A sync of professionals is already running', code: 'sync_running' },
+      },
     });
     renderIntegrations();
     fireEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
@@ -115,7 +119,17 @@ describe('Integrations page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sync Events' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Sync Events' }).textContent).toBe('Syncing...'));
     expect((screen.getByRole('button', { name: 'Sync Events' }) as HTMLButtonElement).disabled).toBe(true);
-    finish({ body: { success: true, message: '3 events read', created: 2, updated: 1, errors: ['Event bad'], unpublished: ['Event gone'], kind: 'events' } });
+    finish({
+      body: {
+        success: true,
+        message: '3 events read',
+        created: 2,
+        updated: 1,
+        errors: ['Event bad'],
+        unpublished: ['Event gone'],
+        kind: 'events',
+      },
+    });
     expect((await findToast('Sync Successful')).textContent).toContain('3 events read');
     const result = within(screen.getByTestId('sync-card-events')).getByTestId('sync-result').textContent;
     expect(result).toContain('2 created');
@@ -130,8 +144,17 @@ describe('Integrations page', () => {
   it('checks the add-member form, splits tags, and reports audience and member failures', async () => {
     expect(parseTags(' Race Director, ,VIP,  ')).toEqual(['Race Director', 'VIP']);
     stubFetch({
-      'GET /api/mailchimp/test': { body: { success: true, message: 'Connected to Mailchimp account Pacer', data: { account_name: 'Pacer', email: 'o@example.org', industry: 'Sports', total_subscribers: 1200 } } },
-      'GET /api/mailchimp/audiences': { status: 502, body: { success: false, message: 'Mailchimp: Too Many Requests', code: 'upstream_failed' } },
+      'GET /api/mailchimp/test': {
+        body: {
+          success: true,
+          message: 'Connected to Mailchimp account Pacer',
+          data: { account_name: 'Pacer', email: 'o@example.org', industry: 'Sports', total_subscribers: 1200 },
+        },
+      },
+      'GET /api/mailchimp/audiences': {
+        status: 502,
+        body: { success: false, message: 'Mailchimp: Too Many Requests', code: 'upstream_failed' },
+      },
     });
     renderIntegrations('/integrations?tab=email');
     const panel = screen.getByRole('tabpanel', { name: 'Email Marketing' });
@@ -147,7 +170,10 @@ describe('Integrations page', () => {
       'GET /api/mailchimp/audiences': { body: [{ id: 'aud1', name: 'Runners Weekly', stats: { member_count: 42 } }] },
       'POST /api/mailchimp/audiences/aud1/members': (body) =>
         (body as { email: string }).email === 'taken@example.org'
-          ? { status: 400, body: { success: false, message: 'Mailchimp: Invalid Resource: email_address: This value should be a valid email.' } }
+          ? {
+              status: 400,
+              body: { success: false, message: 'Mailchimp: Invalid Resource: email_address: This value should be a valid email.' },
+            }
           : { body: { success: true, message: 'x@example.org was added to the audience' } },
     });
     fireEvent.click(within(panel).getByRole('button', { name: 'Load Audiences' }));
@@ -158,7 +184,13 @@ describe('Integrations page', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Add Member' }));
     expect((await findToast('Member Added Successfully')).textContent).toContain('x@example.org was added to the audience');
     const posted = (globalThis.fetch as ReturnType<typeof vi.fn>).mock.calls.find(([url]) => String(url).endsWith('/members'));
-    expect(JSON.parse(String((posted![1] as RequestInit).body))).toEqual({ email: 'x@example.org', firstName: '', lastName: '', phone: '', tags: ['A', 'B'] });
+    expect(JSON.parse(String((posted![1] as RequestInit).body))).toEqual({
+      email: 'x@example.org',
+      firstName: '',
+      lastName: '',
+      phone: '',
+      tags: ['A', 'B'],
+    });
 
     fireEvent.change(screen.getByLabelText(/Email/, { selector: 'input' }), { target: { value: 'taken@example.org' } });
     fireEvent.click(within(panel).getByRole('button', { name: 'Add Member' }));

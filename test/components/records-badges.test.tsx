@@ -1,7 +1,21 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { EventStatusBadge, InfluencerTypeBadge, influencerTypeLabel, PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
-import { atHandle, facebookProfile, instagramProfile, safeHref, telHref, tiktokProfile, wordpressAdminEditUrl } from '@views/components/records/links.js';
+import {
+  EventStatusBadge,
+  InfluencerTypeBadge,
+  influencerTypeLabel,
+  PublishBadge,
+  SubscriptionBadge,
+} from '@views/components/records/badges.js';
+import {
+  atHandle,
+  facebookProfile,
+  instagramProfile,
+  safeHref,
+  telHref,
+  tiktokProfile,
+  wordpressAdminEditUrl,
+} from '@views/components/records/links.js';
 import { listApiSearch, readListQuery } from '@shared/list-query.js';
 import { listPageHref, pageCount } from '@views/components/records/list-query.js';
 import { recordMessages } from '@views/components/records/messages.js';
@@ -73,7 +87,7 @@ describe('links built from stored data', () => {
     expect(safeHref('')).toBeNull();
   });
 
-  it("builds the content-site admin edit link, or none without a wordpress id or admin URL", () => {
+  it('builds the content-site admin edit link, or none without a wordpress id or admin URL', () => {
     expect(wordpressAdminEditUrl('https://cms.example.org/', 42)).toBe('https://cms.example.org/wp-admin/post.php?post=42&action=edit');
     expect(wordpressAdminEditUrl(null, 42)).toBeNull();
     expect(wordpressAdminEditUrl('https://cms.example.org', null)).toBeNull();
@@ -90,8 +104,14 @@ describe('toast texts (spec point 8)', () => {
       deleted: 'Media outlet deleted successfully',
       deleteFailed: 'Failed to delete media outlet',
     });
-    expect(recordMessages('professional', 'add')).toMatchObject({ created: 'Professional added successfully', createFailed: 'Failed to add professional' });
-    expect(recordMessages('run club')).toMatchObject({ updated: 'Run club updated successfully', deleteFailed: 'Failed to delete run club' });
+    expect(recordMessages('professional', 'add')).toMatchObject({
+      created: 'Professional added successfully',
+      createFailed: 'Failed to add professional',
+    });
+    expect(recordMessages('run club')).toMatchObject({
+      updated: 'Run club updated successfully',
+      deleteFailed: 'Failed to delete run club',
+    });
   });
 });
 
@@ -104,14 +124,21 @@ describe('list state in the URL', () => {
     expect(view('event', 'filter=all&page=abc')).toEqual({ q: '', filter: '', page: 1 });
     expect(view('runclub', 'type=trail&filter=featured')).toEqual({ q: '', filter: 'trail', page: 1 });
     // Page URLs carry no limit or offset of their own: the page decides.
-    expect(readListQuery('brand', new URLSearchParams('page=3&limit=2&offset=1'), 'page')).toMatchObject({ ok: true, query: { limit: 24, offset: 48 } });
+    expect(readListQuery('brand', new URLSearchParams('page=3&limit=2&offset=1'), 'page')).toMatchObject({
+      ok: true,
+      query: { limit: 24, offset: 48 },
+    });
   });
 
   it('refuses on a page what the API refuses, with the same message, and keeps the typed search', () => {
     const long = 'x'.repeat(201);
     const onPage = readListQuery('event', new URLSearchParams({ q: long, filter: 'featured', page: '2' }), 'page');
     const onApi = readListQuery('event', new URLSearchParams({ q: long }), 'api');
-    expect(onPage).toMatchObject({ ok: false, message: 'Search text must be at most 200 characters', view: { q: long, filter: 'featured', page: 2 } });
+    expect(onPage).toMatchObject({
+      ok: false,
+      message: 'Search text must be at most 200 characters',
+      view: { q: long, filter: 'featured', page: 2 },
+    });
     expect(onApi).toMatchObject({ ok: false, message: 'Search text must be at most 200 characters' });
   });
 

@@ -66,7 +66,11 @@ describe('record forms', () => {
     ['media', MEDIA_FORM, MediaInputSchema],
     ['influencer', INFLUENCER_FORM, InfluencerInputSchema],
   ])('the %s form has exactly the fields of its schema (PUT replaces every form field)', (_name, sections, schema) => {
-    expect(allFields(sections).map((field) => field.name).sort()).toEqual(Object.keys(schema.shape).sort());
+    expect(
+      allFields(sections)
+        .map((field) => field.name)
+        .sort(),
+    ).toEqual(Object.keys(schema.shape).sort());
   });
 
   it('splits list fields on commas, trims them and drops empty entries; reads flags and checkbox groups', () => {
@@ -84,7 +88,13 @@ describe('record forms', () => {
       { name: 'clubType', label: 'Club type', kind: 'checkboxes', options: [] },
       { name: 'eventName', label: 'Event name', kind: 'text' },
     ]);
-    expect(values).toEqual({ runType: ['road', 'trail'], featuredRace: true, isPayingMember: false, clubType: ['trail', 'road'], eventName: ' x ' });
+    expect(values).toEqual({
+      runType: ['road', 'trail'],
+      featuredRace: true,
+      isPayingMember: false,
+      clubType: ['trail', 'road'],
+      eventName: ' x ',
+    });
   });
 
   it("validates the brand form in the browser with the shared schema: 'Brand name is required', focused, nothing sent", async () => {
@@ -109,7 +119,13 @@ describe('record forms', () => {
     let answer!: (response: Response) => void;
     const fetchMock = vi.fn((_url: string, _init: RequestInit) => new Promise<Response>((resolve) => (answer = resolve)));
     vi.stubGlobal('fetch', fetchMock);
-    const { router } = renderPage({ path: '/brands/add', url: '/brands/add', Component: BrandAdd, action: BrandAddAction, others: [detailStub('brands/:id')] });
+    const { router } = renderPage({
+      path: '/brands/add',
+      url: '/brands/add',
+      Component: BrandAdd,
+      action: BrandAddAction,
+      others: [detailStub('brands/:id')],
+    });
     fireEvent.change(await screen.findByLabelText(/^Brand name( \*)?$/), { target: { value: 'Stride Shoes' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Brand' }));
     const pending = await screen.findByRole('button', { name: 'Creating...' });
@@ -123,9 +139,16 @@ describe('record forms', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/brands/7'));
   });
 
-  it('shows the server\'s field issues and a destructive failure toast with its message', async () => {
-    const body = { message: 'Must be a web address', code: 'validation_failed', issues: [{ path: 'websiteUrl', message: 'Must be a web address' }] };
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 400 })));
+  it("shows the server's field issues and a destructive failure toast with its message", async () => {
+    const body = {
+      message: 'Must be a web address',
+      code: 'validation_failed',
+      issues: [{ path: 'websiteUrl', message: 'Must be a web address' }],
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(body), { status: 400 })),
+    );
     // The browser's copy of the schema accepts the body here; only the server (say, a newer rule) refuses it.
     renderPage({ path: '/brands/add', url: '/brands/add', Component: BrandAdd, action: BrandAddAction });
     fireEvent.change(await screen.findByLabelText(/^Brand name( \*)?$/), { target: { value: 'Stride Shoes' } });
@@ -140,8 +163,17 @@ describe('record forms', () => {
   });
 
   it("falls back to 'Failed to update event' when the server sends no message", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })));
-    renderPage({ path: '/events/:id/edit', url: '/events/5/edit', Component: EventEdit, action: EventEditAction, data: { id: 5, record: event } });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 502, statusText: 'Bad Gateway' })),
+    );
+    renderPage({
+      path: '/events/:id/edit',
+      url: '/events/5/edit',
+      Component: EventEdit,
+      action: EventEditAction,
+      data: { id: 5, record: event },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Update Event' }));
     const toast = await findToast('Failed to update event');
     expect(toast.className).toContain('toast-destructive');
@@ -152,7 +184,14 @@ describe('record forms', () => {
     let answer!: (response: Response) => void;
     const fetchMock = vi.fn((_url: string, _init: RequestInit) => new Promise<Response>((resolve) => (answer = resolve)));
     vi.stubGlobal('fetch', fetchMock);
-    const { router } = renderPage({ path: '/events/:id/edit', url: '/events/5/edit', Component: EventEdit, action: EventEditAction, data: { id: 5, record: event }, others: [detailStub('events/:id')] });
+    const { router } = renderPage({
+      path: '/events/:id/edit',
+      url: '/events/5/edit',
+      Component: EventEdit,
+      action: EventEditAction,
+      data: { id: 5, record: event },
+      others: [detailStub('events/:id')],
+    });
     expect((await screen.findByLabelText<HTMLInputElement>(/^Event name( \*)?$/)).value).toBe('Harbour Marathon');
     expect(screen.getByLabelText<HTMLInputElement>('Run types').value).toBe('marathon, half marathon');
     expect(screen.getByLabelText<HTMLInputElement>('Featured race').checked).toBe(true);
@@ -176,14 +215,25 @@ describe('record forms', () => {
     expect(init.method).toBe('PUT');
     const sent = JSON.parse(String(init.body)) as Record<string, unknown>;
     expect(Object.keys(sent).sort()).toEqual(Object.keys(EventInputSchema.shape).sort());
-    expect(sent).toMatchObject({ eventName: 'Harbour Marathon 2027', trackType: ['road', 'bridge'], runType: ['marathon', 'half marathon'], featuredRace: false });
+    expect(sent).toMatchObject({
+      eventName: 'Harbour Marathon 2027',
+      trackType: ['road', 'bridge'],
+      runType: ['marathon', 'half marathon'],
+      featuredRace: false,
+    });
     await act(async () => answer(new Response(JSON.stringify({ ...event, eventName: 'Harbour Marathon 2027' }), { status: 200 })));
     await findToast('Event updated successfully');
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/5'));
   });
 
   it('says that the record being edited does not exist', async () => {
-    renderPage({ path: '/events/:id/edit', url: '/events/9/edit', Component: EventEdit, action: EventEditAction, data: { id: 9, record: null } });
+    renderPage({
+      path: '/events/:id/edit',
+      url: '/events/9/edit',
+      Component: EventEdit,
+      action: EventEditAction,
+      data: { id: 9, record: null },
+    });
     expect(await screen.findByRole('heading', { name: 'Event not found' })).toBeTruthy();
     expect(screen.getByText('The event you are trying to edit does not exist.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Events' }).getAttribute('href')).toBe('/events');
@@ -212,7 +262,13 @@ describe('record forms', () => {
   it("validates run clubs: 'Club name is required' and a whole membership count", async () => {
     vi.stubGlobal('fetch', vi.fn());
     const club = { id: 3, clubName: 'Harbour Runners', clubType: ['road'], membershipCount: null, meetingTimes: [], schedules: [] };
-    renderPage({ path: '/runclubs/:id/edit', url: '/runclubs/3/edit', Component: RunClubEdit, action: RunClubEditAction, data: { id: 3, record: club } });
+    renderPage({
+      path: '/runclubs/:id/edit',
+      url: '/runclubs/3/edit',
+      Component: RunClubEdit,
+      action: RunClubEditAction,
+      data: { id: 3, record: club },
+    });
     expect((await screen.findByRole<HTMLInputElement>('checkbox', { name: 'Road' })).checked).toBe(true);
     fireEvent.change(screen.getByLabelText(/^Club name( \*)?$/), { target: { value: '' } });
     fireEvent.change(screen.getByLabelText('Membership count'), { target: { value: '12.5' } });
@@ -232,7 +288,8 @@ describe('record forms', () => {
     const type = await screen.findByLabelText<HTMLSelectElement>(/^Type( \*)?$/);
     expect(type.value).toBe('influencer');
     expect([...type.options].map((o) => o.textContent)).toEqual(['Influencer', 'Pro', 'Pro & Influencer']);
-    for (const label of ['First name', 'Last name', 'Type']) expect(screen.getByText(label, { selector: 'label' }).textContent).toBe(`${label} *`);
+    for (const label of ['First name', 'Last name', 'Type'])
+      expect(screen.getByText(label, { selector: 'label' }).textContent).toBe(`${label} *`);
     fireEvent.click(screen.getByRole('button', { name: 'Create Influencer' }));
     expect(await screen.findByText('First name is required')).toBeTruthy();
     expect(screen.getByText('Last name is required')).toBeTruthy();

@@ -74,7 +74,8 @@ describe('page loaders and refused reads', () => {
     await expect(failing(args(signedIn))).rejects.toBe(failure);
   });
 
-  const listArgs = (url: string, ds: DataSource) => ({ request: new Request(url), params: {}, context: { dataSource: ds, signedIn: true } }) as unknown as LoaderFunctionArgs;
+  const listArgs = (url: string, ds: DataSource) =>
+    ({ request: new Request(url), params: {}, context: { dataSource: ds, signedIn: true } }) as unknown as LoaderFunctionArgs;
 
   it('answers a search the API would refuse with an empty list, the message and status 400, without reading', async () => {
     const listRecords = vi.fn(fakeDataSource().listRecords);
@@ -96,7 +97,9 @@ describe('page loaders and refused reads', () => {
 
   it('hands the parsed page query to the data source as it is', async () => {
     const listRecords = vi.fn(async () => ({ items: [], total: 0 }));
-    const result = await listLoader('event')(listArgs('http://x/events?q=%20trail%20&filter=featured&page=3&limit=7', fakeDataSource({ listRecords })));
+    const result = await listLoader('event')(
+      listArgs('http://x/events?q=%20trail%20&filter=featured&page=3&limit=7', fakeDataSource({ listRecords })),
+    );
     expect(listRecords).toHaveBeenCalledWith('event', { q: 'trail', filter: 'featured', sort: 'newest', limit: 24, offset: 48 });
     expect(result).toEqual({ items: [], total: 0, query: { q: 'trail', filter: 'featured', page: 3 } });
   });

@@ -115,7 +115,9 @@ describe('record lists', () => {
     expect(fireEvent.click(title)).toBe(false);
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/7'));
     await act(() => router.navigate('/events'));
-    expect(fireEvent.click(within(await screen.findByTestId('event-card')).getByRole('link', { name: 'Edit Harbour Marathon' }))).toBe(false);
+    expect(fireEvent.click(within(await screen.findByTestId('event-card')).getByRole('link', { name: 'Edit Harbour Marathon' }))).toBe(
+      false,
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/7/edit'));
   });
 
@@ -126,8 +128,22 @@ describe('record lists', () => {
   });
 
   it("titles media 'Media Management', falls back to 'Unnamed Media' / 'Media Outlet', and varies the empty hint by search", async () => {
-    const nameless = { id: 9, mediaName: '', industry: null, websiteUrl: 'https://m.example.org', instagramUrl: null, notes: null, ...audit } satisfies Media;
-    const view = renderPage({ path: '/media', url: '/media', Component: mediaList.Component, action: mediaList.action, data: listData([nameless]) });
+    const nameless = {
+      id: 9,
+      mediaName: '',
+      industry: null,
+      websiteUrl: 'https://m.example.org',
+      instagramUrl: null,
+      notes: null,
+      ...audit,
+    } satisfies Media;
+    const view = renderPage({
+      path: '/media',
+      url: '/media',
+      Component: mediaList.Component,
+      action: mediaList.action,
+      data: listData([nameless]),
+    });
     expect(await screen.findByRole('heading', { name: 'Media Management' })).toBeTruthy();
     expect(screen.getByRole('searchbox').getAttribute('placeholder')).toBe('Search media outlets...');
     expect(screen.getByRole('link', { name: 'Unnamed Media' })).toBeTruthy();
@@ -135,18 +151,36 @@ describe('record lists', () => {
     expect(screen.getByRole('link', { name: /Website/ }).getAttribute('href')).toBe('https://m.example.org/');
     view.unmount();
 
-    const empty = renderPage({ path: '/media', url: '/media', Component: mediaList.Component, action: mediaList.action, data: listData([]) });
+    const empty = renderPage({
+      path: '/media',
+      url: '/media',
+      Component: mediaList.Component,
+      action: mediaList.action,
+      data: listData([]),
+    });
     expect(await screen.findByRole('heading', { name: 'No media outlets found' })).toBeTruthy();
     expect(screen.getByText('Get started by adding your first media outlet.')).toBeTruthy();
     empty.unmount();
 
-    renderPage({ path: '/media', url: '/media?q=zzz', Component: mediaList.Component, action: mediaList.action, data: listData([], 'zzz') });
+    renderPage({
+      path: '/media',
+      url: '/media?q=zzz',
+      Component: mediaList.Component,
+      action: mediaList.action,
+      data: listData([], 'zzz'),
+    });
     expect(await screen.findByText('Try adjusting your search terms.')).toBeTruthy();
     expect(screen.getByRole<HTMLInputElement>('searchbox').value).toBe('zzz');
   });
 
   it('pages through the list with links that keep the search', async () => {
-    renderPage({ path: '/brands', url: '/brands?q=run&page=2', Component: brandList.Component, action: brandList.action, data: listData([brand({})], 'run', 2, 60) });
+    renderPage({
+      path: '/brands',
+      url: '/brands?q=run&page=2',
+      Component: brandList.Component,
+      action: brandList.action,
+      data: listData([brand({})], 'run', 2, 60),
+    });
     const nav = await screen.findByRole('navigation', { name: 'Pagination' });
     expect(within(nav).getByText(/Page 2 of 3/)).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'Previous' }).getAttribute('href')).toBe('/brands?q=run');
@@ -154,7 +188,13 @@ describe('record lists', () => {
   });
 
   it('offers the last page when the page asked for is past the end', async () => {
-    renderPage({ path: '/brands', url: '/brands?q=run&page=5', Component: brandList.Component, action: brandList.action, data: listData<Brand>([], 'run', 5, 30) });
+    renderPage({
+      path: '/brands',
+      url: '/brands?q=run&page=5',
+      Component: brandList.Component,
+      action: brandList.action,
+      data: listData<Brand>([], 'run', 5, 30),
+    });
     expect(await screen.findByRole('heading', { name: 'This page is empty' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to the last page' }).getAttribute('href')).toBe('/brands?q=run&page=2');
     expect(screen.queryByRole('heading', { name: 'No brands found' })).toBeNull();
@@ -164,7 +204,14 @@ describe('record lists', () => {
     const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
     const loader = vi.fn(() => listData<Brand>([]));
-    renderPage({ path: '/brands', url: '/brands', Component: brandList.Component, action: brandList.action, data: listData([brand({})]), loader });
+    renderPage({
+      path: '/brands',
+      url: '/brands',
+      Component: brandList.Component,
+      action: brandList.action,
+      data: listData([brand({})]),
+      loader,
+    });
     expect(screen.getByRole('link', { name: 'Add Brand' }).getAttribute('href')).toBe('/brands/add');
 
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Stride Shoes' }));
@@ -185,9 +232,21 @@ describe('record lists', () => {
   });
 
   it("offers delete only for unpublished professionals, and shows the server's reason when it refuses", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ message: 'Published professionals cannot be deleted', code: 'conflict' }), { status: 409 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ message: 'Published professionals cannot be deleted', code: 'conflict' }), { status: 409 }),
+      ),
+    );
     const items = [professional({ id: 2 }), professional({ id: 3, businessName: 'Coastal Coaching', wordpressProfessionalId: 77 })];
-    renderPage({ path: '/professionals', url: '/professionals', Component: professionalList.Component, action: professionalList.action, data: listData(items) });
+    renderPage({
+      path: '/professionals',
+      url: '/professionals',
+      Component: professionalList.Component,
+      action: professionalList.action,
+      data: listData(items),
+    });
     const cards = await screen.findAllByTestId('professional-card');
     expect(within(cards[0]!).getByText('Draft')).toBeTruthy();
     expect(within(cards[1]!).getByText('Published')).toBeTruthy();
@@ -211,17 +270,29 @@ describe('record detail pages', () => {
     ['/media/:id', mediaDetail.Component, 'Media outlet not found', 'Return to Media', '/media'],
     ['/influencers/:id', influencerDetail.Component, 'Influencer not found', 'Return to Influencers', '/influencers'],
   ])('%s says "%s" with a way back', async (path, Component, text, back, href) => {
-    renderPage({ path, url: path.replace(':id', '0'), Component, data: { id: 0, record: null, attachments: NO_ATTACHMENTS, wordpressUrl: null } });
+    renderPage({
+      path,
+      url: path.replace(':id', '0'),
+      Component,
+      data: { id: 0, record: null, attachments: NO_ATTACHMENTS, wordpressUrl: null },
+    });
     expect(await screen.findByRole('heading', { name: text })).toBeTruthy();
     expect(screen.getByRole('link', { name: back }).getAttribute('href')).toBe(href);
   });
 
   it("shows an unsynced event's tabs, 'Never included', 'Not synced' and 'Never synced'", async () => {
-    renderPage({ path: '/events/:id', url: '/events/1', Component: eventDetail.Component, action: eventDetail.action, data: { id: 1, record: event({ featuredRace: true }), attachments: NO_ATTACHMENTS, wordpressUrl: null } });
+    renderPage({
+      path: '/events/:id',
+      url: '/events/1',
+      Component: eventDetail.Component,
+      action: eventDetail.action,
+      data: { id: 1, record: event({ featuredRace: true }), attachments: NO_ATTACHMENTS, wordpressUrl: null },
+    });
     expect(await screen.findByRole('tab', { name: 'Details' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Contacts (0)' })).toBeTruthy();
     // Empty fields say so rather than showing a blank.
-    for (const label of ['Website', 'End date']) expect(screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent).toBe('Not set');
+    for (const label of ['Website', 'End date'])
+      expect(screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent).toBe('Not set');
     const sidebar = screen.getByRole('complementary', { name: 'Summary' });
     expect(within(sidebar).getByText('Featured')).toBeTruthy();
     expect(within(sidebar).getAllByText('Not synced').length).toBe(1);
@@ -240,12 +311,41 @@ describe('record detail pages', () => {
       wordpressLastSync: '2026-11-20T08:30:00.000Z',
       websiteUrl: 'https://cityten.example.org',
       updatedAt: '2026-11-02T01:00:00.000Z',
-      distances: [{ id: 1, eventId: 1, distanceKm: '10.00', distanceStartDate: '2027-03-14', distanceStartTime: '07:00', entryFee: '45.00', participantsCount: 800, gpxFilePath: null, stravaLink: null, elevationTitle: null, medianTime: null, lastTime: null, prizes: [], prizeDescription: null, recommendTitle: null, productUrl: null, productImagePath: null, createdAt: audit.createdAt }],
+      distances: [
+        {
+          id: 1,
+          eventId: 1,
+          distanceKm: '10.00',
+          distanceStartDate: '2027-03-14',
+          distanceStartTime: '07:00',
+          entryFee: '45.00',
+          participantsCount: 800,
+          gpxFilePath: null,
+          stravaLink: null,
+          elevationTitle: null,
+          medianTime: null,
+          lastTime: null,
+          prizes: [],
+          prizeDescription: null,
+          recommendTitle: null,
+          productUrl: null,
+          productImagePath: null,
+          createdAt: audit.createdAt,
+        },
+      ],
     });
-    renderPage({ path: '/events/:id', url: '/events/1', Component: eventDetail.Component, action: eventDetail.action, data: { id: 1, record: synced, attachments: NO_ATTACHMENTS, wordpressUrl: 'https://run.example.org/events/4321' } });
+    renderPage({
+      path: '/events/:id',
+      url: '/events/1',
+      Component: eventDetail.Component,
+      action: eventDetail.action,
+      data: { id: 1, record: synced, attachments: NO_ATTACHMENTS, wordpressUrl: 'https://run.example.org/events/4321' },
+    });
     expect((await screen.findByRole('link', { name: /View Event Page/ })).getAttribute('href')).toBe('https://run.example.org/events/4321');
     expect(screen.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).toBe('https://cityten.example.org/');
-    expect(screen.getByRole('link', { name: /Edit in WordPress/ }).getAttribute('href')).toBe('https://cms.example.org/wp-admin/post.php?post=4321&action=edit');
+    expect(screen.getByRole('link', { name: /Edit in WordPress/ }).getAttribute('href')).toBe(
+      'https://cms.example.org/wp-admin/post.php?post=4321&action=edit',
+    );
     expect(screen.getByText('4321')).toBeTruthy();
     expect(screen.getByText('Updated')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Distances' })).toBeTruthy();
@@ -253,28 +353,50 @@ describe('record detail pages', () => {
   });
 
   it('says so when a synced event has no public page link because no public site is configured', async () => {
-    renderPage({ path: '/events/:id', url: '/events/1', Component: eventDetail.Component, action: eventDetail.action, data: { id: 1, record: event({ wordpressEventId: 12 }), attachments: NO_ATTACHMENTS, wordpressUrl: null } });
+    renderPage({
+      path: '/events/:id',
+      url: '/events/1',
+      Component: eventDetail.Component,
+      action: eventDetail.action,
+      data: { id: 1, record: event({ wordpressEventId: 12 }), attachments: NO_ATTACHMENTS, wordpressUrl: null },
+    });
     expect(await screen.findByText('Public site address not configured')).toBeTruthy();
     expect(screen.queryByRole('link', { name: /View Event Page/ })).toBeNull();
   });
 
   it('shows the professional status badges and the delete button only when unpublished', async () => {
-    const view = renderPage({ path: '/professionals/:id', url: '/professionals/2', Component: professionalDetail.Component, action: professionalDetail.action, data: { id: 2, record: professional({ subscriptionStatus: 'expired' }), attachments: NO_ATTACHMENTS } });
+    const view = renderPage({
+      path: '/professionals/:id',
+      url: '/professionals/2',
+      Component: professionalDetail.Component,
+      action: professionalDetail.action,
+      data: { id: 2, record: professional({ subscriptionStatus: 'expired' }), attachments: NO_ATTACHMENTS },
+    });
     expect((await screen.findAllByText('Draft')).length).toBeGreaterThan(0);
     expect(screen.getAllByText('Expired').length).toBeGreaterThan(0);
     expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
     view.unmount();
-    renderPage({ path: '/professionals/:id', url: '/professionals/3', Component: professionalDetail.Component, action: professionalDetail.action, data: { id: 3, record: professional({ id: 3, wordpressProfessionalId: 9 }), attachments: NO_ATTACHMENTS } });
+    renderPage({
+      path: '/professionals/:id',
+      url: '/professionals/3',
+      Component: professionalDetail.Component,
+      action: professionalDetail.action,
+      data: { id: 3, record: professional({ id: 3, wordpressProfessionalId: 9 }), attachments: NO_ATTACHMENTS },
+    });
     expect((await screen.findAllByText('Published')).length).toBeGreaterThan(0);
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
   });
 
   it("deletes a brand from its detail page after 'This action cannot be undone.' and goes to the list", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 204 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
     const { router } = renderPage({
       path: '/brands/:id',
       url: '/brands/4',
-      Component: brandDetail.Component, action: brandDetail.action,
+      Component: brandDetail.Component,
+      action: brandDetail.action,
       data: { id: 4, record: brand({ websiteUrl: 'stride.example.org', locationState: 'VIC' }), attachments: NO_ATTACHMENTS },
       others: [{ path: 'brands', Component: () => <p>brand list</p> }],
     });
@@ -305,7 +427,13 @@ describe('record detail pages', () => {
       notes: null,
       ...audit,
     };
-    renderPage({ path: '/influencers/:id', url: '/influencers/6', Component: influencerDetail.Component, action: influencerDetail.action, data: { id: 6, record: influencer, attachments: NO_ATTACHMENTS } });
+    renderPage({
+      path: '/influencers/:id',
+      url: '/influencers/6',
+      Component: influencerDetail.Component,
+      action: influencerDetail.action,
+      data: { id: 6, record: influencer, attachments: NO_ATTACHMENTS },
+    });
     expect((await screen.findByRole('link', { name: 'ava@example.org' })).getAttribute('href')).toBe('mailto:ava@example.org');
     expect(screen.getByRole('link', { name: '+61 400 000 000' }).getAttribute('href')).toBe('tel:+61400000000');
     expect(screen.getByRole('link', { name: /@avaruns/ }).getAttribute('href')).toBe('https://www.instagram.com/avaruns');

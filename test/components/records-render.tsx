@@ -4,7 +4,15 @@ import type { SessionInfo } from '@shared/session.js';
 import { Toaster } from '@views/components/ui/toast.js';
 
 const testSession: SessionInfo = {
-  user: { id: 1, email: 'staff@example.org', firstName: 'Sam', lastName: 'Staff', isActive: true, createdAt: '2026-01-01T00:00:00.000Z', lastLogin: null },
+  user: {
+    id: 1,
+    email: 'staff@example.org',
+    firstName: 'Sam',
+    lastName: 'Staff',
+    isActive: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    lastLogin: null,
+  },
   needsSetup: false,
   locale: 'en-AU',
   timeZone: 'Australia/Sydney',
@@ -39,7 +47,13 @@ export function renderPage(options: {
           </>
         ),
         children: [
-          { id: 'page', path: options.path.replace(/^\//, ''), loader: options.loader ?? (() => options.data ?? null), action: options.action, Component: options.Component },
+          {
+            id: 'page',
+            path: options.path.replace(/^\//, ''),
+            loader: options.loader ?? (() => options.data ?? null),
+            action: options.action,
+            Component: options.Component,
+          },
           ...(options.others ?? []),
           { path: '*', Component: () => <p data-testid="elsewhere">elsewhere</p> },
         ],

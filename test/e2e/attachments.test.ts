@@ -1,7 +1,16 @@
 import { readdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, createStaffUser, launchBrowser, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
+import {
+  apiAs,
+  createStaffUser,
+  launchBrowser,
+  signIn,
+  startServer,
+  waitForHydration,
+  type E2EServer,
+  type WatchedPage,
+} from './harness.js';
 import { confirmDelete, expectToast, openRecordsPage } from './records-steps.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -84,7 +93,11 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expect(page.getByRole('link', { name: /Back/ }).first().getAttribute('href')).resolves.toBe('/');
     await page.goto(`${base}/contacts/${contactId}?return=${encodeURIComponent(`/events/${event.id}?tab=contacts`)}`);
     await waitForHydration(page);
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete' }), 'Are you sure you want to delete this contact? This action cannot be undone.');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete' }),
+      'Are you sure you want to delete this contact? This action cannot be undone.',
+    );
     await expectToast(page, 'Contact deleted successfully.');
     await page.waitForURL(`${base}/events/${event.id}?tab=contacts`);
     await page.getByText('No contacts added yet').waitFor();
@@ -96,14 +109,18 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await apiAs(page, base, 'POST', '/api/contacts', { firstName: 'Al', lastName: 'Bo', entityType: 'event', entityId: event.id });
     await page.goto(`${base}/events/${event.id}?tab=contacts`);
     await waitForHydration(page);
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete Al Bo' }), 'Are you sure you want to delete Al Bo? This action cannot be undone.');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete Al Bo' }),
+      'Are you sure you want to delete Al Bo? This action cannot be undone.',
+    );
     await expectToast(page, 'Contact deleted successfully.');
     await page.getByText('No contacts added yet').waitFor();
     expect(path()).toBe(`/events/${event.id}?tab=contacts`);
     watched.assertClean();
   });
 
-  it("adds, edits and deletes a brand contact in the dialog", async () => {
+  it('adds, edits and deletes a brand contact in the dialog', async () => {
     const brand = await apiAs<{ id: number }>(page, base, 'POST', '/api/brands', { brandName: 'Stride Shoes' });
     await page.goto(`${base}/brands/${brand.id}`);
     await waitForHydration(page);
@@ -187,7 +204,9 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await page.getByRole('img', { name: 'start.png' }).waitFor();
     await page.getByText('Files (2)').waitFor();
     // The thumbnails really load through the authenticated content route.
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('.attachments-thumb img')).every((img) => (img as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.attachments-thumb img')).every((img) => (img as HTMLImageElement).naturalWidth > 0),
+    );
     expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(2);
 
     await confirmDelete(page, page.getByRole('button', { name: 'Delete start.png' }), 'Are you sure you want to delete start.png?');

@@ -16,7 +16,8 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     const now = encodeTimestamp(new Date());
     const db = server.database.db;
     await withTransaction({ db }, async (trx) => {
-      for (const eventName of ['Harbour Half', 'Trail 50']) await insertRecordRow(trx, 'event', { eventName, createdAt: now, updatedAt: now });
+      for (const eventName of ['Harbour Half', 'Trail 50'])
+        await insertRecordRow(trx, 'event', { eventName, createdAt: now, updatedAt: now });
       await insertRecordRow(trx, 'brand', { brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
     });
   });

@@ -62,7 +62,16 @@ export async function startServer(options: { env?: Record<string, string> } = {}
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -81,7 +90,10 @@ export interface WatchedPage {
 }
 
 /** A fresh browser context (own cookies) whose console is watched for errors and warnings. */
-export async function openPage(browser: Browser, options: { width?: number; height?: number; locale?: string; javaScriptEnabled?: boolean } = {}): Promise<WatchedPage> {
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; locale?: string; javaScriptEnabled?: boolean } = {},
+): Promise<WatchedPage> {
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },

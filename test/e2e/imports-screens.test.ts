@@ -1,7 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
-import { createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
+import {
+  createStaffUser,
+  launchBrowser,
+  openPage,
+  signIn,
+  startServer,
+  waitForHydration,
+  type E2EServer,
+  type WatchedPage,
+} from './harness.js';
 
 async function toastText(page: Page): Promise<string> {
   const toast = page.getByTestId('toast');
@@ -42,7 +51,9 @@ describe('bulk import screens (real Chromium)', () => {
     await expect(importButton.isDisabled()).resolves.toBe(true);
     await expect(page.getByTestId('import-sample').textContent()).resolves.toContain('event_id,website,Email');
 
-    await text.fill('event_id,website,Email\n101,cityrun.example.org,"race@cityrun.example.org, Entries@cityrun.example.org"\n999,https://x.example.org,x@x.example.org\n');
+    await text.fill(
+      'event_id,website,Email\n101,cityrun.example.org,"race@cityrun.example.org, Entries@cityrun.example.org"\n999,https://x.example.org,x@x.example.org\n',
+    );
     await page.getByTestId('import-preview').waitFor();
     await expect(page.getByTestId('import-preview').getByRole('row').count()).resolves.toBe(3);
     await expect(importButton.isDisabled()).resolves.toBe(false);
@@ -69,7 +80,9 @@ describe('bulk import screens (real Chromium)', () => {
     await page.getByTestId('import-file').setInputFiles({
       name: 'events.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from('\uFEFFevent_id,website,Email\r\n101,cityrun.example.org,"race@cityrun.example.org; entries@CITYRUN.example.org"\r\n'),
+      buffer: Buffer.from(
+        '\uFEFFevent_id,website,Email\r\n101,cityrun.example.org,"race@cityrun.example.org; entries@CITYRUN.example.org"\r\n',
+      ),
     });
     await expect.poll(() => text.inputValue()).toContain('race@cityrun.example.org');
     await page.getByText('events.csv').waitFor();
@@ -94,7 +107,9 @@ describe('bulk import screens (real Chromium)', () => {
     const text = page.getByTestId('import-text');
     await expect(text.getAttribute('rows')).resolves.toBe('8');
     await expect(page.getByRole('button', { name: 'Import Data' }).isDisabled()).resolves.toBe(true);
-    await text.fill('Brand,First Name,Last Name,Email,Current Job\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com,"Buyer, Shoes"\nbrooks running,John,Smith,john@brooks.example.com,\n BROOKS  RUNNING,Amy,Lee,amy@brooks.example.com,\n');
+    await text.fill(
+      'Brand,First Name,Last Name,Email,Current Job\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com,"Buyer, Shoes"\nbrooks running,John,Smith,john@brooks.example.com,\n BROOKS  RUNNING,Amy,Lee,amy@brooks.example.com,\n',
+    );
     await expect(page.getByTestId('import-columns').textContent()).resolves.toBe('BrandFirst NameLast NameEmailCurrent Job');
     await page.getByRole('button', { name: 'Import Data' }).click();
     const toast = await toastText(page);
@@ -104,7 +119,9 @@ describe('bulk import screens (real Chromium)', () => {
     await expect(page.getByTestId('import-result-contactsCreated').textContent()).resolves.toBe('3Contacts Created');
     const brands = await server.ctx.db('brands').orderBy('id').select('brandName');
     expect(brands.map((b: { brandName: string }) => b.brandName)).toEqual(['Fleet Feet, Inc.', 'brooks running']);
-    await expect(server.ctx.db('contacts').where({ email: 'jane@ff.example.com' }).first()).resolves.toMatchObject({ jobTitle: 'Buyer, Shoes' });
+    await expect(server.ctx.db('contacts').where({ email: 'jane@ff.example.com' }).first()).resolves.toMatchObject({
+      jobTitle: 'Buyer, Shoes',
+    });
 
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect(text.inputValue()).resolves.toBe('');

@@ -103,7 +103,11 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
     await page.getByLabel('Tags').fill('Race Director, , VIP ');
     await page.getByRole('button', { name: 'Add Member' }).click();
     await toast.filter({ hasText: 'Member Added Successfully' }).waitFor();
-    expect(mc.member('runners1', 'new.runner@example.org')).toMatchObject({ status: 'subscribed', merge_fields: { FNAME: 'Nat' }, tags: ['Race Director', 'VIP'] });
+    expect(mc.member('runners1', 'new.runner@example.org')).toMatchObject({
+      status: 'subscribed',
+      merge_fields: { FNAME: 'Nat' },
+      tags: ['Race Director', 'VIP'],
+    });
 
     await page.getByLabel('Audience').selectOption('runners1');
     await page.getByRole('textbox', { name: 'Email' }).fill('not-an-email');

@@ -18,7 +18,10 @@ describe('brands with JavaScript off (real Chromium)', () => {
     watched = await openPage(browser, { javaScriptEnabled: false });
     // The sign-in screen posts through script, so the session is made through the API; the context's request
     // shares its cookies with the pages.
-    const login = await watched.context.request.post(`${server.baseUrl}/api/login`, { data: credentials, headers: { Origin: server.baseUrl } });
+    const login = await watched.context.request.post(`${server.baseUrl}/api/login`, {
+      data: credentials,
+      headers: { Origin: server.baseUrl },
+    });
     expect(login.status()).toBe(200);
   });
   afterAll(async () => {
@@ -34,14 +37,18 @@ describe('brands with JavaScript off (real Chromium)', () => {
     // Nothing runs in the page: no script means no hydration, so every step below is a document load.
     await page.goto(`${base}/brands`);
     await heading('Brands');
-    await expect(page.evaluate(() => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')))).resolves.toBe(false);
+    await expect(
+      page.evaluate(() => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer'))),
+    ).resolves.toBe(false);
 
     await page.getByRole('link', { name: 'Add Brand' }).click();
     await heading('Add New Brand');
     // A refused form comes back from the server with the message under its field and the spec's failure text.
     await page.getByRole('button', { name: 'Create Brand' }).click();
     await expect(page.locator('#field-brandName-error').textContent()).resolves.toBe('Brand name is required');
-    await expect(page.getByRole('alert').filter({ hasText: 'Failed to create brand' }).textContent()).resolves.toContain('Brand name is required');
+    await expect(page.getByRole('alert').filter({ hasText: 'Failed to create brand' }).textContent()).resolves.toContain(
+      'Brand name is required',
+    );
     await expect(page.getByLabel('Brand name').getAttribute('aria-invalid')).resolves.toBe('true');
 
     await page.getByLabel('Brand name').fill('Stride Shoes');
@@ -82,7 +89,10 @@ describe('brands with JavaScript off (real Chromium)', () => {
     const { page } = watched;
     const base = server.baseUrl;
     const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
-    const created = await watched.context.request.post(`${base}/api/brands`, { data: { brandName: 'Contact Brand' }, headers: { Origin: base } });
+    const created = await watched.context.request.post(`${base}/api/brands`, {
+      data: { brandName: 'Contact Brand' },
+      headers: { Origin: base },
+    });
     const brandId = ((await created.json()) as { id: number }).id;
     const contactRows = () => server.ctx.db('contacts').where({ entityType: 'brand', entityId: brandId });
 
@@ -93,7 +103,9 @@ describe('brands with JavaScript off (real Chromium)', () => {
     await page.getByRole('button', { name: 'Create Contact' }).click();
     const firstName = page.getByLabel('First Name');
     await expect(firstName.getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(page.locator(`#${await firstName.getAttribute('aria-describedby')}`).textContent()).resolves.toBe('First name is required');
+    await expect(page.locator(`#${await firstName.getAttribute('aria-describedby')}`).textContent()).resolves.toBe(
+      'First name is required',
+    );
     await expect(page.getByRole('alert').filter({ hasText: 'Failed to create contact' }).count()).resolves.toBe(1);
     await page.getByLabel('First Name').fill('Kim');
     await page.getByLabel('Last Name').fill('Lee');

@@ -1,6 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, createStaffUser, launchBrowser, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
+import {
+  apiAs,
+  createStaffUser,
+  launchBrowser,
+  signIn,
+  startServer,
+  waitForHydration,
+  type E2EServer,
+  type WatchedPage,
+} from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 
 describe('brands, media and influencers: create, find, edit and delete through the UI (real Chromium)', () => {
@@ -78,13 +87,21 @@ describe('brands, media and influencers: create, find, edit and delete through t
     const detailUrl = page.url();
 
     // Delete from the detail page, then go to the list.
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete' }), 'Are you sure you want to delete this brand? This action cannot be undone.');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete' }),
+      'Are you sure you want to delete this brand? This action cannot be undone.',
+    );
     await expectToast(page, 'Brand deleted successfully');
     await page.waitForURL(`${base}/brands`);
     await expect.poll(() => cardTitles(page)).toEqual(['Harbour Hydration']);
 
     // Delete from the list card.
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete Harbour Hydration' }), 'Are you sure you want to delete this brand?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete Harbour Hydration' }),
+      'Are you sure you want to delete this brand?',
+    );
     await expectToast(page, 'Brand deleted successfully');
     await expectHeading(page, 'No brands found');
 
@@ -140,7 +157,11 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expectHeading(page, 'Trail Talk Radio');
     const detailUrl = page.url();
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete' }), 'Are you sure you want to delete this media outlet? This action cannot be undone.');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete' }),
+      'Are you sure you want to delete this media outlet? This action cannot be undone.',
+    );
     await expectToast(page, 'Media outlet deleted successfully');
     await page.waitForURL(`${base}/media`);
     await expect.poll(() => cardTitles(page)).toEqual(['Runner Weekly']);
@@ -197,7 +218,11 @@ describe('brands, media and influencers: create, find, edit and delete through t
 
     await page.getByRole('link', { name: 'Back to Influencers' }).click();
     await expect.poll(() => cardTitles(page)).toEqual(expect.arrayContaining(['Ava Striding', 'Ben Pace']));
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete Ava Striding' }), 'Are you sure you want to delete this influencer?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete Ava Striding' }),
+      'Are you sure you want to delete this influencer?',
+    );
     await expectToast(page, 'Influencer deleted successfully');
     await expect.poll(() => cardTitles(page)).toEqual(['Ben Pace']);
     await page.goto(detailUrl);
@@ -209,7 +234,11 @@ describe('brands, media and influencers: create, find, edit and delete through t
     const { page } = watched;
     const base = server.baseUrl;
     for (let i = 1; i <= 26; i++) {
-      await apiAs(page, base, 'POST', '/api/influencers', { firstName: 'Runner', lastName: `Number ${String(i).padStart(2, '0')}`, influencerType: 'pro' });
+      await apiAs(page, base, 'POST', '/api/influencers', {
+        firstName: 'Runner',
+        lastName: `Number ${String(i).padStart(2, '0')}`,
+        influencerType: 'pro',
+      });
     }
     // Earlier tests may have left some: count what the server holds.
     const { total } = await apiAs<{ total: number }>(page, base, 'GET', '/api/influencers');

@@ -4,7 +4,16 @@ import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { updateRecordRows } from '@services/records/writes.js';
 import type { Event, Professional, RunClub, WordpressUrl } from '@shared/schemas/records.js';
-import { apiAs, createStaffUser, launchBrowser, signIn, startServer, waitForHydration, type E2EServer, type WatchedPage } from './harness.js';
+import {
+  apiAs,
+  createStaffUser,
+  launchBrowser,
+  signIn,
+  startServer,
+  waitForHydration,
+  type E2EServer,
+  type WatchedPage,
+} from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 
 describe('events, professionals and run clubs: find, edit and delete through the UI (real Chromium)', () => {
@@ -48,7 +57,10 @@ describe('events, professionals and run clubs: find, edit and delete through the
       runType: ['marathon', 'half marathon'],
     });
     await apiAs<Event>(page, base, 'POST', '/api/events', { eventName: 'Bush Trail Run', locationState: 'VIC' });
-    const synced = await apiAs<Event>(page, base, 'POST', '/api/events', { eventName: 'City Ten', websiteUrl: 'https://cityten.example.org' });
+    const synced = await apiAs<Event>(page, base, 'POST', '/api/events', {
+      eventName: 'City Ten',
+      websiteUrl: 'https://cityten.example.org',
+    });
     await markSynced('event', synced.id, 'wordpressEventId', 4321);
 
     await page.reload();
@@ -101,7 +113,11 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await expectHeading(page, 'Harbour Marathon 2027');
     await expect(page.getByRole('complementary', { name: 'Summary' }).textContent()).resolves.toContain('Regular');
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete' }), 'Are you sure you want to delete this event? This action cannot be undone.');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete' }),
+      'Are you sure you want to delete this event? This action cannot be undone.',
+    );
     await expectToast(page, 'Event deleted successfully');
     await page.waitForURL(`${base}/events`);
     await expect.poll(() => cardTitles(page)).toEqual(expect.arrayContaining(['Bush Trail Run', 'City Ten']));
@@ -113,7 +129,9 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await waitForHydration(page);
     await expect(page.getByRole('link', { name: /View Event Page/ }).getAttribute('href')).resolves.toBe(wordpressUrl);
     await expect(page.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).resolves.toBe('https://cityten.example.org/');
-    await expect(page.getByRole('link', { name: /Edit in WordPress/ }).getAttribute('href')).resolves.toBe('https://cms.example.org/wp-admin/post.php?post=4321&action=edit');
+    await expect(page.getByRole('link', { name: /Edit in WordPress/ }).getAttribute('href')).resolves.toBe(
+      'https://cms.example.org/wp-admin/post.php?post=4321&action=edit',
+    );
     await expect(page.getByRole('complementary', { name: 'Summary' }).textContent()).resolves.toContain('4321');
 
     await page.goto(`${base}/events/0`);
@@ -152,7 +170,10 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await expect(header.textContent()).resolves.toContain('Pending');
     await page.getByText('running injuries, gait analysis').waitFor();
 
-    const published = await apiAs<Professional>(page, base, 'POST', '/api/professionals', { businessName: 'Coastal Coaching', professionType: 'coach' });
+    const published = await apiAs<Professional>(page, base, 'POST', '/api/professionals', {
+      businessName: 'Coastal Coaching',
+      professionType: 'coach',
+    });
     await markSynced('professional', published.id, 'wordpressProfessionalId', 77);
 
     await page.getByRole('link', { name: 'Back to Professionals' }).click();
@@ -177,7 +198,11 @@ describe('events, professionals and run clubs: find, edit and delete through the
 
     await page.getByRole('link', { name: 'Back to Professionals' }).click();
     await search(page, 'rehab');
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete Peak Physio & Rehab' }), 'Are you sure you want to delete this professional?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete Peak Physio & Rehab' }),
+      'Are you sure you want to delete this professional?',
+    );
     await expectToast(page, 'Professional deleted successfully');
     await expectHeading(page, 'No professionals found');
 
@@ -209,7 +234,13 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await waitForHydration(page);
     await expectHeading(page, 'Run Clubs');
     await expect.poll(() => cardTitles(page)).toEqual(expect.arrayContaining(['Harbour Runners', 'Ridge Trail Club']));
-    await expect(page.getByLabel('Club type').locator('option').allTextContents()).resolves.toEqual(['All types', 'Trail', 'Road', 'Track', 'Mixed']);
+    await expect(page.getByLabel('Club type').locator('option').allTextContents()).resolves.toEqual([
+      'All types',
+      'Trail',
+      'Road',
+      'Track',
+      'Mixed',
+    ]);
     await page.getByLabel('Club type').selectOption('trail');
     await page.waitForURL((url) => url.searchParams.get('type') === 'trail');
     await expect.poll(() => cardTitles(page)).toEqual(['Ridge Trail Club']);
@@ -237,9 +268,18 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await expectToast(page, 'Run club updated successfully');
     await page.waitForURL(`${base}/runclubs/${harbour.id}`);
     await page.getByText('120', { exact: true }).waitFor();
-    await page.getByText('Road, Social, Trail').or(page.getByText('Trail, Road, Social')).or(page.getByText('Road, Trail, Social')).first().waitFor();
+    await page
+      .getByText('Road, Social, Trail')
+      .or(page.getByText('Trail, Road, Social'))
+      .or(page.getByText('Road, Trail, Social'))
+      .first()
+      .waitFor();
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete' }), 'Are you sure you want to delete this run club? This action cannot be undone.');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete' }),
+      'Are you sure you want to delete this run club? This action cannot be undone.',
+    );
     await expectToast(page, 'Run club deleted successfully');
     await page.waitForURL(`${base}/runclubs`);
     await expect.poll(() => cardTitles(page)).toEqual(['Ridge Trail Club']);

@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** The small bits both fakes share: a listening server on 127.0.0.1, JSON answers and request bodies. */
-export async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>, port = 0): Promise<{ server: Server; url: string }> {
+export async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+  port = 0,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     Promise.resolve(handler(req, res)).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { message: error instanceof Error ? error.message : String(error) });
@@ -14,7 +17,13 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
   return { server, url: `http://127.0.0.1:${actual}` };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json; charset=UTF-8'): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  contentType = 'application/json; charset=UTF-8',
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);

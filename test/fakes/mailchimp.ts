@@ -32,7 +32,13 @@ export class FakeMailchimp {
   server?: Server;
   apiKey: string;
   audiences = new Map<string, FakeAudience>();
-  account = { account_name: 'Pacer Running Co', email: 'owner@pacer.example', account_industry: 'Sports', first_name: 'Pat', last_name: 'Owner' };
+  account = {
+    account_name: 'Pacer Running Co',
+    email: 'owner@pacer.example',
+    account_industry: 'Sports',
+    first_name: 'Pat',
+    last_name: 'Owner',
+  };
   requests: string[] = [];
   failures: QueuedFailure[] = [];
   delayMs = 0;
@@ -94,7 +100,13 @@ export class FakeMailchimp {
 
   private problem(res: ServerResponse, status: number, title: string, detail: string, extra: Record<string, unknown> = {}): void {
     const instance = createHash('sha1').update(`${Date.now()}${Math.random()}`).digest('hex').slice(0, 32);
-    sendJson(res, status, { type: PROBLEM_TYPE, title, status, detail, instance, ...extra }, { 'X-Request-Id': instance, Link: '<https://us10.api.mailchimp.com/schema/3.0/ProblemDetailDocument.json>; rel="describedBy"' }, 'application/problem+json; charset=utf-8');
+    sendJson(
+      res,
+      status,
+      { type: PROBLEM_TYPE, title, status, detail, instance, ...extra },
+      { 'X-Request-Id': instance, Link: '<https://us10.api.mailchimp.com/schema/3.0/ProblemDetailDocument.json>; rel="describedBy"' },
+      'application/problem+json; charset=utf-8',
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,21 +117,34 @@ export class FakeMailchimp {
       this.requests.push(`${req.method} ${url.pathname}${url.search}`);
       if (this.held) await this.held;
       if (this.delayMs) await wait(this.delayMs);
-      if (this.inFlight > CONCURRENCY_LIMIT) return this.problem(res, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
+      if (this.inFlight > CONCURRENCY_LIMIT)
+        return this.problem(res, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
       const failure = this.failures[0];
       if (failure) {
         if (--failure.times <= 0) this.failures.shift();
-        if (failure.body === undefined && failure.status === 429) return this.problem(res, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
+        if (failure.body === undefined && failure.status === 429)
+          return this.problem(res, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
         if (failure.body === '') {
           res.writeHead(failure.status);
           res.end();
           return;
         }
-        return this.problem(res, failure.status, 'Internal Server Error', 'An unexpected internal error has occurred.', (failure.body ?? {}) as Record<string, unknown>);
+        return this.problem(
+          res,
+          failure.status,
+          'Internal Server Error',
+          'An unexpected internal error has occurred.',
+          (failure.body ?? {}) as Record<string, unknown>,
+        );
       }
       const credentials = basicCredentials(req);
       if (!credentials || credentials.password !== this.apiKey) {
-        return this.problem(res, 401, 'API Key Invalid', "Your API key may be invalid, or you've attempted to access the wrong datacenter.");
+        return this.problem(
+          res,
+          401,
+          'API Key Invalid',
+          "Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+        );
       }
       await this.route(req, res, url);
     } finally {
@@ -132,8 +157,19 @@ export class FakeMailchimp {
     const method = req.method ?? 'GET';
     if (path === '/3.0/ping' && method === 'GET') return sendJson(res, 200, { health_status: "Everything's Chimpy!" });
     if (path === '/3.0' && method === 'GET') {
-      const total = [...this.audiences.values()].reduce((sum, a) => sum + [...a.members.values()].filter((m) => m.status === 'subscribed').length, 0);
-      return sendJson(res, 200, { account_id: 'acc123', login_id: 'login1', ...this.account, role: 'owner', pricing_plan_type: 'monthly', total_subscribers: total, _links: [] });
+      const total = [...this.audiences.values()].reduce(
+        (sum, a) => sum + [...a.members.values()].filter((m) => m.status === 'subscribed').length,
+        0,
+      );
+      return sendJson(res, 200, {
+        account_id: 'acc123',
+        login_id: 'login1',
+        ...this.account,
+        role: 'owner',
+        pricing_plan_type: 'monthly',
+        total_subscribers: total,
+        _links: [],
+      });
     }
     if (path === '/3.0/lists' && method === 'GET') {
       const count = Math.min(Number(url.searchParams.get('count') ?? '10'), 1000);
@@ -151,7 +187,10 @@ export class FakeMailchimp {
     const [, listId, hash, tags] = listMatch;
     const audience = this.audiences.get(decodeURIComponent(listId!));
     if (!audience) return this.problem(res, 404, 'Resource Not Found', 'The requested resource could not be found.');
-    if (!path.includes('/members')) return method === 'GET' ? sendJson(res, 200, this.presentAudience(audience)) : this.problem(res, 405, 'Method Not Allowed', 'The requested method and resource are not compatible.');
+    if (!path.includes('/members'))
+      return method === 'GET'
+        ? sendJson(res, 200, this.presentAudience(audience))
+        : this.problem(res, 405, 'Method Not Allowed', 'The requested method and resource are not compatible.');
 
     if (!hash) {
       if (method !== 'POST') return this.problem(res, 405, 'Method Not Allowed', 'The requested method and resource are not compatible.');
@@ -160,9 +199,19 @@ export class FakeMailchimp {
       if (invalid) return;
       const key = md5(body!.email_address!);
       if (audience.members.has(key)) {
-        return this.problem(res, 400, 'Member Exists', `${body!.email_address} is already a list member. Use PUT to insert or update list members.`);
+        return this.problem(
+          res,
+          400,
+          'Member Exists',
+          `${body!.email_address} is already a list member. Use PUT to insert or update list members.`,
+        );
       }
-      const member: FakeMember = { email_address: body!.email_address!, status: body!.status ?? 'subscribed', merge_fields: body!.merge_fields ?? {}, tags: [] };
+      const member: FakeMember = {
+        email_address: body!.email_address!,
+        status: body!.status ?? 'subscribed',
+        merge_fields: body!.merge_fields ?? {},
+        tags: [],
+      };
       audience.members.set(key, member);
       return sendJson(res, 200, this.presentMember(member));
     }
@@ -188,9 +237,17 @@ export class FakeMailchimp {
       const body = (await readBody(req)) as (Partial<FakeMember> & { status_if_new?: FakeMember['status'] }) | undefined;
       if (!existing) {
         if (this.invalid(res, body?.email_address)) return;
-        if (md5(body!.email_address!) !== hash) return this.problem(res, 400, 'Invalid Resource', 'The email address does not match the subscriber hash.');
+        if (md5(body!.email_address!) !== hash)
+          return this.problem(res, 400, 'Invalid Resource', 'The email address does not match the subscriber hash.');
         const status = body!.status ?? body!.status_if_new;
-        if (!status) return this.problem(res, 400, 'Invalid Resource', 'The resource submitted could not be validated. For field-specific details, see the \'errors\' array.', { errors: [{ field: 'status_if_new', message: 'Required for new members' }] });
+        if (!status)
+          return this.problem(
+            res,
+            400,
+            'Invalid Resource',
+            "The resource submitted could not be validated. For field-specific details, see the 'errors' array.",
+            { errors: [{ field: 'status_if_new', message: 'Required for new members' }] },
+          );
         const member: FakeMember = { email_address: body!.email_address!, status, merge_fields: body!.merge_fields ?? {}, tags: [] };
         audience.members.set(hash, member);
         return sendJson(res, 200, this.presentMember(member));
@@ -205,9 +262,15 @@ export class FakeMailchimp {
   /** Mailchimp's field validation: "Invalid Resource" with an errors array. */
   private invalid(res: ServerResponse, email: unknown): boolean {
     if (typeof email === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return false;
-    this.problem(res, 400, 'Invalid Resource', "The resource submitted could not be validated. For field-specific details, see the 'errors' array.", {
-      errors: [{ field: 'email_address', message: 'This value should be a valid email.' }],
-    });
+    this.problem(
+      res,
+      400,
+      'Invalid Resource',
+      "The resource submitted could not be validated. For field-specific details, see the 'errors' array.",
+      {
+        errors: [{ field: 'email_address', message: 'This value should be a valid email.' }],
+      },
+    );
     return true;
   }
 
@@ -226,6 +289,12 @@ export class FakeMailchimp {
   }
 
   private presentMember(member: FakeMember) {
-    return { id: md5(member.email_address), email_address: member.email_address, status: member.status, merge_fields: member.merge_fields, tags: member.tags.map((name, i) => ({ id: i + 1, name })) };
+    return {
+      id: md5(member.email_address),
+      email_address: member.email_address,
+      status: member.status,
+      merge_fields: member.merge_fields,
+      tags: member.tags.map((name, i) => ({ id: i + 1, name })),
+    };
   }
 }

@@ -9,7 +9,13 @@ import type { FakePost } from './wordpress.js';
 
 const STATES = ['NSW', 'vic', 'Queensland', 'wa', 'South Australia', 'TAS', 'act', 'NT', 'NZ', 'Narnia', ''];
 const RUN_TYPES = [['Half Marathon'], ['Marathon', '10K'], ['Cross Country'], ['5K', 'Fun Run'], ['Ultra']];
-const TITLES = ['City2Surf &#8211; %', 'Rock &#8217;n&#8217; Roll Run %', 'Harbour &#038; Bridge %', 'The &#8220;Big&#8221; Trail %', 'Coast &amp; Country %'];
+const TITLES = [
+  'City2Surf &#8211; %',
+  'Rock &#8217;n&#8217; Roll Run %',
+  'Harbour &#038; Bridge %',
+  'The &#8220;Big&#8221; Trail %',
+  'Coast &amp; Country %',
+];
 const PROFESSIONS = ['Massage Therapist', 'Podiatrist', 'physio', 'COACH', 'Personal Trainer', 'Reiki Master', 'Sports Dietitian', 'other'];
 const CLUB_TYPES = [['Trail'], ['Road', 'social'], ['Track'], ['Mixed'], ['Cross Country'], ['road', 'TRAIL']];
 
@@ -51,7 +57,13 @@ export function sampleProfessionals(count = 140): FakePost[] {
       website_url: `stride${i}.example`,
       specializations: 'Injury rehab, Gait analysis',
     };
-    return { id: 5000 + i, title: `Stride &amp; Co ${i + 1}`, modifiedGmt: modified(i), meta: useAcf ? {} : fields, acf: useAcf ? fields : undefined };
+    return {
+      id: 5000 + i,
+      title: `Stride &amp; Co ${i + 1}`,
+      modifiedGmt: modified(i),
+      meta: useAcf ? {} : fields,
+      acf: useAcf ? fields : undefined,
+    };
   });
 }
 

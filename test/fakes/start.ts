@@ -9,11 +9,15 @@ import { FakeWordPress } from './wordpress.js';
 const wordpressPort = Number(process.env.FAKE_WORDPRESS_PORT ?? 4020);
 const mailchimpPort = Number(process.env.FAKE_MAILCHIMP_PORT ?? 4010);
 
-const wp = await new FakeWordPress({ posts: { events: sampleEvents(), professionals: sampleProfessionals(), 'run-clubs': sampleRunClubs() } }).start(wordpressPort);
+const wp = await new FakeWordPress({
+  posts: { events: sampleEvents(), professionals: sampleProfessionals(), 'run-clubs': sampleRunClubs() },
+}).start(wordpressPort);
 const mc = await new FakeMailchimp().start(mailchimpPort);
 seedMailchimp(mc);
 
-console.log(`Fake WordPress: ${wp.url} (${wp.posts.events!.length} events, ${wp.posts.professionals!.length} professionals, ${wp.posts['run-clubs']!.length} run clubs)`);
+console.log(
+  `Fake WordPress: ${wp.url} (${wp.posts.events!.length} events, ${wp.posts.professionals!.length} professionals, ${wp.posts['run-clubs']!.length} run clubs)`,
+);
 console.log(`Fake Mailchimp: ${mc.baseUrl} (${mc.audiences.size} audiences)`);
 console.log('\nPoint the app at them (e.g. in .env), then start it with `npm start`:\n');
 console.log(`WORDPRESS_URL=${wp.url}`);

@@ -29,7 +29,8 @@ export interface FakeWordPressOptions {
   port?: number;
 }
 
-const wpError = (res: ServerResponse, status: number, code: string, message: string) => sendJson(res, status, { code, message, data: { status } });
+const wpError = (res: ServerResponse, status: number, code: string, message: string) =>
+  sendJson(res, status, { code, message, data: { status } });
 
 export class FakeWordPress {
   url = '';
@@ -94,7 +95,9 @@ export class FakeWordPress {
 
   private signedIn(req: IncomingMessage): boolean {
     const credentials = basicCredentials(req);
-    return Boolean(credentials && credentials.user === this.user && credentials.password.replace(/\s+/g, '') === this.appPassword.replace(/\s+/g, ''));
+    return Boolean(
+      credentials && credentials.user === this.user && credentials.password.replace(/\s+/g, '') === this.appPassword.replace(/\s+/g, ''),
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -110,8 +113,13 @@ export class FakeWordPress {
     const failure = this.failures[0];
     if (failure) {
       if (--failure.times <= 0) this.failures.shift();
-      if (failure.status === 429) return sendJson(res, 429, { code: 'too_many_requests', message: 'Slow down', data: { status: 429 } }, failure.headers);
-      return sendJson(res, failure.status, { code: 'internal_server_error', message: '<p>There has been a critical error on this website.</p>', data: { status: failure.status } });
+      if (failure.status === 429)
+        return sendJson(res, 429, { code: 'too_many_requests', message: 'Slow down', data: { status: 429 } }, failure.headers);
+      return sendJson(res, failure.status, {
+        code: 'internal_server_error',
+        message: '<p>There has been a critical error on this website.</p>',
+        data: { status: failure.status },
+      });
     }
     if (req.method !== 'GET') return wpError(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.');
     const route = url.pathname.replace(/\/+$/, '') || '/';
@@ -146,23 +154,34 @@ export class FakeWordPress {
     const page = Number(q.get('page') ?? '1');
     const perPage = Number(q.get('per_page') ?? '10');
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
-      return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page', data: { status: 400, params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } } });
+      return sendJson(res, 400, {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): per_page',
+        data: { status: 400, params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } },
+      });
     }
-    if (!Number.isInteger(page) || page < 1) return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): page', data: { status: 400 } });
+    if (!Number.isInteger(page) || page < 1)
+      return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): page', data: { status: 400 } });
     const statuses = (q.get('status') ?? 'publish').split(',');
     if (statuses.some((s) => s !== 'publish') && !this.signedIn(req)) {
-      return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): status', data: { status: 400, params: { status: 'Status is forbidden.' } } });
+      return sendJson(res, 400, {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): status',
+        data: { status: 400, params: { status: 'Status is forbidden.' } },
+      });
     }
     const modifiedAfter = q.get('modified_after');
     let items = (this.posts[restBase] ?? []).filter((post) => statuses.includes('any') || statuses.includes(post.status ?? 'publish'));
     if (modifiedAfter) {
       const after = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(modifiedAfter) ? modifiedAfter : `${modifiedAfter}Z`);
-      if (Number.isNaN(after)) return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): modified_after', data: { status: 400 } });
+      if (Number.isNaN(after))
+        return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): modified_after', data: { status: 400 } });
       items = items.filter((post) => Date.parse(`${post.modifiedGmt ?? '2026-01-01T00:00:00'}Z`) > after);
     }
     const orderby = q.get('orderby') ?? 'date';
     const direction = q.get('order') === 'asc' ? 1 : -1;
-    const sortKey = (post: FakePost) => (orderby === 'id' ? post.id : orderby === 'modified' ? Date.parse(`${post.modifiedGmt ?? '2026-01-01T00:00:00'}Z`) : post.id);
+    const sortKey = (post: FakePost) =>
+      orderby === 'id' ? post.id : orderby === 'modified' ? Date.parse(`${post.modifiedGmt ?? '2026-01-01T00:00:00'}Z`) : post.id;
     items = [...items].sort((a, b) => (sortKey(a) - sortKey(b)) * direction);
     const total = items.length;
     const totalPages = Math.ceil(total / perPage);
@@ -170,7 +189,10 @@ export class FakeWordPress {
       return wpError(res, 400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
     }
     const pageItems = items.slice((page - 1) * perPage, page * perPage);
-    const fields = q.get('_fields')?.split(',').map((f) => f.split('.')[0]!);
+    const fields = q
+      .get('_fields')
+      ?.split(',')
+      .map((f) => f.split('.')[0]!);
     const body = pageItems.map((post) => {
       const full = this.present(restBase, post);
       return fields ? Object.fromEntries(Object.entries(full).filter(([key]) => fields.includes(key))) : full;
@@ -183,12 +205,20 @@ export class FakeWordPress {
     };
     if (page > 1) links.push(`<${linkTo(page - 1)}>; rel="prev"`);
     if (page < totalPages) links.push(`<${linkTo(page + 1)}>; rel="next"`);
-    sendJson(res, 200, body, { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages), ...(links.length ? { Link: links.join(', ') } : {}) });
+    sendJson(res, 200, body, {
+      'X-WP-Total': String(total),
+      'X-WP-TotalPages': String(totalPages),
+      ...(links.length ? { Link: links.join(', ') } : {}),
+    });
   }
 
   private present(restBase: string, post: FakePost): Record<string, unknown> {
     const modified = post.modifiedGmt ?? '2026-01-01T00:00:00';
-    const slug = post.title.toLowerCase().replace(/&[^;]+;/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = post.title
+      .toLowerCase()
+      .replace(/&[^;]+;/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     const out: Record<string, unknown> = {
       id: post.id,
       date: modified,

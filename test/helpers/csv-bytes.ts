@@ -39,7 +39,9 @@ export function utf16beWithBom(text: string): Buffer {
  * rows that the byte lies far beyond any first chunk a reader might sniff.
  */
 export function utf8WithLateBadByte(rows: number, badLine: number): Buffer {
-  const lines = [utf8(`Brand,First Name,Last Name,Email\n${ACCENTED.brand},${ACCENTED.firstName},${ACCENTED.lastName},${ACCENTED.email}\n`)];
+  const lines = [
+    utf8(`Brand,First Name,Last Name,Email\n${ACCENTED.brand},${ACCENTED.firstName},${ACCENTED.lastName},${ACCENTED.email}\n`),
+  ];
   for (let line = 3; line <= rows + 1; line++) {
     if (line === badLine) lines.push(Buffer.concat([utf8('Late Caf'), Buffer.from([0xe9]), utf8(`,Pat,Lee,late${line}@example.com\n`)]));
     else lines.push(utf8(`Brand ${line % 7},Pat,Lee,pat${line}@example.com\n`));

@@ -33,7 +33,12 @@ describe('Mailchimp client against the fake API', () => {
   });
 
   it('reads the account for the connection test', async () => {
-    expect(await clientFor().account()).toEqual({ account_name: 'Pacer Running Co', email: 'owner@pacer.example', industry: 'Sports', total_subscribers: 1 });
+    expect(await clientFor().account()).toEqual({
+      account_name: 'Pacer Running Co',
+      email: 'owner@pacer.example',
+      industry: 'Sports',
+      total_subscribers: 1,
+    });
   });
 
   it('lists every audience across several pages with member counts', async () => {
@@ -44,10 +49,14 @@ describe('Mailchimp client against the fake API', () => {
   });
 
   it('turns a wrong API key into a readable problem message', async () => {
-    const error = await clientFor({ apiKey: 'wrong-us10' }).account().catch((e: unknown) => e);
+    const error = await clientFor({ apiKey: 'wrong-us10' })
+      .account()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailchimpError);
     expect((error as MailchimpError).status).toBe(401);
-    expect((error as MailchimpError).message).toBe("API Key Invalid: Your API key may be invalid, or you've attempted to access the wrong datacenter.");
+    expect((error as MailchimpError).message).toBe(
+      "API Key Invalid: Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+    );
     expect(mc.requests).toHaveLength(1);
   });
 
@@ -60,19 +69,39 @@ describe('Mailchimp client against the fake API', () => {
   });
 
   it('shows the field errors of an Invalid Resource problem instead of its generic detail', async () => {
-    const error = await clientFor().upsertMember(audienceId, { email: 'not-an-email' }).catch((e: unknown) => e);
+    const error = await clientFor()
+      .upsertMember(audienceId, { email: 'not-an-email' })
+      .catch((e: unknown) => e);
     expect((error as MailchimpError).message).toBe('Invalid Resource: email_address: This value should be a valid email.');
-    expect(readableProblem(400, { title: 'Resource Not Found', detail: 'The requested resource could not be found.' })).toBe('Resource Not Found: The requested resource could not be found.');
+    expect(readableProblem(400, { title: 'Resource Not Found', detail: 'The requested resource could not be found.' })).toBe(
+      'Resource Not Found: The requested resource could not be found.',
+    );
   });
 
   it('upserts with merge fields and tags, and never re-subscribes someone who unsubscribed', async () => {
     const client = clientFor();
-    await expect(upsertAudienceMember(client, audienceId, { email: 'Fresh@Example.org', firstName: 'Fay', lastName: 'Fresh', phone: '0400 000 000', tags: ['Race Director', 'VIP'] })).resolves.toBe('added');
-    expect(mc.member(audienceId, 'fresh@example.org')).toMatchObject({ status: 'subscribed', merge_fields: { FNAME: 'Fay', LNAME: 'Fresh', PHONE: '0400 000 000' }, tags: ['Race Director', 'VIP'] });
+    await expect(
+      upsertAudienceMember(client, audienceId, {
+        email: 'Fresh@Example.org',
+        firstName: 'Fay',
+        lastName: 'Fresh',
+        phone: '0400 000 000',
+        tags: ['Race Director', 'VIP'],
+      }),
+    ).resolves.toBe('added');
+    expect(mc.member(audienceId, 'fresh@example.org')).toMatchObject({
+      status: 'subscribed',
+      merge_fields: { FNAME: 'Fay', LNAME: 'Fresh', PHONE: '0400 000 000' },
+      tags: ['Race Director', 'VIP'],
+    });
     expect(mc.requests).toContain(`POST /3.0/lists/${audienceId}/members/${subscriberHash('fresh@example.org')}/tags`);
 
-    await expect(upsertAudienceMember(client, audienceId, { email: 'kept@example.org', firstName: 'Kim', tags: [] })).resolves.toBe('updated');
-    await expect(upsertAudienceMember(client, audienceId, { email: 'gone@example.org', firstName: 'Gus', tags: ['x'] })).resolves.toBe('unsubscribed');
+    await expect(upsertAudienceMember(client, audienceId, { email: 'kept@example.org', firstName: 'Kim', tags: [] })).resolves.toBe(
+      'updated',
+    );
+    await expect(upsertAudienceMember(client, audienceId, { email: 'gone@example.org', firstName: 'Gus', tags: ['x'] })).resolves.toBe(
+      'unsubscribed',
+    );
     expect(mc.member(audienceId, 'gone@example.org')).toMatchObject({ status: 'unsubscribed', merge_fields: { FNAME: 'Gus' } });
   });
 
@@ -84,14 +113,18 @@ describe('Mailchimp client against the fake API', () => {
     expect(mc.requests).toHaveLength(4);
     mc.requests = [];
     mc.failNext(429, 5);
-    const error = await clientFor().ping().catch((e: unknown) => e);
+    const error = await clientFor()
+      .ping()
+      .catch((e: unknown) => e);
     expect((error as MailchimpError).status).toBe(429);
     expect((error as MailchimpError).message).toMatch(/Too Many Requests/);
     expect(mc.requests).toHaveLength(4);
   });
 
   it('does not retry a 404 for an unknown audience', async () => {
-    const error = await clientFor().upsertMember('nope', { email: 'a@example.org' }).catch((e: unknown) => e);
+    const error = await clientFor()
+      .upsertMember('nope', { email: 'a@example.org' })
+      .catch((e: unknown) => e);
     expect((error as MailchimpError).status).toBe(404);
     expect(mc.requests).toHaveLength(1);
   });

@@ -31,7 +31,13 @@ describe(`WordPress sync and the text rule (${process.env.TEST_DATABASE_URL ? 'M
     ctx = {
       db: database.db,
       log: pino({ level: 'silent' }),
-      config: testConfig({ DATABASE_URL: database.url, WORDPRESS_URL: wp.url, WORDPRESS_USER: wp.user, WORDPRESS_APP_PASSWORD: wp.appPassword, HTTP_TIMEOUT_MS: '2000' }),
+      config: testConfig({
+        DATABASE_URL: database.url,
+        WORDPRESS_URL: wp.url,
+        WORDPRESS_USER: wp.user,
+        WORDPRESS_APP_PASSWORD: wp.appPassword,
+        HTTP_TIMEOUT_MS: '2000',
+      }),
       clock: new FakeClock(),
     };
   });
@@ -52,7 +58,10 @@ describe(`WordPress sync and the text rule (${process.env.TEST_DATABASE_URL ? 'M
     expect(rows.map((row: Record<string, unknown>) => decodeRow(columnKinds.events, row))).toEqual([
       { wordpressEventId: 4, eventName: 'Sunrise 🏃 Run', entryCost: '🏃‍♀️ free', runType: ['🏃 5K'] },
     ]);
-    const run = decodeRow<{ success: boolean; failed: number; errors: string[] }>(columnKinds.sync_runs, await database.db('sync_runs').orderBy('id', 'desc').first());
+    const run = decodeRow<{ success: boolean; failed: number; errors: string[] }>(
+      columnKinds.sync_runs,
+      await database.db('sync_runs').orderBy('id', 'desc').first(),
+    );
     expect(run).toMatchObject({ success: true, failed: 3, errors: problems });
   });
 });

@@ -20,9 +20,19 @@ function eventPosts(): FakePost[] {
     id: 1000 + i,
     title: `Race &#8211; number ${i + 1}`,
     modifiedGmt: OLD,
-    meta: { event_start_date: '2027-01-10', location_state: i % 2 ? 'VIC' : 'new south wales', run_type: ['Half Marathon'], website_url: `race${i}.example` },
+    meta: {
+      event_start_date: '2027-01-10',
+      location_state: i % 2 ? 'VIC' : 'new south wales',
+      run_type: ['Half Marathon'],
+      website_url: `race${i}.example`,
+    },
   }));
-  posts.push({ id: 2001, title: 'Rock &#8217;n&#8217; Roll &#038; Run', modifiedGmt: OLD, meta: { location_state: 'Narnia', event_start_date: '31/02/2027' } });
+  posts.push({
+    id: 2001,
+    title: 'Rock &#8217;n&#8217; Roll &#038; Run',
+    modifiedGmt: OLD,
+    meta: { location_state: 'Narnia', event_start_date: '31/02/2027' },
+  });
   posts.push({ id: 2002, title: '', modifiedGmt: OLD, meta: [] as unknown as Record<string, unknown> });
   return posts;
 }
@@ -40,7 +50,12 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
         events: eventPosts(),
         professionals: [
           { id: 1, title: 'Kneads &amp; Co', modifiedGmt: OLD, meta: { profession_type: 'Massage Therapist', location_state: 'qld' } },
-          { id: 2, title: 'Foot Works', modifiedGmt: OLD, acf: { business_name: 'Foot Works Podiatry', profession_type: 'Podiatrist', instagram_url: 'instagram.com/footworks' } },
+          {
+            id: 2,
+            title: 'Foot Works',
+            modifiedGmt: OLD,
+            acf: { business_name: 'Foot Works Podiatry', profession_type: 'Podiatrist', instagram_url: 'instagram.com/footworks' },
+          },
           { id: 3, title: 'Aura', modifiedGmt: OLD, meta: { profession_type: 'Reiki Master' } },
         ],
       },
@@ -49,7 +64,13 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     ctx = {
       db: database.db,
       log: pino({ level: 'silent' }),
-      config: testConfig({ DATABASE_URL: database.url, WORDPRESS_URL: wp.url, WORDPRESS_USER: wp.user, WORDPRESS_APP_PASSWORD: wp.appPassword, HTTP_TIMEOUT_MS: '2000' }),
+      config: testConfig({
+        DATABASE_URL: database.url,
+        WORDPRESS_URL: wp.url,
+        WORDPRESS_USER: wp.user,
+        WORDPRESS_APP_PASSWORD: wp.appPassword,
+        HTTP_TIMEOUT_MS: '2000',
+      }),
       clock,
     };
   });
@@ -77,11 +98,29 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
       'Event with WordPress id 2002 has no name and no title; skipped',
     ]);
     expect(result.message).toBe('120 events read (full), 119 created, 0 updated, 0 unchanged, 3 problems');
-    expect(await event(2001)).toMatchObject({ eventName: 'Rock ’n’ Roll & Run', locationState: null, eventStartDate: null, wordpressLastSync: clock.now().toISOString() });
-    expect(await event(1000)).toMatchObject({ eventName: 'Race – number 1', locationState: 'NSW', runType: ['Half Marathon'], websiteUrl: 'https://race0.example', totalAdvertisingSpend: '0.00' });
+    expect(await event(2001)).toMatchObject({
+      eventName: 'Rock ’n’ Roll & Run',
+      locationState: null,
+      eventStartDate: null,
+      wordpressLastSync: clock.now().toISOString(),
+    });
+    expect(await event(1000)).toMatchObject({
+      eventName: 'Race – number 1',
+      locationState: 'NSW',
+      runType: ['Half Marathon'],
+      websiteUrl: 'https://race0.example',
+      totalAdvertisingSpend: '0.00',
+    });
     expect(await event(2002)).toBeUndefined();
     const [run] = await database.db('sync_runs').where({ kind: 'events' });
-    expect(decodeRow(columnKinds.sync_runs, run)).toMatchObject({ trigger: 'cli', full: true, success: true, created: 119, failed: 1, startedBy: null });
+    expect(decodeRow(columnKinds.sync_runs, run)).toMatchObject({
+      trigger: 'cli',
+      full: true,
+      success: true,
+      created: 119,
+      failed: 1,
+      startedBy: null,
+    });
   });
 
   it('runs in full again after a run that could not save an item, and creates the fixed item', async () => {
@@ -96,7 +135,10 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     const before = await database.db('events').count({ n: '*' }).first();
     const result = await runSync(ctx, 'events', { actor: cli });
     expect(result).toMatchObject({ full: false, created: 0, updated: 0, failed: 0 });
-    const modifiedAfter = new URL(wp.requests.find((r) => r.includes('modified_after'))!, wp.url).searchParams.get('modified_after');
+    const modifiedAfter = new URL(
+      wp.requests.find((r) => r.includes('modified_after'))!,
+      wp.url,
+    ).searchParams.get('modified_after');
     // The previous run started an hour ago; WordPress compares in site-local time, so 14 hours of overlap.
     expect(modifiedAfter).toBe(new Date(clock.now().getTime() - 3_600_000 - 14 * 3_600_000).toISOString());
     expect(await database.db('events').count({ n: '*' }).first()).toEqual(before);
@@ -129,7 +171,9 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
   it('reports posts that are no longer published and keeps their records', async () => {
     wp.edit('events', 1002, { status: 'draft' }, '2026-11-21T13:30:00');
     const result = await runSync(ctx, 'events', { actor: cli });
-    expect(result.unpublished).toEqual(["Event 'Race – number 3' (WordPress id 1002) is no longer published on the content website; kept in the CRM"]);
+    expect(result.unpublished).toEqual([
+      "Event 'Race – number 3' (WordPress id 1002) is no longer published on the content website; kept in the CRM",
+    ]);
     expect(result.message).toContain('1 no longer published (kept)');
     expect(await event(1002)).toBeDefined();
     const [run] = await database.db('sync_runs').orderBy('id', 'desc').limit(1);
@@ -157,10 +201,18 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     expect(result.errors).toEqual([
       "Professional 'Aura' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; left empty",
     ]);
-    const rows = await database.db('professionals').orderBy('wordpressProfessionalId').select('businessName', 'professionType', 'locationState', 'instagramUrl');
+    const rows = await database
+      .db('professionals')
+      .orderBy('wordpressProfessionalId')
+      .select('businessName', 'professionType', 'locationState', 'instagramUrl');
     expect(rows).toEqual([
       { businessName: 'Kneads & Co', professionType: 'massage-therapist', locationState: 'QLD', instagramUrl: null },
-      { businessName: 'Foot Works Podiatry', professionType: 'podiatrist', locationState: null, instagramUrl: 'https://instagram.com/footworks' },
+      {
+        businessName: 'Foot Works Podiatry',
+        professionType: 'podiatrist',
+        locationState: null,
+        instagramUrl: 'https://instagram.com/footworks',
+      },
       { businessName: 'Aura', professionType: null, locationState: null, instagramUrl: null },
     ]);
   });
@@ -195,7 +247,11 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     const bare = { ...ctx, config: testConfig({ DATABASE_URL: database.url }) };
     const error = await runSync(bare, 'events', { actor: cli }).catch((e: unknown) => e);
     expect((error as IntegrationError).status).toBe(400);
-    expect((error as IntegrationError).toBody()).toEqual({ success: false, code: 'not_configured', message: expect.stringContaining('set WORDPRESS_URL') });
+    expect((error as IntegrationError).toBody()).toEqual({
+      success: false,
+      code: 'not_configured',
+      message: expect.stringContaining('set WORDPRESS_URL'),
+    });
   });
 
   it('frees the lock of a holder that died: its connection (MySQL) or its process and heartbeat (SQLite)', async () => {
@@ -206,7 +262,9 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
       expect(held).not.toBeNull();
       expect(await tryAcquireLock(database.db, 'sync:events', { clock })).toBeNull();
       // kill -9 of the holder: its connection goes away without RELEASE_LOCK.
-      const [rows] = (await database.db.raw("SELECT IS_USED_LOCK(CONCAT('pacer:', DATABASE(), ':sync:events')) AS holder")) as [Array<{ holder: number }>];
+      const [rows] = (await database.db.raw("SELECT IS_USED_LOCK(CONCAT('pacer:', DATABASE(), ':sync:events')) AS holder")) as [
+        Array<{ holder: number }>,
+      ];
       await database.db.raw('KILL ?', [Number(rows[0]!.holder)]);
       await held!.release().catch(() => undefined);
       await holder.destroy();
@@ -215,7 +273,12 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
       await next!.release();
       return;
     }
-    await database.db('sync_locks').insert({ name: 'sync:events', holder: `${hostname()}|999999|x`, acquiredAt: encodeTimestamp(clock.now()), heartbeatAt: encodeTimestamp(clock.now()) });
+    await database.db('sync_locks').insert({
+      name: 'sync:events',
+      holder: `${hostname()}|999999|x`,
+      acquiredAt: encodeTimestamp(clock.now()),
+      heartbeatAt: encodeTimestamp(clock.now()),
+    });
     const lock = await tryAcquireLock(database.db, 'sync:events', { clock });
     expect(lock).not.toBeNull();
     expect(await tryAcquireLock(database.db, 'sync:events', { clock })).toBeNull();

@@ -65,7 +65,11 @@ describe('WordPress client against the fake site', () => {
   });
 
   it('decodes HTML entities in the site name and description', async () => {
-    expect(await clientFor().siteInfo()).toEqual({ name: 'Pacer & Friends', url: wp.url, description: 'Runners’ news – races, clubs & pros' });
+    expect(await clientFor().siteInfo()).toEqual({
+      name: 'Pacer & Friends',
+      url: wp.url,
+      description: 'Runners’ news – races, clubs & pros',
+    });
   });
 
   it('passes the connection test with the right application password (spaces ignored)', async () => {
@@ -77,7 +81,9 @@ describe('WordPress client against the fake site', () => {
   it('fails the connection test for wrong credentials, although public reads still work anonymously', async () => {
     const client = clientFor({ appPassword: 'wrong pass word' });
     expect((await collect(client, 'events')).length).toBe(3);
-    await expect(client.testConnection()).rejects.toThrow(/WordPress rejected the username or application password for editor: You are not currently logged in\. \(rest_not_logged_in\)/);
+    await expect(client.testConnection()).rejects.toThrow(
+      /WordPress rejected the username or application password for editor: You are not currently logged in\. \(rest_not_logged_in\)/,
+    );
   });
 
   it('fails clearly for an unreachable site', async () => {
@@ -85,7 +91,9 @@ describe('WordPress client against the fake site', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await expect(clientFor({ siteUrl: `http://127.0.0.1:${port}` }).testConnection()).rejects.toThrow(`Could not reach WordPress at http://127.0.0.1:${port}: connection refused`);
+    await expect(clientFor({ siteUrl: `http://127.0.0.1:${port}` }).testConnection()).rejects.toThrow(
+      `Could not reach WordPress at http://127.0.0.1:${port}: connection refused`,
+    );
   });
 
   it('fails clearly for a site that is not WordPress', async () => {
@@ -96,7 +104,9 @@ describe('WordPress client against the fake site', () => {
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', () => resolve()));
     const { port } = plain.address() as AddressInfo;
     try {
-      await expect(clientFor({ siteUrl: `http://127.0.0.1:${port}` }).testConnection()).rejects.toThrow(/does not look like a WordPress site/);
+      await expect(clientFor({ siteUrl: `http://127.0.0.1:${port}` }).testConnection()).rejects.toThrow(
+        /does not look like a WordPress site/,
+      );
     } finally {
       plain.close();
     }
@@ -106,7 +116,9 @@ describe('WordPress client against the fake site', () => {
     // No answer comes until the client has given up, so only its own timer can end the request.
     const release = wp.holdAnswers();
     try {
-      const error = await clientFor({ timeoutMs: 200 }).siteInfo().catch((e: unknown) => e);
+      const error = await clientFor({ timeoutMs: 200 })
+        .siteInfo()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UpstreamError);
       expect((error as UpstreamError).failure).toBe('timeout');
       expect((error as UpstreamError).message).toMatch(/did not answer within 200 ms/);

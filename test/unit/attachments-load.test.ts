@@ -54,7 +54,12 @@ describe('loadAttachments', () => {
       files: [],
     });
     source.answer();
-    await expect(loadAttachments(source.ds, 'influencer', 9)).resolves.toEqual({ contacts: [], payments: [], paymentsTotal: '0.00', files: [] });
+    await expect(loadAttachments(source.ds, 'influencer', 9)).resolves.toEqual({
+      contacts: [],
+      payments: [],
+      paymentsTotal: '0.00',
+      files: [],
+    });
     expect(source.asked.some((name) => name.startsWith('contacts'))).toBe(false);
   });
 });

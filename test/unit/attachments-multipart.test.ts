@@ -12,7 +12,11 @@ function multipartRequest(parts: Array<{ name: string; value: string | Buffer; f
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.filename !== undefined ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.filename !== undefined ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -53,21 +57,27 @@ describe('receiveMultipart', () => {
         throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
       },
     });
-    const error = await receiveMultipart(multipartRequest([{ name: 'files', value: 'x', filename: 'a.png' }]), full).catch((e: unknown) => e);
+    const error = await receiveMultipart(multipartRequest([{ name: 'files', value: 'x', filename: 'a.png' }]), full).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(507);
     expect(await storage.listIncoming()).toEqual([]);
   });
 
   it('refuses a file under another field name and a body that is not multipart', async () => {
-    await expect(receiveMultipart(multipartRequest([{ name: 'avatar', value: 'x', filename: 'a.png' }]), storage)).rejects.toMatchObject({ status: 400 });
+    await expect(receiveMultipart(multipartRequest([{ name: 'avatar', value: 'x', filename: 'a.png' }]), storage)).rejects.toMatchObject({
+      status: 400,
+    });
     const notMultipart = Object.assign(Readable.from([Buffer.from('{}')]), { headers: { 'content-type': 'application/json' } });
     await expect(receiveMultipart(notMultipart, storage)).rejects.toMatchObject({ status: 400 });
     expect(await storage.listIncoming()).toEqual([]);
   });
 
   it('fails at once when the client left before the upload was read (its close event already passed)', async () => {
-    const request = Object.assign(new Readable({ read() {} }), { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const request = Object.assign(new Readable({ read() {} }), {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     request.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"\r\n\r\npartial`));
     request.destroy();
     await new Promise((resolve) => request.once('close', resolve));

@@ -8,7 +8,19 @@ describe('safeReturnPath', () => {
   });
 
   it("falls back to '/' for anything that could leave the site or is missing", () => {
-    for (const value of [null, undefined, '', 'events/7', '//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', 'https://evil.example', 'javascript:alert(1)', ' /events']) {
+    for (const value of [
+      null,
+      undefined,
+      '',
+      'events/7',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      'https://evil.example',
+      'javascript:alert(1)',
+      ' /events',
+    ]) {
       expect(safeReturnPath(value), String(value)).toBe('/');
     }
   });

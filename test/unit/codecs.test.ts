@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDecimal, decodeRow, decodeRows, decodeTimestamp, encodeTimestamp, normaliseDecimalText, sumMoney, type ColumnKinds } from '@db/codecs.js';
+import {
+  decodeDecimal,
+  decodeRow,
+  decodeRows,
+  decodeTimestamp,
+  encodeTimestamp,
+  normaliseDecimalText,
+  sumMoney,
+  type ColumnKinds,
+} from '@db/codecs.js';
 
 describe('codecs', () => {
   it('keeps money exact: 0.10 + 0.20 is 0.30', () => {
@@ -14,7 +23,9 @@ describe('codecs', () => {
       fc.property(fc.array(fc.integer({ min: -99_999_999, max: 99_999_999 })), (cents) => {
         const total = cents.reduce((a, b) => a + b, 0);
         const text = cents.map((c) => `${c < 0 ? '-' : ''}${Math.floor(Math.abs(c) / 100)}.${String(Math.abs(c) % 100).padStart(2, '0')}`);
-        expect(sumMoney(text)).toBe(`${total < 0 ? '-' : ''}${Math.floor(Math.abs(total) / 100)}.${String(Math.abs(total) % 100).padStart(2, '0')}`);
+        expect(sumMoney(text)).toBe(
+          `${total < 0 ? '-' : ''}${Math.floor(Math.abs(total) / 100)}.${String(Math.abs(total) % 100).padStart(2, '0')}`,
+        );
       }),
     );
   });
@@ -52,9 +63,24 @@ describe('codecs', () => {
 describe('row decoding', () => {
   it('decodes each kind of column and leaves the rest alone', async () => {
     const { decodeRow } = await import('@db/codecs.js');
-    const kinds = { flag: 'boolean', tags: 'list', money: { kind: 'money', scale: 2 }, day: 'date', at: 'timestamp', n: 'integer' } as const;
+    const kinds = {
+      flag: 'boolean',
+      tags: 'list',
+      money: { kind: 'money', scale: 2 },
+      day: 'date',
+      at: 'timestamp',
+      n: 'integer',
+    } as const;
     expect(
-      decodeRow(kinds, { flag: 1, tags: '["a","b"]', money: 0.1 + 0.2, day: '2027-03-14', at: '2026-11-21 10:00:00.5', n: '7', other: 'x' }),
+      decodeRow(kinds, {
+        flag: 1,
+        tags: '["a","b"]',
+        money: 0.1 + 0.2,
+        day: '2027-03-14',
+        at: '2026-11-21 10:00:00.5',
+        n: '7',
+        other: 'x',
+      }),
     ).toEqual({ flag: true, tags: ['a', 'b'], money: '0.30', day: '2027-03-14', at: '2026-11-21T10:00:00.500Z', n: 7, other: 'x' });
     expect(decodeRow(kinds, { at: '2026-11-21 10:00:00', tags: null })).toEqual({ at: '2026-11-21T10:00:00.000Z', tags: [] });
   });

@@ -52,15 +52,19 @@ describe('settings', () => {
     expect(trustProxy('loopback')).toBe('loopback');
     expect(trustProxy('10.0.0.0/8, ::1, uniquelocal')).toBe('10.0.0.0/8, ::1, uniquelocal');
     expect(trustProxy('')).toBeUndefined();
-    for (const bad of ['yes', 'proxy.example.org', '10.0.0.0/33']) expect(() => trustProxy(bad), bad).toThrow(/TRUST_PROXY: must be the number of proxies/);
+    for (const bad of ['yes', 'proxy.example.org', '10.0.0.0/33'])
+      expect(() => trustProxy(bad), bad).toThrow(/TRUST_PROXY: must be the number of proxies/);
   });
 
   it('refuses to serve with Secure cookies unless a TLS proxy is trusted, and says what to set', () => {
-    const production = (extra: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), ...extra }, { cwd: tempDir() });
+    const production = (extra: Record<string, string> = {}) =>
+      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), ...extra }, { cwd: tempDir() });
     // The CLI loads the same settings and starts no sessions: it keeps working.
     const plain = production();
     expect(() => checkWebServerSettings(plain)).toThrow(ConfigError);
-    expect(() => checkWebServerSettings(plain)).toThrow(/TRUST_PROXY: required while COOKIE_SECURE is on.*TRUST_PROXY=1.*COOKIE_SECURE=false/s);
+    expect(() => checkWebServerSettings(plain)).toThrow(
+      /TRUST_PROXY: required while COOKIE_SECURE is on.*TRUST_PROXY=1.*COOKIE_SECURE=false/s,
+    );
     expect(() => checkWebServerSettings(production({ TRUST_PROXY: '0' }))).toThrow(/TRUST_PROXY: required/);
     expect(() => checkWebServerSettings(production({ TRUST_PROXY: '1' }))).not.toThrow();
     expect(() => checkWebServerSettings(production({ TRUST_PROXY: 'loopback' }))).not.toThrow();
@@ -88,7 +92,12 @@ describe('settings', () => {
 
   it('gives the browser no secrets', () => {
     const config = loadConfig(
-      { SESSION_SECRET: 's'.repeat(40), WORDPRESS_APP_PASSWORD: 'wp-secret', MAILCHIMP_API_KEY: 'mc-secret-us1', PUBLIC_SITE_URL: 'https://run.example' },
+      {
+        SESSION_SECRET: 's'.repeat(40),
+        WORDPRESS_APP_PASSWORD: 'wp-secret',
+        MAILCHIMP_API_KEY: 'mc-secret-us1',
+        PUBLIC_SITE_URL: 'https://run.example',
+      },
       { cwd: tempDir() },
     );
     const exposed = JSON.stringify(publicEnv(config));

@@ -7,7 +7,7 @@ const KEYGRIP_SIGNATURES = { 'old-secret': 'pFfrRnOB3dt2hF5XyAp7OGOy-HA', 'new-s
 const DATA = 'pacer=eyJ1aWQiOjF9';
 
 describe('session cookie signer', () => {
-  it("signs exactly as Keygrip did, with the first key", () => {
+  it('signs exactly as Keygrip did, with the first key', () => {
     expect(new CookieSigner(['old-secret', 'new-secret']).sign(DATA)).toBe(KEYGRIP_SIGNATURES['old-secret']);
     expect(new CookieSigner(['new-secret']).sign(DATA)).toBe(KEYGRIP_SIGNATURES['new-secret']);
   });

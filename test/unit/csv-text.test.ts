@@ -80,7 +80,9 @@ describe('encoding detection', () => {
         text += decoder.end();
       });
       expect(error.line).toBe(3500);
-      expect(error.message).toBe('Line 3500: not valid UTF-8 text (a character would be stored as \uFFFD); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again');
+      expect(error.message).toBe(
+        'Line 3500: not valid UTF-8 text (a character would be stored as \uFFFD); save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again',
+      );
       expect(decoder.encoding).toBe('utf-8');
       // Text before the bad line may have been handed out already (in small chunks), never the bad line.
       if (size === 1000) expect(text).toContain('Café Running');
@@ -97,7 +99,9 @@ describe('encoding detection', () => {
     expect(refusal(() => decodeCsvBytes(lone)).message).toMatch(/^Line 2: not valid UTF-16 LE text/);
     expect(refusal(() => decodeCsvBytes(utf8('Brand\n\nCaf\uFFFD\n'))).line).toBe(3);
     const nul = refusal(() => decodeCsvBytes(Buffer.from('B\0r\0a\0n\0d\0', 'latin1')));
-    expect(nul.message).toBe('Line 1: contains a NUL character, so this is not CSV text (accepted: UTF-8, UTF-16 with a BOM, Windows-1252)');
+    expect(nul.message).toBe(
+      'Line 1: contains a NUL character, so this is not CSV text (accepted: UTF-8, UTF-16 with a BOM, Windows-1252)',
+    );
   });
 
   it('counts CRLF, LF and CR as one line break each, also when a chunk ends between CR and LF', () => {

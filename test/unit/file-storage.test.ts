@@ -35,7 +35,11 @@ describe('LocalDirectoryStorage.receive', () => {
 
   it('rejects and leaves no file when the source fails, whenever it fails (the tick it is handed over included)', async () => {
     // How long after the hand-over the source fails: at once, or while the directory or the file is being made.
-    const failAfter = [() => undefined, () => new Promise((resolve) => setImmediate(resolve)), () => new Promise((resolve) => setTimeout(resolve, 1))];
+    const failAfter = [
+      () => undefined,
+      () => new Promise((resolve) => setImmediate(resolve)),
+      () => new Promise((resolve) => setTimeout(resolve, 1)),
+    ];
     const failures: unknown[] = [];
     const left: string[] = [];
     for (let round = 0; round < 90; round++) {
@@ -46,7 +50,12 @@ describe('LocalDirectoryStorage.receive', () => {
       source.write(Buffer.alloc(100));
       await failAfter[round % failAfter.length]!();
       source.destroy(new Error('Unexpected end of form'));
-      failures.push(await receiving.then(() => 'stored', (error: Error) => error.message));
+      failures.push(
+        await receiving.then(
+          () => 'stored',
+          (error: Error) => error.message,
+        ),
+      );
       left.push(...leftovers(base));
     }
     expect(new Set(failures)).toEqual(new Set(['Unexpected end of form']));

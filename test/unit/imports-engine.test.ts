@@ -19,7 +19,12 @@ describe('import engine', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ctx = { db: database.db, log: pino({ level: 'silent' }), config: testConfig({ DATABASE_URL: database.url }), clock: { now: () => new Date('2026-11-21T10:00:00Z') } };
+    ctx = {
+      db: database.db,
+      log: pino({ level: 'silent' }),
+      config: testConfig({ DATABASE_URL: database.url }),
+      clock: { now: () => new Date('2026-11-21T10:00:00Z') },
+    };
   });
   afterAll(async () => database.destroy());
   beforeEach(async () => {
@@ -61,34 +66,53 @@ describe('import engine', () => {
 
   it('a dry run counts exactly what a real run then does, and writes nothing', async () => {
     await database.db('events').insert({ eventName: 'City Run', wordpressEventId: 8, createdAt: now, updatedAt: now });
-    const text = 'event_id,website,Email\n8,cityrun.example.org,"a@x.example.org, A@X.example.org"\n8,cityrun.example.org,b@x.example.org\n9,,c@x.example.org\n';
+    const text =
+      'event_id,website,Email\n8,cityrun.example.org,"a@x.example.org, A@X.example.org"\n8,cityrun.example.org,b@x.example.org\n9,,c@x.example.org\n';
     const dry = await importEvents(ctx, sourceFromText('events', text), { actor, dryRun: true, batchSize: 1 });
     expect(await count('contacts')).toBe(0);
     expect(await database.db('events').where({ wordpressEventId: 8 }).first()).toMatchObject({ websiteUrl: null });
     const real = await importEvents(ctx, sourceFromText('events', text), { actor, batchSize: 1 });
     const strip = ({ dryRun: _dryRun, ...rest }: typeof dry) => rest;
     expect(strip(dry)).toEqual(strip(real));
-    expect(real).toMatchObject({ updated: 1, created: 2, skipped: 2, errors: ['Line 4: no event has event_id 9'], appliedRows: 2, failedRows: 1 });
+    expect(real).toMatchObject({
+      updated: 1,
+      created: 2,
+      skipped: 2,
+      errors: ['Line 4: no event has event_id 9'],
+      appliedRows: 2,
+      failedRows: 1,
+    });
   });
 
   it('sets the website of every event of a large batch, across its update statements', async () => {
     const total = 450;
     for (let start = 0; start < total; start += 150) {
       await database.db('events').insert(
-        Array.from({ length: 150 }, (_, i) => ({ eventName: `Run ${start + i}`, wordpressEventId: 1000 + start + i, createdAt: now, updatedAt: now })),
+        Array.from({ length: 150 }, (_, i) => ({
+          eventName: `Run ${start + i}`,
+          wordpressEventId: 1000 + start + i,
+          createdAt: now,
+          updatedAt: now,
+        })),
       );
     }
     const rows = Array.from({ length: total }, (_, i) => `${1000 + i},run${i}.example.org,`);
     const report = await importEvents(ctx, sourceFromText('events', `event_id,website,Email\n${rows.join('\n')}\n`), { actor });
     expect(report).toMatchObject({ updated: total, appliedRows: total, errors: [] });
-    const stored = (await database.db('events').select('wordpressEventId', 'websiteUrl')) as Array<{ wordpressEventId: number | string; websiteUrl: string }>;
+    const stored = (await database.db('events').select('wordpressEventId', 'websiteUrl')) as Array<{
+      wordpressEventId: number | string;
+      websiteUrl: string;
+    }>;
     const wrong = stored.filter((event) => event.websiteUrl !== `https://run${Number(event.wordpressEventId) - 1000}.example.org`);
     expect(wrong).toEqual([]);
   });
 
   it('keeps the first errors and counts the rest', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => `${i + 1},,bad-address-${i}`);
-    const report = await importEvents(ctx, sourceFromText('events', `event_id,website,Email\n${rows.join('\n')}\n`), { actor, maxErrors: 5 });
+    const report = await importEvents(ctx, sourceFromText('events', `event_id,website,Email\n${rows.join('\n')}\n`), {
+      actor,
+      maxErrors: 5,
+    });
     expect(report.failedRows).toBe(30);
     expect(report.errors).toHaveLength(6);
     expect(report.errors[0]).toBe('Line 2: "bad-address-0" is not an email address');
@@ -98,8 +122,19 @@ describe('import engine', () => {
   it('gives new brands their ids in the order sent, not by the name read back (which the database may have changed)', async () => {
     // A lone surrogate never passes the import's rules; inserted directly, it shows the database storing another name.
     const names = ['Zeta Run', 'Cut \ud800', 'Alpha Run'];
-    const ids = await withTransaction(ctx, (trx) => insertRecordRows(trx, 'brand', names.map((brandName) => ({ brandName, createdAt: now, updatedAt: now }))));
-    const stored = new Map((await database.db('brands').select('id', 'brandName')).map((row: { id: number; brandName: string }) => [Number(row.id), row.brandName]));
+    const ids = await withTransaction(ctx, (trx) =>
+      insertRecordRows(
+        trx,
+        'brand',
+        names.map((brandName) => ({ brandName, createdAt: now, updatedAt: now })),
+      ),
+    );
+    const stored = new Map(
+      (await database.db('brands').select('id', 'brandName')).map((row: { id: number; brandName: string }) => [
+        Number(row.id),
+        row.brandName,
+      ]),
+    );
     expect(ids).toHaveLength(3);
     expect(stored.get(ids[0]!)).toBe('Zeta Run');
     expect(stored.get(ids[1]!)).toMatch(/^Cut \ufffd+$/);

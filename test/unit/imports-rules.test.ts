@@ -16,11 +16,13 @@ import {
 } from '@shared/imports/rules.js';
 import { parseImportCsv } from '@views/pages/imports/parse-csv.js';
 
-const rowsOf = (kind: 'events' | 'brands', text: string) => [...(sourceFromText(kind, text).chunks as Iterable<ReadonlyArray<{ line: number; values: Record<string, string> }>>)].flat();
+const rowsOf = (kind: 'events' | 'brands', text: string) =>
+  [...(sourceFromText(kind, text).chunks as Iterable<ReadonlyArray<{ line: number; values: Record<string, string> }>>)].flat();
 
 describe('CSV parsing (RFC 4180 through csv-parse)', () => {
   it('keeps quoted commas, doubled quotes and line breaks inside one cell, and numbers rows by the line they start on', () => {
-    const text = '\uFEFFBrand,First Name,Last Name,Email\r\n"Fleet Feet, Inc.","Jo ""JJ""",Doe,"a@x.org"\r\n\r\n"Multi\r\nLine",A,B,b@x.org\r\nLast,C,D,c@x.org';
+    const text =
+      '\uFEFFBrand,First Name,Last Name,Email\r\n"Fleet Feet, Inc.","Jo ""JJ""",Doe,"a@x.org"\r\n\r\n"Multi\r\nLine",A,B,b@x.org\r\nLast,C,D,c@x.org';
     const source = sourceFromText('brands', text);
     expect(source.header).toEqual(['Brand', 'First Name', 'Last Name', 'Email']);
     const rows = rowsOf('brands', text);
@@ -54,7 +56,9 @@ describe('CSV parsing (RFC 4180 through csv-parse)', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\r\n'), (records, eol) => {
         const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
-        const text = ['event_id,website,Email', ...records.map((record, i) => [String(i + 1), ...record.slice(1)].map(quote).join(','))].join(eol) + eol;
+        const text =
+          ['event_id,website,Email', ...records.map((record, i) => [String(i + 1), ...record.slice(1)].map(quote).join(','))].join(eol) +
+          eol;
         const server = rowsOf('events', text);
         const screen = parseImportCsv('events', text);
         if (!screen.ok) return false;
@@ -85,8 +89,14 @@ describe('columns', () => {
 
   it('names the first missing required column, and the email column in the spec wording', () => {
     expect(resolveColumns('events', ['website', 'Email'])).toEqual({ ok: false, message: 'Missing required column: event_id' });
-    expect(resolveColumns('events', ['event_id', 'website'])).toEqual({ ok: false, message: 'Missing email column. Expected: Email or Emails' });
-    expect(resolveColumns('brands', ['Brand', 'First Name', 'Email'])).toEqual({ ok: false, message: 'Missing required column: Last Name' });
+    expect(resolveColumns('events', ['event_id', 'website'])).toEqual({
+      ok: false,
+      message: 'Missing email column. Expected: Email or Emails',
+    });
+    expect(resolveColumns('brands', ['Brand', 'First Name', 'Email'])).toEqual({
+      ok: false,
+      message: 'Missing required column: Last Name',
+    });
   });
 
   it('drops events rows without event_id and brands rows without Brand or Email', () => {
@@ -102,13 +112,21 @@ describe('columns', () => {
 
 describe('addresses and names', () => {
   it('splits a cell on commas, semicolons and whitespace', () => {
-    expect(splitEmails(' a@x.org, b@x.org;c@x.org  d@x.org\te@x.org\n f@x.org ;; ')).toEqual(['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org', 'e@x.org', 'f@x.org']);
+    expect(splitEmails(' a@x.org, b@x.org;c@x.org  d@x.org\te@x.org\n f@x.org ;; ')).toEqual([
+      'a@x.org',
+      'b@x.org',
+      'c@x.org',
+      'd@x.org',
+      'e@x.org',
+      'f@x.org',
+    ]);
     expect(splitEmails('')).toEqual([]);
   });
 
   it('accepts plain addresses and refuses the rest', () => {
     expect(isEmailAddress('jane.doe+runs@sub.example.co.uk')).toBe(true);
-    for (const bad of ['jane', 'jane@', '@x.org', 'jane@localhost', 'a@b@c.org', '<a@b.org>', `${'a'.repeat(320)}@x.org`]) expect(isEmailAddress(bad)).toBe(false);
+    for (const bad of ['jane', 'jane@', '@x.org', 'jane@localhost', 'a@b@c.org', '<a@b.org>', `${'a'.repeat(320)}@x.org`])
+      expect(isEmailAddress(bad)).toBe(false);
   });
 
   it('derives names from the address as documented', () => {
@@ -149,7 +167,11 @@ describe('row plans', () => {
   const row = (values: Record<string, string>, line = 2) => ({ line, values });
 
   it('plans an events row: website normalised, one contact per address, given names for the first', () => {
-    const planned = planEventRow(row({ event_id: '42', website: 'race.example.org', Email: 'a@x.org; b.c@x.org', 'First Name': 'Ann', 'Last Name': '' }), eventColumns, 5);
+    const planned = planEventRow(
+      row({ event_id: '42', website: 'race.example.org', Email: 'a@x.org; b.c@x.org', 'First Name': 'Ann', 'Last Name': '' }),
+      eventColumns,
+      5,
+    );
     expect(planned).toEqual({
       ok: true,
       plan: {
@@ -165,9 +187,18 @@ describe('row plans', () => {
   });
 
   it('rejects a bad events row whole, naming its line and reason', () => {
-    expect(planEventRow(row({ event_id: '4x', website: '', Email: '' }, 7), eventColumns, 3)).toEqual({ ok: false, error: 'Line 7: event_id "4x" is not a whole number' });
-    expect(planEventRow(row({ event_id: '4', website: 'javascript:alert(1)', Email: '' }), eventColumns, 3)).toEqual({ ok: false, error: 'Line 2: website "javascript:alert(1)" is not a web address' });
-    expect(planEventRow(row({ event_id: '4', website: '', Email: 'a@x.org, nope' }), eventColumns, 3)).toEqual({ ok: false, error: 'Line 2: "nope" is not an email address' });
+    expect(planEventRow(row({ event_id: '4x', website: '', Email: '' }, 7), eventColumns, 3)).toEqual({
+      ok: false,
+      error: 'Line 7: event_id "4x" is not a whole number',
+    });
+    expect(planEventRow(row({ event_id: '4', website: 'javascript:alert(1)', Email: '' }), eventColumns, 3)).toEqual({
+      ok: false,
+      error: 'Line 2: website "javascript:alert(1)" is not a web address',
+    });
+    expect(planEventRow(row({ event_id: '4', website: '', Email: 'a@x.org, nope' }), eventColumns, 3)).toEqual({
+      ok: false,
+      error: 'Line 2: "nope" is not an email address',
+    });
     expect(planEventRow(row({ event_id: '4', website: '', Email: '', [OVERFLOW_KEY]: '4' }), eventColumns, 3)).toEqual({
       ok: false,
       error: 'Line 2: has 4 cells but the header has 3; put quotes around cells that contain commas',
@@ -175,7 +206,17 @@ describe('row plans', () => {
   });
 
   it('plans a brands row with the job title on the first contact only, and checks lengths', () => {
-    const planned = planBrandRow(row({ Brand: '  On  Running ', 'First Name': 'Ola', 'Last Name': 'Nord', Email: 'ola@on.example.com sales@on.example.com', 'Current Job': 'CMO' }), brandColumns, 5);
+    const planned = planBrandRow(
+      row({
+        Brand: '  On  Running ',
+        'First Name': 'Ola',
+        'Last Name': 'Nord',
+        Email: 'ola@on.example.com sales@on.example.com',
+        'Current Job': 'CMO',
+      }),
+      brandColumns,
+      5,
+    );
     expect(planned).toEqual({
       ok: true,
       plan: {
@@ -192,20 +233,30 @@ describe('row plans', () => {
       ok: false,
       error: 'Line 2: First Name is longer than 100 characters',
     });
-    expect(planBrandRow(row({ Brand: 'X', 'First Name': '', 'Last Name': '', Email: ' ; ' }), brandColumns, 4)).toEqual({ ok: false, error: 'Line 2: Email has no address' });
+    expect(planBrandRow(row({ Brand: 'X', 'First Name': '', 'Last Name': '', Email: ' ; ' }), brandColumns, 4)).toEqual({
+      ok: false,
+      error: 'Line 2: Email has no address',
+    });
   });
 
   it('refuses a row whose cell breaks the text rule, naming the column as the spec spells it and never quoting the cell', () => {
-    expect(planEventRow(row({ event_id: '4\u0000', website: '', Email: 'a@x.org' }), eventColumns, 3)).toEqual({ ok: false, error: 'Line 2: event_id contains an invalid character' });
+    expect(planEventRow(row({ event_id: '4\u0000', website: '', Email: 'a@x.org' }), eventColumns, 3)).toEqual({
+      ok: false,
+      error: 'Line 2: event_id contains an invalid character',
+    });
     // The file calls its column "Emails"; the message uses the spec's name.
     const emails = planEventRow(row({ event_id: '4', website: '', Emails: 'a\ud800@x.org' }), { ...eventColumns, email: 'Emails' }, 3);
     expect(emails).toEqual({ ok: false, error: 'Line 2: Email contains an invalid character' });
-    expect(planBrandRow(row({ Brand: 'X', 'First Name': 'A', 'Last Name': 'B', Email: 'a@x.org', 'Current Job': '\udc00x' }), brandColumns, 5)).toEqual({
+    expect(
+      planBrandRow(row({ Brand: 'X', 'First Name': 'A', 'Last Name': 'B', Email: 'a@x.org', 'Current Job': '\udc00x' }), brandColumns, 5),
+    ).toEqual({
       ok: false,
       error: 'Line 2: Current Job contains an invalid character',
     });
     // A column the import does not read is never stored, so it does not matter what it holds.
-    expect(planBrandRow(row({ Brand: 'Run 🏃', 'First Name': 'A', 'Last Name': 'B', Email: 'a@x.org', Notes: '\ud800' }), brandColumns, 6)).toMatchObject({ ok: true, plan: { brandName: 'Run 🏃' } });
+    expect(
+      planBrandRow(row({ Brand: 'Run 🏃', 'First Name': 'A', 'Last Name': 'B', Email: 'a@x.org', Notes: '\ud800' }), brandColumns, 6),
+    ).toMatchObject({ ok: true, plan: { brandName: 'Run 🏃' } });
   });
 
   it('accepts only http(s) websites', () => {

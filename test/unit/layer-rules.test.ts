@@ -22,21 +22,81 @@ interface Case {
 
 const cases: Case[] = [
   { layer: 'src/shared imports only src/shared', file: 'src/shared/probe.ts', wrong: '../services/errors.js', right: './record-types.js' },
-  { layer: 'src/shared never imports views', file: 'src/shared/schemas/probe.ts', wrong: '../../../views/data/http.js', right: '../record-types.js' },
-  { layer: 'views import src/shared, not services', file: 'views/pages/probe.tsx', wrong: '../../src/services/errors.js', right: '../../src/shared/record-types.js' },
-  { layer: 'views never import integrations', file: 'views/probe.ts', wrong: '../src/integrations/wordpress/types.js', right: './data/http.js' },
-  { layer: 'services never import views', file: 'src/services/probe.ts', wrong: '../../views/data/http.js', right: '../shared/record-types.js' },
-  { layer: 'services never import api, server or ssr', file: 'src/services/records/probe.ts', wrong: '../../api/actor.js', right: '../errors.js' },
-  { layer: 'integrations never import services', file: 'src/integrations/probe.ts', wrong: '../services/errors.js', right: '../shared/record-types.js' },
-  { layer: 'cli never imports src/server', file: 'cli/probe.ts', wrong: '../src/server/context.js', right: '../src/context/app-context.js' },
-  { layer: 'src/db imports migrations only for their list', file: 'src/db/probe.ts', wrong: '../../migrations/helpers.js', right: '../../migrations/index.js' },
+  {
+    layer: 'src/shared never imports views',
+    file: 'src/shared/schemas/probe.ts',
+    wrong: '../../../views/data/http.js',
+    right: '../record-types.js',
+  },
+  {
+    layer: 'views import src/shared, not services',
+    file: 'views/pages/probe.tsx',
+    wrong: '../../src/services/errors.js',
+    right: '../../src/shared/record-types.js',
+  },
+  {
+    layer: 'views never import integrations',
+    file: 'views/probe.ts',
+    wrong: '../src/integrations/wordpress/types.js',
+    right: './data/http.js',
+  },
+  {
+    layer: 'services never import views',
+    file: 'src/services/probe.ts',
+    wrong: '../../views/data/http.js',
+    right: '../shared/record-types.js',
+  },
+  {
+    layer: 'services never import api, server or ssr',
+    file: 'src/services/records/probe.ts',
+    wrong: '../../api/actor.js',
+    right: '../errors.js',
+  },
+  {
+    layer: 'integrations never import services',
+    file: 'src/integrations/probe.ts',
+    wrong: '../services/errors.js',
+    right: '../shared/record-types.js',
+  },
+  {
+    layer: 'cli never imports src/server',
+    file: 'cli/probe.ts',
+    wrong: '../src/server/context.js',
+    right: '../src/context/app-context.js',
+  },
+  {
+    layer: 'src/db imports migrations only for their list',
+    file: 'src/db/probe.ts',
+    wrong: '../../migrations/helpers.js',
+    right: '../../migrations/index.js',
+  },
   { layer: 'migrations never import src', file: 'migrations/probe.ts', wrong: '../src/db/codecs.js', right: './helpers.js' },
   { layer: 'api never imports ssr', file: 'src/api/probe.ts', wrong: '../ssr/render.js', right: '../server/session.js' },
-  { layer: 'api takes only middleware from src/server', file: 'src/api/core/probe.ts', wrong: '../../server/app.js', right: '../../server/errors.js' },
+  {
+    layer: 'api takes only middleware from src/server',
+    file: 'src/api/core/probe.ts',
+    wrong: '../../server/app.js',
+    right: '../../server/errors.js',
+  },
   // The rules judge the file an import resolves to, so a path alias is held to them too.
-  { layer: 'views import src/shared, not services, by alias too', file: 'views/pages/probe.tsx', wrong: '@services/errors.js', right: '@shared/record-types.js' },
-  { layer: 'src/shared never imports services, by alias too', file: 'src/shared/probe.ts', wrong: '@services/errors.js', right: '@shared/record-types.js' },
-  { layer: 'ssr takes only types and locale from src/server', file: 'src/ssr/probe.ts', wrong: '../server/main.js', right: '../server/types.js' },
+  {
+    layer: 'views import src/shared, not services, by alias too',
+    file: 'views/pages/probe.tsx',
+    wrong: '@services/errors.js',
+    right: '@shared/record-types.js',
+  },
+  {
+    layer: 'src/shared never imports services, by alias too',
+    file: 'src/shared/probe.ts',
+    wrong: '@services/errors.js',
+    right: '@shared/record-types.js',
+  },
+  {
+    layer: 'ssr takes only types and locale from src/server',
+    file: 'src/ssr/probe.ts',
+    wrong: '../server/main.js',
+    right: '../server/types.js',
+  },
 ];
 
 describe('layer rules', () => {
@@ -46,7 +106,9 @@ describe('layer rules', () => {
   });
 
   const layerErrors = async (file: string, specifier: string) => {
-    const [result] = await eslint.lintText(`import * as probe from '${specifier}';\nexport { probe };\n`, { filePath: path.join(root, file) });
+    const [result] = await eslint.lintText(`import * as probe from '${specifier}';\nexport { probe };\n`, {
+      filePath: path.join(root, file),
+    });
     return (result?.messages ?? []).filter((message) => message.ruleId === RULE);
   };
 
@@ -64,7 +126,9 @@ describe('layer rules', () => {
 
   it('refuses an import that climbs two folders: it must use a path alias', async () => {
     const messages = async (specifier: string) => {
-      const [result] = await eslint.lintText(`import * as probe from '${specifier}';\nexport { probe };\n`, { filePath: path.join(root, 'views/pages/probe.tsx') });
+      const [result] = await eslint.lintText(`import * as probe from '${specifier}';\nexport { probe };\n`, {
+        filePath: path.join(root, 'views/pages/probe.tsx'),
+      });
       return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports');
     };
     expect(await messages('../../src/shared/record-types.js')).toHaveLength(1);

@@ -41,9 +41,20 @@ describe(`migrate and the derived data on ${testDialect}`, () => {
     t = await createTestDatabase({ migrate: false });
     const db = t.db;
     await db.migrate.up({ migrationSource }); // the initial schema only: records, no derived tables yet
-    const [goldRun] = await db('events').insert({ eventName: 'Kalgoorlie Gold Run', locationState: 'WA', featuredRace: 1, createdAt: stamp, updatedAt: stamp });
+    const [goldRun] = await db('events').insert({
+      eventName: 'Kalgoorlie Gold Run',
+      locationState: 'WA',
+      featuredRace: 1,
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
     await db('events').insert({ eventName: 'Bay Dash', createdAt: stamp, updatedAt: stamp });
-    const [club] = await db('run_clubs').insert({ clubName: 'Dawn Patrol', clubType: JSON.stringify(['trail', 'road']), createdAt: stamp, updatedAt: stamp });
+    const [club] = await db('run_clubs').insert({
+      clubName: 'Dawn Patrol',
+      clubType: JSON.stringify(['trail', 'road']),
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
     await db('influencers').insert({ firstName: 'Jane', lastName: 'Doe', createdAt: stamp, updatedAt: stamp });
 
     const first = await migrateToLatest(db);

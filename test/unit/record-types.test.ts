@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, recordTypeOfSegment, SYNC_KINDS, syncedTypeOf } from '@shared/record-types.js';
+import {
+  CONTACT_OWNER_TYPES,
+  RECORD_TYPE_INFO,
+  RECORD_TYPES,
+  recordTypeOfSegment,
+  SYNC_KINDS,
+  syncedTypeOf,
+} from '@shared/record-types.js';
 
 describe('record-type vocabulary', () => {
   it('derives the spellings the spec and the schema fix, from one definition per type', () => {

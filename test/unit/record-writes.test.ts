@@ -32,7 +32,8 @@ function stringConstants(source: ts.SourceFile): Map<string, string> {
   const constants = new Map<string, string>();
   const visit = (node: ts.Node) => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isStringLiteralLike(node.initializer)) {
-      if (ts.isVariableDeclarationList(node.parent) && node.parent.flags & ts.NodeFlags.Const) constants.set(node.name.text, node.initializer.text);
+      if (ts.isVariableDeclarationList(node.parent) && node.parent.flags & ts.NodeFlags.Const)
+        constants.set(node.name.text, node.initializer.text);
     }
     ts.forEachChild(node, visit);
   };
@@ -52,7 +53,8 @@ function tablesOf(expression: ts.Expression, constants: Map<string, string>): st
   const tables: string[] = [];
   for (const member of members) {
     if (ts.isLiteralTypeNode(member) && ts.isStringLiteral(member.literal)) tables.push(member.literal.text);
-    else if (ts.isTypeQueryNode(member) && ts.isIdentifier(member.exprName) && constants.has(member.exprName.text)) tables.push(constants.get(member.exprName.text)!);
+    else if (ts.isTypeQueryNode(member) && ts.isIdentifier(member.exprName) && constants.has(member.exprName.text))
+      tables.push(constants.get(member.exprName.text)!);
     else return null;
   }
   return tables;
@@ -75,7 +77,7 @@ function findParameter(identifier: ts.Identifier): ts.ParameterDeclaration | und
  */
 function chainTable(receiver: ts.Expression, constants: Map<string, string>): { isKnex: boolean; tables: string[] | null } {
   let named: ts.Expression | undefined;
-  for (let node: ts.Expression = receiver; ; ) {
+  for (let node: ts.Expression = receiver; ;) {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
       if (ts.isPropertyAccessExpression(callee)) {
@@ -83,10 +85,16 @@ function chainTable(receiver: ts.Expression, constants: Map<string, string>): { 
         node = callee.expression;
         continue;
       }
-      if (ts.isIdentifier(callee) && node.arguments.length === 1) return { isKnex: true, tables: tablesOf(named ?? node.arguments[0]!, constants) };
+      if (ts.isIdentifier(callee) && node.arguments.length === 1)
+        return { isKnex: true, tables: tablesOf(named ?? node.arguments[0]!, constants) };
       return { isKnex: false, tables: null };
     }
-    if (ts.isPropertyAccessExpression(node) || ts.isNonNullExpression(node) || ts.isParenthesizedExpression(node) || ts.isAwaitExpression(node)) {
+    if (
+      ts.isPropertyAccessExpression(node) ||
+      ts.isNonNullExpression(node) ||
+      ts.isParenthesizedExpression(node) ||
+      ts.isAwaitExpression(node)
+    ) {
       node = node.expression;
       continue;
     }
@@ -99,9 +107,14 @@ function chainTable(receiver: ts.Expression, constants: Map<string, string>): { 
 /** The table named after the write, as in db.insert(row).into('events'). */
 function outerTable(receiver: ts.Expression): ts.Expression | undefined {
   // receiver → .insert → insert(…) → .into → into('events')
-  for (let node: ts.Node = receiver.parent.parent; ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.parent); node = node.parent.parent) {
+  for (
+    let node: ts.Node = receiver.parent.parent;
+    ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.parent);
+    node = node.parent.parent
+  ) {
     const access = node.parent;
-    if (TABLE_METHODS.has(access.name.text) && ts.isCallExpression(access.parent) && access.parent.arguments[0]) return access.parent.arguments[0];
+    if (TABLE_METHODS.has(access.name.text) && ts.isCallExpression(access.parent) && access.parent.arguments[0])
+      return access.parent.arguments[0];
   }
   return undefined;
 }
@@ -119,7 +132,8 @@ function writesIn(file: string, text: string): Write[] {
         if (isKnex) for (const table of tables ?? [null]) writes.push({ file, line: lineOf(node), table });
       }
       if (method === 'raw' && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
-        for (const match of node.arguments[0].text.matchAll(RAW_WRITE)) writes.push({ file, line: lineOf(node), table: match[1] === '??' ? null : match[1]! });
+        for (const match of node.arguments[0].text.matchAll(RAW_WRITE))
+          writes.push({ file, line: lineOf(node), table: match[1] === '??' ? null : match[1]! });
       }
     }
     ts.forEachChild(node, visit);
@@ -141,7 +155,9 @@ describe('record table writes', () => {
   it('go through src/services/records/writes.ts and nowhere else', () => {
     const files = ['src', 'cli', 'seeds'].flatMap(sourceFiles);
     expect(files).toContain(WRITES_MODULE);
-    const found = files.filter((file) => file !== WRITES_MODULE).flatMap((file) => writesIn(file, readFileSync(path.join(ROOT, file), 'utf8')));
+    const found = files
+      .filter((file) => file !== WRITES_MODULE)
+      .flatMap((file) => writesIn(file, readFileSync(path.join(ROOT, file), 'utf8')));
     // The scan sees the other writers (users, contacts, sync runs…), so finding no bypass means something.
     expect(found.length).toBeGreaterThan(10);
     expect(bypasses(found).map((write) => `${write.file}:${write.line} writes ${write.table ?? 'a table it does not name'}`)).toEqual([]);
@@ -167,7 +183,16 @@ describe('record table writes', () => {
         hash.update('events');
       }`;
     const found = bypasses(writesIn('snippet.ts', snippet));
-    expect(found.map((write) => write.table)).toEqual(['events', null, 'brands', 'professionals', 'media', 'influencers', null, 'run_clubs']);
+    expect(found.map((write) => write.table)).toEqual([
+      'events',
+      null,
+      'brands',
+      'professionals',
+      'media',
+      'influencers',
+      null,
+      'run_clubs',
+    ]);
   });
 
   it('read the record tables from the record definitions', () => {

@@ -21,7 +21,10 @@ const stamp = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
 async function importEvents(db: Knex, rows: Array<Record<string, unknown>>): Promise<number[]> {
   return withTransaction({ db }, async (trx) => {
     const ids: number[] = [];
-    for (const row of rows) ids.push(await insertRecordRow(trx, 'event', { featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp, ...row }));
+    for (const row of rows)
+      ids.push(
+        await insertRecordRow(trx, 'event', { featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp, ...row }),
+      );
     return ids;
   });
 }
@@ -32,8 +35,11 @@ const inTrx = <T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>) => with
 async function derivedSnapshot(db: Knex) {
   const docs = await db('record_search_docs').orderBy(['kind', 'recordId']).select('kind', 'recordId', 'text', 'buckets');
   const grams = await db('record_search_grams').orderBy(['kind', 'gram', 'recordId']).select('kind', 'gram', 'recordId');
-  const counts = (await db('record_counts').orderBy(['kind', 'bucket']).select('kind', 'bucket', 'total')).filter((row) => Number(row.total) !== 0);
-  const norm = (rows: Array<Record<string, unknown>>) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])));
+  const counts = (await db('record_counts').orderBy(['kind', 'bucket']).select('kind', 'bucket', 'total')).filter(
+    (row) => Number(row.total) !== 0,
+  );
+  const norm = (rows: Array<Record<string, unknown>>) =>
+    rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])));
   return { docs: norm(docs), grams: norm(grams), counts: norm(counts) };
 }
 
@@ -77,7 +83,9 @@ describe('maintained search and counts', () => {
     expect((await getStats(ctx)).events).toBe(2);
 
     // An update by the sync: the old text stops matching, the new one matches, buckets move.
-    await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [second, second], { eventName: 'Coogee Dash', locationAddress: null, featuredRace: 0 }));
+    await inTrx(database.db, (trx) =>
+      updateRecordRows(trx, 'event', [second, second], { eventName: 'Coogee Dash', locationAddress: null, featuredRace: 0 }),
+    );
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'kalgoor' }))).items.map((e) => e.id)).toEqual([first]);
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'coogee' }))).items.map((e) => e.id)).toEqual([second]);
     expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'featured' }))).total).toBe(0);
@@ -86,10 +94,12 @@ describe('maintained search and counts', () => {
     await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', first));
     expect((await listRecords(ctx, 'event', listQuery('event', {}))).total).toBe(1);
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'gold' }))).total).toBe(0);
-    expect(await derivedSnapshot(database.db)).toEqual(await (async () => {
-      await rebuildDerivedData(database.db);
-      return derivedSnapshot(database.db);
-    })());
+    expect(await derivedSnapshot(database.db)).toEqual(
+      await (async () => {
+        await rebuildDerivedData(database.db);
+        return derivedSnapshot(database.db);
+      })(),
+    );
   });
 
   it('skips the reindex when a write changes no searched or counted column, and only then', async () => {
@@ -100,11 +110,17 @@ describe('maintained search and counts', () => {
     };
     database.db.on('query', watch);
     try {
-      await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [id], { websiteUrl: 'https://esperance.example.org', updatedAt: stamp }));
-      await inTrx(database.db, (trx) => setRecordColumnEach(trx, 'event', 'websiteUrl', new Map([[id, 'https://esperance.example.com']]), { updatedAt: stamp }));
+      await inTrx(database.db, (trx) =>
+        updateRecordRows(trx, 'event', [id], { websiteUrl: 'https://esperance.example.org', updatedAt: stamp }),
+      );
+      await inTrx(database.db, (trx) =>
+        setRecordColumnEach(trx, 'event', 'websiteUrl', new Map([[id, 'https://esperance.example.com']]), { updatedAt: stamp }),
+      );
       expect(docQueries).toEqual([]);
       // A searched column among them: the change reaches the index.
-      await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [id], { websiteUrl: 'https://esperance.example.org', eventName: 'Esperance Coastal Run' }));
+      await inTrx(database.db, (trx) =>
+        updateRecordRows(trx, 'event', [id], { websiteUrl: 'https://esperance.example.org', eventName: 'Esperance Coastal Run' }),
+      );
       expect(docQueries.length).toBeGreaterThan(0);
     } finally {
       database.db.off('query', watch);
@@ -115,7 +131,13 @@ describe('maintained search and counts', () => {
   it('rolls the derived data back with the writer that fails', async () => {
     await expect(
       inTrx(database.db, async (trx) => {
-        await insertRecordRow(trx, 'event', { eventName: 'Ghost Run', featuredRace: 0, totalAdvertisingSpend: '0', createdAt: stamp, updatedAt: stamp });
+        await insertRecordRow(trx, 'event', {
+          eventName: 'Ghost Run',
+          featuredRace: 0,
+          totalAdvertisingSpend: '0',
+          createdAt: stamp,
+          updatedAt: stamp,
+        });
         throw new Error('import failed half way');
       }),
     ).rejects.toThrow('import failed half way');
@@ -129,9 +151,14 @@ describe('maintained search and counts', () => {
     await createRecord(ctx, actor, 'runclub', club('Asphalt Angels', ['road']));
     const both = await createRecord(ctx, actor, 'runclub', club('All Rounders', ['road', 'trail']));
     expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'trail' }))).total).toBe(2);
-    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'trail' }))).items.map((c) => c.clubName).sort()).toEqual(['All Rounders', 'Dirt Devils']);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'trail' }))).items.map((c) => c.clubName).sort()).toEqual([
+      'All Rounders',
+      'Dirt Devils',
+    ]);
     expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'track' }))).total).toBe(0);
-    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'road', q: 'angel' }))).items.map((c) => c.clubName)).toEqual(['Asphalt Angels']);
+    expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'road', q: 'angel' }))).items.map((c) => c.clubName)).toEqual([
+      'Asphalt Angels',
+    ]);
     await deleteRecord(ctx, actor, 'runclub', String(both.id));
     expect((await listRecords(ctx, 'runclub', listQuery('runclub', { type: 'road' }))).total).toBe(1);
     expect((await getStats(ctx)).runClubs).toBe(2);
@@ -173,7 +200,11 @@ describe('maintained search and counts', () => {
         for (const query of queries) {
           const needle = query.trim().toLowerCase();
           const expected = rows
-            .filter((r) => [`${r.firstName} ${r.lastName}`, r.instagramHandle ?? '', r.influencerType].some((field) => String(field).toLowerCase().includes(needle)))
+            .filter((r) =>
+              [`${r.firstName} ${r.lastName}`, r.instagramHandle ?? '', r.influencerType].some((field) =>
+                String(field).toLowerCase().includes(needle),
+              ),
+            )
             .map((r) => Number(r.id))
             .sort((a, b) => b - a);
           const page = await listRecords(ctx, 'influencer', listQuery('influencer', { q: query, limit: '100' }));
@@ -200,14 +231,21 @@ describe('maintained search and counts', () => {
     expect(page2.items.map((e) => e.id)).toEqual([...ids].reverse().slice(3, 6));
     const beyond = await listRecords(ctx, 'event', listQuery('event', { q: 'zed', limit: '3', offset: '30' }));
     expect(beyond).toEqual({ items: [], total: 7 });
-    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'name', limit: '2' }))).items.map((e) => e.eventName)).toEqual(['Zed Run A', 'Zed Run B']);
-    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'date', limit: '1' }))).items.map((e) => e.eventStartDate)).toEqual(['2026-07-01']);
+    expect(
+      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'name', limit: '2' }))).items.map((e) => e.eventName),
+    ).toEqual(['Zed Run A', 'Zed Run B']);
+    expect(
+      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'date', limit: '1' }))).items.map((e) => e.eventStartDate),
+    ).toEqual(['2026-07-01']);
     expect((await listRecords(ctx, 'event', listQuery('event', { sort: 'date' }))).items.at(-1)!.eventName).toBe('Other Race');
   });
 
   it('answers deep pages (offset past the deferred-join threshold) in the same order as a full sort', async () => {
     const names = Array.from({ length: 260 }, (_, i) => `Deep ${String((i * 37) % 260).padStart(3, '0')}`);
-    const ids = await importEvents(database.db, names.map((eventName, i) => ({ eventName, featuredRace: i % 3 === 0 ? 1 : 0 })));
+    const ids = await importEvents(
+      database.db,
+      names.map((eventName, i) => ({ eventName, featuredRace: i % 3 === 0 ? 1 : 0 })),
+    );
     const byName = names.map((name, i) => ({ name, id: ids[i]! })).sort((a, b) => a.name.localeCompare(b.name));
     const page = await listRecords(ctx, 'event', listQuery('event', { sort: 'name', offset: '250', limit: '5' }));
     expect(page.items.map((e) => e.eventName)).toEqual(byName.slice(250, 255).map((e) => e.name));

@@ -41,16 +41,27 @@ describe(`schema on ${testDialect}`, () => {
     expect((await t.db('brands').where({ id: brandId }).first()).paymentStatus).toBe('current');
     const [infId] = await t.db('influencers').insert({ firstName: 'A', lastName: 'B', createdAt: now, updatedAt: now });
     expect((await t.db('influencers').where({ id: infId }).first()).influencerType).toBe('influencer');
-    const [payId] = await t.db('payments').insert({ entityType: 'brand', entityId: brandId, description: 'Ad', amount: '10.50', createdAt: now, updatedAt: now });
+    const [payId] = await t
+      .db('payments')
+      .insert({ entityType: 'brand', entityId: brandId, description: 'Ad', amount: '10.50', createdAt: now, updatedAt: now });
     expect((await t.db('payments').where({ id: payId }).first()).invoiceStatus).toBe('pending');
     const [scheduleId] = await t.db('run_club_schedules').insert({ clubId, createdAt: now });
-    expect(decodeRow<{ isRecurring: boolean }>(columnKinds.run_club_schedules, await t.db('run_club_schedules').where({ id: scheduleId }).first()).isRecurring).toBe(true);
+    expect(
+      decodeRow<{ isRecurring: boolean }>(
+        columnKinds.run_club_schedules,
+        await t.db('run_club_schedules').where({ id: scheduleId }).first(),
+      ).isRecurring,
+    ).toBe(true);
   });
 
   it('refuses missing required fields', async () => {
     await expect(t.db('events').insert({ createdAt: now, updatedAt: now })).rejects.toThrow();
-    await expect(t.db('contacts').insert({ firstName: 'A', entityType: 'event', entityId: 1, createdAt: now, updatedAt: now })).rejects.toThrow();
-    await expect(t.db('payments').insert({ entityType: 'event', entityId: 1, description: 'x', createdAt: now, updatedAt: now })).rejects.toThrow();
+    await expect(
+      t.db('contacts').insert({ firstName: 'A', entityType: 'event', entityId: 1, createdAt: now, updatedAt: now }),
+    ).rejects.toThrow();
+    await expect(
+      t.db('payments').insert({ entityType: 'event', entityId: 1, description: 'x', createdAt: now, updatedAt: now }),
+    ).rejects.toThrow();
   });
 
   it('keeps emails and tag names unique', async () => {
@@ -72,7 +83,10 @@ describe(`schema on ${testDialect}`, () => {
     const row = decodeRow<Record<string, unknown>>(columnKinds.events, await t.db('events').where({ id }).first());
     expect(row).toMatchObject({ locationLat: '-33.86882012', locationLng: '151.20929912', totalAdvertisingSpend: '12345678.91' });
     const [distanceId] = await t.db('event_distances').insert({ eventId: id, distanceKm: '42.20', createdAt: now });
-    expect(decodeRow<{ distanceKm: string }>(columnKinds.event_distances, await t.db('event_distances').where({ id: distanceId }).first()).distanceKm).toBe('42.20');
+    expect(
+      decodeRow<{ distanceKm: string }>(columnKinds.event_distances, await t.db('event_distances').where({ id: distanceId }).first())
+        .distanceKm,
+    ).toBe('42.20');
   });
 
   it('enforces the foreign keys of distances and schedules, cascading on delete', async () => {

@@ -120,7 +120,16 @@ describe('graceful shutdown', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pacer-shutdown-'));
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, SESSION_SECRET: 's'.repeat(40), BCRYPT_COST: '4', LOG_LEVEL: 'info' },
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`,
+          SESSION_SECRET: 's'.repeat(40),
+          BCRYPT_COST: '4',
+          LOG_LEVEL: 'info',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

@@ -8,7 +8,16 @@ const RUNNER = '\ud83c\udfc3'; // 🏃, one surrogate pair
 
 describe('the text rule', () => {
   it('refuses lone surrogates (either half, anywhere) and NUL', () => {
-    for (const bad of ['\ud800', '\udc00x', 'a\u0000b', '\u0000', `x${RUNNER.charAt(0)}`, `${RUNNER.charAt(1)}x`, `${RUNNER.charAt(1)}${RUNNER.charAt(0)}`, `${RUNNER}\ud83c`]) {
+    for (const bad of [
+      '\ud800',
+      '\udc00x',
+      'a\u0000b',
+      '\u0000',
+      `x${RUNNER.charAt(0)}`,
+      `${RUNNER.charAt(1)}x`,
+      `${RUNNER.charAt(1)}${RUNNER.charAt(0)}`,
+      `${RUNNER}\ud83c`,
+    ]) {
       expect(isStorableText(bad), JSON.stringify(bad)).toBe(false);
     }
   });
@@ -21,7 +30,9 @@ describe('the text rule', () => {
 
   it('text() reports only the rule when it fails (no length or format issue on top), with the readable message', () => {
     const name = text('Name is required').trim().min(5, 'Too short');
-    expect(name.safeParse(' \ud800 ').error?.issues).toEqual([expect.objectContaining({ code: 'custom', message: INVALID_CHARACTER, path: [] })]);
+    expect(name.safeParse(' \ud800 ').error?.issues).toEqual([
+      expect.objectContaining({ code: 'custom', message: INVALID_CHARACTER, path: [] }),
+    ]);
     expect(name.safeParse(42).error?.issues[0]?.message).toBe('Name is required');
     expect(name.safeParse(`  ${RUNNER} runs  `).data).toBe(`${RUNNER} runs`);
     const email = text().pipe(z.email());

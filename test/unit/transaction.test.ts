@@ -4,7 +4,8 @@ import { createDatabase } from '@db/knex.js';
 import { isTransientTransactionError, TRANSACTION_ATTEMPTS, withTransaction } from '@db/transaction.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
-const deadlock = () => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK' });
+const deadlock = () =>
+  Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK' });
 
 /** A table of counters of our own, so the tests need no migration and see exactly what each attempt left behind. */
 async function createProbe(db: Knex): Promise<void> {
@@ -89,51 +90,59 @@ describe('withTransaction', () => {
     expect(await valueOf(database.db, 2)).toBe(1);
   });
 
-  it.skipIf(testDialect !== 'sqlite')('SQLite: gets past a write another connection committed since its snapshot (SQLITE_BUSY_SNAPSHOT)', async () => {
-    const other = createDatabase({ url: database.url });
-    try {
-      let calls = 0;
-      await withTransaction({ db: database.db }, async (trx) => {
-        calls++;
-        const seen = await valueOf(trx, 1);
-        // Another process writes between this transaction's read and its write, once.
-        if (calls === 1) await other('probe').where({ id: 1 }).update({ n: 100 });
-        await trx('probe').where({ id: 1 }).update({ n: seen + 1 });
-      });
-      expect(calls).toBe(2);
-      // The retry read the other process's value: nothing was lost.
-      expect(await valueOf(database.db, 1)).toBe(101);
-    } finally {
-      await other.destroy();
-    }
-  });
+  it.skipIf(testDialect !== 'sqlite')(
+    'SQLite: gets past a write another connection committed since its snapshot (SQLITE_BUSY_SNAPSHOT)',
+    async () => {
+      const other = createDatabase({ url: database.url });
+      try {
+        let calls = 0;
+        await withTransaction({ db: database.db }, async (trx) => {
+          calls++;
+          const seen = await valueOf(trx, 1);
+          // Another process writes between this transaction's read and its write, once.
+          if (calls === 1) await other('probe').where({ id: 1 }).update({ n: 100 });
+          await trx('probe')
+            .where({ id: 1 })
+            .update({ n: seen + 1 });
+        });
+        expect(calls).toBe(2);
+        // The retry read the other process's value: nothing was lost.
+        expect(await valueOf(database.db, 1)).toBe(101);
+      } finally {
+        await other.destroy();
+      }
+    },
+  );
 
-  it.skipIf(testDialect !== 'mysql')('MariaDB: a real deadlock between two transactions ends with both committed, the victim run twice', async () => {
-    const attempts = { a: 0, b: 0 };
-    let arrive!: () => void;
-    let arrived = 0;
-    const bothHoldTheirFirstLock = new Promise<void>((resolve) => {
-      arrive = () => {
-        if (++arrived === 2) resolve();
-      };
-    });
-    // Each locks one row, waits until the other holds the other row, then wants that one: a lock cycle.
-    const crossing = (name: 'a' | 'b', first: number, second: number) =>
-      withTransaction({ db: database.db }, async (trx) => {
-        attempts[name]++;
-        await trx('probe').where({ id: first }).increment('n', 1);
-        if (attempts[name] === 1) {
-          arrive();
-          await bothHoldTheirFirstLock;
-        }
-        await trx('probe').where({ id: second }).increment('n', 1);
+  it.skipIf(testDialect !== 'mysql')(
+    'MariaDB: a real deadlock between two transactions ends with both committed, the victim run twice',
+    async () => {
+      const attempts = { a: 0, b: 0 };
+      let arrive!: () => void;
+      let arrived = 0;
+      const bothHoldTheirFirstLock = new Promise<void>((resolve) => {
+        arrive = () => {
+          if (++arrived === 2) resolve();
+        };
       });
-    await Promise.all([crossing('a', 1, 2), crossing('b', 2, 1)]);
-    expect([attempts.a, attempts.b].sort()).toEqual([1, 2]);
-    // Each transaction's two increments landed exactly once: the victim's first attempt was rolled back whole.
-    expect(await valueOf(database.db, 1)).toBe(2);
-    expect(await valueOf(database.db, 2)).toBe(2);
-  });
+      // Each locks one row, waits until the other holds the other row, then wants that one: a lock cycle.
+      const crossing = (name: 'a' | 'b', first: number, second: number) =>
+        withTransaction({ db: database.db }, async (trx) => {
+          attempts[name]++;
+          await trx('probe').where({ id: first }).increment('n', 1);
+          if (attempts[name] === 1) {
+            arrive();
+            await bothHoldTheirFirstLock;
+          }
+          await trx('probe').where({ id: second }).increment('n', 1);
+        });
+      await Promise.all([crossing('a', 1, 2), crossing('b', 2, 1)]);
+      expect([attempts.a, attempts.b].sort()).toEqual([1, 2]);
+      // Each transaction's two increments landed exactly once: the victim's first attempt was rolled back whole.
+      expect(await valueOf(database.db, 1)).toBe(2);
+      expect(await valueOf(database.db, 2)).toBe(2);
+    },
+  );
 
   it.skipIf(testDialect !== 'mysql')('MariaDB: runs again after waiting out a lock another transaction held too long', async () => {
     let release!: () => void;
@@ -169,7 +178,13 @@ describe('isTransientTransactionError', () => {
     for (const code of ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']) {
       expect(isTransientTransactionError(Object.assign(new Error(code), { code }))).toBe(true);
     }
-    for (const error of [Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY' }), Object.assign(new Error('c'), { code: 'SQLITE_CONSTRAINT' }), new Error('plain'), null, 'ER_LOCK_DEADLOCK']) {
+    for (const error of [
+      Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY' }),
+      Object.assign(new Error('c'), { code: 'SQLITE_CONSTRAINT' }),
+      new Error('plain'),
+      null,
+      'ER_LOCK_DEADLOCK',
+    ]) {
       expect(isTransientTransactionError(error)).toBe(false);
     }
   });

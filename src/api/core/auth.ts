@@ -17,7 +17,6 @@ export async function sessionInfo(req: Request): Promise<SessionInfo> {
   };
 }
 
-
 /** Sign-in, sign-out, the current user and first-run set-up: the only /api routes open without a session. */
 export function authRouter(): Router {
   const router = Router();

@@ -57,14 +57,20 @@ function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
   if (!Array.isArray(data)) throw badRequest('data must be a list of rows', [{ path: 'data', message: 'Expected a list of rows' }]);
   if (data.length > MAX_ROWS) throw badRequest(`At most ${MAX_ROWS} rows per import; use \`pacer import\` for larger files`);
   if (lines !== undefined) {
-    const valid = Array.isArray(lines) && lines.length === data.length && lines.every((line) => Number.isInteger(line) && (line as number) > 1);
-    if (!valid) throw badRequest('lines must give one line number (above 1) per row', [{ path: 'lines', message: 'Expected one line number per row' }]);
+    const valid =
+      Array.isArray(lines) && lines.length === data.length && lines.every((line) => Number.isInteger(line) && (line as number) > 1);
+    if (!valid)
+      throw badRequest('lines must give one line number (above 1) per row', [
+        { path: 'lines', message: 'Expected one line number per row' },
+      ]);
   }
   const header: string[] = [];
   const seen = new Set<string>();
   const rows: SourceRow[] = data.map((item: unknown, index) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw badRequest(`Row ${index + 1} is not an object keyed by the CSV header`, [{ path: `data.${index}`, message: 'Expected an object' }]);
+      throw badRequest(`Row ${index + 1} is not an object keyed by the CSV header`, [
+        { path: `data.${index}`, message: 'Expected an object' },
+      ]);
     }
     const values = Object.create(null) as Record<string, string>;
     const line = lines ? (lines as number[])[index]! : index + 2;
@@ -91,10 +97,14 @@ function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
  * A file refused part-way (unreadable text, broken quoting) has had the batches before that line applied.
  */
 async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (source: ImportSource) => Promise<R>): Promise<R> {
-  if (Number(req.get('content-length') ?? 0) > IMPORT_FILE_BYTES + MULTIPART_OVERHEAD_BYTES) throw payloadTooLarge(UPLOAD_MESSAGES.tooLarge);
+  if (Number(req.get('content-length') ?? 0) > IMPORT_FILE_BYTES + MULTIPART_OVERHEAD_BYTES)
+    throw payloadTooLarge(UPLOAD_MESSAGES.tooLarge);
   let form: busboy.Busboy;
   try {
-    form = busboy({ headers: req.headers, limits: { files: 1, fileSize: IMPORT_FILE_BYTES, fields: 10, parts: 11, fieldSize: 1024, fieldNameSize: 100 } });
+    form = busboy({
+      headers: req.headers,
+      limits: { files: 1, fileSize: IMPORT_FILE_BYTES, fields: 10, parts: 11, fieldSize: 1024, fieldNameSize: 100 },
+    });
   } catch {
     throw badRequest(UPLOAD_MESSAGES.notMultipart);
   }
@@ -163,17 +173,31 @@ export function importsRouter(): Router {
 
   router.post('/events/bulk-import', json, async (req, res) => {
     const report = await withSource('events', req, (source) => importEvents(req.ctx, source, { actor: actorOf(req) }));
-    req.log.info({ event: 'events_import', rows: report.rowsRead, updated: report.updated, created: report.created, failed: report.failedRows }, 'events imported');
+    req.log.info(
+      { event: 'events_import', rows: report.rowsRead, updated: report.updated, created: report.created, failed: report.failedRows },
+      'events imported',
+    );
     res.json({ updated: report.updated, created: report.created, skipped: report.skipped, errors: report.errors });
   });
 
   router.post('/brands/bulk-import', json, async (req, res) => {
     const report = await withSource('brands', req, (source) => importBrands(req.ctx, source, { actor: actorOf(req) }));
     req.log.info(
-      { event: 'brands_import', rows: report.rowsRead, brandsCreated: report.brandsCreated, contactsCreated: report.contactsCreated, failed: report.failedRows },
+      {
+        event: 'brands_import',
+        rows: report.rowsRead,
+        brandsCreated: report.brandsCreated,
+        contactsCreated: report.contactsCreated,
+        failed: report.failedRows,
+      },
       'brands imported',
     );
-    res.json({ brandsCreated: report.brandsCreated, contactsCreated: report.contactsCreated, skipped: report.skipped, errors: report.errors });
+    res.json({
+      brandsCreated: report.brandsCreated,
+      contactsCreated: report.contactsCreated,
+      skipped: report.skipped,
+      errors: report.errors,
+    });
   });
 
   return router;

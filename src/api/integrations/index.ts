@@ -24,9 +24,11 @@ export const integrationsReads: ReadRoute[] = [
   defineRead('/api/integrations/overview', ({ ctx }) => integrationsOverview(ctx)),
   defineRead('/api/sync/runs', async ({ ctx, query }) => {
     const kind = query.get('kind') ?? undefined;
-    if (kind !== undefined && !isSyncKind(kind)) throw new IntegrationError(400, 'bad_request', `kind must be one of: ${SYNC_KINDS.join(', ')}`);
+    if (kind !== undefined && !isSyncKind(kind))
+      throw new IntegrationError(400, 'bad_request', `kind must be one of: ${SYNC_KINDS.join(', ')}`);
     const limit = Number(query.get('limit') ?? '20');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new IntegrationError(400, 'bad_request', 'limit must be a whole number from 1 to 100');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new IntegrationError(400, 'bad_request', 'limit must be a whole number from 1 to 100');
     return { items: (await listRuns(ctx.db, kind, limit)).map(presentRun) };
   }),
 ];

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { basicAuth, httpRequest, Limiter, parseJson, UpstreamError, type HttpOptions, type HttpResponse, type RetryPolicy } from '../http.js';
+import {
+  basicAuth,
+  httpRequest,
+  Limiter,
+  parseJson,
+  UpstreamError,
+  type HttpOptions,
+  type HttpResponse,
+  type RetryPolicy,
+} from '../http.js';
 import type { MailchimpAccount, MailchimpAudience } from '@shared/schemas/integrations.js';
 
 /** Mailchimp's error document (application/problem+json). */
@@ -34,7 +43,6 @@ export function readableProblem(status: number, problem: MailchimpProblem): stri
   const detail = fieldErrors.length ? fieldErrors.join('; ') : problem.detail;
   return detail ? `${title}: ${detail}` : title;
 }
-
 
 export interface MailchimpMember {
   id: string;
@@ -106,7 +114,11 @@ export class MailchimpClient {
     return url;
   }
 
-  private async call<T>(method: string, path: string, options: { query?: Record<string, string | number | undefined>; body?: unknown } = {}): Promise<T> {
+  private async call<T>(
+    method: string,
+    path: string,
+    options: { query?: Record<string, string | number | undefined>; body?: unknown } = {},
+  ): Promise<T> {
     const response = await httpRequest(this.http, this.url(path, options.query), { method, body: options.body });
     if (response.status >= 400) throw this.errorFor(response);
     if (response.status === 204 || response.text === '') return undefined as T;
@@ -121,7 +133,8 @@ export class MailchimpClient {
     } catch {
       // Throttling answers (429/403) may come with no JSON body at all.
     }
-    if (!problem.title && response.status === 429) problem = { ...problem, title: 'Too Many Requests', detail: 'Mailchimp is throttling requests; try again shortly.' };
+    if (!problem.title && response.status === 429)
+      problem = { ...problem, title: 'Too Many Requests', detail: 'Mailchimp is throttling requests; try again shortly.' };
     return new MailchimpError(response.status, problem);
   }
 
@@ -193,7 +206,11 @@ export class MailchimpClient {
   /** POST …/members: creates only, answering 400 "Member Exists" for a known address. */
   createMember(audienceId: string, member: MemberDetails & { status: 'subscribed' | 'pending' }): Promise<MailchimpMember> {
     return this.call<MailchimpMember>('POST', `/lists/${encodeURIComponent(audienceId)}/members`, {
-      body: { email_address: member.email.trim(), status: member.status, merge_fields: { FNAME: member.firstName ?? '', LNAME: member.lastName ?? '' } },
+      body: {
+        email_address: member.email.trim(),
+        status: member.status,
+        merge_fields: { FNAME: member.firstName ?? '', LNAME: member.lastName ?? '' },
+      },
     });
   }
 }

@@ -55,7 +55,14 @@ export class WordPressClient {
     const headers: Record<string, string> = {};
     // Application Passwords are shown with spaces for readability; WordPress ignores them.
     if (options.user && options.appPassword) headers.Authorization = basicAuth(options.user, options.appPassword.replace(/\s+/g, ''));
-    this.http = { baseUrl: this.root, timeoutMs: options.timeoutMs, retry: options.retry, sleep: options.sleep, headers, serviceName: SERVICE };
+    this.http = {
+      baseUrl: this.root,
+      timeoutMs: options.timeoutMs,
+      retry: options.retry,
+      sleep: options.sleep,
+      headers,
+      serviceName: SERVICE,
+    };
   }
 
   get siteUrl(): string {
@@ -68,10 +75,18 @@ export class WordPressClient {
     return url;
   }
 
-  private async getJson(route: string, query: Record<string, string | number | undefined> = {}): Promise<{ response: HttpResponse; body: unknown }> {
+  private async getJson(
+    route: string,
+    query: Record<string, string | number | undefined> = {},
+  ): Promise<{ response: HttpResponse; body: unknown }> {
     const response = await httpRequest(this.http, this.restUrl(route, query));
     if (response.status >= 400) {
-      throw new UpstreamError('http', `${SERVICE} answered ${response.status} for ${route}: ${wpErrorText(response)}`, response.status, wpErrorCode(response));
+      throw new UpstreamError(
+        'http',
+        `${SERVICE} answered ${response.status} for ${route}: ${wpErrorText(response)}`,
+        response.status,
+        wpErrorCode(response),
+      );
     }
     return { response, body: parseJson(response, SERVICE) };
   }
@@ -86,7 +101,8 @@ export class WordPressClient {
       throw error;
     }
     const body = result.body as Partial<Record<string, unknown>>;
-    if (!body || typeof body !== 'object' || !Array.isArray(body.namespaces) || !(body.namespaces as unknown[]).includes('wp/v2')) throw this.notWordPress();
+    if (!body || typeof body !== 'object' || !Array.isArray(body.namespaces) || !(body.namespaces as unknown[]).includes('wp/v2'))
+      throw this.notWordPress();
     return {
       name: plainText(String(body.name ?? '')),
       url: String(body.url ?? body.home ?? this.root),
@@ -95,7 +111,10 @@ export class WordPressClient {
   }
 
   private notWordPress(): UpstreamError {
-    return new UpstreamError('invalid_response', `${this.root} does not look like a WordPress site: /wp-json/ did not answer with the WordPress REST API`);
+    return new UpstreamError(
+      'invalid_response',
+      `${this.root} does not look like a WordPress site: /wp-json/ did not answer with the WordPress REST API`,
+    );
   }
 
   /**
@@ -115,7 +134,12 @@ export class WordPressClient {
         response.status,
       );
     }
-    if (response.status >= 400) throw new UpstreamError('http', `WordPress answered ${response.status} for /wp/v2/users/me: ${wpErrorText(response)}`, response.status);
+    if (response.status >= 400)
+      throw new UpstreamError(
+        'http',
+        `WordPress answered ${response.status} for /wp/v2/users/me: ${wpErrorText(response)}`,
+        response.status,
+      );
     const me = parseJson(response, SERVICE) as { name?: string; slug?: string };
     return { site, user: plainText(String(me.name ?? me.slug ?? this.options.user)) };
   }
@@ -124,7 +148,10 @@ export class WordPressClient {
    * Every published post of a type, a page (≤100 posts) at a time, in id order so pages stay stable while
    * editors work. Stops at X-WP-TotalPages, or at WordPress's out-of-range page error.
    */
-  async *posts(restBase: string, options: ListOptions = {}): AsyncGenerator<{ posts: WpPost[]; page: number; totalPages: number; total: number }> {
+  async *posts(
+    restBase: string,
+    options: ListOptions = {},
+  ): AsyncGenerator<{ posts: WpPost[]; page: number; totalPages: number; total: number }> {
     const perPage = options.perPage ?? 100;
     for (let page = 1; ; page++) {
       let result: { response: HttpResponse; body: unknown };
@@ -142,7 +169,10 @@ export class WordPressClient {
         throw error;
       }
       if (!Array.isArray(result.body)) {
-        throw new UpstreamError('invalid_response', `WordPress did not answer a list for /wp/v2/${restBase}; is the post type registered with show_in_rest and rest_base '${restBase}'?`);
+        throw new UpstreamError(
+          'invalid_response',
+          `WordPress did not answer a list for /wp/v2/${restBase}; is the post type registered with show_in_rest and rest_base '${restBase}'?`,
+        );
       }
       const totalPages = Number(result.response.headers.get('x-wp-totalpages') ?? '1') || 1;
       const total = Number(result.response.headers.get('x-wp-total') ?? result.body.length) || 0;

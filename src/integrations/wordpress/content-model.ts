@@ -148,7 +148,6 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
   },
 };
 
-
 /** eventStartDate → event_start_date */
 export function snakeCase(column: string): string {
   return column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

@@ -16,7 +16,9 @@ export type MappedPost =
 
 /** Plain text of a rendered WordPress string: tags removed, entities (&#8217; &#038; &amp;) decoded. */
 export function plainText(rendered: string): string {
-  return decodeHTML(rendered.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  return decodeHTML(rendered.replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** "Massage Therapist", "massage_therapist", " MASSAGE  therapist " → "massage-therapist". */
@@ -73,7 +75,9 @@ function dateOf(text: string): string | null {
   if (!match) return null;
   const [, y, m, d] = match as unknown as [string, string, string, string];
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d) ? `${y}-${m}-${d}` : null;
+  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d)
+    ? `${y}-${m}-${d}`
+    : null;
 }
 
 interface FieldResult {
@@ -82,7 +86,10 @@ interface FieldResult {
 }
 
 function mapField(field: FieldSpec, raw: unknown): FieldResult {
-  const empty = (problem?: string): FieldResult => ({ value: field.type === 'list' || field.type === 'enumList' ? [] : field.type === 'boolean' ? false : null, problem });
+  const empty = (problem?: string): FieldResult => ({
+    value: field.type === 'list' || field.type === 'enumList' ? [] : field.type === 'boolean' ? false : null,
+    problem,
+  });
   if (field.type === 'boolean') {
     const text = textOf(raw).toLowerCase();
     return { value: raw === true || raw === 1 || ['1', 'true', 'yes', 'on'].includes(text) };
@@ -99,7 +106,9 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
     }
     return {
       value: mapped,
-      problem: unknown.length ? `${field.label} ${unknown.map((item) => `'${item}'`).join(', ')} is not one of ${field.values.join(', ')}; left out` : undefined,
+      problem: unknown.length
+        ? `${field.label} ${unknown.map((item) => `'${item}'`).join(', ')} is not one of ${field.values.join(', ')}; left out`
+        : undefined,
     };
   }
   const text = textOf(raw);
@@ -108,7 +117,9 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
     case 'text':
       return text.length > field.max ? empty(`${field.label} is longer than ${field.max} characters; left empty`) : { value: text };
     case 'email':
-      return text.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(text) ? empty(`${field.label} '${text}' is not an email address; left empty`) : { value: text };
+      return text.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(text)
+        ? empty(`${field.label} '${text}' is not an email address; left empty`)
+        : { value: text };
     case 'url': {
       const url = normaliseUrl(text);
       return url.length > 2048 ? empty(`${field.label} is longer than 2048 characters; left empty`) : { value: url };
@@ -150,18 +161,28 @@ export function describePost(model: PostTypeModel, post: Pick<WpPost, 'id'>, nam
 export function mapPost(model: PostTypeModel, post: WpPost): MappedPost {
   const title = plainText(post.title?.rendered ?? '');
   const name = textOf(rawValue(post, fieldKey(model.name))) || title;
-  if (!name) return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)} has no ${model.name.label} and no title; skipped` };
+  if (!name)
+    return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)} has no ${model.name.label} and no title; skipped` };
   // Checked before the name is quoted in any message: problems are stored with the sync run.
-  if (!isStorableText(name)) return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)}: ${invalidCharacterIn(model.name.label)}; skipped` };
+  if (!isStorableText(name))
+    return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)}: ${invalidCharacterIn(model.name.label)}; skipped` };
   if (name.length > model.name.max) {
-    return { ok: false, wordpressId: post.id, problem: `${describePost(model, post)}: ${model.name.label} is longer than ${model.name.max} characters; skipped` };
+    return {
+      ok: false,
+      wordpressId: post.id,
+      problem: `${describePost(model, post)}: ${model.name.label} is longer than ${model.name.max} characters; skipped`,
+    };
   }
   const values: Record<string, unknown> = { [model.name.column]: name };
   const problems: string[] = [];
   for (const field of model.fields) {
     const raw = rawValue(post, fieldKey(field));
     if (!readsStorableText(field, raw)) {
-      return { ok: false, wordpressId: post.id, problem: `${describePost(model, post, name)}: ${invalidCharacterIn(field.label)}; skipped` };
+      return {
+        ok: false,
+        wordpressId: post.id,
+        problem: `${describePost(model, post, name)}: ${invalidCharacterIn(field.label)}; skipped`,
+      };
     }
     const result = mapField(field, raw);
     values[field.column] = result.value;

@@ -10,7 +10,6 @@ export interface WpPost {
   acf?: Record<string, unknown> | unknown[] | false;
 }
 
-
 /** WordPress's error shape: {code, message, data: {status}}. */
 export interface WpErrorBody {
   code?: string;

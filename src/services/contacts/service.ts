@@ -45,7 +45,8 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
     // Read again under the lock: fields the body leaves out keep what is stored now, not what was read before.
     const current = await findContact(trx, id);
     if (!current) throw notFound('Contact not found');
-    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId) throw conflict('The contact was moved meanwhile; try again');
+    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
+      throw conflict('The contact was moved meanwhile; try again');
     const fresh = parseInput(ContactInputSchema, mergeOver(editableFields(current), body));
     await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);

@@ -130,6 +130,7 @@ export function discardPart(stream: Readable): void {
 /** A full disk is the server's problem, not a bug: say so (507) rather than answering 500. */
 function storageFailure(reason: unknown): AppError | Error {
   const code = (reason as { code?: string }).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new AppError(507, 'insufficient_storage', 'There is not enough storage space for this upload');
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new AppError(507, 'insufficient_storage', 'There is not enough storage space for this upload');
   return reason instanceof Error ? reason : new Error(String(reason));
 }

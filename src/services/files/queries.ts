@@ -24,9 +24,12 @@ export async function findFileRows(db: Db, ids: readonly number[]): Promise<File
 }
 
 export async function listFileRows(db: Db, entityType: RecordType, entityId: number): Promise<FileRow[]> {
-  const rows = (await db('files').where({ entityType, entityId }).orderBy([{ column: 'uploadedAt', order: 'desc' }, { column: 'id', order: 'desc' }])) as Array<
-    Record<string, unknown>
-  >;
+  const rows = (await db('files')
+    .where({ entityType, entityId })
+    .orderBy([
+      { column: 'uploadedAt', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])) as Array<Record<string, unknown>>;
   return rows.map(decode);
 }
 

@@ -130,7 +130,9 @@ export async function openFileContent(ctx: AppContext, id: number, rangeHeader?:
   if (size === null) throw notFound('The stored file is missing');
   const range = rangeHeader ? parseByteRange(rangeHeader, size) : null;
   if (range === 'unsatisfiable') {
-    throw new AppError(416, 'range_not_satisfiable', 'The requested range is outside the file', undefined, { 'Content-Range': `bytes */${size}` });
+    throw new AppError(416, 'range_not_satisfiable', 'The requested range is outside the file', undefined, {
+      'Content-Range': `bytes */${size}`,
+    });
   }
   return { file, size, range, open: () => storage.read(file.filePath, range ?? undefined) };
 }

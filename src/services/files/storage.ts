@@ -64,7 +64,10 @@ export class LocalDirectoryStorage implements FileStorage {
     try {
       // pipeline() listens to the source from this very tick: awaiting anything first (the directory) would leave its
       // 'error' unheard (a body cut short fails the part at once), and that ends the process.
-      await pipeline(source, (chunks: AsyncIterable<Buffer>) => (writing = this.writeIncoming(tempPath, chunks, (bytes) => (size += bytes))));
+      await pipeline(
+        source,
+        (chunks: AsyncIterable<Buffer>) => (writing = this.writeIncoming(tempPath, chunks, (bytes) => (size += bytes))),
+      );
     } catch (error) {
       // pipeline() can settle on the source's error while the writer is still opening the file: wait for it, or
       // the file would appear after its removal.
@@ -167,7 +170,7 @@ export class LocalDirectoryStorage implements FileStorage {
 
 /** A write may take only part of what it is given. */
 async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
-  for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
+  for (let offset = 0; offset < chunk.length;) offset += (await file.write(chunk, offset)).bytesWritten;
 }
 
 export function storageFor(uploadDir: string): LocalDirectoryStorage {

@@ -48,7 +48,11 @@ function lockedOnMysql<Q extends Knex.QueryBuilder>(db: Db, query: Q, mode: 'upd
 export async function findEventsByWordpressIds(db: Db, wordpressIds: readonly number[]): Promise<EventTarget[]> {
   const found: EventTarget[] = [];
   for (const part of chunks(wordpressIds, LOOKUP_CHUNK)) {
-    const rows = (await lockedOnMysql(db, db('events').select('id', 'wordpressEventId', 'websiteUrl').whereIn('wordpressEventId', part), 'update')) as Array<{
+    const rows = (await lockedOnMysql(
+      db,
+      db('events').select('id', 'wordpressEventId', 'websiteUrl').whereIn('wordpressEventId', part),
+      'update',
+    )) as Array<{
       id: number;
       wordpressEventId: number | string;
       websiteUrl: string | null;
@@ -67,7 +71,10 @@ export async function listBrandNames(db: Db): Promise<Array<{ id: number; brandN
 /** Locks the existing brands a batch adds contacts to, and returns those that still exist. */
 export async function lockBrands(db: Db, ids: readonly number[]): Promise<Set<number>> {
   const existing = new Set<number>();
-  for (const part of chunks([...ids].sort((a, b) => a - b), LOOKUP_CHUNK)) {
+  for (const part of chunks(
+    [...ids].sort((a, b) => a - b),
+    LOOKUP_CHUNK,
+  )) {
     const rows = (await lockedOnMysql(db, db('brands').select('id').whereIn('id', part), 'share')) as Array<{ id: number }>;
     for (const row of rows) existing.add(Number(row.id));
   }
@@ -78,7 +85,10 @@ export async function lockBrands(db: Db, ids: readonly number[]): Promise<Set<nu
 export async function findBrandsByName(db: Db, names: readonly string[]): Promise<Array<{ id: number; brandName: string }>> {
   const found: Array<{ id: number; brandName: string }> = [];
   for (const part of chunks(names, LOOKUP_CHUNK)) {
-    const rows = (await db('brands').select('id', 'brandName').whereIn('brandName', part).orderBy('id')) as Array<{ id: number; brandName: string }>;
+    const rows = (await db('brands').select('id', 'brandName').whereIn('brandName', part).orderBy('id')) as Array<{
+      id: number;
+      brandName: string;
+    }>;
     for (const row of rows) found.push({ id: Number(row.id), brandName: row.brandName });
   }
   return found;
@@ -107,7 +117,19 @@ export async function existingContactKeys(db: Db, entityType: string, emails: re
 
 export const contactKey = (ownerId: number, email: string) => `${ownerId}\u0000${email.trim().toLowerCase()}`;
 
-const CONTACT_COLUMNS = ['firstName', 'lastName', 'jobTitle', 'email', 'mailchimpTags', 'entityType', 'entityId', 'isPrimary', 'createdAt', 'updatedAt', 'createdBy'] as const;
+const CONTACT_COLUMNS = [
+  'firstName',
+  'lastName',
+  'jobTitle',
+  'email',
+  'mailchimpTags',
+  'entityType',
+  'entityId',
+  'isPrimary',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+] as const;
 const CONTACT_ROW = '(' + CONTACT_COLUMNS.map(() => '?').join(', ') + ')';
 const CONTACT_INSERT = 'INSERT INTO ?? (' + CONTACT_COLUMNS.map(() => '??').join(', ') + ') VALUES ';
 

@@ -78,7 +78,8 @@ export function normaliseWebsite(cell: string): string | null {
   } catch {
     return fail(`website "${text}" is not a web address`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname.includes('.')) fail(`website "${text}" is not a web address`);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname.includes('.'))
+    fail(`website "${text}" is not a web address`);
   return checkLength('website', withScheme, LIMITS.website);
 }
 
@@ -95,7 +96,8 @@ function emailsOf(cell: string): string[] {
  */
 function contactsFor(emails: string[], given: { firstName: string; lastName: string } | null, jobTitle: string | null): PlannedContact[] {
   return emails.map((email, index) => {
-    const names = index === 0 && given?.firstName && given.lastName ? given : mergeNames(given && index === 0 ? given : null, namesFromEmail(email));
+    const names =
+      index === 0 && given?.firstName && given.lastName ? given : mergeNames(given && index === 0 ? given : null, namesFromEmail(email));
     return {
       firstName: checkLength('First Name', names.firstName, LIMITS.name),
       lastName: checkLength('Last Name', names.lastName, LIMITS.name),
@@ -128,7 +130,8 @@ export function planEventRow(row: SourceRow, columns: ColumnIndex<EventColumn>, 
     overflowProblem(row, headerLength);
     const cell = cellsOf(row, columns, IMPORT_COLUMNS.events);
     const idText = cell('eventId');
-    if (!/^\d{1,10}$/.test(idText) || Number(idText) < 1 || Number(idText) > 4_294_967_295) fail(`event_id "${idText}" is not a whole number`);
+    if (!/^\d{1,10}$/.test(idText) || Number(idText) < 1 || Number(idText) > 4_294_967_295)
+      fail(`event_id "${idText}" is not a whole number`);
     const website = normaliseWebsite(cell('website'));
     const emails = emailsOf(cell('email'));
     const first = cell('firstName');
@@ -147,6 +150,11 @@ export function planBrandRow(row: SourceRow, columns: ColumnIndex<BrandColumn>, 
     if (emails.length === 0) fail('Email has no address');
     const jobTitle = checkLength('Current Job', cell('jobTitle'), LIMITS.jobTitle) || null;
     const given = { firstName: cell('firstName'), lastName: cell('lastName') };
-    return { line: row.line, brandName, brandKey: brandKey(brandName), contacts: contactsFor(emails, given.firstName || given.lastName ? given : null, jobTitle) };
+    return {
+      line: row.line,
+      brandName,
+      brandKey: brandKey(brandName),
+      contacts: contactsFor(emails, given.firstName || given.lastName ? given : null, jobTitle),
+    };
   });
 }

@@ -151,7 +151,13 @@ async function runBatches<P extends { line: number }>(
   return tally;
 }
 
-function contactRow(contact: PlannedContact, entityType: 'event' | 'brand', entityId: number, createdBy: number | null, now: string): ContactInsert {
+function contactRow(
+  contact: PlannedContact,
+  entityType: 'event' | 'brand',
+  entityId: number,
+  createdBy: number | null,
+  now: string,
+): ContactInsert {
   return {
     firstName: contact.firstName,
     lastName: contact.lastName,
@@ -194,7 +200,11 @@ class PendingWebsites {
   }
 }
 
-export async function importEvents(ctx: AppContext, source: ImportSource, options: ImportOptions): Promise<ImportReport<EventsImportResult>> {
+export async function importEvents(
+  ctx: AppContext,
+  source: ImportSource,
+  options: ImportOptions,
+): Promise<ImportReport<EventsImportResult>> {
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('events', source.header);
   const columns = resolved.ok ? resolved.columns : {};
@@ -265,14 +275,25 @@ export async function importEvents(ctx: AppContext, source: ImportSource, option
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
-  return { updated, created, skipped: tally.skipped, errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS), ...counts(tally), dryRun };
+  return {
+    updated,
+    created,
+    skipped: tally.skipped,
+    errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS),
+    ...counts(tally),
+    dryRun,
+  };
 }
 
 function counts(tally: Tally) {
   return { rowsRead: tally.rowsRead, droppedRows: tally.droppedRows, appliedRows: tally.appliedRows, failedRows: tally.failedRows };
 }
 
-export async function importBrands(ctx: AppContext, source: ImportSource, options: ImportOptions): Promise<ImportReport<BrandsImportResult>> {
+export async function importBrands(
+  ctx: AppContext,
+  source: ImportSource,
+  options: ImportOptions,
+): Promise<ImportReport<BrandsImportResult>> {
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('brands', source.header);
   const columns = resolved.ok ? resolved.columns : {};
@@ -308,7 +329,8 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
           return id !== undefined && !gone.has(id) ? id : undefined;
         };
         const newBrands = new Map<string, string>();
-        for (const row of batch) if (idOf(row.brandKey) === undefined && !newBrands.has(row.brandKey)) newBrands.set(row.brandKey, row.brandName);
+        for (const row of batch)
+          if (idOf(row.brandKey) === undefined && !newBrands.has(row.brandKey)) newBrands.set(row.brandKey, row.brandName);
         // A brand another import created since the names were read is reused, not created twice.
         const foundIds = new Map<string, number>();
         for (const brand of await findBrandsByName(trx, [...newBrands.values()])) {
@@ -361,5 +383,12 @@ export async function importBrands(ctx: AppContext, source: ImportSource, option
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
-  return { brandsCreated, contactsCreated, skipped: tally.skipped, errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS), ...counts(tally), dryRun };
+  return {
+    brandsCreated,
+    contactsCreated,
+    skipped: tally.skipped,
+    errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS),
+    ...counts(tally),
+    dryRun,
+  };
 }

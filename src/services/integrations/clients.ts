@@ -6,13 +6,22 @@ import { notConfigured } from './errors.js';
 /** Built from the settings on every use, so a changed setting never needs a restart of a long-lived cache. */
 export function wordpressClient(ctx: AppContext): WordPressClient {
   const settings = ctx.config.wordpress;
-  if (!settings.url) throw notConfigured('The content website is not configured: set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD');
-  return new WordPressClient({ siteUrl: settings.url, user: settings.user, appPassword: settings.appPassword, timeoutMs: ctx.config.httpTimeoutMs });
+  if (!settings.url)
+    throw notConfigured('The content website is not configured: set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD');
+  return new WordPressClient({
+    siteUrl: settings.url,
+    user: settings.user,
+    appPassword: settings.appPassword,
+    timeoutMs: ctx.config.httpTimeoutMs,
+  });
 }
 
 export function mailchimpClient(ctx: AppContext): MailchimpClient {
   const settings = ctx.config.mailchimp;
-  if (!settings.apiKey) throw notConfigured('The email-marketing service is not configured: set MAILCHIMP_API_KEY (and MAILCHIMP_BASE_URL to override its address)');
+  if (!settings.apiKey)
+    throw notConfigured(
+      'The email-marketing service is not configured: set MAILCHIMP_API_KEY (and MAILCHIMP_BASE_URL to override its address)',
+    );
   try {
     return new MailchimpClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, timeoutMs: ctx.config.httpTimeoutMs });
   } catch (error) {

@@ -35,7 +35,12 @@ export function integrationErrorFrom(error: unknown, extra: Record<string, unkno
     return new IntegrationError(502, 'upstream_failed', `Mailchimp: ${error.message}`, extra);
   }
   if (error instanceof UpstreamError) {
-    return new IntegrationError(error.failure === 'timeout' ? 504 : 502, error.failure === 'timeout' ? 'upstream_timeout' : 'upstream_failed', error.message, extra);
+    return new IntegrationError(
+      error.failure === 'timeout' ? 504 : 502,
+      error.failure === 'timeout' ? 'upstream_timeout' : 'upstream_failed',
+      error.message,
+      extra,
+    );
   }
   return error;
 }

@@ -67,7 +67,10 @@ const optionalText = (max: number) =>
 
 export const AddMemberSchema = z
   .object({
-    email: text('Please select an audience and provide an email address').trim().min(1, 'Please select an audience and provide an email address').pipe(z.email({ error: 'Enter a valid email address' })),
+    email: text('Please select an audience and provide an email address')
+      .trim()
+      .min(1, 'Please select an audience and provide an email address')
+      .pipe(z.email({ error: 'Enter a valid email address' })),
     firstName: optionalText(100),
     lastName: optionalText(100),
     phone: optionalText(50),
@@ -97,7 +100,11 @@ export async function upsertAudienceMember(
   return after.status === 'unsubscribed' ? 'unsubscribed' : 'updated';
 }
 
-export async function addAudienceMember(ctx: AppContext, audienceId: string, input: unknown): Promise<ConnectionResult & { outcome: MemberOutcome }> {
+export async function addAudienceMember(
+  ctx: AppContext,
+  audienceId: string,
+  input: unknown,
+): Promise<ConnectionResult & { outcome: MemberOutcome }> {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(audienceId)) throw new IntegrationError(400, 'bad_request', 'Not a valid audience id');
   const member = parseInput(AddMemberSchema, input);
   const client = mailchimpClient(ctx);

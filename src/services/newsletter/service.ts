@@ -11,7 +11,9 @@ import { contactsWithEmail } from './queries.js';
 
 export const PushOptionsSchema = z
   .object({
-    audienceId: text('An audience id is required').trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid audience id'),
+    audienceId: text('An audience id is required')
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid audience id'),
     ownerType: z.enum(CONTACT_OWNER_TYPES, { error: `Owner type must be one of: ${CONTACT_OWNER_TYPES.join(', ')}` }).optional(),
     tag: text().trim().min(1, 'The tag must not be empty').optional(),
     dryRun: z.boolean().optional(),
@@ -49,7 +51,13 @@ function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmail>>, ta
       for (const t of contact.mailchimpTags) if (!member.tags.includes(t)) member.tags.push(t);
       member.phone ??= contact.phone;
     } else {
-      byEmail.set(key, { email: contact.email.trim(), firstName: contact.firstName, lastName: contact.lastName, phone: contact.phone, tags: [...contact.mailchimpTags] });
+      byEmail.set(key, {
+        email: contact.email.trim(),
+        firstName: contact.firstName,
+        lastName: contact.lastName,
+        phone: contact.phone,
+        tags: [...contact.mailchimpTags],
+      });
     }
   }
   return [...byEmail.values()];
@@ -63,18 +71,31 @@ const fatalStatus = (reason: unknown) => reason instanceof MailchimpError && [40
  * Pushes contacts to an audience as upserts with their tags, a batch at a time (the client keeps at most 10
  * requests in flight). One member's failure is reported and the rest carry on.
  */
-export async function pushContacts(ctx: AppContext, input: unknown, onProgress?: (done: number, total: number) => void): Promise<PushResult> {
+export async function pushContacts(
+  ctx: AppContext,
+  input: unknown,
+  onProgress?: (done: number, total: number) => void,
+): Promise<PushResult> {
   const options = parseInput(PushOptionsSchema, input);
   const client = mailchimpClient(ctx);
   const members = membersFrom(await contactsWithEmail(ctx.db, options.ownerType), options.tag);
-  const result: PushResult = { total: members.length, added: 0, updated: 0, unsubscribed: 0, failed: 0, errors: [], dryRun: Boolean(options.dryRun) };
+  const result: PushResult = {
+    total: members.length,
+    added: 0,
+    updated: 0,
+    unsubscribed: 0,
+    failed: 0,
+    errors: [],
+    dryRun: Boolean(options.dryRun),
+  };
   if (options.dryRun) return result;
   let done = 0;
   for (let start = 0; start < members.length; start += PUSH_BATCH_SIZE) {
     const batch = members.slice(start, start + PUSH_BATCH_SIZE);
     const outcomes = await Promise.allSettled(batch.map((member) => upsertAudienceMember(client, options.audienceId, member)));
     outcomes.forEach((outcome, index) => {
-      if (outcome.status === 'fulfilled') result[outcome.value === 'added' ? 'added' : outcome.value === 'updated' ? 'updated' : 'unsubscribed']++;
+      if (outcome.status === 'fulfilled')
+        result[outcome.value === 'added' ? 'added' : outcome.value === 'updated' ? 'updated' : 'unsubscribed']++;
       else {
         result.failed++;
         const error = integrationErrorFrom(outcome.reason);

@@ -28,7 +28,10 @@ export async function findPayment(db: Db, id: number): Promise<Payment | undefin
 export async function listPaymentRows(db: Db, filter: PaymentFilter, page: { limit: number; offset: number }): Promise<Payment[]> {
   const rows = (await filtered(db, filter)
     .orderByRaw('CASE WHEN ?? IS NULL THEN 1 ELSE 0 END', ['paymentDate'])
-    .orderBy([{ column: 'paymentDate', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'paymentDate', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(page.limit)
     .offset(page.offset)) as Array<Record<string, unknown>>;
   return rows.map(decode);

@@ -60,7 +60,8 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
     // Read again under the lock: fields the body leaves out keep what is stored now, not what was read before.
     const current = await findPayment(trx, id);
     if (!current) throw notFound('Payment not found');
-    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId) throw conflict('The payment was moved meanwhile; try again');
+    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
+      throw conflict('The payment was moved meanwhile; try again');
     const fresh = parseInput(PaymentInputSchema, mergeOver(editableFields(current), body));
     await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
@@ -75,7 +76,8 @@ export async function deletePayment(ctx: AppContext, actor: Actor, id: number): 
     await lockOwner(trx, existing.entityType, existing.entityId);
     const current = await findPayment(trx, id);
     if (!current) throw notFound('Payment not found');
-    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId) throw conflict('The payment was moved meanwhile; try again');
+    if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
+      throw conflict('The payment was moved meanwhile; try again');
     await deletePaymentRow(trx, id);
     await refreshOwnerTotal(trx, existing.entityType, existing.entityId);
   });
@@ -94,6 +96,32 @@ async function refreshOwnerTotal(trx: Knex.Transaction, type: RecordType, id: nu
 }
 
 function editableFields(payment: Payment): PaymentInput {
-  const { entityType, entityId, paymentType, description, amount, paymentDate, startDate, endDate, invoiceNumber, invoiceStatus, paymentMethod, notes } = payment;
-  return { entityType, entityId, paymentType, description, amount, paymentDate, startDate, endDate, invoiceNumber, invoiceStatus, paymentMethod, notes };
+  const {
+    entityType,
+    entityId,
+    paymentType,
+    description,
+    amount,
+    paymentDate,
+    startDate,
+    endDate,
+    invoiceNumber,
+    invoiceStatus,
+    paymentMethod,
+    notes,
+  } = payment;
+  return {
+    entityType,
+    entityId,
+    paymentType,
+    description,
+    amount,
+    paymentDate,
+    startDate,
+    endDate,
+    invoiceNumber,
+    invoiceStatus,
+    paymentMethod,
+    notes,
+  };
 }

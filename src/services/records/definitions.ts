@@ -112,7 +112,11 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     code: 6,
     derivedColumns: ['firstName', 'lastName', 'instagramHandle', 'influencerType'],
     // "Full name" is one field, so "Jane Do" matches Jane Doe.
-    searchFields: (r) => [`${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(), r.instagramHandle as string, r.influencerType as string],
+    searchFields: (r) => [
+      `${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(),
+      r.instagramHandle as string,
+      r.influencerType as string,
+    ],
     buckets: () => [],
     sorts: { newest, name: byName('lastName', 'firstName'), updated },
   },

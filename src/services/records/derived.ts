@@ -94,9 +94,14 @@ export async function reindexRecords(db: Db, kind: RecordType, ids: readonly num
   const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
 
   for (const part of chunks(unique, CHUNK)) {
-    const rows = (await db(definition.table).whereIn('id', part).select(['id', ...definition.derivedColumns])) as RawRow[];
+    const rows = (await db(definition.table)
+      .whereIn('id', part)
+      .select(['id', ...definition.derivedColumns])) as RawRow[];
     const current = new Map(rows.map((row) => [Number(row.id), row]));
-    const stored = (await db(DOCS).where({ kind: definition.code }).whereIn('recordId', part).select('recordId', 'text', 'buckets')) as StoredDoc[];
+    const stored = (await db(DOCS)
+      .where({ kind: definition.code })
+      .whereIn('recordId', part)
+      .select('recordId', 'text', 'buckets')) as StoredDoc[];
     const previous = new Map(stored.map((doc) => [Number(doc.recordId), doc]));
 
     const newDocs: RawRow[] = [];
@@ -126,7 +131,9 @@ export async function reindexRecords(db: Db, kind: RecordType, ids: readonly num
       if (old && !next) await db(DOCS).where({ kind: definition.code, recordId: id }).delete();
       else if (!old && next) newDocs.push({ kind: definition.code, recordId: id, text: next.text, buckets: bucketText(next.buckets) });
       else if (old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets))) {
-        await db(DOCS).where({ kind: definition.code, recordId: id }).update({ text: next.text, buckets: bucketText(next.buckets) });
+        await db(DOCS)
+          .where({ kind: definition.code, recordId: id })
+          .update({ text: next.text, buckets: bucketText(next.buckets) });
       }
     }
     await insertInChunks(db, DOCS, newDocs);
@@ -177,7 +184,9 @@ async function rebuildKind(trx: Db, kind: RecordType): Promise<void> {
   order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
   const size = insertChunk(trx);
   for (let start = 0; start < order.length; start += size) {
-    const rows = order.slice(start, start + size).map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
+    const rows = order
+      .slice(start, start + size)
+      .map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
     await trx(GRAMS).insert(rows);
   }
   await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
@@ -189,7 +198,9 @@ async function rebuildKind(trx: Db, kind: RecordType): Promise<void> {
  */
 export function derivedDataVersion(): string {
   const types = ALL_DEFINITIONS.map((definition) => [definition.code, definition.table, ...definition.derivedColumns]);
-  return createHash('sha256').update(JSON.stringify([DERIVED_RULES_VERSION, types])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([DERIVED_RULES_VERSION, types]))
+    .digest('hex');
 }
 
 async function storedVersion(db: Db): Promise<string | undefined> {
@@ -209,7 +220,9 @@ export async function refreshDerivedData(db: Knex, options: { log?: Logger } = {
     // Write before reading again: this takes the row lock (MySQL) or the write lock (SQLite) first, so of two
     // processes starting at once the second waits here, then finds the version stored and skips the rebuild (its
     // read comes after the wait, and InnoDB takes a transaction's snapshot at its first plain read).
-    await trx(VERSIONS).where({ name: VERSION_ROW }).update({ version: trx.ref('version') });
+    await trx(VERSIONS)
+      .where({ name: VERSION_ROW })
+      .update({ version: trx.ref('version') });
     if ((await storedVersion(trx)) === version) return false;
     const started = Date.now();
     options.log?.info('derived data definition changed: rebuilding the search index and record counts');

@@ -33,7 +33,12 @@ export async function findRecordRow(db: Db, definition: RecordDefinition, id: nu
 }
 
 export async function eventDistances(db: Db, eventId: number): Promise<EventDistance[]> {
-  const rows = (await db('event_distances').where({ eventId }).orderBy([{ column: 'distanceKm', order: 'asc' }, { column: 'id', order: 'asc' }])) as RawRow[];
+  const rows = (await db('event_distances')
+    .where({ eventId })
+    .orderBy([
+      { column: 'distanceKm', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])) as RawRow[];
   return rows.map((row) => decodeRow<EventDistance>(columnKinds.event_distances, row));
 }
 
@@ -44,7 +49,11 @@ export async function runClubSchedules(db: Db, clubId: number): Promise<RunClubS
 
 /** The maintained totals of a type: bucket name → count (a bucket without a row has no records). */
 export async function readCounts(db: Db, codes: readonly number[]): Promise<Map<number, Map<string, number>>> {
-  const rows = (await db(COUNTS).whereIn('kind', codes).select('kind', 'bucket', 'total')) as Array<{ kind: number; bucket: string; total: number | string }>;
+  const rows = (await db(COUNTS).whereIn('kind', codes).select('kind', 'bucket', 'total')) as Array<{
+    kind: number;
+    bucket: string;
+    total: number | string;
+  }>;
   const out = new Map<number, Map<string, number>>(codes.map((code) => [code, new Map()]));
   for (const row of rows) out.get(Number(row.kind))?.set(row.bucket, Number(row.total));
   return out;
@@ -79,7 +88,10 @@ export async function matchingIds(db: Db, definition: RecordDefinition, query: s
     return builder;
   };
   if (codePointLength(needle) < GRAM_LENGTH) {
-    return { subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')), idColumn: 'd.recordId' };
+    return {
+      subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')),
+      idColumn: 'd.recordId',
+    };
   }
 
   const probed = spread(gramsOf(needle), GRAMS_PROBED);
@@ -143,7 +155,10 @@ async function estimatePostings(db: Db, kind: number, grams: readonly number[], 
   const sql = grams.map(() => part).join(' UNION ALL ');
   const bindings = grams.flatMap((gram, i) => [i, GRAMS, kind, gram, bound]);
   const result = await db.raw(sql, bindings);
-  const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{ i: number | string; n: number | string }>;
+  const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{
+    i: number | string;
+    n: number | string;
+  }>;
   const out = new Array<number>(grams.length).fill(0);
   for (const row of rows) out[Number(row.i)] = Number(row.n);
   return out;
@@ -178,7 +193,17 @@ export async function pageOfRows(
     const builder = db(`${definition.table} as r`).select('r.*');
     const helperColumns = buckets.map((_, i) => `bucketTotal${i}`);
     buckets.forEach((bucket, i) => {
-      builder.select(db.raw('(SELECT ?? FROM ?? WHERE ?? = ? AND ?? = ?) AS ??', ['total', COUNTS, 'kind', definition.code, 'bucket', bucket, helperColumns[i]!]));
+      builder.select(
+        db.raw('(SELECT ?? FROM ?? WHERE ?? = ? AND ?? = ?) AS ??', [
+          'total',
+          COUNTS,
+          'kind',
+          definition.code,
+          'bucket',
+          bucket,
+          helperColumns[i]!,
+        ]),
+      );
     });
     const rows = (await ordered(builder)) as RawRow[];
     if (rows.length > 0) {
@@ -192,7 +217,15 @@ export async function pageOfRows(
     ordered(db(`${definition.table} as r`).select('r.id')) as Promise<Array<{ id: number }>>,
     readCounts(db, [definition.code]),
   ]);
-  return { rows: await rowsInOrder(db, definition, ids.map((row) => Number(row.id))), counts: counts.get(definition.code)!, helperColumns: [] };
+  return {
+    rows: await rowsInOrder(
+      db,
+      definition,
+      ids.map((row) => Number(row.id)),
+    ),
+    counts: counts.get(definition.code)!,
+    helperColumns: [],
+  };
 }
 
 async function rowsInOrder(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {
@@ -229,7 +262,11 @@ export async function pageOfMatches(
         .orderBy(matches.idColumn, 'desc')
         .limit(request.limit)
         .offset(request.offset)) as Array<{ recordId: number }>;
-      return rowsInOrder(db, definition, ids.map((row) => Number(row.recordId)));
+      return rowsInOrder(
+        db,
+        definition,
+        ids.map((row) => Number(row.recordId)),
+      );
     })();
   } else {
     const builder = db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id').select('r.*');

@@ -41,7 +41,6 @@ function parseRecordId(kind: RecordType, text: string | undefined): number {
 
 const definition = (kind: RecordType) => definitionOf(kind) as RecordDefinition;
 
-
 interface ListFilter {
   /** On the record rows (plain lists). */
   where?: (builder: Knex.QueryBuilder) => void;
@@ -111,8 +110,14 @@ type Db = Knex | Knex.Transaction;
  * run clubs their schedules. The row's columns become wire values through the table's column kinds.
  */
 const presenters: { [K in RecordType]: (db: Db, row: RawRow) => Promise<Detail<K>> } = {
-  event: async (db, row) => ({ ...decodeRecord<RecordItem<'event'>>(definition('event'), row), distances: await eventDistances(db, Number(row.id)) }),
-  runclub: async (db, row) => ({ ...decodeRecord<RecordItem<'runclub'>>(definition('runclub'), row), schedules: await runClubSchedules(db, Number(row.id)) }),
+  event: async (db, row) => ({
+    ...decodeRecord<RecordItem<'event'>>(definition('event'), row),
+    distances: await eventDistances(db, Number(row.id)),
+  }),
+  runclub: async (db, row) => ({
+    ...decodeRecord<RecordItem<'runclub'>>(definition('runclub'), row),
+    schedules: await runClubSchedules(db, Number(row.id)),
+  }),
   professional: async (_db, row) => decodeRecord(definition('professional'), row),
   brand: async (_db, row) => decodeRecord(definition('brand'), row),
   media: async (_db, row) => decodeRecord(definition('media'), row),
@@ -135,18 +140,32 @@ export async function createRecord<K extends RecordType>(ctx: AppContext, actor:
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
   return withTransaction(ctx, async (trx) => {
-    const id = await insertRecordRow(trx, kind, { ...encodeRow(def.columns, values), createdAt: now, updatedAt: now, createdBy: actor.userId });
+    const id = await insertRecordRow(trx, kind, {
+      ...encodeRow(def.columns, values),
+      createdAt: now,
+      updatedAt: now,
+      createdBy: actor.userId,
+    });
     return present(trx, kind, (await findRecordRow(trx, def, id))!);
   });
 }
 
 /** PUT: the body is the whole form; every form field is replaced (docs/decisions/0010-record-field-mapping.md). */
-export async function updateRecord<K extends RecordType>(ctx: AppContext, _actor: Actor, kind: K, idText: string | undefined, input: unknown): Promise<Detail<K>> {
+export async function updateRecord<K extends RecordType>(
+  ctx: AppContext,
+  _actor: Actor,
+  kind: K,
+  idText: string | undefined,
+  input: unknown,
+): Promise<Detail<K>> {
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
   return withTransaction(ctx, async (trx) => {
-    const changed = await updateRecordRows(trx, kind, [id], { ...encodeRow(def.columns, values), updatedAt: encodeTimestamp(ctx.clock.now()) });
+    const changed = await updateRecordRows(trx, kind, [id], {
+      ...encodeRow(def.columns, values),
+      updatedAt: encodeTimestamp(ctx.clock.now()),
+    });
     if (changed === 0) throw notFound(def.notFound);
     return present(trx, kind, (await findRecordRow(trx, def, id))!);
   });

@@ -75,7 +75,9 @@ export async function insertRecordRows(trx: Trx, kind: RecordType, rows: readonl
 /** Sets the same values on the given records; answers how many rows the database reports as updated. */
 export async function updateRecordRows(trx: Trx, kind: RecordType, ids: readonly number[], values: StoredRow): Promise<number> {
   if (ids.length === 0) return 0;
-  const changed = await trx(definitionOf(kind).table).whereIn('id', [...ids]).update(values);
+  const changed = await trx(definitionOf(kind).table)
+    .whereIn('id', [...ids])
+    .update(values);
   await recordsChanged(trx, kind, ids, Object.keys(values));
   return changed;
 }
@@ -84,7 +86,13 @@ export async function updateRecordRows(trx: Trx, kind: RecordType, ids: readonly
  * Sets one column to its own value per record (plus `common` on each), in one statement per chunk (a CASE on id)
  * instead of one UPDATE per record: how the CSV import sets thousands of websites at once.
  */
-export async function setRecordColumnEach(trx: Trx, kind: RecordType, column: string, valueById: ReadonlyMap<number, unknown>, common: StoredRow = {}): Promise<void> {
+export async function setRecordColumnEach(
+  trx: Trx,
+  kind: RecordType,
+  column: string,
+  valueById: ReadonlyMap<number, unknown>,
+  common: StoredRow = {},
+): Promise<void> {
   const { table } = definitionOf(kind);
   for (const part of chunks([...valueById.entries()], ROWS_PER_CASE)) {
     const cases = part.map(() => 'WHEN ? THEN ?').join(' ');

@@ -10,5 +10,7 @@ export async function getStats(ctx: AppContext): Promise<Stats> {
     ctx.db,
     RECORD_TYPES.map((type) => definitionOf(type).code),
   );
-  return Object.fromEntries(RECORD_TYPES.map((type) => [RECORD_TYPE_INFO[type].statsKey, countOf(counts.get(definitionOf(type).code))])) as Stats;
+  return Object.fromEntries(
+    RECORD_TYPES.map((type) => [RECORD_TYPE_INFO[type].statsKey, countOf(counts.get(definitionOf(type).code))]),
+  ) as Stats;
 }

@@ -38,7 +38,9 @@ async function acquireMysql(db: Knex, name: string): Promise<HeldLock | null> {
   const connection: unknown = await db.client.acquireConnection();
   let held = false;
   try {
-    const [rows] = (await db.raw('SELECT GET_LOCK(?, 0) AS got', [lockName]).connection(connection)) as [Array<{ got: number | string | null }>];
+    const [rows] = (await db.raw('SELECT GET_LOCK(?, 0) AS got', [lockName]).connection(connection)) as [
+      Array<{ got: number | string | null }>,
+    ];
     held = Number(rows[0]?.got) === 1;
   } finally {
     if (!held) await db.client.releaseConnection(connection);
@@ -66,7 +68,8 @@ function holderIsGone(holder: string): boolean {
   }
 }
 
-const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(String((error as { message?: string }).message ?? error));
+const isUniqueViolation = (error: unknown) =>
+  /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(String((error as { message?: string }).message ?? error));
 
 async function acquireRow(db: Knex, name: string, options: LockOptions): Promise<HeldLock | null> {
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
@@ -86,12 +89,15 @@ async function acquireRow(db: Knex, name: string, options: LockOptions): Promise
     if (isUniqueViolation(error)) return null;
     throw error;
   }
-  const beat = setInterval(() => {
-    db('sync_locks')
-      .where({ name, holder })
-      .update({ heartbeatAt: encodeTimestamp(options.clock.now()) })
-      .catch(() => undefined);
-  }, options.heartbeatMs ?? Math.max(1000, Math.floor(staleMs / 5)));
+  const beat = setInterval(
+    () => {
+      db('sync_locks')
+        .where({ name, holder })
+        .update({ heartbeatAt: encodeTimestamp(options.clock.now()) })
+        .catch(() => undefined);
+    },
+    options.heartbeatMs ?? Math.max(1000, Math.floor(staleMs / 5)),
+  );
   beat.unref();
   return {
     async release() {

@@ -25,7 +25,10 @@ export interface SyncRunRow {
 
 const decodeRun = (row: Record<string, unknown>) => decodeRow<SyncRunRow>(columnKinds.sync_runs, row);
 
-export async function insertSyncRun(db: Knex, run: { kind: SyncKind; trigger: string; startedBy: number | null; startedAt: Date; full: boolean }): Promise<number> {
+export async function insertSyncRun(
+  db: Knex,
+  run: { kind: SyncKind; trigger: string; startedBy: number | null; startedAt: Date; full: boolean },
+): Promise<number> {
   const [id] = await db('sync_runs').insert({
     kind: run.kind,
     trigger: run.trigger,
@@ -41,7 +44,17 @@ export async function insertSyncRun(db: Knex, run: { kind: SyncKind; trigger: st
 export async function finishSyncRun(
   db: Knex,
   id: number,
-  result: { finishedAt: Date; success: boolean; created: number; updated: number; failed: number; durationMs: number; message: string; errors: string[]; notices: string[] },
+  result: {
+    finishedAt: Date;
+    success: boolean;
+    created: number;
+    updated: number;
+    failed: number;
+    durationMs: number;
+    message: string;
+    errors: string[];
+    notices: string[];
+  },
 ): Promise<void> {
   await db('sync_runs')
     .where({ id })
@@ -50,7 +63,11 @@ export async function finishSyncRun(
 
 /** Where an incremental run starts: the start of the last run that finished with every item saved. */
 export async function lastCleanRunStart(db: Knex, kind: SyncKind): Promise<string | null> {
-  const row = await db('sync_runs').where({ kind, success: 1, failed: 0 }).whereNotNull('finishedAt').orderBy('startedAt', 'desc').first('startedAt');
+  const row = await db('sync_runs')
+    .where({ kind, success: 1, failed: 0 })
+    .whereNotNull('finishedAt')
+    .orderBy('startedAt', 'desc')
+    .first('startedAt');
   return row ? decodeRun(row).startedAt : null;
 }
 
@@ -64,13 +81,21 @@ export async function latestRunPerKind(db: Knex, kinds: readonly SyncKind[]): Pr
 }
 
 export async function listRuns(db: Knex, kind: SyncKind | undefined, limit: number): Promise<SyncRunRow[]> {
-  const query = db('sync_runs').leftJoin('users', 'users.id', 'sync_runs.startedBy').select('sync_runs.*', 'users.email as startedByEmail').orderBy('sync_runs.id', 'desc').limit(limit);
+  const query = db('sync_runs')
+    .leftJoin('users', 'users.id', 'sync_runs.startedBy')
+    .select('sync_runs.*', 'users.email as startedByEmail')
+    .orderBy('sync_runs.id', 'desc')
+    .limit(limit);
   if (kind) query.where('sync_runs.kind', kind);
   return (await query).map(decodeRun);
 }
 
 /** The synced columns of the records with these WordPress ids, decoded for comparison. */
-export async function findSyncedRecords(db: Knex, model: PostTypeModel, wordpressIds: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+export async function findSyncedRecords(
+  db: Knex,
+  model: PostTypeModel,
+  wordpressIds: readonly number[],
+): Promise<Map<number, Record<string, unknown>>> {
   if (wordpressIds.length === 0) return new Map();
   const columns = ['id', model.idColumn, model.name.column, ...model.fields.map((f) => f.column)];
   const rows = await db(model.table).whereIn(model.idColumn, wordpressIds).select(columns);
@@ -80,6 +105,12 @@ export async function findSyncedRecords(db: Knex, model: PostTypeModel, wordpres
 
 /** Records that came from WordPress, as [record id, WordPress id, name]. */
 export async function listSyncedIds(db: Knex, model: PostTypeModel): Promise<Array<{ id: number; wordpressId: number; name: string }>> {
-  const rows = await db(model.table).whereNotNull(model.idColumn).select('id', `${model.idColumn} as wordpressId`, `${model.name.column} as name`);
-  return rows.map((row: { id: number; wordpressId: number; name: string }) => ({ id: Number(row.id), wordpressId: Number(row.wordpressId), name: String(row.name) }));
+  const rows = await db(model.table)
+    .whereNotNull(model.idColumn)
+    .select('id', `${model.idColumn} as wordpressId`, `${model.name.column} as name`);
+  return rows.map((row: { id: number; wordpressId: number; name: string }) => ({
+    id: Number(row.id),
+    wordpressId: Number(row.wordpressId),
+    name: String(row.name),
+  }));
 }

@@ -31,7 +31,6 @@ export interface SyncOptions {
   onProgress?(progress: { page: number; totalPages: number; processed: number; total: number }): void;
 }
 
-
 /**
  * WordPress's modified_after compares with the site's local time, not UTC (WP_Date_Query on post_modified), so
  * an incremental run looks back this much further than the last run's start; the overlap only re-reads posts,
@@ -64,7 +63,9 @@ interface PageOutcome {
   errors: string[];
 }
 
-type Write = { kind: 'create'; item: Extract<MappedPost, { ok: true }> } | { kind: 'update'; id: number; item: Extract<MappedPost, { ok: true }>; changes: Record<string, unknown> };
+type Write =
+  | { kind: 'create'; item: Extract<MappedPost, { ok: true }> }
+  | { kind: 'update'; id: number; item: Extract<MappedPost, { ok: true }>; changes: Record<string, unknown> };
 
 /** Post values as the model's table stores them. */
 const stored = (model: PostTypeModel, values: Record<string, unknown>) => encodeRow(columnKinds[model.table], values);
@@ -74,20 +75,44 @@ async function touchLastSync(trx: Knex.Transaction, model: PostTypeModel, ids: r
   await updateRecordRows(trx, model.recordType, ids, { wordpressLastSync: encodeTimestamp(at) });
 }
 
-async function applyWrites(trx: Knex.Transaction, model: PostTypeModel, writes: Write[], unchangedIds: number[], now: Date, actor: Actor): Promise<void> {
+async function applyWrites(
+  trx: Knex.Transaction,
+  model: PostTypeModel,
+  writes: Write[],
+  unchangedIds: number[],
+  now: Date,
+  actor: Actor,
+): Promise<void> {
   for (const write of writes) {
     if (write.kind === 'create') {
-      const values = { ...write.item.values, [model.idColumn]: write.item.wordpressId, wordpressLastSync: now, createdAt: now, updatedAt: now, createdBy: actor.userId };
+      const values = {
+        ...write.item.values,
+        [model.idColumn]: write.item.wordpressId,
+        wordpressLastSync: now,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: actor.userId,
+      };
       await insertRecordRow(trx, model.recordType, stored(model, values));
     } else {
-      await updateRecordRows(trx, model.recordType, [write.id], stored(model, { ...write.changes, wordpressLastSync: now, updatedAt: now }));
+      await updateRecordRows(
+        trx,
+        model.recordType,
+        [write.id],
+        stored(model, { ...write.changes, wordpressLastSync: now, updatedAt: now }),
+      );
     }
   }
   await touchLastSync(trx, model, unchangedIds, now);
 }
 
 /** Compares one page of posts with the records and writes the differences in one transaction. */
-async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], options: { now: Date; dryRun: boolean; actor: Actor }): Promise<PageOutcome> {
+async function syncPage(
+  ctx: AppContext,
+  model: PostTypeModel,
+  posts: WpPost[],
+  options: { now: Date; dryRun: boolean; actor: Actor },
+): Promise<PageOutcome> {
   const outcome: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
   const mapped: Array<Extract<MappedPost, { ok: true }>> = [];
   for (const post of posts) {
@@ -101,7 +126,11 @@ async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], 
     outcome.errors.push(...result.problems);
     mapped.push(result);
   }
-  const existing = await findSyncedRecords(ctx.db, model, mapped.map((item) => item.wordpressId));
+  const existing = await findSyncedRecords(
+    ctx.db,
+    model,
+    mapped.map((item) => item.wordpressId),
+  );
   const writes: Write[] = [];
   const unchangedIds: number[] = [];
   for (const item of mapped) {
@@ -135,7 +164,9 @@ async function syncPage(ctx: AppContext, model: PostTypeModel, posts: WpPost[], 
         count([write]);
       } catch (error) {
         outcome.failed++;
-        outcome.errors.push(`${describePost(model, { id: write.item.wordpressId }, write.item.name)}: could not be saved (${firstLine(error)})`);
+        outcome.errors.push(
+          `${describePost(model, { id: write.item.wordpressId }, write.item.name)}: could not be saved (${firstLine(error)})`,
+        );
       }
     }
   }
@@ -147,7 +178,10 @@ async function findUnpublished(ctx: AppContext, model: PostTypeModel, published:
   const records = await listSyncedIds(ctx.db, model);
   return records
     .filter((record) => !published.has(record.wordpressId))
-    .map((record) => `${describePost(model, { id: record.wordpressId }, record.name)} is no longer published on the content website; kept in the CRM`);
+    .map(
+      (record) =>
+        `${describePost(model, { id: record.wordpressId }, record.name)} is no longer published on the content website; kept in the CRM`,
+    );
 }
 
 function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'success'>): string {
@@ -181,7 +215,14 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     const since = options.full ? null : await lastCleanRunStart(ctx.db, kind);
     const full = since === null;
     const dryRun = Boolean(options.dryRun);
-    if (!dryRun) runId = await insertSyncRun(ctx.db, { kind, trigger: options.actor.source, startedBy: options.actor.userId, startedAt: started, full });
+    if (!dryRun)
+      runId = await insertSyncRun(ctx.db, {
+        kind,
+        trigger: options.actor.source,
+        startedBy: options.actor.userId,
+        startedAt: started,
+        full,
+      });
     const modifiedAfter = since ? new Date(Date.parse(since) - INCREMENTAL_OVERLAP_MS).toISOString() : undefined;
     const published = new Set<number>();
     let processed = 0;
@@ -205,9 +246,22 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     const partial = { kind, ...totals, unpublished, full, dryRun, durationMs, runId };
     const result: SyncResult = { success: true, message: summary(model, partial), ...partial };
     if (runId !== null) {
-      await finishSyncRun(ctx.db, runId, { finishedAt: ctx.clock.now(), success: true, created: totals.created, updated: totals.updated, failed: totals.failed, durationMs, message: result.message, errors: totals.errors, notices: unpublished });
+      await finishSyncRun(ctx.db, runId, {
+        finishedAt: ctx.clock.now(),
+        success: true,
+        created: totals.created,
+        updated: totals.updated,
+        failed: totals.failed,
+        durationMs,
+        message: result.message,
+        errors: totals.errors,
+        notices: unpublished,
+      });
     }
-    ctx.log.info({ kind, created: totals.created, updated: totals.updated, failed: totals.failed, problems: totals.errors.length, full, dryRun }, 'sync finished');
+    ctx.log.info(
+      { kind, created: totals.created, updated: totals.updated, failed: totals.failed, problems: totals.errors.length, full, dryRun },
+      'sync finished',
+    );
     return result;
   } catch (error) {
     const failure = integrationErrorFrom(error, { created: totals.created, updated: totals.updated, errors: totals.errors });
@@ -233,7 +287,6 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     await lock.release();
   }
 }
-
 
 export function presentRun(row: SyncRunRow): SyncRunView {
   return {

@@ -34,7 +34,11 @@ export function separatorFor(kind: ImportKind, headerLine: string): Separator | 
 }
 
 /** resolveColumns for a parsed file: a missing column's message also says which separator the file uses. */
-export function resolveHeader<K extends ImportKind>(kind: K, header: readonly string[], separator: Separator | null): ReturnType<typeof resolveColumns<K>> {
+export function resolveHeader<K extends ImportKind>(
+  kind: K,
+  header: readonly string[],
+  separator: Separator | null,
+): ReturnType<typeof resolveColumns<K>> {
   const resolved = resolveColumns(kind, header);
   return resolved.ok ? resolved : { ok: false, message: resolved.message + separatorNote(separator) };
 }

@@ -107,14 +107,21 @@ export function resolveColumns<K extends ImportKind>(
     const cell = spec.keys.map((key) => byKey.get(key)).find((found) => found !== undefined);
     if (cell !== undefined) columns[column] = cell;
     else if (spec.required) {
-      return { ok: false, message: column === 'email' && kind === 'events' ? IMPORT_MESSAGES.missingEmailColumn : IMPORT_MESSAGES.missingColumn(spec.name) };
+      return {
+        ok: false,
+        message: column === 'email' && kind === 'events' ? IMPORT_MESSAGES.missingEmailColumn : IMPORT_MESSAGES.missingColumn(spec.name),
+      };
     }
   }
   return { ok: true, columns: columns as ColumnIndex<K extends 'events' ? EventColumn : BrandColumn> };
 }
 
 /** A row is dropped (not an error) when the column that says what it is about is blank (spec point 5). */
-export function isDroppedRow(kind: ImportKind, row: Readonly<Record<string, string>>, columns: Readonly<Record<string, string | undefined>>): boolean {
+export function isDroppedRow(
+  kind: ImportKind,
+  row: Readonly<Record<string, string>>,
+  columns: Readonly<Record<string, string | undefined>>,
+): boolean {
   const cell = (column: string) => {
     const header = columns[column];
     return header === undefined ? '' : (row[header] ?? '').trim();
@@ -191,6 +198,14 @@ export function tidyBrandName(name: string): string {
 
 /** An example file for each import, shown on the screens and in `pacer import --help`. */
 export const IMPORT_SAMPLES: Record<ImportKind, string> = {
-  events: ['event_id,website,Email', '1234,https://cityrun.example.org,"race@cityrun.example.org, entries@cityrun.example.org"', '5678,https://trailfest.example.org,info@trailfest.example.org'].join('\n'),
-  brands: ['Brand,First Name,Last Name,Email,Current Job', '"Fleet Feet, Inc.",Jane,Doe,jane.doe@fleetfeet.example.com,Marketing Manager', 'Brooks Running,John,Smith,john@brooks.example.com,Partnerships Lead'].join('\n'),
+  events: [
+    'event_id,website,Email',
+    '1234,https://cityrun.example.org,"race@cityrun.example.org, entries@cityrun.example.org"',
+    '5678,https://trailfest.example.org,info@trailfest.example.org',
+  ].join('\n'),
+  brands: [
+    'Brand,First Name,Last Name,Email,Current Job',
+    '"Fleet Feet, Inc.",Jane,Doe,jane.doe@fleetfeet.example.com,Marketing Manager',
+    'Brooks Running,John,Smith,john@brooks.example.com,Partnerships Lead',
+  ].join('\n'),
 };

@@ -36,7 +36,13 @@ export const ContactInputSchema = z
     firstName: text('First name is required').trim().min(1, 'First name is required').max(100),
     lastName: text('Last name is required').trim().min(1, 'Last name is required').max(100),
     jobTitle: optionalText(255),
-    email: z.preprocess(blankToNull, text().pipe(z.email({ message: 'Invalid email address' }).max(320)).nullable().default(null)),
+    email: z.preprocess(
+      blankToNull,
+      text()
+        .pipe(z.email({ message: 'Invalid email address' }).max(320))
+        .nullable()
+        .default(null),
+    ),
     phone: optionalText(50),
     notes: optionalText(10_000),
     entityType: z.enum(CONTACT_OWNER_TYPES, { message: `entityType must be one of ${CONTACT_OWNER_TYPES.join(', ')}` }),

@@ -8,7 +8,11 @@ export const blankToNull = (value: unknown) => (typeof value === 'string' && val
 /** A record id from JSON or a form field: a positive integer, given as a number or as digits. */
 export const ownerId = z.preprocess(
   (value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value),
-  z.number({ message: 'entityId must be a record id' }).int('entityId must be a record id').positive('entityId must be a record id').max(4_294_967_295),
+  z
+    .number({ message: 'entityId must be a record id' })
+    .int('entityId must be a record id')
+    .positive('entityId must be a record id')
+    .max(4_294_967_295),
 );
 
 /** A calendar day as YYYY-MM-DD that really exists (no 2026-02-30). */

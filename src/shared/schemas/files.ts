@@ -27,8 +27,12 @@ export const uploadMessages = {
  * and at most 255 characters with the extension kept.
  */
 export function sanitiseOriginalName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is being removed
-  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = name
+    .split(/[/\\]/)
+    .pop()!
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is being removed
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   const cleaned = base.replace(/^\.+/, '').trim() || 'file';
   const chars = [...cleaned];
   if (chars.length <= MAX_ORIGINAL_NAME_LENGTH) return cleaned;

@@ -110,7 +110,8 @@ function contactFormAction(
     const body = contactBody(await request.formData());
     const contactId = contactIdOf(params);
     try {
-      const saved = contactId === null ? await dataSource(context).createContact(body) : await dataSource(context).updateContact(contactId, body);
+      const saved =
+        contactId === null ? await dataSource(context).createContact(body) : await dataSource(context).updateContact(contactId, body);
       announce(context, contactId === null ? texts.created : CONTACT_UPDATED);
       return redirect(after(request, saved));
     } catch (error) {
@@ -166,7 +167,10 @@ export const contactDetailAction = intentAction({
 
 /** Creates (no `id`) or updates (`id`) the contact or payment a card's dialog posted. */
 function saveIntent(
-  save: { create(args: ActionFunctionArgs, body: unknown): Promise<unknown>; update(args: ActionFunctionArgs, id: number, body: unknown): Promise<unknown> },
+  save: {
+    create(args: ActionFunctionArgs, body: unknown): Promise<unknown>;
+    update(args: ActionFunctionArgs, id: number, body: unknown): Promise<unknown>;
+  },
   bodyOf: (form: FormData) => unknown,
   texts: { created: string; createFailed: string; updated: string; updateFailed: string },
 ): IntentHandler {
@@ -199,17 +203,26 @@ export function recordDetailAction(config: RecordConfig) {
       contactBody,
       { ...DIALOG_CREATE, updated: CONTACT_UPDATED, updateFailed: CONTACT_UPDATE_FAILED },
     ),
-    'delete-contact': deleteIntent(
-      (args, id) => ds(args).deleteContact(id),
-      contactDeleteTexts(hasContactsTab(config.kind)),
-      done,
-    ),
+    'delete-contact': deleteIntent((args, id) => ds(args).deleteContact(id), contactDeleteTexts(hasContactsTab(config.kind)), done),
     'save-payment': saveIntent(
       { create: (args, body) => ds(args).createPayment(body), update: (args, id, body) => ds(args).updatePayment(id, body) },
       paymentBody,
-      { created: 'Payment added successfully', createFailed: 'Failed to add payment', updated: 'Payment updated successfully', updateFailed: 'Failed to update payment' },
+      {
+        created: 'Payment added successfully',
+        createFailed: 'Failed to add payment',
+        updated: 'Payment updated successfully',
+        updateFailed: 'Failed to update payment',
+      },
     ),
-    'delete-payment': deleteIntent((args, id) => ds(args).deletePayment(id), { deleted: 'Payment deleted successfully', deleteFailed: 'Failed to delete payment' }, done),
-    'delete-file': deleteIntent((args, id) => ds(args).deleteFile(id), { deleted: 'File deleted successfully', deleteFailed: 'Failed to delete file' }, done),
+    'delete-payment': deleteIntent(
+      (args, id) => ds(args).deletePayment(id),
+      { deleted: 'Payment deleted successfully', deleteFailed: 'Failed to delete payment' },
+      done,
+    ),
+    'delete-file': deleteIntent(
+      (args, id) => ds(args).deleteFile(id),
+      { deleted: 'File deleted successfully', deleteFailed: 'Failed to delete file' },
+      done,
+    ),
   });
 }

@@ -86,7 +86,11 @@ export function ContactForm({ ownerType, ownerId, contact, place }: ContactFormP
         </div>
         <div className="field">
           <Label htmlFor={`${id}-mailchimpTags`}>Mailchimp Tags</Label>
-          <Input {...field('mailchimpTags')} defaultValue={(contact?.mailchimpTags ?? []).join(', ')} placeholder="newsletter, runner, vip" />
+          <Input
+            {...field('mailchimpTags')}
+            defaultValue={(contact?.mailchimpTags ?? []).join(', ')}
+            placeholder="newsletter, runner, vip"
+          />
           <p className="muted attachments-hint">Separate tags with commas</p>
           <FieldError id={`${id}-mailchimpTags-error`} message={errors.mailchimpTags} />
         </div>

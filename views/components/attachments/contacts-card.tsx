@@ -34,7 +34,13 @@ function ContactDialog({
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog attachments-dialog" aria-describedby={undefined}>
           <Dialog.Title className="dialog-title">{contact ? 'Edit Contact' : 'Add Contact'}</Dialog.Title>
-          <ContactForm key={contact?.id ?? 'new'} ownerType={ownerType} ownerId={ownerId} contact={contact} place={{ onSaved: close, onCancel: close }} />
+          <ContactForm
+            key={contact?.id ?? 'new'}
+            ownerType={ownerType}
+            ownerId={ownerId}
+            contact={contact}
+            place={{ onSaved: close, onCancel: close }}
+          />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
@@ -59,7 +65,10 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
 
   return (
     <Card className="attachments-card">
-      <CardHeader title={`Contacts (${contacts.length})`} actions={contacts.length > 0 && <Button onClick={() => openDialog(null)}>Add Contact</Button>} />
+      <CardHeader
+        title={`Contacts (${contacts.length})`}
+        actions={contacts.length > 0 && <Button onClick={() => openDialog(null)}>Add Contact</Button>}
+      />
       {contacts.length === 0 ? (
         <div className="attachments-empty">
           <p className="muted">No contacts added yet</p>
@@ -68,7 +77,11 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
       ) : (
         <ul className="attachments-list">
           {contacts.map((contact) => (
-            <li key={contact.id} className="attachments-row" onClick={(event) => openUnlessInteractive(event, () => void navigate(contactDetailPath(contact.id, here)))}>
+            <li
+              key={contact.id}
+              className="attachments-row"
+              onClick={(event) => openUnlessInteractive(event, () => void navigate(contactDetailPath(contact.id, here)))}
+            >
               <div className="attachments-contact-main">
                 <Link className="attachments-contact-name" to={contactDetailPath(contact.id, here)}>
                   {fullName(contact)}
@@ -95,13 +108,7 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
           ))}
         </ul>
       )}
-      <ContactDialog
-        ownerType={ownerType}
-        ownerId={ownerId}
-        contact={dialog.contact}
-        open={dialog.open}
-        onOpenChange={setDialogOpen}
-      />
+      <ContactDialog ownerType={ownerType} ownerId={ownerId} contact={dialog.contact} open={dialog.open} onOpenChange={setDialogOpen} />
     </Card>
   );
 }

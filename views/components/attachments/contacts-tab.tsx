@@ -28,7 +28,10 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
       <ul className="attachments-list">
         {contacts.map((contact) => (
           <li key={contact.id}>
-            <Card className="attachments-contact" onClick={(event) => openUnlessInteractive(event, () => void navigate(contactDetailPath(contact.id, here)))}>
+            <Card
+              className="attachments-contact"
+              onClick={(event) => openUnlessInteractive(event, () => void navigate(contactDetailPath(contact.id, here)))}
+            >
               <div className="attachments-contact-main">
                 <div className="attachments-contact-name">
                   <Link to={contactDetailPath(contact.id, here)}>{fullName(contact)}</Link>
@@ -42,7 +45,12 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
                 {contact.notes && <p className="attachments-notes">{contact.notes}</p>}
               </div>
               <div className="card-actions">
-                <ButtonLink variant="outline" className="btn-sm" to={editContactPath(ownerType, ownerId, contact.id)} aria-label={`Edit ${fullName(contact)}`}>
+                <ButtonLink
+                  variant="outline"
+                  className="btn-sm"
+                  to={editContactPath(ownerType, ownerId, contact.id)}
+                  aria-label={`Edit ${fullName(contact)}`}
+                >
                   Edit
                 </ButtonLink>
                 <ConfirmDeleteButton

@@ -24,7 +24,12 @@ async function uploadFiles(ownerType: RecordType, ownerId: number, files: readon
   form.append('entityType', ownerType);
   form.append('entityId', String(ownerId));
   for (const file of files) form.append('files', file, file.name);
-  const response = await fetch('/api/upload', { method: 'POST', body: form, credentials: 'include', headers: { Accept: 'application/json' } });
+  const response = await fetch('/api/upload', {
+    method: 'POST',
+    body: form,
+    credentials: 'include',
+    headers: { Accept: 'application/json' },
+  });
   if (!response.ok) throw new HttpError(response.status, await response.text(), response.statusText);
   return (await response.json()) as { files: StoredFile[] };
 }
@@ -83,7 +88,15 @@ function UploadFilesDialog({ ownerType, ownerId }: { ownerType: RecordType; owne
             <label className="label" htmlFor="attachments-file-input">
               Choose files
             </label>
-            <input id="attachments-file-input" ref={input} type="file" multiple accept={UPLOAD_ACCEPT} onChange={(event) => add(event.target.files)} disabled={pending} />
+            <input
+              id="attachments-file-input"
+              ref={input}
+              type="file"
+              multiple
+              accept={UPLOAD_ACCEPT}
+              onChange={(event) => add(event.target.files)}
+              disabled={pending}
+            />
           </div>
           {selected.length > 0 && (
             <ul className="attachments-list" aria-label="Selected files">
@@ -128,7 +141,12 @@ export function FilesCard({ ownerType, ownerId, files }: { ownerType: RecordType
 
   const actions = (file: StoredFile) => (
     <div className="card-actions">
-      <a className="btn btn-outline btn-sm" href={`${file.url}?download=1`} download={file.originalName} aria-label={`Download ${file.originalName}`}>
+      <a
+        className="btn btn-outline btn-sm"
+        href={`${file.url}?download=1`}
+        download={file.originalName}
+        aria-label={`Download ${file.originalName}`}
+      >
         Download
       </a>
       <ConfirmDeleteButton

@@ -6,10 +6,12 @@ const TABBED_OWNERS: ReadonlySet<string> = new Set<ContactOwnerType>(['event', '
 export const hasContactsTab = (type: string) => TABBED_OWNERS.has(type);
 
 /** Where a contact page leads back to: the owner's page, open on its Contacts tab when it has one. */
-export const ownerContactsPath = (type: ContactOwnerType, id: number) => (hasContactsTab(type) ? `${ownerDetailPath(type, id)}?tab=contacts` : ownerDetailPath(type, id));
+export const ownerContactsPath = (type: ContactOwnerType, id: number) =>
+  hasContactsTab(type) ? `${ownerDetailPath(type, id)}?tab=contacts` : ownerDetailPath(type, id);
 
 export const addContactPath = (type: ContactOwnerType, id: number) => `${ownerDetailPath(type, id)}/contacts/add`;
-export const editContactPath = (type: ContactOwnerType, ownerId: number, contactId: number) => `${ownerDetailPath(type, ownerId)}/contacts/${contactId}/edit`;
+export const editContactPath = (type: ContactOwnerType, ownerId: number, contactId: number) =>
+  `${ownerDetailPath(type, ownerId)}/contacts/${contactId}/edit`;
 
 /**
  * `?return=` only ever leads back inside this site: a path with a single leading '/'. '//host' and '/\host' are
@@ -23,8 +25,10 @@ export function safeReturnPath(value: string | null | undefined): string {
   return value;
 }
 
-export const contactDetailPath = (contactId: number, returnTo: string) => `/contacts/${contactId}?return=${encodeURIComponent(safeReturnPath(returnTo))}`;
-export const contactEditPath = (contactId: number, returnTo: string) => `/contacts/${contactId}/edit?return=${encodeURIComponent(safeReturnPath(returnTo))}`;
+export const contactDetailPath = (contactId: number, returnTo: string) =>
+  `/contacts/${contactId}?return=${encodeURIComponent(safeReturnPath(returnTo))}`;
+export const contactEditPath = (contactId: number, returnTo: string) =>
+  `/contacts/${contactId}/edit?return=${encodeURIComponent(safeReturnPath(returnTo))}`;
 
 /** The owner type a contact page serves, from the first segment of its path. */
 export function ownerTypeFromPath(pathname: string): ContactOwnerType | null {

@@ -13,14 +13,29 @@ import { useCheckedSubmit } from './use-checked-submit.js';
 
 type TextField = 'description' | 'amount' | 'paymentType' | 'paymentDate' | 'startDate' | 'endDate' | 'invoiceNumber' | 'paymentMethod';
 
-const STATUS_TONES: Record<string, 'success' | 'warning' | 'danger' | 'muted'> = { paid: 'success', pending: 'warning', overdue: 'danger', cancelled: 'muted' };
+const STATUS_TONES: Record<string, 'success' | 'warning' | 'danger' | 'muted'> = {
+  paid: 'success',
+  pending: 'warning',
+  overdue: 'danger',
+  cancelled: 'muted',
+};
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The Add/Edit Payment form of the dialog: it posts the detail page's `save-payment` intent through a fetcher
  * (views/components/attachments/actions.ts) and calls `onClose` once saved or cancelled.
  */
-function PaymentForm({ ownerType, ownerId, payment, onClose }: { ownerType: RecordType; ownerId: number; payment: Payment | null; onClose(): void }) {
+function PaymentForm({
+  ownerType,
+  ownerId,
+  payment,
+  onClose,
+}: {
+  ownerType: RecordType;
+  ownerId: number;
+  payment: Payment | null;
+  onClose(): void;
+}) {
   const id = useId();
   const form = useCheckedSubmit(PaymentInputSchema, paymentBody, onClose);
   const { errors, pending } = form;
@@ -86,7 +101,17 @@ function PaymentForm({ ownerType, ownerId, payment, onClose }: { ownerType: Reco
 }
 
 /** A record's payments with their exact total; add, edit and delete in a dialog. */
-export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerType: RecordType; ownerId: number; payments: Payment[]; total: string }) {
+export function PaymentsCard({
+  ownerType,
+  ownerId,
+  payments,
+  total,
+}: {
+  ownerType: RecordType;
+  ownerId: number;
+  payments: Payment[];
+  total: string;
+}) {
   const format = useFormat();
   const [dialog, setDialog] = useState<{ open: boolean; payment: Payment | null }>({ open: false, payment: null });
   const setDialogOpen = useCallback((open: boolean) => setDialog((current) => ({ ...current, open })), []);
@@ -96,7 +121,10 @@ export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerTyp
 
   return (
     <Card className="attachments-card">
-      <CardHeader title={`Payments (${payments.length})`} actions={<Button onClick={() => setDialog({ open: true, payment: null })}>Add Payment</Button>} />
+      <CardHeader
+        title={`Payments (${payments.length})`}
+        actions={<Button onClick={() => setDialog({ open: true, payment: null })}>Add Payment</Button>}
+      />
       <p className="attachments-total">
         Total: <strong data-testid="payments-total">{format.money(total)}</strong>
       </p>
@@ -109,7 +137,11 @@ export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerTyp
               <div className="attachments-contact-main">
                 <span className="attachments-contact-name">{payment.description}</span>
                 <span className="muted">
-                  {[payment.paymentDate && format.date(payment.paymentDate), payment.paymentType, payment.invoiceNumber && `Invoice ${payment.invoiceNumber}`]
+                  {[
+                    payment.paymentDate && format.date(payment.paymentDate),
+                    payment.paymentType,
+                    payment.invoiceNumber && `Invoice ${payment.invoiceNumber}`,
+                  ]
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
@@ -117,7 +149,12 @@ export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerTyp
               <Badge tone={STATUS_TONES[payment.invoiceStatus] ?? 'default'}>{capitalise(payment.invoiceStatus)}</Badge>
               <strong className="attachments-amount">{format.money(payment.amount)}</strong>
               <div className="card-actions">
-                <Button variant="outline" className="btn-sm" onClick={() => setDialog({ open: true, payment })} aria-label={`Edit payment ${payment.description}`}>
+                <Button
+                  variant="outline"
+                  className="btn-sm"
+                  onClick={() => setDialog({ open: true, payment })}
+                  aria-label={`Edit payment ${payment.description}`}
+                >
                   Edit
                 </Button>
                 <ConfirmDeleteButton
@@ -137,7 +174,13 @@ export function PaymentsCard({ ownerType, ownerId, payments, total }: { ownerTyp
           <Dialog.Overlay className="dialog-overlay" />
           <Dialog.Content className="dialog attachments-dialog" aria-describedby={undefined}>
             <Dialog.Title className="dialog-title">{dialog.payment ? 'Edit Payment' : 'Add Payment'}</Dialog.Title>
-            <PaymentForm key={dialog.payment?.id ?? 'new'} ownerType={ownerType} ownerId={ownerId} payment={dialog.payment} onClose={closeDialog} />
+            <PaymentForm
+              key={dialog.payment?.id ?? 'new'}
+              ownerType={ownerType}
+              ownerId={ownerId}
+              payment={dialog.payment}
+              onClose={closeDialog}
+            />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

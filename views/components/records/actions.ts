@@ -35,7 +35,12 @@ export function failed(context: unknown, title: string, error: unknown, showToas
   // An error without a status is not a refusal but a fault: on the server it is the 500 page (and logged).
   if (onServer && statusOf(error) === undefined) throw error;
   if (!onServer) showToast(title, error);
-  const failure: WriteFailure = { title, message: messageOf(error, ''), errors: firstErrorPerField(issuesOf(error) ?? []), toasted: !onServer };
+  const failure: WriteFailure = {
+    title,
+    message: messageOf(error, ''),
+    errors: firstErrorPerField(issuesOf(error) ?? []),
+    toasted: !onServer,
+  };
   return data(failure, { status: statusOf(error) ?? 500 });
 }
 
@@ -90,7 +95,11 @@ export function formId(form: FormData, name = 'id'): number {
  * adds that, and without JavaScript the action first answers with the question (see ConfirmDeleteButton), whose
  * own Delete button adds it.
  */
-export const deleteFields = (id: number, confirmed = false, intent = 'delete') => ({ intent, id: String(id), ...(confirmed ? { confirmed: 'yes' } : {}) });
+export const deleteFields = (id: number, confirmed = false, intent = 'delete') => ({
+  intent,
+  id: String(id),
+  ...(confirmed ? { confirmed: 'yes' } : {}),
+});
 
 /** What an unconfirmed delete hands back: which delete (its intent and id) still needs the user's yes. */
 export interface DeleteConfirmation {
@@ -135,4 +144,5 @@ export function sameLocation(request: Request) {
 }
 
 /** A list or detail page's action: it only deletes its records. */
-export const deleteRecordAction = (config: RecordConfig, from: 'detail' | 'list') => intentAction({ delete: deleteRecordIntent(config, from) });
+export const deleteRecordAction = (config: RecordConfig, from: 'detail' | 'list') =>
+  intentAction({ delete: deleteRecordIntent(config, from) });

@@ -2,7 +2,12 @@ import { LOCATION_STATES } from '@shared/schemas/records.js';
 import { enumOptions, type FieldSpec } from './form-fields.js';
 
 /** Fields several record forms share, described once. */
-export const stateField = (): FieldSpec => ({ name: 'locationState', label: 'State', kind: 'select', options: enumOptions(LOCATION_STATES, Object.fromEntries(LOCATION_STATES.map((s) => [s, s]))) });
+export const stateField = (): FieldSpec => ({
+  name: 'locationState',
+  label: 'State',
+  kind: 'select',
+  options: enumOptions(LOCATION_STATES, Object.fromEntries(LOCATION_STATES.map((s) => [s, s]))),
+});
 
 export const locationFields = (): FieldSpec[] => [
   { name: 'locationAddress', label: 'Address', kind: 'text' },

@@ -36,7 +36,12 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
   const location = useLocation();
 
   // Posted without JavaScript, the delete came back as a question: ask it here, in place of the button.
-  if (postFields && asked?.confirmDelete !== undefined && asked.intent === postFields.intent && String(asked.confirmDelete) === (postFields.id ?? '')) {
+  if (
+    postFields &&
+    asked?.confirmDelete !== undefined &&
+    asked.intent === postFields.intent &&
+    String(asked.confirmDelete) === (postFields.id ?? '')
+  ) {
     return (
       <form method="post" className="inline-form records-confirm-inline" role="alertdialog" aria-label="Confirm deletion">
         <p>{question}</p>
@@ -132,7 +137,17 @@ export function useDeleteRecord(intent = 'delete') {
  * A detail page's header actions: the edit link and the delete button with its confirmation. `question` null
  * leaves the delete button out (a published professional cannot be deleted here).
  */
-export function RecordDetailActions({ kind, id, editLabel, question }: { kind: RecordConfig; id: number; editLabel: string; question: string | null }) {
+export function RecordDetailActions({
+  kind,
+  id,
+  editLabel,
+  question,
+}: {
+  kind: RecordConfig;
+  id: number;
+  editLabel: string;
+  question: string | null;
+}) {
   const deleteRecord = useDeleteRecord();
   return (
     <>

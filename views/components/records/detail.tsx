@@ -5,7 +5,19 @@ import { ButtonLink, Card, CardHeader } from '../ui/primitives.js';
 import { safeHref } from './links.js';
 
 /** Title row of a detail or form page: a back link, the heading, badges and the page's buttons. */
-export function PageHeader({ backTo, backLabel, title, badges, actions }: { backTo: string; backLabel: string; title: string; badges?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  backTo,
+  backLabel,
+  title,
+  badges,
+  actions,
+}: {
+  backTo: string;
+  backLabel: string;
+  title: string;
+  badges?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="records-page-header">
       <Link to={backTo} className="records-back">
@@ -24,7 +36,17 @@ export function PageHeader({ backTo, backLabel, title, badges, actions }: { back
 }
 
 /** The not-found view of a detail or edit page (spec point 8), with a way back. */
-export function NotFoundView({ title, message, backTo, backLabel }: { title: string; message?: string; backTo: string; backLabel: string }) {
+export function NotFoundView({
+  title,
+  message,
+  backTo,
+  backLabel,
+}: {
+  title: string;
+  message?: string;
+  backTo: string;
+  backLabel: string;
+}) {
   return (
     <div className="page not-found records-not-found">
       <h1>{title}</h1>
@@ -108,7 +130,9 @@ export function RecentActivity({ createdAt, updatedAt }: { createdAt: string; up
       <InfoList
         items={[
           { label: 'Created', value: <time dateTime={createdAt}>{format.dateTime(createdAt)}</time> },
-          ...(updatedAt && updatedAt !== createdAt ? [{ label: 'Updated', value: <time dateTime={updatedAt}>{format.dateTime(updatedAt)}</time> }] : []),
+          ...(updatedAt && updatedAt !== createdAt
+            ? [{ label: 'Updated', value: <time dateTime={updatedAt}>{format.dateTime(updatedAt)}</time> }]
+            : []),
         ]}
       />
     </SideCard>

@@ -20,7 +20,8 @@ export interface EditRecordPageProps {
 /** The edit page of every record type (its loader is recordLoader): the prefilled form, or "does not exist". */
 export function EditRecordPage({ config, schema, sections, title, notFound, listBackLabel }: EditRecordPageProps) {
   const { record } = useLoaderData() as RecordData<{ id: number }>;
-  if (!record) return <NotFoundView title={notFound} message={editMissingText(config.noun)} backTo={config.listPath} backLabel={listBackLabel} />;
+  if (!record)
+    return <NotFoundView title={notFound} message={editMissingText(config.noun)} backTo={config.listPath} backLabel={listBackLabel} />;
   const back = detailPath(config, record.id);
   return (
     <div className="page">

@@ -45,7 +45,13 @@ const SEARCH_DEBOUNCE_MS = 350;
  * hydrated, typing searches after a short pause (replacing the history entry so Back skips the keystrokes);
  * Enter and a filter change search at once. Either way the page number resets and empty values stay out of the URL.
  */
-function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordListPageProps<unknown>, 'listPath' | 'filter' | 'query'> & { label: string; placeholder: string }) {
+function SearchBar({
+  listPath,
+  label,
+  placeholder,
+  filter,
+  query,
+}: Pick<RecordListPageProps<unknown>, 'listPath' | 'filter' | 'query'> & { label: string; placeholder: string }) {
   const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [text, setText] = useState(query.q);
@@ -127,7 +133,19 @@ function SearchBar({ listPath, label, placeholder, filter, query }: Pick<RecordL
   );
 }
 
-function Pagination({ listPath, query, total, pageSize, filterParam }: { listPath: string; query: ListView; total: number; pageSize: number; filterParam?: string }) {
+function Pagination({
+  listPath,
+  query,
+  total,
+  pageSize,
+  filterParam,
+}: {
+  listPath: string;
+  query: ListView;
+  total: number;
+  pageSize: number;
+  filterParam?: string;
+}) {
   const pages = pageCount(total, pageSize);
   if (pages <= 1 && query.page <= 1) return null;
   const href = (page: number) => listPageHref(listPath, { ...query, page }, filterParam);
@@ -180,7 +198,13 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         <h1>{props.title}</h1>
         {props.actions && <div className="card-actions">{props.actions}</div>}
       </div>
-      <SearchBar listPath={props.listPath} label={props.searchLabel} placeholder={props.searchPlaceholder} filter={props.filter} query={props.query} />
+      <SearchBar
+        listPath={props.listPath}
+        label={props.searchLabel}
+        placeholder={props.searchPlaceholder}
+        filter={props.filter}
+        query={props.query}
+      />
       {!props.problem && (
         <p className="muted records-count" role="status">
           {props.total === 1 ? '1 result' : `${props.total} results`}
@@ -194,7 +218,11 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
           <div className="empty-state">
             <h2>This page is empty</h2>
             <p>
-              <Link to={listPageHref(props.listPath, { ...props.query, page: pageCount(props.total, props.pageSize) }, props.filter?.param)}>Go to the last page</Link>
+              <Link
+                to={listPageHref(props.listPath, { ...props.query, page: pageCount(props.total, props.pageSize) }, props.filter?.param)}
+              >
+                Go to the last page
+              </Link>
             </p>
           </div>
         ) : props.items.length === 0 ? (
@@ -209,7 +237,13 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
           </ul>
         )}
       </div>
-      <Pagination listPath={props.listPath} query={props.query} total={props.total} pageSize={props.pageSize} filterParam={props.filter?.param} />
+      <Pagination
+        listPath={props.listPath}
+        query={props.query}
+        total={props.total}
+        pageSize={props.pageSize}
+        filterParam={props.filter?.param}
+      />
     </div>
   );
 }

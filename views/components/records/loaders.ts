@@ -73,7 +73,11 @@ export interface DetailData<T> extends RecordData<T> {
 export const NO_ATTACHMENTS: Attachments = { contacts: [], payments: [], paymentsTotal: '0.00', files: [] };
 
 /** Loads a record and what hangs off it (contacts, payments, files) for its detail page. */
-export async function loadDetail<K extends RecordType>(ds: DataSource, kind: K, rawId: string | undefined): Promise<DetailData<RecordDetail<K>>> {
+export async function loadDetail<K extends RecordType>(
+  ds: DataSource,
+  kind: K,
+  rawId: string | undefined,
+): Promise<DetailData<RecordDetail<K>>> {
   const id = parseRecordId(rawId);
   if (!id) return { id, record: null, attachments: NO_ATTACHMENTS };
   // Both reads start together (one round trip in the browser); what hangs off a missing record is not wanted,

@@ -70,10 +70,17 @@ export function SyncedDetail(props: SyncedDetailProps) {
                 { label: 'Newsletter notes', value: multilineText(props.newsletterInclusionNotes) },
               ]}
             />
-            <p className="muted records-note">The email-marketing (newsletter) integration for this screen is not yet done: inclusions are recorded here by hand.</p>
+            <p className="muted records-note">
+              The email-marketing (newsletter) integration for this screen is not yet done: inclusions are recorded here by hand.
+            </p>
           </Tabs.Content>
         </Tabs.Root>
-        <PaymentsCard ownerType={props.ownerType} ownerId={props.ownerId} payments={attachments.payments} total={attachments.paymentsTotal} />
+        <PaymentsCard
+          ownerType={props.ownerType}
+          ownerId={props.ownerId}
+          payments={attachments.payments}
+          total={attachments.paymentsTotal}
+        />
         <FilesCard ownerType={props.ownerType} ownerId={props.ownerId} files={attachments.files} />
       </div>
       <aside className="sidebar" aria-label="Summary">
@@ -83,7 +90,10 @@ export function SyncedDetail(props: SyncedDetailProps) {
         <SideCard title={props.infoTitle}>
           <InfoList
             items={[
-              { label: 'WordPress ID', value: props.wordpressId !== null ? String(props.wordpressId) : <span className="muted">Not synced</span> },
+              {
+                label: 'WordPress ID',
+                value: props.wordpressId !== null ? String(props.wordpressId) : <span className="muted">Not synced</span>,
+              },
               { label: 'Last sync', value: <DateTimeText value={props.wordpressLastSync} empty="Never synced" /> },
             ]}
           />

@@ -1,10 +1,22 @@
-import type { ButtonHTMLAttributes, HTMLAttributes, InputHTMLAttributes, LabelHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
+import type {
+  ButtonHTMLAttributes,
+  HTMLAttributes,
+  InputHTMLAttributes,
+  LabelHTMLAttributes,
+  ReactNode,
+  TextareaHTMLAttributes,
+} from 'react';
 import { Link, type LinkProps } from 'react-router';
 
 type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive';
 const cx = (...names: Array<string | false | undefined | null>) => names.filter(Boolean).join(' ');
 
-export function Button({ variant = 'primary', className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({
+  variant = 'primary',
+  className,
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return <button type={type} className={cx('btn', `btn-${variant}`, className)} {...props} />;
 }
 
@@ -26,7 +38,11 @@ export function CardHeader({ title, actions, level = 2 }: { title: ReactNode; ac
   );
 }
 
-export function Badge({ tone = 'default', className, ...props }: HTMLAttributes<HTMLSpanElement> & { tone?: 'default' | 'success' | 'warning' | 'muted' | 'info' | 'danger' }) {
+export function Badge({
+  tone = 'default',
+  className,
+  ...props
+}: HTMLAttributes<HTMLSpanElement> & { tone?: 'default' | 'success' | 'warning' | 'muted' | 'info' | 'danger' }) {
   return <span className={cx('badge', `badge-${tone}`, className)} {...props} />;
 }
 
@@ -43,7 +59,15 @@ export function Spinner({ label = 'Loading...' }: { label?: string }) {
   );
 }
 
-export function Alert({ variant = 'default', title, children }: { variant?: 'default' | 'destructive'; title?: string; children: ReactNode }) {
+export function Alert({
+  variant = 'default',
+  title,
+  children,
+}: {
+  variant?: 'default' | 'destructive';
+  title?: string;
+  children: ReactNode;
+}) {
   return (
     <div role="alert" className={cx('alert', variant === 'destructive' && 'alert-destructive')}>
       {title && <strong className="alert-title">{title}</strong>}

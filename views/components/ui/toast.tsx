@@ -51,7 +51,9 @@ export function Toaster() {
           data-testid="toast"
         >
           <ToastPrimitive.Title className="toast-title">{message.title}</ToastPrimitive.Title>
-          {message.description && <ToastPrimitive.Description className="toast-description">{message.description}</ToastPrimitive.Description>}
+          {message.description && (
+            <ToastPrimitive.Description className="toast-description">{message.description}</ToastPrimitive.Description>
+          )}
           <ToastPrimitive.Close className="toast-close" aria-label="Close">
             ×
           </ToastPrimitive.Close>

@@ -2,7 +2,17 @@ import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, RecentActivity, SideCard } from '@views/components/records/detail.js';
+import {
+  DateText,
+  ExternalButton,
+  ExternalLink,
+  InfoList,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+  RecentActivity,
+  SideCard,
+} from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { Card, CardHeader } from '@views/components/ui/primitives.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -23,7 +33,14 @@ export function Component() {
         backTo="/brands"
         backLabel="Back to Brands"
         title={brand.brandName}
-        actions={<RecordDetailActions kind={brandsConfig} id={brand.id} editLabel="Edit Brand" question="Are you sure you want to delete this brand? This action cannot be undone." />}
+        actions={
+          <RecordDetailActions
+            kind={brandsConfig}
+            id={brand.id}
+            editLabel="Edit Brand"
+            question="Are you sure you want to delete this brand? This action cannot be undone."
+          />
+        }
       />
       <div className="detail-layout">
         <div className="records-main">

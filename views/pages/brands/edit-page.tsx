@@ -10,5 +10,14 @@ export const loader = recordLoader('brand');
 export const action = recordFormAction(brandsConfig, BRAND_FORM);
 
 export function Component() {
-  return <EditRecordPage config={brandsConfig} schema={BrandInputSchema} sections={BRAND_FORM} title="Brand" notFound="Brand not found" listBackLabel="Return to Brands" />;
+  return (
+    <EditRecordPage
+      config={brandsConfig}
+      schema={BrandInputSchema}
+      sections={BRAND_FORM}
+      title="Brand"
+      notFound="Brand not found"
+      listBackLabel="Return to Brands"
+    />
+  );
 }

@@ -19,7 +19,13 @@ export const BRAND_FORM: FormSection[] = [
   {
     title: 'Advertising',
     fields: [
-      { name: 'paymentStatus', label: 'Payment status', kind: 'text', placeholder: 'current', hint: 'Left empty, it is stored as current.' },
+      {
+        name: 'paymentStatus',
+        label: 'Payment status',
+        kind: 'text',
+        placeholder: 'current',
+        hint: 'Left empty, it is stored as current.',
+      },
       { name: 'lastCampaignEndDate', label: 'Last campaign end date', kind: 'date' },
     ],
   },

@@ -35,7 +35,9 @@ export function Component() {
       itemKey={(brand) => brand.id}
       empty={(searching) => ({
         title: 'No brands found',
-        hint: searching ? 'No brands match this search. Try another brand name or industry category.' : 'Add your first brand, or bulk import brands from CSV.',
+        hint: searching
+          ? 'No brands match this search. Try another brand name or industry category.'
+          : 'Add your first brand, or bulk import brands from CSV.',
       })}
       renderCard={(brand) => (
         <RecordCard
@@ -43,7 +45,15 @@ export function Component() {
           editTo={editPath(brandsConfig, brand.id)}
           title={brand.brandName}
           testId="brand-card"
-          actions={<ConfirmDeleteButton small ariaLabel={`Delete ${brand.brandName}`} question="Are you sure you want to delete this brand?" postFields={deleteFields(brand.id)} onConfirm={() => deleteBrand(brand.id)} />}
+          actions={
+            <ConfirmDeleteButton
+              small
+              ariaLabel={`Delete ${brand.brandName}`}
+              question="Are you sure you want to delete this brand?"
+              postFields={deleteFields(brand.id)}
+              onConfirm={() => deleteBrand(brand.id)}
+            />
+          }
         >
           <CardLine>{brand.industryCategory}</CardLine>
           <CardLine>{brand.locationState}</CardLine>

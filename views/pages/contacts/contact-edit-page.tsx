@@ -11,7 +11,8 @@ export const action = contactEditAction;
 /** /contacts/:id/edit?return=…: saving or cancelling goes back to the return path. */
 export function Component() {
   const { contact, returnTo } = useLoaderData() as ContactPageData;
-  if (!contact) return <NotFoundView title="Contact not found" message={editMissingText('contact')} backTo={returnTo} backLabel="Return Back" />;
+  if (!contact)
+    return <NotFoundView title="Contact not found" message={editMissingText('contact')} backTo={returnTo} backLabel="Return Back" />;
   return (
     <div className="page">
       <PageHeader backTo={returnTo} backLabel="Back" title="Edit Contact" />

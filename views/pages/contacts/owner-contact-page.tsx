@@ -24,7 +24,12 @@ export function Component() {
   const backTo = ownerContactsPath(ownerType, ownerId);
   if (!found) {
     return mode === 'edit' ? (
-      <NotFoundView title="Contact not found" message={editMissingText('contact')} backTo={ownerId ? ownerPage : '/'} backLabel="Return Back" />
+      <NotFoundView
+        title="Contact not found"
+        message={editMissingText('contact')}
+        backTo={ownerId ? ownerPage : '/'}
+        backLabel="Return Back"
+      />
     ) : (
       <NotFoundView title={OWNER_NOT_FOUND[ownerType]} backTo={`/${ownerPage.split('/')[1]}`} backLabel="Return Back" />
     );

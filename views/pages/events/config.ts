@@ -4,4 +4,7 @@ import { recordConfigOf } from '@views/components/records/config-of.js';
 
 export const eventsConfig: RecordConfig = recordConfigOf('event');
 
-export const EVENT_FILTER_OPTIONS = EVENT_FILTERS.map((value) => ({ value, label: value === 'all' ? 'All events' : value === 'featured' ? 'Featured' : 'Regular' }));
+export const EVENT_FILTER_OPTIONS = EVENT_FILTERS.map((value) => ({
+  value,
+  label: value === 'all' ? 'All events' : value === 'featured' ? 'Featured' : 'Regular',
+}));

@@ -2,7 +2,16 @@ import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { statusOf } from '@shared/api-error.js';
 import type { Event, EventDistance } from '@shared/schemas/records.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import {
+  DateText,
+  ExternalButton,
+  ExternalLink,
+  InfoList,
+  listText,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+} from '@views/components/records/detail.js';
 import { wordpressAdminEditUrl } from '@views/components/records/links.js';
 import { loadDetail, type DetailData } from '@views/components/records/loaders.js';
 import { SyncedDetail } from '@views/components/records/synced-detail.js';
@@ -83,7 +92,14 @@ export function Component() {
         backLabel="Back to Events"
         title={event.eventName}
         badges={event.featuredRace ? <Badge tone="warning">Featured</Badge> : null}
-        actions={<RecordDetailActions kind={eventsConfig} id={event.id} editLabel="Edit Event" question="Are you sure you want to delete this event? This action cannot be undone." />}
+        actions={
+          <RecordDetailActions
+            kind={eventsConfig}
+            id={event.id}
+            editLabel="Edit Event"
+            question="Are you sure you want to delete this event? This action cannot be undone."
+          />
+        }
       />
       <SyncedDetail
         ownerType="event"

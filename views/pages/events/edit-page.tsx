@@ -10,5 +10,14 @@ export const loader = recordLoader('event');
 export const action = recordFormAction(eventsConfig, EVENT_FORM);
 
 export function Component() {
-  return <EditRecordPage config={eventsConfig} schema={EventInputSchema} sections={EVENT_FORM} title="Event" notFound="Event not found" listBackLabel="Back to Events" />;
+  return (
+    <EditRecordPage
+      config={eventsConfig}
+      schema={EventInputSchema}
+      sections={EVENT_FORM}
+      title="Event"
+      notFound="Event not found"
+      listBackLabel="Back to Events"
+    />
+  );
 }

@@ -79,8 +79,10 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
 
 /** The toast for a file the screen refuses before sending it (spec point 5's texts). */
 function refusal(kind: ImportKind, message: string): { title: string; description?: string } {
-  if (kind === 'events' && message === IMPORT_MESSAGES.events.noData) return { title: IMPORT_MESSAGES.events.noDataTitle, description: message };
-  if (kind === 'events' && message === IMPORT_MESSAGES.events.noValidRows) return { title: IMPORT_MESSAGES.events.noValidRowsTitle, description: message };
+  if (kind === 'events' && message === IMPORT_MESSAGES.events.noData)
+    return { title: IMPORT_MESSAGES.events.noDataTitle, description: message };
+  if (kind === 'events' && message === IMPORT_MESSAGES.events.noValidRows)
+    return { title: IMPORT_MESSAGES.events.noValidRowsTitle, description: message };
   return { title: 'Import failed', description: message };
 }
 
@@ -92,7 +94,11 @@ function ColumnBadges({ kind, header }: { kind: ImportKind; header: string[] }) 
       {header.map((cell, index) => {
         const key = headerKey(cell);
         return (
-          <Badge key={`${index}-${cell}`} tone={known.has(key) ? 'success' : 'muted'} title={known.has(key) ? 'Used by the import' : 'Not used by the import'}>
+          <Badge
+            key={`${index}-${cell}`}
+            tone={known.has(key) ? 'success' : 'muted'}
+            title={known.has(key) ? 'Used by the import' : 'Not used by the import'}
+          >
             {cell || '(blank)'}
           </Badge>
         );
@@ -125,7 +131,9 @@ function Preview({ kind, parsed, fileProblem }: { kind: ImportKind; parsed: Pars
     <section className="imports-preview" aria-label="Preview" data-testid="import-preview">
       <p className="muted">
         {parsed.rows.length.toLocaleString('en')} {parsed.rows.length === 1 ? 'row' : 'rows'} to import
-        {parsed.dropped > 0 && `, ${parsed.dropped.toLocaleString('en')} left out (no ${kind === 'events' ? 'event_id' : 'Brand or Email'})`}. Detected columns
+        {parsed.dropped > 0 &&
+          `, ${parsed.dropped.toLocaleString('en')} left out (no ${kind === 'events' ? 'event_id' : 'Brand or Email'})`}
+        . Detected columns
         {parsed.separator && parsed.separator !== ',' && ` (separated by ${SEPARATOR_NAMES[parsed.separator]})`}:
       </p>
       <ColumnBadges kind={kind} header={parsed.header} />
@@ -308,7 +316,14 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
             <label htmlFor={fileId} className="btn btn-outline btn-sm">
               Choose CSV file
             </label>
-            <input id={fileId} type="file" accept=".csv,text/csv,text/plain" className="visually-hidden" onChange={pickFile} data-testid="import-file" />
+            <input
+              id={fileId}
+              type="file"
+              accept=".csv,text/csv,text/plain"
+              className="visually-hidden"
+              onChange={pickFile}
+              data-testid="import-file"
+            />
             {fileName && <span className="muted">{fileName}</span>}
             {fileEncoding && (
               <span className="muted" data-testid="import-file-encoding">
@@ -342,7 +357,9 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
           <pre className="imports-sample" data-testid="import-sample">
             {IMPORT_SAMPLES[kind]}
           </pre>
-          <p className="muted">Very large files import faster from the terminal: <code>pacer import {kind} FILE</code>.</p>
+          <p className="muted">
+            Very large files import faster from the terminal: <code>pacer import {kind} FILE</code>.
+          </p>
         </Card>
       </div>
       {result && <Results config={config} result={result} />}

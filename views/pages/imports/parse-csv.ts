@@ -1,6 +1,13 @@
 import { parse } from 'csv-parse/browser/esm/sync';
 import { csvParseOptions, RecordReader, resolveHeader, separatorFor, type SourceRow } from '@shared/imports/csv-records.js';
-import { IMPORT_MESSAGES, isDroppedRow, noDataMessage, noValidRowsMessage, parseErrorMessage, type ImportKind } from '@shared/imports/rules.js';
+import {
+  IMPORT_MESSAGES,
+  isDroppedRow,
+  noDataMessage,
+  noValidRowsMessage,
+  parseErrorMessage,
+  type ImportKind,
+} from '@shared/imports/rules.js';
 import { checkCsvText, CsvTextError, headerLineOf, type Separator } from '@shared/csv-text.js';
 
 /** What the screen sends: rows keyed by the header, and the file line of each (so errors name the right line). */

@@ -3,7 +3,15 @@ import type { Influencer } from '@shared/schemas/records.js';
 import { FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
 import { InfluencerTypeBadge, influencerTypeLabel } from '@views/components/records/badges.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { DateTimeText, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '@views/components/records/detail.js';
+import {
+  DateTimeText,
+  ExternalLink,
+  InfoList,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+  SideCard,
+} from '@views/components/records/detail.js';
 import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '@views/components/records/links.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { Card, CardHeader } from '@views/components/ui/primitives.js';
@@ -27,7 +35,14 @@ export function Component() {
         backLabel="Back to Influencers"
         title={name}
         badges={<InfluencerTypeBadge type={influencer.influencerType} />}
-        actions={<RecordDetailActions kind={influencersConfig} id={influencer.id} editLabel="Edit Influencer" question="Are you sure you want to delete this influencer? This action cannot be undone." />}
+        actions={
+          <RecordDetailActions
+            kind={influencersConfig}
+            id={influencer.id}
+            editLabel="Edit Influencer"
+            question="Are you sure you want to delete this influencer? This action cannot be undone."
+          />
+        }
       />
       <div className="detail-layout">
         <div className="records-main">
@@ -47,9 +62,24 @@ export function Component() {
             <CardHeader title="Social Media" />
             <InfoList
               items={[
-                { label: 'Instagram', value: influencer.instagramHandle && <ExternalLink href={instagramProfile(influencer.instagramHandle)}>{atHandle(influencer.instagramHandle)}</ExternalLink> },
-                { label: 'TikTok', value: influencer.tiktokHandle && <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink> },
-                { label: 'Facebook', value: influencer.facebookHandle && <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink> },
+                {
+                  label: 'Instagram',
+                  value: influencer.instagramHandle && (
+                    <ExternalLink href={instagramProfile(influencer.instagramHandle)}>{atHandle(influencer.instagramHandle)}</ExternalLink>
+                  ),
+                },
+                {
+                  label: 'TikTok',
+                  value: influencer.tiktokHandle && (
+                    <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink>
+                  ),
+                },
+                {
+                  label: 'Facebook',
+                  value: influencer.facebookHandle && (
+                    <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink>
+                  ),
+                },
               ]}
             />
           </Card>

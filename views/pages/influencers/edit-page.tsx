@@ -10,5 +10,14 @@ export const loader = recordLoader('influencer');
 export const action = recordFormAction(influencersConfig, INFLUENCER_FORM);
 
 export function Component() {
-  return <EditRecordPage config={influencersConfig} schema={InfluencerInputSchema} sections={INFLUENCER_FORM} title="Influencer" notFound="Influencer not found" listBackLabel="Return to Influencers" />;
+  return (
+    <EditRecordPage
+      config={influencersConfig}
+      schema={InfluencerInputSchema}
+      sections={INFLUENCER_FORM}
+      title="Influencer"
+      notFound="Influencer not found"
+      listBackLabel="Return to Influencers"
+    />
+  );
 }

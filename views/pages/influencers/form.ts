@@ -12,7 +12,14 @@ export const INFLUENCER_FORM: FormSection[] = [
     fields: [
       { name: 'firstName', label: 'First name', kind: 'text', required: true },
       { name: 'lastName', label: 'Last name', kind: 'text', required: true },
-      { name: 'influencerType', label: 'Type', kind: 'select', required: true, options: enumOptions(INFLUENCER_TYPES, INFLUENCER_TYPE_LABELS), defaultValue: 'influencer' },
+      {
+        name: 'influencerType',
+        label: 'Type',
+        kind: 'select',
+        required: true,
+        options: enumOptions(INFLUENCER_TYPES, INFLUENCER_TYPE_LABELS),
+        defaultValue: 'influencer',
+      },
       { name: 'email', label: 'Email', kind: 'email' },
       { name: 'phone', label: 'Phone', kind: 'tel' },
       { name: 'websiteUrl', label: 'Website', kind: 'url', placeholder: 'https://' },

@@ -41,7 +41,15 @@ export function Component() {
             title={name}
             testId="influencer-card"
             badges={<InfluencerTypeBadge type={influencer.influencerType} />}
-            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this influencer?" postFields={deleteFields(influencer.id)} onConfirm={() => deleteInfluencer(influencer.id)} />}
+            actions={
+              <ConfirmDeleteButton
+                small
+                ariaLabel={`Delete ${name}`}
+                question="Are you sure you want to delete this influencer?"
+                postFields={deleteFields(influencer.id)}
+                onConfirm={() => deleteInfluencer(influencer.id)}
+              />
+            }
           >
             <CardLine>{atHandle(influencer.instagramHandle)}</CardLine>
             <CardLine>{influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl}>Website</ExternalLink>}</CardLine>

@@ -27,7 +27,8 @@ export function Component() {
       <Card className="integrations-overview" data-testid="integrations-overview">
         <CardHeader title="Overview" />
         <p className="muted">
-          Records of events, professionals and run clubs come from the content website; contacts can be added to audiences of the email-marketing service.
+          Records of events, professionals and run clubs come from the content website; contacts can be added to audiences of the
+          email-marketing service.
         </p>
         <div className="overview-rows">
           <div>
@@ -42,7 +43,10 @@ export function Component() {
           </div>
         </div>
       </Card>
-      <Tabs.Root value={tab} onValueChange={(value) => setParams(value === 'website' ? {} : { tab: value }, { replace: true, preventScrollReset: true })}>
+      <Tabs.Root
+        value={tab}
+        onValueChange={(value) => setParams(value === 'website' ? {} : { tab: value }, { replace: true, preventScrollReset: true })}
+      >
         <Tabs.List className="tabs-list" aria-label="Integrations">
           {(Object.keys(TABS) as TabKey[]).map((key) => (
             <Tabs.Trigger key={key} value={key} className="tabs-trigger">

@@ -21,23 +21,32 @@ const emptyMember = { audienceId: '', email: '', firstName: '', lastName: '', ph
 function AddMemberForm({ audiences }: { audiences: MailchimpAudience[] }) {
   const [form, setForm] = useState(emptyMember);
   const [saving, setSaving] = useState(false);
-  const set = (field: keyof typeof emptyMember) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));
+  const set = (field: keyof typeof emptyMember) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!form.audienceId || !form.email.trim()) {
-      toast({ title: 'Missing Information', description: 'Please select an audience and provide an email address', variant: 'destructive' });
+      toast({
+        title: 'Missing Information',
+        description: 'Please select an audience and provide an email address',
+        variant: 'destructive',
+      });
       return;
     }
     setSaving(true);
     try {
-      const result = await apiRequest<{ success: boolean; message: string }>('POST', `/api/mailchimp/audiences/${encodeURIComponent(form.audienceId)}/members`, {
-        email: form.email.trim(),
-        firstName: form.firstName,
-        lastName: form.lastName,
-        phone: form.phone,
-        tags: parseTags(form.tags),
-      });
+      const result = await apiRequest<{ success: boolean; message: string }>(
+        'POST',
+        `/api/mailchimp/audiences/${encodeURIComponent(form.audienceId)}/members`,
+        {
+          email: form.email.trim(),
+          firstName: form.firstName,
+          lastName: form.lastName,
+          phone: form.phone,
+          tags: parseTags(form.tags),
+        },
+      );
       toast({ title: 'Member Added Successfully', description: result.message });
       setForm({ ...emptyMember, audienceId: form.audienceId });
     } catch (error) {

@@ -47,7 +47,17 @@ function LastRun({ run }: { run: SyncRunView | null }) {
 }
 
 /** One post type's sync: the button (only once the connection test passed), its syncing state and result. */
-export function SyncCard({ kind, title, connected, lastRun }: { kind: SyncKind; title: string; connected: boolean; lastRun: SyncRunView | null }) {
+export function SyncCard({
+  kind,
+  title,
+  connected,
+  lastRun,
+}: {
+  kind: SyncKind;
+  title: string;
+  connected: boolean;
+  lastRun: SyncRunView | null;
+}) {
   const [syncing, setSyncing] = useState(false);
   const [result, setResult] = useState<SyncResult | null>(null);
   const revalidator = useRevalidator();

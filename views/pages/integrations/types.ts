@@ -13,4 +13,7 @@ export interface ServiceTabProps {
 export type { SyncKind, SyncResult, SyncRunView };
 
 /** One sync card per synced type (spec point 6: Events, Professionals, Run Clubs). */
-export const SYNC_CARDS: Array<{ kind: SyncKind; title: string }> = SYNC_KINDS.map((kind) => ({ kind, title: RECORD_TYPE_INFO[syncedTypeOf(kind)].plural }));
+export const SYNC_CARDS: Array<{ kind: SyncKind; title: string }> = SYNC_KINDS.map((kind) => ({
+  kind,
+  title: RECORD_TYPE_INFO[syncedTypeOf(kind)].plural,
+}));

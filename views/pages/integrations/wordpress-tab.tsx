@@ -53,7 +53,13 @@ export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
       </ConnectionCard>
       <div className="sync-grid">
         {SYNC_CARDS.map((card) => (
-          <SyncCard key={card.kind} kind={card.kind} title={card.title} connected={status === 'connected'} lastRun={overview.latestRuns[card.kind]} />
+          <SyncCard
+            key={card.kind}
+            kind={card.kind}
+            title={card.title}
+            connected={status === 'connected'}
+            lastRun={overview.latestRuns[card.kind]}
+          />
         ))}
       </div>
     </div>

@@ -2,7 +2,16 @@ import { useLoaderData } from 'react-router';
 import type { Media } from '@shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { DateTimeText, ExternalButton, ExternalLink, InfoList, multilineText, NotFoundView, PageHeader, SideCard } from '@views/components/records/detail.js';
+import {
+  DateTimeText,
+  ExternalButton,
+  ExternalLink,
+  InfoList,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+  SideCard,
+} from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { Card, CardHeader } from '@views/components/ui/primitives.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
@@ -22,7 +31,14 @@ export function Component() {
         backTo="/media"
         backLabel="Back to Media"
         title={name}
-        actions={<RecordDetailActions kind={mediaConfig} id={media.id} editLabel="Edit Media Outlet" question="Are you sure you want to delete this media outlet? This action cannot be undone." />}
+        actions={
+          <RecordDetailActions
+            kind={mediaConfig}
+            id={media.id}
+            editLabel="Edit Media Outlet"
+            question="Are you sure you want to delete this media outlet? This action cannot be undone."
+          />
+        }
       />
       <div className="detail-layout">
         <div className="records-main">

@@ -10,5 +10,14 @@ export const loader = recordLoader('media');
 export const action = recordFormAction(mediaConfig, MEDIA_FORM);
 
 export function Component() {
-  return <EditRecordPage config={mediaConfig} schema={MediaInputSchema} sections={MEDIA_FORM} title="Media Outlet" notFound="Media outlet not found" listBackLabel="Return to Media" />;
+  return (
+    <EditRecordPage
+      config={mediaConfig}
+      schema={MediaInputSchema}
+      sections={MEDIA_FORM}
+      title="Media Outlet"
+      notFound="Media outlet not found"
+      listBackLabel="Return to Media"
+    />
+  );
 }

@@ -38,7 +38,15 @@ export function Component() {
             editTo={editPath(mediaConfig, media.id)}
             title={name}
             testId="media-card"
-            actions={<ConfirmDeleteButton small ariaLabel={`Delete ${name}`} question="Are you sure you want to delete this media outlet?" postFields={deleteFields(media.id)} onConfirm={() => deleteMedia(media.id)} />}
+            actions={
+              <ConfirmDeleteButton
+                small
+                ariaLabel={`Delete ${name}`}
+                question="Are you sure you want to delete this media outlet?"
+                postFields={deleteFields(media.id)}
+                onConfirm={() => deleteMedia(media.id)}
+              />
+            }
           >
             <CardLine>{media.industry || 'Media Outlet'}</CardLine>
             {(media.websiteUrl || media.instagramUrl) && (

@@ -2,7 +2,16 @@ import { useLoaderData } from 'react-router';
 import type { Professional } from '@shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import {
+  DateText,
+  ExternalButton,
+  ExternalLink,
+  InfoList,
+  listText,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+} from '@views/components/records/detail.js';
 import { wordpressAdminEditUrl } from '@views/components/records/links.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { SyncedDetail } from '@views/components/records/synced-detail.js';
@@ -62,7 +71,10 @@ export function Component() {
                 { label: 'Contact types', value: listText(professional.contactType) },
                 { label: 'Track types', value: listText(professional.trackType) },
                 { label: 'Subscription', value: <SubscriptionBadge status={professional.subscriptionStatus} /> },
-                { label: 'Subscription expiry', value: professional.subscriptionExpiryDate && <DateText value={professional.subscriptionExpiryDate} /> },
+                {
+                  label: 'Subscription expiry',
+                  value: professional.subscriptionExpiryDate && <DateText value={professional.subscriptionExpiryDate} />,
+                },
                 { label: 'Payment alert', value: professional.paymentAlertFlag ? 'Yes' : 'No' },
                 { label: 'Notes', value: multilineText(professional.notes) },
               ]}
@@ -80,7 +92,9 @@ export function Component() {
             <ExternalButton href={professional.websiteUrl}>Visit Website</ExternalButton>
             <ExternalButton href={professional.instagramUrl}>Instagram</ExternalButton>
             <ExternalButton href={professional.facebookUrl}>Facebook</ExternalButton>
-            <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, professional.wordpressProfessionalId)}>Edit in WordPress</ExternalButton>
+            <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, professional.wordpressProfessionalId)}>
+              Edit in WordPress
+            </ExternalButton>
           </>
         }
         createdAt={professional.createdAt}

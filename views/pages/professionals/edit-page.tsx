@@ -10,5 +10,14 @@ export const loader = recordLoader('professional');
 export const action = recordFormAction(professionalsConfig, PROFESSIONAL_FORM);
 
 export function Component() {
-  return <EditRecordPage config={professionalsConfig} schema={ProfessionalInputSchema} sections={PROFESSIONAL_FORM} title="Professional" notFound="Professional not found" listBackLabel="Back to Professionals" />;
+  return (
+    <EditRecordPage
+      config={professionalsConfig}
+      schema={ProfessionalInputSchema}
+      sections={PROFESSIONAL_FORM}
+      title="Professional"
+      notFound="Professional not found"
+      listBackLabel="Back to Professionals"
+    />
+  );
 }

@@ -28,7 +28,13 @@ export const PROFESSIONAL_FORM: FormSection[] = [
   {
     title: 'Subscription',
     fields: [
-      { name: 'subscriptionStatus', label: 'Subscription status', kind: 'select', options: enumOptions(SUBSCRIPTION_STATUSES), defaultValue: 'active' },
+      {
+        name: 'subscriptionStatus',
+        label: 'Subscription status',
+        kind: 'select',
+        options: enumOptions(SUBSCRIPTION_STATUSES),
+        defaultValue: 'active',
+      },
       { name: 'subscriptionExpiryDate', label: 'Subscription expiry date', kind: 'date' },
       { name: 'paymentAlertFlag', label: 'Payment alert', kind: 'checkbox' },
     ],

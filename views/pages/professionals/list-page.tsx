@@ -51,7 +51,8 @@ export function Component() {
                   small
                   ariaLabel={`Delete ${professional.businessName}`}
                   question={PROFESSIONAL_DELETE_QUESTION}
-                  postFields={deleteFields(professional.id)} onConfirm={() => deleteProfessional(professional.id)}
+                  postFields={deleteFields(professional.id)}
+                  onConfirm={() => deleteProfessional(professional.id)}
                 />
               )}
             </>

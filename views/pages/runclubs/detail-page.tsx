@@ -1,7 +1,16 @@
 import { useLoaderData } from 'react-router';
 import type { RunClub, RunClubSchedule } from '@shared/schemas/records.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { DateText, ExternalButton, ExternalLink, InfoList, listText, multilineText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
+import {
+  DateText,
+  ExternalButton,
+  ExternalLink,
+  InfoList,
+  listText,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+} from '@views/components/records/detail.js';
 import { mailtoHref, wordpressAdminEditUrl } from '@views/components/records/links.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { SyncedDetail } from '@views/components/records/synced-detail.js';
@@ -52,7 +61,14 @@ export function Component() {
             {clubTypeLabel(type)}
           </Badge>
         ))}
-        actions={<RecordDetailActions kind={runclubsConfig} id={club.id} editLabel="Edit Run Club" question="Are you sure you want to delete this run club? This action cannot be undone." />}
+        actions={
+          <RecordDetailActions
+            kind={runclubsConfig}
+            id={club.id}
+            editLabel="Edit Run Club"
+            question="Are you sure you want to delete this run club? This action cannot be undone."
+          />
+        }
       />
       <SyncedDetail
         ownerType="runclub"

@@ -10,5 +10,14 @@ export const loader = recordLoader('runclub');
 export const action = recordFormAction(runclubsConfig, RUN_CLUB_FORM);
 
 export function Component() {
-  return <EditRecordPage config={runclubsConfig} schema={RunClubInputSchema} sections={RUN_CLUB_FORM} title="Run Club" notFound="Run Club not found" listBackLabel="Back to Run Clubs" />;
+  return (
+    <EditRecordPage
+      config={runclubsConfig}
+      schema={RunClubInputSchema}
+      sections={RUN_CLUB_FORM}
+      title="Run Club"
+      notFound="Run Club not found"
+      listBackLabel="Back to Run Clubs"
+    />
+  );
 }

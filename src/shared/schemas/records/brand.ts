@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import type { Audit } from '../fields.js';
-import { LOCATION_STATES, MAX_TEXT_LENGTH, optionalDate, optionalEnum, optionalText, optionalUrl, requiredName, textWithDefault, type StoredValues } from './fields.js';
+import {
+  LOCATION_STATES,
+  MAX_TEXT_LENGTH,
+  optionalDate,
+  optionalEnum,
+  optionalText,
+  optionalUrl,
+  requiredName,
+  textWithDefault,
+  type StoredValues,
+} from './fields.js';
 
 export const BrandInputSchema = z
   .object({

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { Audit } from '../fields.js';
-import { flag, location, MAX_TEXT_LENGTH, optionalDate, optionalText, optionalUrl, requiredName, textList, type StoredValues, type Synced } from './fields.js';
+import {
+  flag,
+  location,
+  MAX_TEXT_LENGTH,
+  optionalDate,
+  optionalText,
+  optionalUrl,
+  requiredName,
+  textList,
+  type StoredValues,
+  type Synced,
+} from './fields.js';
 
 export const EventInputSchema = z
   .object({

@@ -39,12 +39,18 @@ export const requiredName = (message: string, max = 255) => text(message).trim()
 /** Optional text: '' or blank becomes null; omitted becomes null. */
 export const optionalText = (max: number) =>
   typed<string | null, string | null>(
-    z.preprocess(blankToNull, text('Must be text').trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? null),
+    z
+      .preprocess(blankToNull, text('Must be text').trim().max(max, tooLong(max)).nullable())
+      .optional()
+      .transform((v) => v ?? null),
   );
 
 export const textWithDefault = (max: number, fallback: string) =>
   typed<string, string | null>(
-    z.preprocess(blankToNull, text('Must be text').trim().max(max, tooLong(max)).nullable()).optional().transform((v) => v ?? fallback),
+    z
+      .preprocess(blankToNull, text('Must be text').trim().max(max, tooLong(max)).nullable())
+      .optional()
+      .transform((v) => v ?? fallback),
   );
 
 /** URLs travel and are stored as text (content-site data is not always a well-formed URL). */
@@ -68,7 +74,9 @@ export const enumWithDefault = <T extends readonly [string, ...string[]]>(values
 
 export const textList = () =>
   z
-    .array(text('List items must be text').trim().max(MAX_LIST_ITEM_LENGTH, tooLong(MAX_LIST_ITEM_LENGTH)), { error: 'Must be a list of text values' })
+    .array(text('List items must be text').trim().max(MAX_LIST_ITEM_LENGTH, tooLong(MAX_LIST_ITEM_LENGTH)), {
+      error: 'Must be a list of text values',
+    })
     .max(MAX_LIST_ITEMS, `At most ${MAX_LIST_ITEMS} entries`)
     .nullable()
     .optional()
@@ -93,44 +101,53 @@ const DateText = text('Must be a date (YYYY-MM-DD)')
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date (YYYY-MM-DD)')
   .refine(isRealDate, 'Must be a real date (YYYY-MM-DD)');
 export const optionalDate = () =>
-  typed<string | null, string | null>(z.preprocess(blankToNull, DateText.nullable()).optional().transform((v) => v ?? null));
+  typed<string | null, string | null>(
+    z
+      .preprocess(blankToNull, DateText.nullable())
+      .optional()
+      .transform((v) => v ?? null),
+  );
 
 const coordinate = (integerDigits: number, limit: number, label: string) =>
   typed<string | null, string | null>(
     z
-    .preprocess(
-      blankToNull,
-      text(`${label} must be a decimal number`)
-        .trim()
-        .regex(new RegExp(`^-?\\d{1,${integerDigits}}(\\.\\d{1,8})?$`), `${label} must be a decimal number with at most 8 decimals`)
-        .refine((text) => Math.abs(Number(text)) <= limit, `${label} must be between -${limit} and ${limit}`)
-        .nullable(),
-    )
-    .optional()
-    .transform((v) => v ?? null),
+      .preprocess(
+        blankToNull,
+        text(`${label} must be a decimal number`)
+          .trim()
+          .regex(new RegExp(`^-?\\d{1,${integerDigits}}(\\.\\d{1,8})?$`), `${label} must be a decimal number with at most 8 decimals`)
+          .refine((text) => Math.abs(Number(text)) <= limit, `${label} must be between -${limit} and ${limit}`)
+          .nullable(),
+      )
+      .optional()
+      .transform((v) => v ?? null),
   );
 
 /** A whole number, or null when empty ('' or null). Digit strings from form inputs are accepted. */
 export const wholeNumber = (label: string, min: number, max: number) =>
   typed<number | null, number | string | null>(
     z
-    .preprocess(
-      (value) => {
-        const blank = blankToNull(value);
-        return typeof blank === 'string' && /^\s*\d+\s*$/.test(blank) ? Number(blank) : blank;
-      },
-      z
-        .number({ error: `${label} must be a whole number` })
-        .int(`${label} must be a whole number`)
-        .min(min, `${label} must be at least ${min}`)
-        .max(max, `${label} must be at most ${max}`)
-        .nullable(),
-    )
-    .optional()
-    .transform((v) => v ?? null),
+      .preprocess(
+        (value) => {
+          const blank = blankToNull(value);
+          return typeof blank === 'string' && /^\s*\d+\s*$/.test(blank) ? Number(blank) : blank;
+        },
+        z
+          .number({ error: `${label} must be a whole number` })
+          .int(`${label} must be a whole number`)
+          .min(min, `${label} must be at least ${min}`)
+          .max(max, `${label} must be at most ${max}`)
+          .nullable(),
+      )
+      .optional()
+      .transform((v) => v ?? null),
   );
 
-export const flag = () => z.boolean({ error: 'Must be true or false' }).optional().transform((v) => v ?? false);
+export const flag = () =>
+  z
+    .boolean({ error: 'Must be true or false' })
+    .optional()
+    .transform((v) => v ?? false);
 
 /** Social handles are stored without a leading @ (spec point 3). */
 export const optionalHandle = (max: number) =>

@@ -46,7 +46,10 @@ const queryInt = (label: string, min: number, max: number, fallback: number) =>
     });
 const querySort = <K extends RecordType>(kind: K) =>
   z
-    .preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS[kind], { error: `sort must be one of: ${SORTS[kind].join(', ')}` }).optional())
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.enum(SORTS[kind], { error: `sort must be one of: ${SORTS[kind].join(', ')}` }).optional(),
+    )
     .transform((v): SortOf<K> => v ?? SORTS[kind][0]);
 
 const baseListQuery = <K extends RecordType>(kind: K) => ({
@@ -61,14 +64,20 @@ export const ListQuerySchemas = {
   event: z.object({
     ...baseListQuery('event'),
     filter: z
-      .preprocess((v) => (v === '' ? undefined : v), z.enum(EVENT_FILTERS, { error: `filter must be one of: ${EVENT_FILTERS.join(', ')}` }).optional())
+      .preprocess(
+        (v) => (v === '' ? undefined : v),
+        z.enum(EVENT_FILTERS, { error: `filter must be one of: ${EVENT_FILTERS.join(', ')}` }).optional(),
+      )
       .transform((v): EventFilter => v ?? 'all'),
   }),
   professional: z.object(baseListQuery('professional')),
   runclub: z.object({
     ...baseListQuery('runclub'),
     type: z
-      .preprocess((v) => (v === '' ? undefined : v), z.enum(RUN_CLUB_TYPE_FILTERS, { error: `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}` }).optional())
+      .preprocess(
+        (v) => (v === '' ? undefined : v),
+        z.enum(RUN_CLUB_TYPE_FILTERS, { error: `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}` }).optional(),
+      )
       .transform((v): RunClubTypeFilter => v ?? 'all'),
   }),
   brand: z.object(baseListQuery('brand')),

@@ -15,7 +15,15 @@ import {
   type Synced,
 } from './fields.js';
 
-export const PROFESSION_TYPES = ['coach', 'physiotherapist', 'nutritionist', 'podiatrist', 'massage-therapist', 'trainer', 'other'] as const;
+export const PROFESSION_TYPES = [
+  'coach',
+  'physiotherapist',
+  'nutritionist',
+  'podiatrist',
+  'massage-therapist',
+  'trainer',
+  'other',
+] as const;
 
 export const SUBSCRIPTION_STATUSES = ['active', 'expired', 'pending'] as const;
 
