@@ -72,6 +72,7 @@ export interface FuzzReport {
   durationMs: number;
   statusCounts: Record<string, number>;
   routeCounts: Record<string, { sent: number; accepted: number }>;
+  slowest: FuzzSession['slowest'];
   serverErrors: number;
   nodeParserRejections: number;
   crashes: CrashRecord[];
@@ -104,11 +105,17 @@ class FuzzSession {
   statusCounts: Record<string, number> = {};
   /** Per route: cases sent, and how many the handler accepted (2xx/3xx), to show where the fuzz does not get through. */
   routeCounts: Record<string, { sent: number; accepted: number }> = {};
+  /** The slowest cases (time to judge them, waits included): where a long run's time goes. */
+  slowest: Array<{ ms: number; description: string; outcome: string }> = [];
   serverErrors = 0;
   nodeParserRejections = 0;
   runsExecuted = 0;
   crashes: CrashRecord[] = [];
   restarts = 0;
+  /** Off while minimising collected failures, so the report's numbers describe the run itself. */
+  counting = true;
+  /** Restarts allowed beyond maxRestarts (minimising a crash restarts the server for every attempt). */
+  extraRestarts = 0;
   private casesSinceRefresh = 0;
   private poolsDirty = false;
   private sessionLost = false;
@@ -280,7 +287,7 @@ class FuzzSession {
     if (this.server.alive) return 'ok';
     // It died after the previous case had its answer: that case is the likely cause.
     if (!this.deathRecorded) this.recordCrash(-1, this.previousCase ?? '(none)', undefined, describeCase(c, this.apiModels));
-    if (this.restarts >= this.settings.maxRestarts) return 'dead';
+    if (this.restarts >= this.settings.maxRestarts + this.extraRestarts) return 'dead';
     this.restarts += 1;
     this.settings.log?.(`restarting the server (restart ${this.restarts} of at most ${this.settings.maxRestarts})`);
     await this.server.start();
@@ -315,6 +322,7 @@ class FuzzSession {
     if (this.poolsDirty || this.casesSinceRefresh >= REFRESH_EVERY) await this.refreshPools();
     this.casesSinceRefresh += 1;
 
+    const started = performance.now();
     const request = buildRequest(c, { port: this.port, pools: this.pools, session: this.session }, this.apiModels);
     const description = describeCase(c, this.apiModels);
     const logsBefore = this.server.requestLogCount;
@@ -325,8 +333,9 @@ class FuzzSession {
     const problems = judge(request, outcome, { api, method: request.method, incomplete, internalPaths: this.internalPaths });
     let serverLog: string | undefined;
 
-    const counts = (this.routeCounts[c.route] ??= { sent: 0, accepted: 0 });
+    const counts = this.counting ? (this.routeCounts[c.route] ??= { sent: 0, accepted: 0 }) : { sent: 0, accepted: 0 };
     counts.sent += 1;
+    const tally: Record<string, number> = this.counting ? this.statusCounts : {};
     if (this.settings.trace && c.route.includes(this.settings.trace)) {
       const answer = outcome.kind === 'response' ? `${outcome.response.status} ${outcome.response.body.toString('utf8').slice(0, 200)}` : outcome.kind;
       this.settings.log?.(`trace run ${run}:\n${description}\n  → ${answer}`);
@@ -335,14 +344,14 @@ class FuzzSession {
       const { response } = outcome;
       const status = String(response.status);
       if (response.status < 400) counts.accepted += 1;
-      this.statusCounts[status] = (this.statusCounts[status] ?? 0) + 1;
-      if (header(response, 'x-request-id') === undefined) this.nodeParserRejections += 1;
+      tally[status] = (tally[status] ?? 0) + 1;
+      if (header(response, 'x-request-id') === undefined && this.counting) this.nodeParserRejections += 1;
       if (response.status >= 500) {
-        this.serverErrors += 1;
+        if (this.counting) this.serverErrors += 1;
         const requestId = header(response, 'x-request-id');
         if (requestId) {
-          // The error line and the answer travel on different pipes; give the log a moment to catch up.
-          await this.server.waitFor(() => this.server.errorsByRequestId.has(requestId), 2000);
+          // The error line and the answer travel on different pipes: wait for the request's log line, written after it.
+          await this.server.waitFor(() => this.server.errorsByRequestId.has(requestId) || this.server.finishedRequestIds.has(requestId), 2000);
           const logged = this.server.errorsByRequestId.get(requestId);
           this.server.errorsByRequestId.delete(requestId);
           if (logged) serverLog = `${logged.type ? `${logged.type}: ` : ''}${logged.message}${logged.frame ? ` (${logged.frame})` : ''}`;
@@ -350,7 +359,7 @@ class FuzzSession {
       }
       if (!isMalformed(c) && c.headers.auth === 'session') this.trackSession(c, response.status, response.headers.get('set-cookie'));
     } else {
-      this.statusCounts[outcome.kind] = (this.statusCounts[outcome.kind] ?? 0) + 1;
+      tally[outcome.kind] = (tally[outcome.kind] ?? 0) + 1;
     }
 
     // No whole answer (cut on purpose, refused, or the socket dropped): make sure the server lived through it.
@@ -375,6 +384,10 @@ class FuzzSession {
     }
 
     this.previousCase = description;
+    const ms = Math.round(performance.now() - started);
+    if (this.counting && (this.slowest.length < 5 || ms > this.slowest[this.slowest.length - 1]!.ms)) {
+      this.slowest = [...this.slowest, { ms, description, outcome: outcome.kind === 'response' ? String(outcome.response.status) : outcome.kind }].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    }
     return { problems, description, size: request.body.length + request.target.length, serverLog };
   }
 
@@ -441,8 +454,10 @@ export async function runApiFuzz(input: FuzzSettings): Promise<FuzzReport> {
       const details = await fc.check(property, { seed: settings.seed, numRuns: settings.runs, path: settings.path, endOnFailure: true });
       if (details.failed) counterexample = { path: details.counterexamplePath ?? '', description: details.counterexample ? describeCase(details.counterexample[0], fuzz.apiModels) : '', error: String(details.errorInstance), shrinks: 0 };
       if (settings.minimise) {
+        fuzz.counting = false;
         for (const group of failures.values()) {
           log(`minimising: ${group.key}`);
+          fuzz.extraRestarts += 30;
           const shrunk = await shrinkOne(fuzz, cases, settings.seed, String(group.firstRun), (c, problems, serverLog) => problems.some((p) => failureKey(c, p, serverLog) === group.key));
           if (shrunk) group.minimised = shrunk.description;
         }
@@ -466,6 +481,7 @@ export async function runApiFuzz(input: FuzzSettings): Promise<FuzzReport> {
     durationMs: Date.now() - started,
     statusCounts: fuzz.statusCounts,
     routeCounts: fuzz.routeCounts,
+    slowest: fuzz.slowest,
     serverErrors: fuzz.serverErrors,
     nodeParserRejections: fuzz.nodeParserRejections,
     crashes: fuzz.crashes,
@@ -505,7 +521,7 @@ async function shrinkOne(
     }
     const index = run++;
     const result = await fuzz.runCase(c, index);
-    if (failedAt === undefined) fuzz.runsExecuted += 1;
+    if (failedAt === undefined && fuzz.counting) fuzz.runsExecuted += 1;
     // A dead server that may not be restarted proves nothing about this candidate: stop shrinking.
     if (result === 'server-dead') {
       if (failedAt !== undefined) return true;

@@ -55,6 +55,8 @@ console.log(`\n${formatReport(report)}`);
 if (values.routes) {
   console.log('\ncases per route (sent / answered 2xx-3xx):');
   for (const [route, counts] of Object.entries(report.routeCounts).sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${route}: ${counts.sent} / ${counts.accepted}`);
+  console.log('\nslowest cases:');
+  for (const slow of report.slowest) console.log(`  ${slow.ms} ms → ${slow.outcome}\n${slow.description.replace(/^/gm, '    ')}`);
 }
 console.log(`\nruns: ${report.runsExecuted}; 5xx: ${report.serverErrors}; server alive: ${report.serverAliveAtEnd ? 'yes' : 'no'}; distinct failures: ${report.failures.length}`);
 process.exit(report.failures.length || report.counterexample || report.crashes.length || !report.serverAliveAtEnd ? 1 : 0);

@@ -32,6 +32,8 @@ export class ServerUnderTest {
   /** Request-log lines seen ("request completed" / "request aborted by the client"): one per request Express saw. */
   requestLogCount = 0;
   readonly errorsByRequestId = new Map<string, LoggedError>();
+  /** Ids of the last requests the request log reported done (their error line, if any, was logged before). */
+  readonly finishedRequestIds = new Set<string>();
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** Set once the process's output streams have ended too (after `exit`), so its last words are all read. */
   private outputClosed = false;
@@ -184,12 +186,19 @@ export class ServerUnderTest {
     if (!isRequestLine) this.remember(line);
     if (!entry) return;
     if (typeof entry.port === 'number' && this.port === 0) this.port = entry.port;
-    if (isRequestLine) this.requestLogCount += 1;
     const requestId = (entry.req as { id?: unknown } | undefined)?.id;
+    if (isRequestLine) {
+      this.requestLogCount += 1;
+      if (typeof requestId === 'string') {
+        this.finishedRequestIds.add(requestId);
+        if (this.finishedRequestIds.size > 500) this.finishedRequestIds.delete(this.finishedRequestIds.values().next().value!);
+      }
+    }
     const err = entry.err as { message?: unknown; type?: unknown; stack?: unknown } | undefined;
     if (typeof requestId === 'string' && err && typeof entry.level === 'number' && entry.level >= 50) {
       const frame = typeof err.stack === 'string' ? (err.stack.split('\n').find((l) => /^\s+at /.test(l) && !l.includes('node_modules')) ?? '').trim() : '';
       this.errorsByRequestId.set(requestId, { message: String(err.message ?? entry.msg), type: String(err.type ?? ''), frame });
+      if (this.errorsByRequestId.size > 500) this.errorsByRequestId.delete(this.errorsByRequestId.keys().next().value!);
     }
     this.events.emit('change');
   }
