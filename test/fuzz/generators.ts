@@ -66,6 +66,8 @@ function queryValue(key: string): fc.Arbitrary<Piece> {
     case 'q':
       return fc.oneof(
         raw('run', 'Fuzz', '%C3%A9', '%25', '_', '%22a%22', 'it%27s', 'a+b', '', '%0A', 'a%0D%0Ab'),
+        // Wildcards and quotes of LIKE and full-text syntax, case folding that changes length, joiners, NUL.
+        raw('%25%25%25', '___', '%27%27%27', '*', '%2Ba+-b', '(a)', '%40%40', '%C4%B0stanbul', 'stra%C3%9Fe', '%EF%AC%80', '%F0%9F%98%80%F0%9F%98%80', 'e%CC%81e%CC%81', '%00%00%00', 'seed', 'seed%20event'),
         fc.constantFrom(199, 200, 201, 202, 1000, 5000).map((times): Piece => ({ repeat: 'a', times })),
         fc.constantFrom(100, 101, 201).map((times): Piece => ({ repeat: 'é', times })),
       );

@@ -6,13 +6,13 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPES } from '../../src/services/attachments/owner-types.js';
 import { RECORD_API_PATHS, RECORD_KINDS, type RecordKind } from '../../src/shared/schemas/records.js';
 import { fuzzCases } from './generators.js';
-import { apiRouteModels, isMalformed, type AnyCase, type RouteModel } from './model.js';
+import { apiRouteModels, isMalformed, ownerOfParam, type AnyCase, type RouteModel } from './model.js';
 import { buildRequest, describeCase, type Session } from './render.js';
 import { fileBytes } from './multipart.js';
 import { judge, type Problem } from './oracle.js';
 import { declaredRoutes } from './routes.js';
 import { REPO_ROOT, ServerUnderTest } from './server.js';
-import { ID_OWNERS, type IdOwner, type IdPools } from './values.js';
+import { ID_OWNERS, idFrom, type IdOwner, type IdPools } from './values.js';
 import { header, send, type WireOutcome, type WireRequest } from './wire.js';
 
 /** Fuzzed requests come from 127.0.0.1; the harness's own sign-ins from here, so the login throttle the fuzz trips never locks it out. */
@@ -118,6 +118,7 @@ class FuzzSession {
   extraRestarts = 0;
   private casesSinceRefresh = 0;
   private poolsDirty = false;
+  private poolsLow = false;
   private sessionLost = false;
   private previousCase: string | undefined;
   /** Whether the current death of the server is already in `crashes`. */
@@ -320,6 +321,8 @@ class FuzzSession {
     if ((await this.ensureServer(c)) === 'dead') return 'server-dead';
     if (this.sessionLost) await this.signInAgain();
     if (this.poolsDirty || this.casesSinceRefresh >= REFRESH_EVERY) await this.refreshPools();
+    else if (this.poolsLow) await this.seed();
+    this.poolsLow = false;
     this.casesSinceRefresh += 1;
 
     const started = performance.now();
@@ -395,8 +398,23 @@ class FuzzSession {
     const cleared = (setCookies ?? []).some((line) => /^pacer=;/.test(line) || (/^pacer=/.test(line) && /expires=Thu, 01 Jan 1970/i.test(line)));
     if (cleared || (c.route === 'POST /api/logout' && status === 204)) this.sessionLost = true;
     else this.adoptCookies(setCookies);
-    // Deleting a pooled row (or its owner, with its contacts, payments and files) leaves the pools pointing at nothing.
-    if (c.method === 'DELETE' && status >= 200 && status < 300 && c.params.some(({ piece }) => 'existing' in piece)) this.poolsDirty = true;
+    if (c.method === 'DELETE' && status >= 200 && status < 300) this.forgetDeleted(c);
+  }
+
+  /**
+   * A pooled row the case deleted leaves its pool (topped up before the next case). Rows deleted with it (a
+   * record's contacts, payments and files) stay listed until the next periodic refresh: a few 404s, not a re-read
+   * of every pool after every delete.
+   */
+  private forgetDeleted(c: Exclude<AnyCase, { malformed: string }>) {
+    const pattern = c.route.slice(c.route.indexOf(' ') + 1);
+    for (const { name, piece } of c.params) {
+      const owner = ownerOfParam(pattern, name);
+      if (!owner || !('existing' in piece)) continue;
+      const id = idFrom(this.pools, owner, piece.existing);
+      this.pools[owner] = this.pools[owner].filter((pooled) => pooled !== id);
+      if (this.pools[owner].length < MIN_POOL) this.poolsLow = true;
+    }
   }
 }
 

@@ -179,8 +179,34 @@ const filePart: fc.Arbitrary<MultipartPart> = fc.record(
 const brokenPart = (part: fc.Arbitrary<MultipartPart>) =>
   fc.tuple(part, rarely(fc.constantFrom('no-disposition' as const, 'no-blank-line' as const, 'lf-only' as const), 12)).map(([p, broken]) => (broken ? { ...p, broken } : p));
 
-/** A multipart body: usually a well-formed upload form, with broken boundaries, parts and endings mixed in. */
-export const multipartBody: fc.Arbitrary<MultipartBody> = fc.record({
+/** What the Upload Files dialog sends: the owner, then one to three files of an allowed type. */
+const wellFormedUpload: fc.Arbitrary<MultipartBody> = fc
+  .tuple(
+    fc.constantFrom(...RECORD_TYPES),
+    fc.nat(20),
+    fc.array(
+      fc.record({
+        filename: fc.oneof(fc.constantFrom('photo.png', 'IMG_0001.JPG', 'clip.mp4', 'a.gif', 'é😀 café.gif', 'x'.repeat(300) + '.png', 'a"b.png', '%00.png'), anyText),
+        magic: fc.constantFrom<Magic>('png', 'jpeg', 'gif', 'mp4'),
+        size: fc.integer({ min: 100, max: 20_000 }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  )
+  .map(([entityType, pick, files]) => ({
+    parts: [
+      { name: 'entityType', value: { text: entityType } },
+      { name: 'entityId', value: { id: 'owner' as const, pick } },
+      ...files.map((f): MultipartPart => ({ name: 'files', filename: f.filename, contentType: 'application/octet-stream', file: { magic: f.magic, size: f.size } })),
+    ],
+    boundary: 'fuzzBoundary7MA4YWxk',
+    declared: 'same' as const,
+    ending: 'proper' as const,
+    preamble: '',
+  }));
+
+/** A multipart form with broken boundaries, parts and endings mixed in. */
+const roughMultipart: fc.Arbitrary<MultipartBody> = fc.record({
   parts: fc.oneof(
     { weight: 6, arbitrary: fc.tuple(brokenPart(fieldPart), brokenPart(fieldPart), fc.array(brokenPart(filePart), { minLength: 1, maxLength: 3 })).map(([a, b, files]) => [a, b, ...files]) },
     { weight: 3, arbitrary: fc.array(brokenPart(fc.oneof(fieldPart, filePart)), { maxLength: 6 }) },
@@ -195,3 +221,6 @@ export const multipartBody: fc.Arbitrary<MultipartBody> = fc.record({
   ending: fc.constantFrom<MultipartBody['ending']>('proper', 'proper', 'proper', 'proper', 'proper', 'no-final-boundary', 'garbage-after', 'missing-dashes'),
   preamble: fc.constantFrom('', '', '', '', 'This is a preamble', '--'),
 });
+
+/** A multipart body: a third well-formed uploads (so files get stored, listed and served), the rest rough. */
+export const multipartBody: fc.Arbitrary<MultipartBody> = fc.oneof({ weight: 1, arbitrary: wellFormedUpload }, { weight: 2, arbitrary: roughMultipart });

@@ -18,7 +18,7 @@ const { values } = parseArgs({
     minimise: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '15000' },
     progress: { type: 'string', default: '500' },
-    'max-restarts': { type: 'string', default: '200' },
+    'max-restarts': { type: 'string' },
     routes: { type: 'boolean', default: false },
     trace: { type: 'string' },
   },
@@ -47,7 +47,8 @@ const report = await runApiFuzz({
   minimise: values.minimise,
   requestTimeoutMs: wholeNumber('timeout', values.timeout, 15_000),
   progressEvery: wholeNumber('progress', values.progress, 500),
-  maxRestarts: wholeNumber('max-restarts', values['max-restarts'], 200),
+  // Enough to ride out a crash every fifty cases; a server that dies more often than that ends the run.
+  maxRestarts: wholeNumber('max-restarts', values['max-restarts'], Math.max(200, Math.ceil(runs / 50))),
   trace: values.trace,
   log: (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`),
 });
