@@ -258,7 +258,7 @@ export function describeCase(c: AnyCase, apiModels: Map<string, RouteModel>): st
   const notes = [
     t.framing !== 'length' ? `framing: ${t.framing}` : '',
     t.declared !== undefined ? `Content-Length: ${JSON.stringify(t.declared)}` : '',
-    t.cut ? `body cut after ${t.cut.perMille / 10}% then ${t.cut.end}${t.cut.pauseMs ? ` (after ${t.cut.pauseMs} ms)` : ''}` : '',
+    t.cut && c.body.kind !== 'none' ? `body cut after ${t.cut.perMille / 10}% then ${t.cut.end}${t.cut.pauseMs ? ` (after ${t.cut.pauseMs} ms)` : ''}` : '',
     t.connection !== 'close' ? `Connection: ${t.connection}` : '',
   ].filter(Boolean);
   if (notes.length) lines.push(`  [${notes.join('; ')}]`);
