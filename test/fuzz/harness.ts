@@ -18,7 +18,7 @@ import { header, send, type WireOutcome, type WireRequest } from './wire.js';
 /** Fuzzed requests come from 127.0.0.1; the harness's own sign-ins from here, so the login throttle the fuzz trips never locks it out. */
 const CONTROL_ADDRESS = '127.0.0.2';
 const ADMIN = { email: 'fuzz-admin@example.org', password: 'fuzz admin password', firstName: 'Fuzz', lastName: 'Admin' };
-/** Pools are re-read from the API this often (and after deletes), so ids keep pointing at rows that exist. */
+/** Pools are re-read from the API this often (and after a restart), so ids keep pointing at rows that exist. */
 const REFRESH_EVERY = 250;
 const MIN_POOL = 3;
 
@@ -360,7 +360,7 @@ class FuzzSession {
           if (logged) serverLog = `${logged.type ? `${logged.type}: ` : ''}${logged.message}${logged.frame ? ` (${logged.frame})` : ''}`;
         }
       }
-      if (!isMalformed(c) && c.headers.auth === 'session') this.trackSession(c, response.status, response.headers.get('set-cookie'));
+      if (!isMalformed(c) && c.headers.auth === 'session') this.afterAnswer(c, response.status, response.headers.get('set-cookie'));
     } else {
       tally[outcome.kind] = (tally[outcome.kind] ?? 0) + 1;
     }
@@ -381,6 +381,8 @@ class FuzzSession {
       problems.push({ kind: 'crash', message: 'the server process died' });
     }
     if (problems.some((p) => p.kind === 'crash')) {
+      // The crash explains a missing answer: report it once, as the crash.
+      problems.splice(0, problems.length, ...problems.filter((p) => p.kind !== 'no-answer'));
       this.recordCrash(run, description, this.previousCase);
       // What the process printed as it died tells one crash from another.
       serverLog = await this.server.crashCause();
@@ -394,7 +396,8 @@ class FuzzSession {
     return { problems, description, size: request.body.length + request.target.length, serverLog };
   }
 
-  private trackSession(c: Exclude<AnyCase, { malformed: string }>, status: number, setCookies: string[] | undefined) {
+  /** Keeps the session cookie current (re-signing in after a fuzzed logout) and the pools free of deleted rows. */
+  private afterAnswer(c: Exclude<AnyCase, { malformed: string }>, status: number, setCookies: string[] | undefined) {
     const cleared = (setCookies ?? []).some((line) => /^pacer=;/.test(line) || (/^pacer=/.test(line) && /expires=Thu, 01 Jan 1970/i.test(line)));
     if (cleared || (c.route === 'POST /api/logout' && status === 204)) this.sessionLost = true;
     else this.adoptCookies(setCookies);

@@ -66,7 +66,9 @@ const excerpt = (body: Buffer) => {
 export function judge(request: WireRequest, outcome: WireOutcome, context: JudgeContext): Problem[] {
   if (outcome.kind === 'refused') return [{ kind: 'crash', message: `connection refused (${outcome.detail})` }];
   if (outcome.kind === 'timeout') return context.incomplete ? [] : [{ kind: 'no-answer', message: 'no answer before the time limit' }];
-  if (outcome.kind === 'no-response') return [];
+  // A whole, well-formed request deserves an answer; a dropped connection (or half an answer) is a failure too,
+  // unless the connection was reset: answering early and closing on an unread body resets it under the answer.
+  if (outcome.kind === 'no-response') return context.incomplete || outcome.reset ? [] : [{ kind: 'no-answer', message: outcome.detail }];
   return judgeResponse(request, outcome.response, context);
 }
 

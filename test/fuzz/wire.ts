@@ -30,7 +30,11 @@ export interface WireResponse {
 
 export type WireOutcome =
   | { kind: 'response'; response: WireResponse }
-  | { kind: 'no-response'; detail: string }
+  /**
+   * `reset`: the connection was reset rather than closed. A server that answers early (413, 403) and closes with
+   * the rest of a large body unread makes the kernel reset the connection, which can lose the answer on its way.
+   */
+  | { kind: 'no-response'; detail: string; reset: boolean }
   | { kind: 'refused'; detail: string }
   | { kind: 'timeout' };
 
@@ -148,6 +152,7 @@ export function send(request: WireRequest, options: SendOptions): Promise<WireOu
     const received: Buffer[] = [];
     let settled = false;
     let connected = false;
+    let reset = false;
     const finish = (outcome: WireOutcome) => {
       if (settled) return;
       settled = true;
@@ -160,7 +165,7 @@ export function send(request: WireRequest, options: SendOptions): Promise<WireOu
       const [first] = parseResponses(Buffer.concat(received), request.method, closed);
       // With Connection: close the server ends the socket after answering; otherwise stop at the first answer.
       if (first && (!closesAfter || closed)) finish({ kind: 'response', response: first });
-      else if (closed) finish({ kind: 'no-response', detail: received.length ? 'unparseable answer' : 'connection closed without an answer' });
+      else if (closed) finish({ kind: 'no-response', detail: received.length ? 'unparseable answer' : 'connection closed without an answer', reset });
     };
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
@@ -169,8 +174,9 @@ export function send(request: WireRequest, options: SendOptions): Promise<WireOu
     socket.on('end', () => tryParse(true));
     socket.on('close', () => tryParse(true));
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (!connected) finish({ kind: 'refused', detail: error.code ?? error.message });
-      else tryParse(true);
+      if (!connected) return finish({ kind: 'refused', detail: error.code ?? error.message });
+      reset = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+      tryParse(true);
     });
     socket.on('connect', () => {
       connected = true;
