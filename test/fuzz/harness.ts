@@ -20,7 +20,9 @@ const CONTROL_ADDRESS = '127.0.0.2';
 const ADMIN = { email: 'fuzz-admin@example.org', password: 'fuzz admin password', firstName: 'Fuzz', lastName: 'Admin' };
 /** Pools are re-read from the API this often (and after a restart), so ids keep pointing at rows that exist. */
 const REFRESH_EVERY = 250;
-const MIN_POOL = 3;
+/** Rows seeded per pool (lists give records more), and the size below which a pool is refilled. */
+const POOL_TARGET: Record<IdOwner, number> = { event: 3, professional: 3, runclub: 3, brand: 3, media: 3, influencer: 3, contact: 8, payment: 8, file: 6 };
+const POOL_LOW = 2;
 
 export interface FuzzSettings {
   runs: number;
@@ -75,6 +77,7 @@ export interface FuzzReport {
   slowest: FuzzSession['slowest'];
   serverErrors: number;
   nodeParserRejections: number;
+  poolRefreshes: number;
   crashes: CrashRecord[];
   restarts: number;
   serverAliveAtEnd: boolean;
@@ -110,6 +113,7 @@ class FuzzSession {
   serverErrors = 0;
   nodeParserRejections = 0;
   runsExecuted = 0;
+  poolRefreshes = 0;
   crashes: CrashRecord[] = [];
   restarts = 0;
   /** Off while minimising collected failures, so the report's numbers describe the run itself. */
@@ -227,12 +231,12 @@ class FuzzSession {
     }
   }
 
-  /** Tops every pool up to MIN_POOL rows, creating them through the API like a user would. */
+  /** Tops every pool up to its target, creating rows through the API like a user would. */
   async seed(): Promise<void> {
     for (const kind of RECORD_KINDS) {
-      while (this.pools[kind].length < MIN_POOL) this.pools[kind].push(await this.create(RECORD_API_PATHS[kind], this.recordBody(kind, this.pools[kind].length)));
+      while (this.pools[kind].length < POOL_TARGET[kind]) this.pools[kind].push(await this.create(RECORD_API_PATHS[kind], this.recordBody(kind, this.pools[kind].length)));
     }
-    for (let i = 0; this.pools.contact.length < MIN_POOL * 2; i++) {
+    for (let i = 0; this.pools.contact.length < POOL_TARGET.contact; i++) {
       const entityType = CONTACT_OWNER_TYPES[i % CONTACT_OWNER_TYPES.length]!;
       this.pools.contact.push(
         await this.create('/api/contacts', {
@@ -246,11 +250,11 @@ class FuzzSession {
         }),
       );
     }
-    for (let i = 0; this.pools.payment.length < MIN_POOL * 2; i++) {
+    for (let i = 0; this.pools.payment.length < POOL_TARGET.payment; i++) {
       const entityType = RECORD_TYPES[i % RECORD_TYPES.length]!;
       this.pools.payment.push(await this.create('/api/payments', { entityType, entityId: this.pools[entityType][0], description: `Seed payment ${i}`, amount: '120.50', paymentDate: '2026-03-01' }));
     }
-    for (let i = 0; this.pools.file.length < MIN_POOL; i++) {
+    for (let i = 0; this.pools.file.length < POOL_TARGET.file; i++) {
       const entityType = RECORD_TYPES[i % RECORD_TYPES.length]!;
       this.pools.file.push(await this.uploadFile(entityType, this.pools[entityType][0]!, i % 2 ? 'gif' : 'png'));
     }
@@ -282,6 +286,7 @@ class FuzzSession {
     await this.seed();
     this.poolsDirty = false;
     this.casesSinceRefresh = 0;
+    this.poolRefreshes += 1;
   }
 
   private async ensureServer(c: AnyCase): Promise<'ok' | 'dead'> {
@@ -320,8 +325,8 @@ class FuzzSession {
   async runCase(c: AnyCase, run: number): Promise<CaseResult | 'server-dead'> {
     if ((await this.ensureServer(c)) === 'dead') return 'server-dead';
     if (this.sessionLost) await this.signInAgain();
-    if (this.poolsDirty || this.casesSinceRefresh >= REFRESH_EVERY) await this.refreshPools();
-    else if (this.poolsLow) await this.seed();
+    // A short pool is refilled after a re-read: new contacts, payments and files need owners that still exist.
+    if (this.poolsDirty || this.poolsLow || this.casesSinceRefresh >= REFRESH_EVERY) await this.refreshPools();
     this.poolsLow = false;
     this.casesSinceRefresh += 1;
 
@@ -405,7 +410,7 @@ class FuzzSession {
   }
 
   /**
-   * A pooled row the case deleted leaves its pool (topped up before the next case). Rows deleted with it (a
+   * A pooled row the case deleted leaves its pool (refilled when short). Rows deleted with it (a
    * record's contacts, payments and files) stay listed until the next periodic refresh: a few 404s, not a re-read
    * of every pool after every delete.
    */
@@ -416,7 +421,7 @@ class FuzzSession {
       if (!owner || !('existing' in piece)) continue;
       const id = idFrom(this.pools, owner, piece.existing);
       this.pools[owner] = this.pools[owner].filter((pooled) => pooled !== id);
-      if (this.pools[owner].length < MIN_POOL) this.poolsLow = true;
+      if (this.pools[owner].length < POOL_LOW) this.poolsLow = true;
     }
   }
 }
@@ -505,6 +510,7 @@ export async function runApiFuzz(input: FuzzSettings): Promise<FuzzReport> {
     slowest: fuzz.slowest,
     serverErrors: fuzz.serverErrors,
     nodeParserRejections: fuzz.nodeParserRejections,
+    poolRefreshes: fuzz.poolRefreshes,
     crashes: fuzz.crashes,
     restarts: fuzz.restarts,
     serverAliveAtEnd: aliveAtEnd,
@@ -574,7 +580,7 @@ async function shrinkOne(
 export function formatReport(report: FuzzReport): string {
   const lines = [
     `API fuzz on ${report.database}: seed ${report.seed}, ${report.runsExecuted} of ${report.runsRequested} runs in ${(report.durationMs / 1000).toFixed(1)} s`,
-    `  5xx answers: ${report.serverErrors}; server alive at the end: ${report.serverAliveAtEnd ? 'yes' : 'NO'}; crashes: ${report.crashes.length}; restarts: ${report.restarts}`,
+    `  5xx answers: ${report.serverErrors}; server alive at the end: ${report.serverAliveAtEnd ? 'yes' : 'NO'}; crashes: ${report.crashes.length}; restarts: ${report.restarts}; id pools re-read: ${report.poolRefreshes}×`,
     `  statuses: ${Object.entries(report.statusCounts)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([status, count]) => `${status}×${count}`)
