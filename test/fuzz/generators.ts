@@ -1,3 +1,7 @@
+/*
+ * fast-check arbitraries for fuzz cases: path parameters, query strings, bodies (from the route models in
+ * model.ts), headers and transport. Values stay symbolic (see values.ts) until render.ts builds the bytes.
+ */
 import fc from 'fast-check';
 import { SYNC_KINDS } from '../../src/integrations/wordpress/content-model.js';
 import { RECORD_TYPES } from '../../src/services/attachments/owner-types.js';

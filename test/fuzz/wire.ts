@@ -68,7 +68,7 @@ export function serialise(request: WireRequest): { head: Buffer; body: Buffer } 
   return { head: Buffer.from(serialiseHead(request), 'utf8'), body: framedBody(request) };
 }
 
-/** Parses every complete response in `data`; `done` once the first one is whole (or cannot be framed yet). */
+/** Every complete response in `data` (after any 1xx); a response delimited by the close only once `closed`. */
 export function parseResponses(data: Buffer, method: string, closed: boolean): WireResponse[] {
   const responses: WireResponse[] = [];
   let offset = 0;
