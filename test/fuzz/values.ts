@@ -31,6 +31,12 @@ export interface RenderEnv {
   ownerType: IdOwner;
 }
 
+/**
+ * Most characters one rendered body may hold: past the 50 MB import limit in bytes for wide characters, yet far
+ * below what a string can hold (a few symbolic values nested in a list could otherwise ask for gigabytes).
+ */
+export const MAX_RENDERED_CHARS = 30_000_000;
+
 /** `arbitrary` once in `oneIn` draws, else null (fc.option's `freq` is the other way round: how often it is null). */
 export const rarely = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> =>
   fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
@@ -43,18 +49,29 @@ export function idFrom(pools: IdPools, owner: IdOwner, pick: number): number {
 
 /** JSON text; strings go through JSON.stringify, which writes a lone surrogate as a \uD800 escape. */
 export function renderJson(value: Json, env: RenderEnv): string {
-  if ('s' in value) return JSON.stringify(value.s);
-  if ('n' in value) return value.n;
-  if ('b' in value) return String(value.b);
-  if ('nul' in value) return 'null';
-  if ('a' in value) return `[${value.a.map((item) => renderJson(item, env)).join(',')}]`;
-  if ('o' in value) return `{${value.o.map(([key, item]) => `${JSON.stringify(key)}:${renderJson(item, env)}`).join(',')}}`;
-  if ('id' in value) {
-    const id = idFrom(env.pools, value.id === 'owner' ? env.ownerType : value.id, value.pick);
-    return value.text ? JSON.stringify(String(id)) : String(id);
-  }
-  if ('big' in value) return JSON.stringify(value.big.repeat(value.times));
-  return value.shape === 'array' ? `${'['.repeat(value.deep)}${']'.repeat(value.deep)}` : `${'{"a":'.repeat(value.deep)}1${'}'.repeat(value.deep)}`;
+  // Long values share one budget, spent in document order, so the same case always renders the same text.
+  const budget = { left: MAX_RENDERED_CHARS };
+  const render = (node: Json): string => {
+    if ('s' in node) return JSON.stringify(node.s);
+    if ('n' in node) return node.n;
+    if ('b' in node) return String(node.b);
+    if ('nul' in node) return 'null';
+    if ('a' in node) return `[${node.a.map(render).join(',')}]`;
+    if ('o' in node) return `{${node.o.map(([key, item]) => `${JSON.stringify(key)}:${render(item)}`).join(',')}}`;
+    if ('id' in node) {
+      const id = idFrom(env.pools, node.id === 'owner' ? env.ownerType : node.id, node.pick);
+      return node.text ? JSON.stringify(String(id)) : String(id);
+    }
+    if ('big' in node) {
+      const times = Math.max(0, Math.min(node.times, Math.floor(budget.left / node.big.length)));
+      budget.left -= times * node.big.length;
+      return JSON.stringify(node.big.repeat(times));
+    }
+    const depth = Math.max(0, Math.min(node.deep, Math.floor(budget.left / 6)));
+    budget.left -= depth * 6;
+    return node.shape === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  };
+  return render(value);
 }
 
 /** Short form for reports: long values stay symbolic. */
