@@ -373,8 +373,10 @@ class FuzzSession {
     // No whole answer (cut on purpose, refused, or the socket dropped): make sure the server lived through it.
     // Express logs one line when it is done with a request; waiting for it lets an abort's after-effects happen first.
     if (outcome.kind !== 'response' || incomplete) {
-      // Only a request whose head the app accepted gets a log line; a head Node refused never reaches Express.
-      const reachedApp = request.rawHead === undefined && request.framing.kind !== 'declared' && (outcome.kind !== 'response' || header(outcome.response, 'x-request-id') !== undefined || request.cut !== undefined);
+      // Only a request whose head the app accepted gets a log line. Node refuses some heads before Express sees them
+      // (417 for an Expect, 431 for huge headers); its bare 400 also follows a body cut short, which Express did see.
+      const refusedByNode = outcome.kind === 'response' && header(outcome.response, 'x-request-id') === undefined && outcome.response.status !== 400;
+      const reachedApp = request.rawHead === undefined && request.framing.kind !== 'declared' && !refusedByNode;
       if (reachedApp) await this.server.waitFor(() => this.server.requestLogCount > logsBefore || !this.server.alive, 1000);
       const health = this.server.alive ? await this.probeHealth() : undefined;
       if (!health || health.kind !== 'response' || health.response.status !== 200) {
