@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three tiers: `unit` (services, API through supertest, CLI) runs against the database named by
+ * Three tiers: `unit` (services, API through supertest, CLI, the API fuzz) runs against the database named by
  * TEST_DATABASE_URL (SQLite by default, MariaDB in CI's second pass); `components` renders views in happy-dom;
  * `e2e` drives the built app in Debian's Chromium.
  */
@@ -16,7 +16,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/integrations/**/*.test.ts'],
+          // test/fuzz: the API fuzz against the real server in a child process (see test/fuzz/harness.ts).
+          include: [
+            'test/unit/**/*.test.ts',
+            'test/api/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/integrations/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
+          ],
           setupFiles: ['test/setup/node.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -7,7 +7,7 @@ import { createDatabase, dialectOf, mysqlConnection, type Dialect } from '@db/kn
 import { migrateToLatest } from '@db/migrate.js';
 
 /** The database every data-layer test runs on: SQLite unless TEST_DATABASE_URL names a MySQL/MariaDB server. */
-const testDatabaseServer = process.env.TEST_DATABASE_URL ?? 'sqlite';
+export const testDatabaseServer = process.env.TEST_DATABASE_URL ?? 'sqlite';
 export const testDialect: Dialect = testDatabaseServer === 'sqlite' ? 'sqlite' : dialectOf(testDatabaseServer);
 
 export interface TestDatabase {

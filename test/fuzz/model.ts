@@ -1,0 +1,287 @@
+/*
+ * What the fuzzer knows about the app's routes, and the shape of a generated case: generators.ts draws cases,
+ * render.ts turns them into bytes and into the curl-like text of a report.
+ */
+import type { z } from 'zod';
+import { AddMemberSchema } from '@services/integrations/service.js';
+import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { PaymentInputSchema } from '@shared/schemas/payments.js';
+import { RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
+import { RecordInputSchemas } from '@shared/schemas/records.js';
+import type { MultipartBody } from './multipart.js';
+import type { DeclaredRoute } from './routes.js';
+import type { IdOwner, Json } from './values.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Route models: what each /api route takes. Every declared route needs an entry (a test checks it).
+
+export type BodyModel =
+  | { kind: 'none' }
+  | { kind: 'object'; schema: z.ZodType; valid: Array<[string, Json]> }
+  | { kind: 'import'; which: 'events' | 'brands' }
+  | { kind: 'upload' };
+
+export interface RouteModel {
+  body: BodyModel;
+  /** Query parameters the route reads (others are generated too). */
+  query: readonly string[];
+}
+
+const LIST_QUERY = ['q', 'sort', 'limit', 'offset', 'filter', 'type'] as const;
+
+const PAGE_QUERY = ['q', 'page', 'filter', 'type', 'return'] as const;
+
+const s = (value: string): Json => ({ s: value });
+
+const owner = (): Json => ({ id: 'owner', pick: 0 });
+
+const none = (query: readonly string[] = []): RouteModel => ({ body: { kind: 'none' }, query });
+
+const object = (schema: z.ZodType, valid: Array<[string, Json]>): RouteModel => ({ body: { kind: 'object', schema, valid }, query: [] });
+
+/** The smallest body each record type accepts: the name fields. */
+const VALID_RECORD: Record<RecordType, Array<[string, Json]>> = {
+  event: [['eventName', s('Fuzz Event')]],
+  professional: [['businessName', s('Fuzz Physio')]],
+  runclub: [['clubName', s('Fuzz Runners')]],
+  brand: [['brandName', s('Fuzz Brand')]],
+  media: [['mediaName', s('Fuzz Media')]],
+  influencer: [
+    ['firstName', s('Fuzz')],
+    ['lastName', s('Runner')],
+  ],
+};
+
+const VALID_CONTACT: Array<[string, Json]> = [
+  ['firstName', s('Fuzz')],
+  ['lastName', s('Contact')],
+  ['entityType', s('event')],
+  ['entityId', owner()],
+];
+
+const VALID_PAYMENT: Array<[string, Json]> = [
+  ['entityType', s('event')],
+  ['entityId', owner()],
+  ['description', s('Fuzz payment')],
+  ['amount', s('10.00')],
+];
+
+export function apiRouteModels(): Map<string, RouteModel> {
+  const models = new Map<string, RouteModel>([
+    [
+      'POST /api/login',
+      object(LoginSchema, [
+        ['email', s('someone@example.org')],
+        ['password', s('not the password')],
+      ]),
+    ],
+    ['POST /api/logout', none()],
+    ['GET /api/me', none()],
+    ['GET /api/session', none()],
+    [
+      'POST /api/setup',
+      object(NewUserSchema, [
+        ['email', s('second@example.org')],
+        ['password', s('long enough password')],
+        ['firstName', s('Second')],
+        ['lastName', s('Admin')],
+      ]),
+    ],
+    ['GET /api/stats', none()],
+    ['GET /api/events/:id/wordpress-url', none()],
+    ['GET /api/contacts/:id', none()],
+    ['GET /api/contacts/:entityType/:entityId', none()],
+    ['POST /api/contacts', object(ContactInputSchema, VALID_CONTACT)],
+    ['PUT /api/contacts/:id', object(ContactInputSchema, VALID_CONTACT)],
+    ['DELETE /api/contacts/:id', none()],
+    ['GET /api/payments', none(['entityType', 'entityId', 'limit', 'offset'])],
+    ['POST /api/payments', object(PaymentInputSchema, VALID_PAYMENT)],
+    ['PUT /api/payments/:id', object(PaymentInputSchema, VALID_PAYMENT)],
+    ['DELETE /api/payments/:id', none()],
+    ['GET /api/files/:entityType/:entityId', none()],
+    ['POST /api/upload', { body: { kind: 'upload' }, query: [] }],
+    ['GET /api/uploads/:id', none(['download'])],
+    ['DELETE /api/files/:id', none()],
+    ['POST /api/events/bulk-import', { body: { kind: 'import', which: 'events' }, query: [] }],
+    ['POST /api/brands/bulk-import', { body: { kind: 'import', which: 'brands' }, query: [] }],
+    ['GET /api/wordpress/test', none()],
+    ['GET /api/wordpress/site-info', none()],
+    ['GET /api/mailchimp/test', none()],
+    ['GET /api/mailchimp/audiences', none()],
+    ['GET /api/integrations/overview', none()],
+    ['GET /api/sync/runs', none(['kind', 'limit'])],
+    ['POST /api/sync/:kind', none()],
+    ['POST /api/mailchimp/audiences/:audienceId/members', object(AddMemberSchema, [['email', s('member@example.org')]])],
+  ]);
+  for (const kind of RECORD_TYPES) {
+    const path = recordApiPath(kind);
+    models.set(`GET ${path}`, none(LIST_QUERY));
+    models.set(`GET ${path}/:id`, none());
+    models.set(`POST ${path}`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
+    models.set(`PUT ${path}/:id`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
+    models.set(`DELETE ${path}/:id`, none());
+  }
+  return models;
+}
+
+/** Pages all take the same thing (a GET with list parameters); only their path parameters differ. */
+export const pageModel = (): RouteModel => none(PAGE_QUERY);
+
+export function modelOf(c: FuzzCase, apiModels: Map<string, RouteModel>): RouteModel {
+  return c.surface === 'page' ? pageModel() : (apiModels.get(c.route) ?? none());
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Path parameters
+
+/** Which seeded rows an id parameter refers to: from its name, else from the path segment before it. */
+const OWNER_BY_PARAM: Record<string, IdOwner> = {
+  eventId: 'event',
+  professionalId: 'professional',
+  runClubId: 'runclub',
+  brandId: 'brand',
+  mediaId: 'media',
+  contactId: 'contact',
+};
+
+const OWNER_BY_SEGMENT: Record<string, IdOwner> = {
+  events: 'event',
+  professionals: 'professional',
+  runclubs: 'runclub',
+  brands: 'brand',
+  media: 'media',
+  influencers: 'influencer',
+  contacts: 'contact',
+  payments: 'payment',
+  files: 'file',
+  uploads: 'file',
+};
+
+export type ParamKind = 'id' | 'entityId' | 'entityType' | 'syncKind' | 'audienceId';
+
+const PARAM_KINDS: Record<string, ParamKind> = {
+  id: 'id',
+  eventId: 'id',
+  professionalId: 'id',
+  runClubId: 'id',
+  brandId: 'id',
+  mediaId: 'id',
+  contactId: 'id',
+  entityId: 'entityId',
+  entityType: 'entityType',
+  kind: 'syncKind',
+  audienceId: 'audienceId',
+};
+
+export const paramKindOf = (name: string): ParamKind | undefined => PARAM_KINDS[name];
+
+export function ownerOfParam(pattern: string, name: string): IdOwner | undefined {
+  if (OWNER_BY_PARAM[name]) return OWNER_BY_PARAM[name];
+  const segments = pattern.split('/');
+  const at = segments.indexOf(`:${name}`);
+  return at > 0 ? OWNER_BY_SEGMENT[segments[at - 1]!] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cases
+
+/** A path or query value: an existing row's id, text sent verbatim (may be broken %-encoding), or text to encode. */
+export type Piece = { existing: number } | { raw: string } | { text: string } | { repeat: string; times: number };
+
+export interface QueryPair {
+  key: Piece;
+  value: Piece;
+}
+
+export type Edit = { op: 'set'; key: string; value: Json } | { op: 'drop'; key: string } | { op: 'add'; key: string; value: Json };
+
+export type BodySpec =
+  | { kind: 'none' }
+  /** The route's model body (a valid baseline) after a few edits. */
+  | { kind: 'edited'; edits: Edit[] }
+  | { kind: 'json'; value: Json }
+  /** Text that is (usually) not JSON. */
+  | { kind: 'text'; text: string }
+  /** Bytes given as latin1 text: invalid UTF-8, UTF-16, binary. */
+  | { kind: 'bytes'; latin1: string }
+  | { kind: 'multipart'; body: MultipartBody }
+  | { kind: 'form'; text: string };
+
+export type Auth = 'session' | 'anonymous' | 'forged';
+
+export type OriginChoice = 'same' | 'referer' | 'none' | 'foreign' | 'null' | 'junk' | 'https';
+
+export interface HeaderSpec {
+  auth: Auth;
+  origin: OriginChoice;
+  /** 'auto' matches the body; otherwise sent as given, or left out. */
+  contentType: { auto: true } | { omit: true } | { value: string };
+  encoding?: { name: string; compress: boolean };
+  host: 'normal' | 'bare' | 'evil' | 'junk';
+  /** A time zone cookie next to the session, as the browser sends it. */
+  tz?: string;
+  extra: Array<[string, string]>;
+}
+
+export interface TransportSpec {
+  framing: 'length' | 'chunked' | 'none';
+  /** A wrong Content-Length (sent instead of the real one). */
+  declared?: string;
+  /** Send only this share (per mille) of the body, then end or reset the connection. */
+  cut?: { perMille: number; end: 'fin' | 'reset'; pauseMs: number };
+  connection: 'close' | 'keep-alive';
+}
+
+/** Path spellings Express may route differently from the canonical one. */
+export type PathVariant =
+  'as-is' | 'trailing-slash' | 'double-slash' | 'upper-case' | 'dot-segment' | 'encoded-slash' | 'matrix' | 'extra-segment' | 'fragment';
+
+/**
+ * The ways a request can be bent. Each case bends only a few of them and keeps the rest well-formed, so most cases
+ * get past the session, origin and content-type checks to the handler, and a shrunk counterexample names only the
+ * dimensions that matter. (The body is always generated: it is what most handlers are about.)
+ */
+export const DIMENSIONS = [
+  'method',
+  'path',
+  'params',
+  'query',
+  'auth',
+  'origin',
+  'contentType',
+  'encoding',
+  'host',
+  'headers',
+  'transport',
+] as const;
+
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export interface FuzzCase {
+  route: string;
+  surface: DeclaredRoute['surface'];
+  /** The method sent: the route's own, or (rarely) another. */
+  method: string;
+  params: Array<{ name: string; piece: Piece }>;
+  splat?: Piece[];
+  pathVariant: PathVariant;
+  query: QueryPair[];
+  body: BodySpec;
+  headers: HeaderSpec;
+  transport: TransportSpec;
+  /** The dimensions this case bends; every other one is what a well-behaved browser would send. */
+  perturbed: Dimension[];
+}
+
+/** A request line or head that is broken as HTTP (the Node parser should refuse it; the server must survive). */
+export interface MalformedCase {
+  malformed: string;
+  route: string;
+  path: string;
+  auth: boolean;
+}
+
+export type AnyCase = FuzzCase | MalformedCase;
+
+export const isMalformed = (c: AnyCase): c is MalformedCase => 'malformed' in c;
