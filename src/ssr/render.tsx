@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '@views/routes.js';
 import type { ServerLoaderContext } from '@views/data/source.js';
-import { AppError } from '@services/errors.js';
+import { AppError, badRequest } from '@services/errors.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement } from './hydration.js';
 import { localeOf } from '@server/locale.js';
@@ -25,6 +25,15 @@ export function pageFormBody() {
   };
 }
 
+/** The page's URL; Node accepts any Host header, and one that is no host name is the client's mistake (400). */
+function pageUrl(req: Request): URL {
+  try {
+    return new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+  } catch {
+    throw badRequest('The request could not be read: its Host header is not a host name');
+  }
+}
+
 /**
  * The request the route loaders and actions see. They read its URL and a posted form (and stop on its signal);
  * everything about the session reaches them through the request context, so the headers are not copied.
@@ -32,7 +41,7 @@ export function pageFormBody() {
 function toFetchRequest(req: Request, res: Response): globalThis.Request {
   const controller = new AbortController();
   res.on('close', () => controller.abort());
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+  const url = pageUrl(req);
   if (req.method !== 'POST') return new globalThis.Request(url, { method: 'GET', signal: controller.signal });
   const body = typeof req.body === 'string' ? req.body : '';
   return new globalThis.Request(url, { method: 'POST', body, headers: { 'Content-Type': FORM_TYPE }, signal: controller.signal });

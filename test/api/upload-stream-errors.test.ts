@@ -175,4 +175,30 @@ describe('uploads whose body breaks off', () => {
     expect(JSON.parse(insideSkipped.body)).toMatchObject({ code: 'bad_request' });
     await expectServerStillAnswers();
   });
+
+  it('answers 400 to a complete upload holding a part with an empty name, as a file or as a field', async () => {
+    for (const part of [`${partHead('', 'a.png')}abc\r\n`, `${partHead('')}${'x'.repeat(2000)}\r\n`]) {
+      const answer = await sendWhole(truncatedBody(Buffer.from(`${part}--${BOUNDARY}--\r\n`)));
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'bad_request' });
+    }
+    await expectServerStillAnswers();
+    expect(await fileRows()).toBe(0);
+  });
+
+  it('answers 400 to a page request whose Host header is no host name', async () => {
+    const answer = await new Promise<RawAnswer>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        const text = Buffer.concat(received).toString('utf8');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0) || null, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+      });
+      socket.write(`GET /events HTTP/1.1\r\nHost: a b\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+    });
+    expect(answer.status).toBe(400);
+    await expectServerStillAnswers();
+  });
 });

@@ -41,7 +41,8 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
       reject(badRequest('The upload must be sent as multipart/form-data'));
       return;
     }
-    const fields: Record<string, string> = {};
+    // No prototype: a field named "__proto__" is only ever a field.
+    const fields = Object.create(null) as Record<string, string>;
     const files: ReceivedFile[] = [];
     const writes: Array<Promise<unknown>> = [];
     let failure: AppError | Error | undefined;
@@ -65,12 +66,15 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
       }
     };
 
-    parser.on('field', (name, value, info) => {
+    // busboy hands a part whose name is empty (name="") over with no name at all: read it as ''.
+    parser.on('field', (rawName: string | undefined, value, info) => {
+      const name = rawName ?? '';
       if (info.nameTruncated || info.valueTruncated) return fail(badRequest(`The field ${name.slice(0, 100)} is too long`));
       fields[name] = value;
     });
 
-    parser.on('file', (name, stream, info) => {
+    parser.on('file', (rawName: string | undefined, stream, info) => {
+      const name = rawName ?? '';
       const originalName = sanitiseOriginalName(info.filename ?? '');
       // A file input left empty still sends a part with no file name: it is no file at all.
       if (name !== 'files' || !info.filename || failure) {
