@@ -1,4 +1,5 @@
 import { useLoaderData } from 'react-router';
+import { RECORD_TYPE_INFO } from '@shared/record-types.js';
 import { ownerContactAction } from '@views/components/attachments/actions.js';
 import { ContactForm } from '@views/components/attachments/contact-form.js';
 import { ownerContactsPath, ownerDetailPath } from '@views/components/attachments/paths.js';
@@ -8,14 +9,6 @@ import { ownerContactLoader, type OwnerContactPageData } from './loaders.js';
 
 export const loader = ownerContactLoader;
 export const action = ownerContactAction;
-
-const OWNER_NOT_FOUND = {
-  event: 'Event not found',
-  professional: 'Professional not found',
-  runclub: 'Run Club not found',
-  brand: 'Brand not found',
-  media: 'Media outlet not found',
-} as const;
 
 /** Add or edit a contact of an event, professional, run club, brand or media outlet; back to the owner afterwards. */
 export function Component() {
@@ -31,7 +24,7 @@ export function Component() {
         backLabel="Return Back"
       />
     ) : (
-      <NotFoundView title={OWNER_NOT_FOUND[ownerType]} backTo={`/${ownerPage.split('/')[1]}`} backLabel="Return Back" />
+      <NotFoundView title={RECORD_TYPE_INFO[ownerType].notFound} backTo={RECORD_TYPE_INFO[ownerType].path} backLabel="Return Back" />
     );
   }
   return (

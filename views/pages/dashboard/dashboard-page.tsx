@@ -1,18 +1,16 @@
 import { Link, useLoaderData } from 'react-router';
 import { Skeleton } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import type { Stats } from '@shared/schemas/records.js';
 
 export const loader = gated(({ context }) => dataSource(context).stats());
 
-export const STAT_CARDS: Array<{ key: keyof Stats; label: string; to: string }> = [
-  { key: 'events', label: 'Events', to: '/events' },
-  { key: 'professionals', label: 'Professionals', to: '/professionals' },
-  { key: 'runClubs', label: 'Run Clubs', to: '/runclubs' },
-  { key: 'brands', label: 'Brands', to: '/brands' },
-  { key: 'media', label: 'Media', to: '/media' },
-  { key: 'influencers', label: 'Influencers', to: '/influencers' },
-];
+/** One count card per record type, in the vocabulary's order (spec point 2: the six counts). */
+const STAT_CARDS = RECORD_TYPES.map((type) => {
+  const info = RECORD_TYPE_INFO[type];
+  return { key: info.statsKey, label: info.plural, to: info.path };
+});
 
 export function StatCards({ stats }: { stats: Stats | null }) {
   return (
