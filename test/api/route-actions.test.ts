@@ -90,11 +90,11 @@ describe('route loaders and actions on the server', () => {
       } as unknown as LoaderFunctionArgs);
 
     // Saving the form would move the contact to this event, so the page must say it does not exist.
-    await expect(load(`/events/${event.id}`, { eventId: String(event.id), contactId: String(contact.id) })).resolves.toMatchObject({
+    await expect(load(`/events/${event.id}`, { id: String(event.id), contactId: String(contact.id) })).resolves.toMatchObject({
       data: { contact: null, found: false, mode: 'edit' },
       init: { status: 404 },
     });
-    await expect(load(`/brands/${brand.id}`, { brandId: String(brand.id), contactId: String(contact.id) })).resolves.toMatchObject({
+    await expect(load(`/brands/${brand.id}`, { id: String(brand.id), contactId: String(contact.id) })).resolves.toMatchObject({
       contact: { id: contact.id },
       found: true,
     });

@@ -276,7 +276,7 @@ describe('contact pages', () => {
 
   it('owner edit page for a missing contact says so', () => {
     renderPage({
-      path: '/brands/:brandId/contacts/:contactId/edit',
+      path: '/brands/:id/contacts/:contactId/edit',
       url: '/brands/3/contacts/99/edit',
       Component: ownerPage.Component,
       data: { ownerType: 'brand', ownerId: 3, contact: null, mode: 'edit', found: false },

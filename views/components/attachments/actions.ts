@@ -120,7 +120,7 @@ function contactFormAction(
   });
 }
 
-/** /<owner>/:id/contacts/add and /<owner>/:ownerId/contacts/:contactId/edit: back to the owner's contacts. */
+/** /<owner>/:id/contacts/add and /<owner>/:id/contacts/:contactId/edit: back to the owner's contacts. */
 export const ownerContactAction = contactFormAction(
   PAGE_CREATE,
   (params) => (params.contactId === undefined ? null : parseRecordId(params.contactId)),

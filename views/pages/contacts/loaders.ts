@@ -32,9 +32,7 @@ export interface OwnerContactPageData {
 /** The owner-scoped add and edit pages: the owner type comes from the path, the ids from its parameters. */
 export const ownerContactLoader = gated(async ({ params, request, context }: LoaderFunctionArgs): Promise<OwnerContactPageData> => {
   const ownerType = ownerTypeFromPath(new URL(request.url).pathname) ?? 'event';
-  const ownerId = parseRecordId(
-    params.id ?? params.eventId ?? params.professionalId ?? params.runClubId ?? params.brandId ?? params.mediaId,
-  );
+  const ownerId = parseRecordId(params.id);
   const ds = dataSource(context);
   if (params.contactId !== undefined) {
     const contactId = parseRecordId(params.contactId);

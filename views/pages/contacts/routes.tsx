@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
 
 const ownerContactPage = () => import('./owner-contact-page.js');
 
@@ -6,14 +7,9 @@ const ownerContactPage = () => import('./owner-contact-page.js');
 export const contactsRoutes: RouteObject[] = [
   { path: 'contacts/:id', handle: { title: 'Contact' }, lazy: () => import('./contact-detail-page.js') },
   { path: 'contacts/:id/edit', handle: { title: 'Edit Contact' }, lazy: () => import('./contact-edit-page.js') },
-  { path: 'events/:id/contacts/add', handle: { title: 'Add Contact' }, lazy: ownerContactPage },
-  { path: 'events/:eventId/contacts/:contactId/edit', handle: { title: 'Edit Contact' }, lazy: ownerContactPage },
-  { path: 'professionals/:id/contacts/add', handle: { title: 'Add Contact' }, lazy: ownerContactPage },
-  { path: 'professionals/:professionalId/contacts/:contactId/edit', handle: { title: 'Edit Contact' }, lazy: ownerContactPage },
-  { path: 'runclubs/:id/contacts/add', handle: { title: 'Add Contact' }, lazy: ownerContactPage },
-  { path: 'runclubs/:runClubId/contacts/:contactId/edit', handle: { title: 'Edit Contact' }, lazy: ownerContactPage },
-  { path: 'brands/:id/contacts/add', handle: { title: 'Add Contact' }, lazy: ownerContactPage },
-  { path: 'brands/:brandId/contacts/:contactId/edit', handle: { title: 'Edit Contact' }, lazy: ownerContactPage },
-  { path: 'media/:id/contacts/add', handle: { title: 'Add Contact' }, lazy: ownerContactPage },
-  { path: 'media/:mediaId/contacts/:contactId/edit', handle: { title: 'Edit Contact' }, lazy: ownerContactPage },
+  // The owner-scoped add and edit pages of the five owner types: /events/7/contacts/add, /brands/3/contacts/9/edit.
+  ...CONTACT_OWNER_TYPES.flatMap((type): RouteObject[] => [
+    { path: `${RECORD_TYPE_INFO[type].segment}/:id/contacts/add`, handle: { title: 'Add Contact' }, lazy: ownerContactPage },
+    { path: `${RECORD_TYPE_INFO[type].segment}/:id/contacts/:contactId/edit`, handle: { title: 'Edit Contact' }, lazy: ownerContactPage },
+  ]),
 ];
