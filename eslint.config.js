@@ -53,6 +53,12 @@ const layerZones = [
     from: ['./src/server', './src/api', './src/ssr', './src/integrations', './views'],
     message: 'The CLI imports services and src/context, never the web server.',
   },
+  // src/db is the bottom layer: it knows Knex and the migrations, never the domain above it.
+  {
+    target: './src/db',
+    from: ['./src/services', './src/integrations', './src/api', './src/server', './src/ssr', './src/context', './views', './cli'],
+    message: 'src/db imports nothing above it (services, api, server…).',
+  },
   // The migration runner (src/db/migrate.ts) needs the list of migrations; nothing else in src/db reaches into them.
   {
     target: './src/db',

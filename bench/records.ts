@@ -16,7 +16,7 @@ import knexFactory, { type Knex } from 'knex';
 import { loadConfig, type Config } from '@config/env.js';
 import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { dialectOf, mysqlConnection } from '@db/knex.js';
-import { migrateToLatest } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import { createServerContext } from '@server/context.js';
 import { rebuildDerivedData } from '@services/records/derived.js';
 import { createUser } from '@services/users/service.js';

@@ -1,6 +1,7 @@
 import type { CommandRegistrar } from '../program.js';
 import { withContext } from '../runtime.js';
-import { migrateToLatest, migrationStatus, rollbackLast } from '@db/migrate.js';
+import { migrationStatus, rollbackLast } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import { seedDemoData } from '@seeds/demo.js';
 import { rebuildDerivedData } from '@services/records/derived.js';
 

@@ -1,23 +1,10 @@
 import type { Knex } from 'knex';
-import type { Logger } from 'pino';
 import { migrationSource } from '@migrations/index.js';
-import { refreshDerivedData } from '@services/records/derived.js';
 
-export interface MigrateResult {
-  applied: string[];
-  /** Whether the derived data (search index, record counts) was rebuilt because its definition changed. */
-  derivedDataRebuilt: boolean;
-}
-
-/**
- * Applies pending migrations, then brings the derived data in line with the code's definition of it (at most one
- * rebuild per definition change). That step runs here, after the last migration, because migrations are frozen in
- * time and the derived data is not (docs/decisions/0007-frozen-migrations-versioned-derived-data.md).
- */
-export async function migrateToLatest(db: Knex, options: { log?: Logger } = {}): Promise<MigrateResult> {
+/** Applies the pending migrations (schema only: see migrateToLatest in src/services/schema.ts for the whole step). */
+export async function applyMigrations(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  const derivedDataRebuilt = await refreshDerivedData(db, options);
-  return { applied, derivedDataRebuilt };
+  return applied;
 }
 
 export async function rollbackLast(db: Knex): Promise<string[]> {

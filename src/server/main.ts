@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { checkWebServerSettings, ConfigError, loadConfig } from '@config/env.js';
 import { closeWhenIdle } from '@db/knex.js';
-import { migrateToLatest } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';

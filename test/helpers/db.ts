@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDatabase, dialectOf, mysqlConnection, type Dialect } from '@db/knex.js';
-import { migrateToLatest } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 
 /** The database every data-layer test runs on: SQLite unless TEST_DATABASE_URL names a MySQL/MariaDB server. */
 export const testDatabaseServer = process.env.TEST_DATABASE_URL ?? 'sqlite';

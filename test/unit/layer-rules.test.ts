@@ -64,6 +64,7 @@ const cases: Case[] = [
     wrong: '../src/server/context.js',
     right: '../src/context/app-context.js',
   },
+  { layer: 'src/db imports nothing above it', file: 'src/db/probe.ts', wrong: '../services/errors.js', right: './codecs.js' },
   {
     layer: 'src/db imports migrations only for their list',
     file: 'src/db/probe.ts',

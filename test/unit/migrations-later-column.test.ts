@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
-import { migrateToLatest } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import type { AppContext } from '@services/context.js';
 import { listRecords } from '@services/records/service.js';
 import { listQuery } from '../helpers/list-query.js';

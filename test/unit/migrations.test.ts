@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrationSource } from '@migrations/index.js';
 import { encodeTimestamp } from '@db/codecs.js';
 import { createDatabase } from '@db/knex.js';
-import { migrateToLatest } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import type { AppContext } from '@services/context.js';
 import { derivedDataVersion, refreshDerivedData } from '@services/records/derived.js';
 import { listRecords } from '@services/records/service.js';

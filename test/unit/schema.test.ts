@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { assertDatabaseSafety } from '@db/knex.js';
-import { migrateToLatest, migrationStatus, rollbackLast } from '@db/migrate.js';
+import { migrationStatus, rollbackLast } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import { existingContactKeys } from '@services/imports/queries.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
