@@ -62,8 +62,8 @@ describe('uploads whose body breaks off', () => {
     return Buffer.concat([Buffer.from(`${partHead('entityType')}event\r\n${partHead('entityId')}${eventId}\r\n`), tail]);
   }
 
-  /** Sends `body` with a Content-Length of exactly its size, then reads the answer until the server closes. */
-  function sendWhole(body: Buffer, target?: string): Promise<RawAnswer> {
+  /** Writes raw bytes to the server, then reads the answer until the server closes the connection. */
+  function sendRaw(bytes: Buffer | string): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1');
       const received: Buffer[] = [];
@@ -78,9 +78,12 @@ describe('uploads whose body breaks off', () => {
         socket.destroy();
         reject(new Error('the server neither answered nor closed the connection'));
       });
-      socket.write(Buffer.concat([Buffer.from(uploadHead(body.length, target)), body]));
+      socket.write(bytes);
     });
   }
+
+  /** Sends `body` with a Content-Length of exactly its size. */
+  const sendWhole = (body: Buffer, target?: string) => sendRaw(Buffer.concat([Buffer.from(uploadHead(body.length, target)), body]));
 
   async function expectServerStillAnswers() {
     const res = await fetch(`${origin()}/api/me`, { headers: { Cookie: cookie } });
@@ -187,17 +190,7 @@ describe('uploads whose body breaks off', () => {
   });
 
   it('answers 400 to a page request whose Host header is no host name', async () => {
-    const answer = await new Promise<RawAnswer>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      const received: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => received.push(chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        const text = Buffer.concat(received).toString('utf8');
-        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0) || null, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
-      });
-      socket.write(`GET /events HTTP/1.1\r\nHost: a b\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
-    });
+    const answer = await sendRaw(`GET /events HTTP/1.1\r\nHost: a b\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
     expect(answer.status).toBe(400);
     await expectServerStillAnswers();
   });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { z } from 'zod';
 import { dialectOfDb } from '@db/knex.js';
 import { badRequest, notFound } from '../errors.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
@@ -43,7 +44,12 @@ export function ownersInLockOrder<T extends RecordType>(...owners: Array<[T, num
   return unique.sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1));
 }
 
-/** A PUT body is merged over the stored fields only when it is a JSON object; anything else fails validation as sent. */
-export function mergeOver<T extends object>(stored: T, body: unknown): unknown {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...stored, ...body } : body;
+/**
+ * A PUT body merged over the stored values of the schema's own fields (so a PUT may send only what changes); a body
+ * that is not a JSON object is passed on as sent and fails validation.
+ */
+export function mergeOver(schema: z.ZodObject, stored: object, body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const editable = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, (stored as Record<string, unknown>)[key]]));
+  return { ...editable, ...body };
 }

@@ -1,6 +1,6 @@
 import type { Contact } from '@shared/schemas/attachments.js';
 import { withTransaction } from '@db/transaction.js';
-import { ContactInputSchema, type ContactInput } from '@shared/schemas/contacts.js';
+import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
 import type { ContactOwnerType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
@@ -38,7 +38,7 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
  */
 export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
   const existing = await getContact(ctx, id);
-  const input = parseInput(ContactInputSchema, mergeOver(editableFields(existing), body));
+  const input = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, existing, body));
   await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder<ContactOwnerType>([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
@@ -47,7 +47,7 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
     if (!current) throw notFound('Contact not found');
     if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
       throw conflict('The contact was moved meanwhile; try again');
-    const fresh = parseInput(ContactInputSchema, mergeOver(editableFields(current), body));
+    const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, body));
     await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);
   });
@@ -59,9 +59,4 @@ export async function deleteContact(ctx: AppContext, actor: Actor, id: number): 
   const deleted = await deleteContactRow(ctx.db, id);
   if (!deleted) throw notFound('Contact not found');
   ctx.log.info({ event: 'contact_deleted', contactId: id, userId: actor.userId }, 'contact deleted');
-}
-
-function editableFields(contact: Contact): ContactInput {
-  const { firstName, lastName, jobTitle, email, phone, notes, entityType, entityId, isPrimary, mailchimpTags } = contact;
-  return { firstName, lastName, jobTitle, email, phone, notes, entityType, entityId, isPrimary, mailchimpTags };
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Payment, PaymentList } from '@shared/schemas/attachments.js';
 import { toUnits } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
-import { MAX_AMOUNT, PaymentInputSchema, type PaymentInput } from '@shared/schemas/payments.js';
+import { MAX_AMOUNT, PaymentInputSchema } from '@shared/schemas/payments.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
 import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
@@ -53,7 +53,7 @@ export async function createPayment(ctx: AppContext, actor: Actor, body: unknown
 /** PUT sends the payment's fields; any left out keep their stored value, and the result is validated whole. */
 export async function updatePayment(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Payment> {
   const existing = await getPayment(ctx, id);
-  const input = parseInput(PaymentInputSchema, mergeOver(editableFields(existing), body));
+  const input = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, existing, body));
   await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
@@ -62,7 +62,7 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
     if (!current) throw notFound('Payment not found');
     if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
       throw conflict('The payment was moved meanwhile; try again');
-    const fresh = parseInput(PaymentInputSchema, mergeOver(editableFields(current), body));
+    const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, body));
     await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
   });
@@ -93,35 +93,4 @@ async function refreshOwnerTotal(trx: Knex.Transaction, type: RecordType, id: nu
   if (toUnits(total, 2) > toUnits(MAX_AMOUNT, 2)) throw badRequest(`The payments of one record cannot add up to more than ${MAX_AMOUNT}`);
   const column = OWNER_TOTAL_COLUMN[type];
   if (column) await updateRecordRows(trx, type, [id], { [column]: total });
-}
-
-function editableFields(payment: Payment): PaymentInput {
-  const {
-    entityType,
-    entityId,
-    paymentType,
-    description,
-    amount,
-    paymentDate,
-    startDate,
-    endDate,
-    invoiceNumber,
-    invoiceStatus,
-    paymentMethod,
-    notes,
-  } = payment;
-  return {
-    entityType,
-    entityId,
-    paymentType,
-    description,
-    amount,
-    paymentDate,
-    startDate,
-    endDate,
-    invoiceNumber,
-    invoiceStatus,
-    paymentMethod,
-    notes,
-  };
 }

@@ -51,5 +51,3 @@ export const ContactInputSchema = z
     mailchimpTags: tags,
   })
   .strict();
-
-export type ContactInput = z.infer<typeof ContactInputSchema>;

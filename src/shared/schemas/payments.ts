@@ -38,5 +38,3 @@ export const PaymentInputSchema = z
     message: 'End date must not be before start date',
     path: ['endDate'],
   });
-
-export type PaymentInput = z.infer<typeof PaymentInputSchema>;
