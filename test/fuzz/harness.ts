@@ -301,15 +301,25 @@ class FuzzSession {
     }
     for (let i = 0; this.pools.payment.length < POOL_TARGET.payment; i++) {
       const entityType = RECORD_TYPES[i % RECORD_TYPES.length]!;
-      this.pools.payment.push(
-        await this.create('/api/payments', {
-          entityType,
-          entityId: this.pools[entityType][0],
-          description: `Seed payment ${i}`,
-          amount: '120.50',
-          paymentDate: '2026-03-01',
-        }),
-      );
+      const payment = (entityId: number | undefined) => ({
+        entityType,
+        entityId,
+        description: `Seed payment ${i}`,
+        amount: '120.50',
+        paymentDate: '2026-03-01',
+      });
+      const res = await this.control('POST', '/api/payments', { json: payment(this.pools[entityType][0]) });
+      const id = (res.json as { id?: unknown } | undefined)?.id;
+      if (res.status === 201 && typeof id === 'number') {
+        this.pools.payment.push(id);
+        continue;
+      }
+      // Fuzzed payments can fill an owner up to the total's limit (99,999,999.99): seed on a fresh owner then.
+      if (res.status !== 400 || !res.text.includes('cannot add up to more than'))
+        throw new Error(`seeding /api/payments failed: ${res.status} ${res.text}`);
+      const owner = await this.create(recordApiPath(entityType), this.recordBody(entityType, this.pools[entityType].length));
+      this.pools[entityType].unshift(owner);
+      this.pools.payment.push(await this.create('/api/payments', payment(owner)));
     }
     for (let i = 0; this.pools.file.length < POOL_TARGET.file; i++) {
       const entityType = RECORD_TYPES[i % RECORD_TYPES.length]!;
