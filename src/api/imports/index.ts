@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import express, { Router, type Request } from 'express';
 import { AppError, badRequest, payloadTooLarge } from '@services/errors.js';
-import { discardPart } from '@services/files/multipart.js';
+import { discardPart, whenClientLeaves } from '@services/files/multipart.js';
 import { OVERFLOW_KEY, type SourceRow } from '@shared/imports/csv-records.js';
 import { CsvStreamReader } from '@services/imports/csv-source.js';
 import { IMPORT_MESSAGES, type ImportKind } from '@shared/imports/rules.js';
@@ -136,13 +136,7 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
     form.on('close', () => reject(noData(kind)));
     form.on('error', (error: Error) => broken(error.message));
     req.on('error', (error: Error) => broken(error.message));
-    const gone = () => {
-      if (!req.readableEnded) broken('the client went away');
-    };
-    req.on('close', gone);
-    // The client may have left while earlier middleware awaited: its 'close' has passed, and busboy would wait for
-    // the rest of the body for ever.
-    if (req.destroyed) gone();
+    whenClientLeaves(req, () => broken('the client went away'));
   });
   req.pipe(form);
   try {

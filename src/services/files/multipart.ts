@@ -107,19 +107,29 @@ export function receiveMultipart(request: Readable & { headers: IncomingHttpHead
     // The client went away before the body ended: busboy would wait for more bytes for ever, so stop it here;
     // destroying it fails the file stream being written, whose temporary file is then removed.
     const abandon = () => {
-      if (request.readableEnded || settled) return;
+      if (settled) return;
       fail(new AppError(400, 'upload_aborted', 'The upload was interrupted'));
       request.unpipe(parser);
       parser.destroy();
       void finish();
     };
-    request.on('aborted', abandon);
-    request.on('close', abandon);
+    whenClientLeaves(request, abandon);
     request.pipe(parser);
-    // The client may have left while earlier middleware awaited (the session's database read): no 'close' comes
-    // again, and busboy would wait for the rest of a body that never arrives.
-    if (request.destroyed) abandon();
   });
+}
+
+/**
+ * Calls `left` when the client goes away before the body has ended (busboy would otherwise wait for the rest for
+ * ever). That includes a client that left before this was called, while earlier middleware awaited (the session's
+ * database read): its 'close' has passed and will not come again.
+ */
+export function whenClientLeaves(request: Readable, left: () => void): void {
+  const check = () => {
+    if (!request.readableEnded) left();
+  };
+  request.on('aborted', check);
+  request.on('close', check);
+  if (request.destroyed) check();
 }
 
 /**
