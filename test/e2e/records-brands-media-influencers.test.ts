@@ -282,8 +282,12 @@ describe('brands, media and influencers: create, find, edit and delete through t
 
     // Keyboard only: open the dialog, Escape cancels and gives focus back, Enter on Delete deletes.
     await search(page, 'Number 26');
-    const trigger = page.getByRole('button', { name: 'Delete Runner Number 26' });
-    await trigger.focus();
+    // The delete sits in the card's "⋯" menu: Enter opens it, Tab reaches its Delete.
+    await page.getByLabel('More actions for Runner Number 26').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Delete Runner Number 26' }).waitFor();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Delete Runner Number 26');
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
     await page.keyboard.press('Escape');

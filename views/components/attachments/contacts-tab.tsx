@@ -56,6 +56,7 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}
+                  menuFor={fullName(contact)}
                   question={`Are you sure you want to delete ${fullName(contact)}? This action cannot be undone.`}
                   postFields={deleteFields(contact.id, false, 'delete-contact')}
                   onConfirm={() => deleteContact(contact.id)}

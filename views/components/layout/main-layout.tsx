@@ -7,6 +7,7 @@ import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
+import { ThemeToggle } from './theme-toggle.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
@@ -94,6 +95,7 @@ export function MainLayout({ user, children }: { user: PublicUser; children: Rea
         </Dialog.Root>
         <span className="app-title">{PRODUCT_TITLE}</span>
         <div className="header-user">
+          <ThemeToggle />
           <span className="header-email">{user.email}</span>
           <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
             <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>

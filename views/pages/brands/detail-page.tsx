@@ -1,3 +1,4 @@
+import { valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
@@ -55,7 +56,7 @@ export function Component() {
                 { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
                 { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
                 { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
-                { label: 'Payment status', value: brand.paymentStatus },
+                { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
                 { label: 'Last campaign ended', value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} /> },
                 { label: 'Notes', value: multilineText(brand.notes) },
               ]}

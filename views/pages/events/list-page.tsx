@@ -18,7 +18,7 @@ export function Component() {
       title="Events"
       listPath={eventsConfig.listPath}
       searchLabel="Search events"
-      searchPlaceholder="Search events by name, state, address or WordPress ID..."
+      searchPlaceholder="Search name, state, address, WordPress ID"
       filter={{ param: 'filter', label: 'Show', options: EVENT_FILTER_OPTIONS }}
       actions={<ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>}
       {...data}

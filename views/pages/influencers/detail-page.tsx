@@ -1,7 +1,8 @@
 import { useLoaderData } from 'react-router';
 import type { Influencer } from '@shared/schemas/records.js';
 import { FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
-import { InfluencerTypeBadge, influencerTypeLabel } from '@views/components/records/badges.js';
+import { INFLUENCER_TYPE_LABELS, labelOf } from '@shared/labels.js';
+import { InfluencerTypeBadge } from '@views/components/records/badges.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
 import {
   DateTimeText,
@@ -90,7 +91,7 @@ export function Component() {
           <SideCard title="Quick Info">
             <InfoList
               items={[
-                { label: 'Type', value: influencerTypeLabel(influencer.influencerType) },
+                { label: 'Type', value: labelOf(INFLUENCER_TYPE_LABELS, influencer.influencerType) },
                 { label: 'Created', value: <DateTimeText value={influencer.createdAt} /> },
                 { label: 'Last updated', value: <DateTimeText value={influencer.updatedAt} /> },
               ]}
