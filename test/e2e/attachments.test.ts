@@ -190,7 +190,8 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
 
   it('uploads two images, shows them, deletes one (row and bytes), and adds payments with an exact total', async () => {
     const brand = await apiAs<{ id: number }>(page, base, 'POST', '/api/brands', { brandName: 'Harbour Hydration' });
-    await page.goto(`${base}/brands/${brand.id}`);
+    // Files and payments are tabs of the detail page, with their counts.
+    await page.goto(`${base}/brands/${brand.id}?tab=files`);
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Upload Files' }).click();
     const dialog = page.getByRole('dialog');
@@ -202,7 +203,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expectToast(page, 'Files uploaded successfully');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('img', { name: 'start.png' }).waitFor();
-    await page.getByText('Files (2)').waitFor();
+    await page.getByRole('tab', { name: 'Files (2)' }).waitFor();
     // The thumbnails really load through the authenticated content route.
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('.attachments-thumb img')).every((img) => (img as HTMLImageElement).naturalWidth > 0),
@@ -211,10 +212,11 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
 
     await confirmDelete(page, page.getByRole('button', { name: 'Delete start.png' }), 'Are you sure you want to delete start.png?');
     await expectToast(page, 'File deleted successfully');
-    await page.getByText('Files (1)').waitFor();
+    await page.getByRole('tab', { name: 'Files (1)' }).waitFor();
     await expect(page.getByRole('img', { name: 'finish.png' }).isVisible()).resolves.toBe(true);
     expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(1);
 
+    await page.getByRole('tab', { name: 'Payments (0)' }).click();
     for (const [description, amount] of [
       ['Spring banner', '0.10'],
       ['Newsletter slot', '0.20'],
@@ -227,7 +229,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
       await expectToast(page, 'Payment added successfully');
       await paymentDialog.waitFor({ state: 'detached' });
     }
-    await page.getByText('Payments (2)').waitFor();
+    await page.getByRole('tab', { name: 'Payments (2)' }).waitFor();
     await expect(page.getByTestId('payments-total').textContent()).resolves.toBe('$0.30');
     const stored = await apiAs<{ totalAdvertisingSpend: string }>(page, base, 'GET', `/api/brands/${brand.id}`);
     expect(stored.totalAdvertisingSpend).toBe('0.30');

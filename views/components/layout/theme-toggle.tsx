@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { THEME_CHOICES, THEME_COOKIE, THEME_LABELS, type ThemeChoice } from '@shared/theme.js';
-import { useSession } from '@views/hooks/use-session.js';
 
 const ICONS: Readonly<Record<ThemeChoice, string>> = { system: '◐', light: '☀', dark: '☾' };
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -14,9 +13,8 @@ function applyTheme(choice: ThemeChoice) {
 }
 
 /** The header's theme button: System → Light → Dark → System. */
-export function ThemeToggle() {
-  const session = useSession();
-  const [choice, setChoice] = useState<ThemeChoice>(session.theme);
+export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
+  const [choice, setChoice] = useState<ThemeChoice>(initial);
   const next = THEME_CHOICES[(THEME_CHOICES.indexOf(choice) + 1) % THEME_CHOICES.length]!;
   return (
     <button
