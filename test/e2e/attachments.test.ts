@@ -111,7 +111,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await waitForHydration(page);
     await confirmDelete(
       page,
-      page.getByRole('button', { name: 'Delete Al Bo' }),
+      page.getByRole('button', { name: 'Delete Al Bo', includeHidden: true }),
       'Are you sure you want to delete Al Bo? This action cannot be undone.',
     );
     await expectToast(page, 'Contact deleted successfully.');
@@ -150,7 +150,11 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await page.getByRole('link', { name: /Back/ }).first().click();
     await page.waitForURL(`${base}/brands/${brand.id}`);
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete Kim Lee' }), 'Are you sure you want to delete this contact?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete Kim Lee', includeHidden: true }),
+      'Are you sure you want to delete this contact?',
+    );
     await expectToast(page, 'Contact deleted successfully');
     await page.getByText('No contacts added yet').waitFor();
     watched.assertClean();
@@ -210,7 +214,11 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     );
     expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(2);
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete start.png' }), 'Are you sure you want to delete start.png?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete start.png', includeHidden: true }),
+      'Are you sure you want to delete start.png?',
+    );
     await expectToast(page, 'File deleted successfully');
     await page.getByRole('tab', { name: 'Files (1)' }).waitFor();
     await expect(page.getByRole('img', { name: 'finish.png' }).isVisible()).resolves.toBe(true);

@@ -11,6 +11,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
   return {
     session: notFound,
     stats: notFound,
+    dashboard: notFound,
     integrationsOverview: notFound,
     listRecords: notFound,
     getRecord: notFound,

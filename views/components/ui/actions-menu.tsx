@@ -3,7 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 /**
  * A "⋯" menu for the quieter actions of a card or a row (its delete). A <details> element, so it opens and
  * its buttons post before the JavaScript has loaded; once hydrated, a click elsewhere or Escape closes it. A
- * click inside a dialog opened from it (the delete confirmation) leaves it open, so focus can return to its item.
+ * click or Escape inside a dialog opened from it (the delete confirmation) leaves it open, so focus returns to its item.
  */
 export function ActionsMenu({ label, children }: { label: string; children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
@@ -12,7 +12,8 @@ export function ActionsMenu({ label, children }: { label: string; children: Reac
       const menu = ref.current;
       if (!menu?.open) return;
       if (event instanceof KeyboardEvent) {
-        if (event.key !== 'Escape' || document.querySelector('[role="alertdialog"], [role="dialog"]')) return;
+        // Only while focus is in the menu: an Escape that closes a dialog opened from it leaves the menu open.
+        if (event.key !== 'Escape' || !menu.contains(document.activeElement)) return;
         menu.open = false;
         menu.querySelector('summary')?.focus();
         return;
