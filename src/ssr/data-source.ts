@@ -9,6 +9,7 @@ import { createPayment, deletePayment, listPayments, updatePayment } from '@serv
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
 import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
+import { eventCalendar } from '@services/calendar/service.js';
 import { timeZoneOf } from '@server/locale.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
@@ -32,6 +33,7 @@ export function serverDataSource(req: Request): DataSource {
     session: () => sessionInfo(req),
     stats: () => getStats(ctx()),
     dashboard: () => getDashboard(ctx(), timeZoneOf(req)),
+    eventCalendar: (month) => eventCalendar(ctx(), month, timeZoneOf(req)),
     integrationsOverview: () => integrationsOverview(ctx()),
     listRecords: (kind, query) => listRecords(ctx(), kind, query),
     getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),

@@ -12,6 +12,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     session: notFound,
     stats: notFound,
     dashboard: notFound,
+    eventCalendar: notFound,
     integrationsOverview: notFound,
     listRecords: notFound,
     getRecord: notFound,

@@ -26,7 +26,7 @@ const nameOf = (type: RecordType, row: RawRow) =>
  * Money summed in SQL as whole cents: exact on MySQL's DECIMAL, and on SQLite's float column too, since every
  * rounded amount is a whole number well inside a double's exact range.
  */
-const SUM_CENTS = 'COALESCE(SUM(ROUND(?? * 100)), 0)';
+const SUM_CENTS_AS_CENTS = 'COALESCE(SUM(ROUND(?? * 100)), 0) AS cents';
 
 export function centsToMoney(cents: number): string {
   const sign = cents < 0 ? '-' : '';
@@ -50,27 +50,41 @@ export async function upcomingEventRows(db: Db, from: string, until: string, lim
   return { rows: rows.map((row) => decodeRow<RawRow>(columnKinds.events, row)), total: Number(count?.n ?? 0) };
 }
 
-/** Payments whose invoice is still to be paid: their number, exact total and the oldest (undated last). */
+/**
+ * Payments whose invoice is still to be paid: their number, exact total and the oldest (undated last). The oldest
+ * are read per status, each in the order of the (invoiceStatus, paymentDate) index, and merged here, so no read
+ * sorts every awaiting payment.
+ */
 export async function awaitingPaymentRows(db: Db, statuses: readonly string[], limit: number) {
-  const awaiting = () => db('payments').whereIn('invoiceStatus', statuses);
-  const [summary, rows] = await Promise.all([
-    awaiting()
-      .select(db.raw('COUNT(*) AS n'), db.raw(`${SUM_CENTS} AS cents`, ['amount']))
+  const columns = ['id', 'description', 'amount', 'paymentDate', 'invoiceStatus', 'entityType', 'entityId'];
+  const byDate = [
+    { column: 'paymentDate', order: 'asc' as const },
+    { column: 'id', order: 'asc' as const },
+  ];
+  const [summary, undated, ...dated] = await Promise.all([
+    db('payments')
+      .whereIn('invoiceStatus', statuses)
+      .select(db.raw('COUNT(*) AS n'), db.raw(SUM_CENTS_AS_CENTS, ['amount']))
       .first() as Promise<{ n: number | string; cents: number | string | null } | undefined>,
-    awaiting()
-      .select('id', 'description', 'amount', 'paymentDate', 'invoiceStatus', 'entityType', 'entityId')
-      .orderByRaw('CASE WHEN ?? IS NULL THEN 1 ELSE 0 END', ['paymentDate'])
-      .orderBy([
-        { column: 'paymentDate', order: 'asc' },
-        { column: 'id', order: 'asc' },
-      ])
-      .limit(limit) as Promise<RawRow[]>,
+    db('payments').whereIn('invoiceStatus', statuses).whereNull('paymentDate').select(columns).orderBy('id').limit(limit) as Promise<
+      RawRow[]
+    >,
+    ...statuses.map(
+      (status) =>
+        db('payments').where('invoiceStatus', status).whereNotNull('paymentDate').select(columns).orderBy(byDate).limit(limit) as Promise<
+          RawRow[]
+        >,
+    ),
   ]);
-  return {
-    count: Number(summary?.n ?? 0),
-    total: centsToMoney(Number(summary?.cents ?? 0)),
-    rows: rows.map((row) => decodeRow<RawRow>(columnKinds.payments, row)),
-  };
+  const rows = dated
+    .flat()
+    .map((row) => decodeRow<RawRow>(columnKinds.payments, row))
+    .sort((a, b) =>
+      a.paymentDate === b.paymentDate ? Number(a.id) - Number(b.id) : String(a.paymentDate) < String(b.paymentDate) ? -1 : 1,
+    )
+    .concat(undated.map((row) => decodeRow<RawRow>(columnKinds.payments, row)))
+    .slice(0, limit);
+  return { count: Number(summary?.n ?? 0), total: centsToMoney(Number(summary?.cents ?? 0)), rows };
 }
 
 /** The names of a few records, one query per type asked for (never one per record). */
@@ -96,26 +110,57 @@ export async function spendPerDay(db: Db, ownerTypes: readonly RecordType[], fro
     .andWhere('paymentDate', '>=', from)
     .andWhere('paymentDate', '<=', until)
     .groupBy('paymentDate')
-    .select('paymentDate', db.raw(`${SUM_CENTS} AS cents`, ['amount']))) as RawRow[];
+    .select('paymentDate', db.raw(SUM_CENTS_AS_CENTS, ['amount']))) as RawRow[];
   return rows.map((row) => ({
     day: decodeRow<{ paymentDate: string }>(columnKinds.payments, { paymentDate: row.paymentDate }).paymentDate,
     cents: Number(row.cents ?? 0),
   }));
 }
 
-/** The most recently changed records of one type, on its updatedAt index. */
-export async function recentlyChangedRows(db: Db, type: RecordType, limit: number) {
-  const rows = (await db(RECORD_TYPE_INFO[type].table)
-    .select('id', 'updatedAt', ...NAME_COLUMNS[type])
+/**
+ * The most recently changed records of every type in one query: each type's newest rows come from its updatedAt
+ * index (a LIMIT inside a derived table, which both SQLite and MySQL accept), then the union is cut to `limit`.
+ */
+export async function recentlyChangedRows(db: Db, types: readonly RecordType[], limit: number) {
+  const widest = Math.max(...types.map((type) => NAME_COLUMNS[type].length));
+  const parts = types.map((type) => {
+    const names = Array.from({ length: widest }, (_, index) => NAME_COLUMNS[type][index]);
+    const columns = names.map((column, index) => (column ? `?? AS name${index}` : `NULL AS name${index}`)).join(', ');
+    return {
+      sql: `SELECT * FROM (SELECT ? AS type, id, updatedAt, ${columns} FROM ?? ORDER BY updatedAt DESC, id DESC LIMIT ?) AS ??`,
+      bindings: [
+        type,
+        ...names.filter((name): name is string => name !== undefined),
+        RECORD_TYPE_INFO[type].table,
+        limit,
+        `recent_${type}`,
+      ],
+    };
+  });
+  const union = ['(', parts.map((part) => part.sql).join(' UNION ALL '), ') AS recent'].join('');
+  const rows = (await db
+    .select('*')
+    .from(
+      db.raw(
+        union,
+        parts.flatMap((part) => part.bindings),
+      ),
+    )
     .orderBy([
       { column: 'updatedAt', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
     .limit(limit)) as RawRow[];
-  return rows.map((row) => ({
-    type,
-    id: Number(row.id),
-    name: nameOf(type, row),
-    updatedAt: decodeRow<{ updatedAt: string }>(columnKinds[RECORD_TYPE_INFO[type].table], { updatedAt: row.updatedAt }).updatedAt,
-  }));
+  return rows.map((row) => {
+    const type = row.type as RecordType;
+    const parts = Array.from({ length: widest }, (_, index) => row[`name${index}`]).filter(
+      (part) => part !== null && part !== undefined && part !== '',
+    );
+    return {
+      type,
+      id: Number(row.id),
+      name: parts.join(' '),
+      updatedAt: decodeRow<{ updatedAt: string }>(columnKinds[RECORD_TYPE_INFO[type].table], { updatedAt: row.updatedAt }).updatedAt,
+    };
+  });
 }

@@ -32,7 +32,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     awaitingPaymentRows(ctx.db, AWAITING_STATUSES, AWAITING_SHOWN),
     spendPerDay(ctx.db, ADVERTISING_OWNERS, `${months[0]}-01`, today),
     latestRuns(ctx),
-    Promise.all(RECORD_TYPES.map((type) => recentlyChangedRows(ctx.db, type, RECENT_SHOWN))),
+    recentlyChangedRows(ctx.db, RECORD_TYPES, RECENT_SHOWN),
   ]);
   const owners = await recordNames(
     ctx.db,
@@ -78,9 +78,6 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     },
     advertisingSpend: [...centsPerMonth].map(([month, cents]) => ({ month, total: centsToMoney(cents) })),
     lastSyncs,
-    recentlyChanged: recent
-      .flat()
-      .sort((a, b) => (a.updatedAt === b.updatedAt ? b.id - a.id : a.updatedAt < b.updatedAt ? 1 : -1))
-      .slice(0, RECENT_SHOWN),
+    recentlyChanged: recent,
   };
 }
