@@ -24,7 +24,7 @@ export async function search(page: Page, text: string): Promise<void> {
  * Cards and rows keep their delete in a "⋯" menu: opens the menu holding `item` when it is hidden in one (find the
  * item with `includeHidden: true`, since a closed menu's items are not rendered).
  */
-export async function openMenuOf(item: ReturnType<Page['getByRole']>): Promise<void> {
+async function openMenuOf(item: ReturnType<Page['getByRole']>): Promise<void> {
   if (await item.isVisible()) return;
   await item.locator('xpath=ancestor::details[1]/summary').click();
   await item.waitFor();

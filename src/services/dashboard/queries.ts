@@ -7,7 +7,7 @@ type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
 
 /** The columns a record is called by, in reading order. */
-export const NAME_COLUMNS: Readonly<Record<RecordType, readonly string[]>> = {
+const NAME_COLUMNS: Readonly<Record<RecordType, readonly string[]>> = {
   event: ['eventName'],
   professional: ['businessName'],
   runclub: ['clubName'],

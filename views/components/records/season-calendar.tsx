@@ -12,7 +12,7 @@ type Part = 'single' | 'start' | 'middle' | 'end';
 /** How many events a day's cell lists before it says how many more there are. */
 const SHOWN_PER_DAY = 3;
 
-export const calendarHref = (month: string) => `/events?view=calendar&month=${month}`;
+const calendarHref = (month: string) => `/events?view=calendar&month=${month}`;
 
 /** The events on each day: a multi-day event is on every day from its start to its end. */
 function eventsByDay(events: readonly CalendarEvent[], days: readonly string[]): Map<string, Array<{ event: CalendarEvent; part: Part }>> {
