@@ -103,6 +103,26 @@ function wordsBrokenInCells(page: Page): Promise<string[]> {
   });
 }
 
+/** Badges and dates that must read on one line ("Pro & Influencer", "6:57 am") but wrap onto two. */
+function wrappedLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const wrapped: string[] = [];
+    for (const element of document.querySelectorAll('.badge, .records-dl time, .dashboard-when')) {
+      if (element.getClientRects().length === 0 || element.closest('.visually-hidden')) continue;
+      // The lines its text sits on (a badge's dot or icon is no text and may sit a little higher).
+      const lines = new Set<number>();
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) if (rect.width > 0) lines.add(Math.round(rect.bottom));
+      }
+      if (lines.size > 1) wrapped.push(`"${(element.textContent ?? '').trim()}"`);
+    }
+    return wrapped;
+  });
+}
+
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
@@ -151,6 +171,7 @@ async function checkScreen(page: Page, name: string, width: number): Promise<str
   const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   if (sideways > 0) problems.push(`${name} at ${width}px scrolls sideways by ${sideways}px`);
   for (const word of await wordsBrokenInCells(page)) problems.push(`${name} at ${width}px breaks ${word}`);
+  for (const label of await wrappedLabels(page)) problems.push(`${name} at ${width}px wraps ${label} onto two lines`);
   for (const theme of THEMES) {
     await setTheme(page, theme);
     if (width === WIDTHS[0]) for (const violation of await seriousViolations(page)) problems.push(`${name} (${theme}): ${violation}`);
@@ -218,6 +239,68 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
       watched.assertClean({ expectedHttpStatuses: [404] });
       expect(problems).toEqual([]);
     }, 300_000);
+  });
+
+  it('aligns form boxes and keeps row buttons compact', async () => {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.baseUrl}/events/1/contacts/add`);
+      await waitForHydration(page);
+      const tops = await Promise.all(
+        ['Email', 'Phone', 'Mailchimp Tags'].map(async (label) =>
+          Math.round((await page.getByLabel(label, { exact: true }).boundingBox())!.y),
+        ),
+      );
+      const heights = await Promise.all(
+        ['Email', 'Phone', 'Mailchimp Tags'].map(async (label) =>
+          Math.round((await page.getByLabel(label, { exact: true }).boundingBox())!.height),
+        ),
+      );
+      // Boxes side by side share their top and height (at 390 px each sits on its own row).
+      if (width === 1366) expect(new Set(tops).size).toBe(1);
+      expect(new Set(heights).size).toBe(1);
+
+      await page.goto(`${server.baseUrl}/events/1?tab=contacts`);
+      await waitForHydration(page);
+      const edit = page.getByRole('link', { name: /^Edit / }).first();
+      expect((await edit.boundingBox())!.height).toBeLessThan(36);
+    }
+    watched.assertClean();
+  });
+
+  it('follows the system theme until the toggle picks one, which the server then paints first', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const background = () => page.evaluate(() => getComputedStyle(document.body.parentElement!).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${server.baseUrl}/`);
+    await waitForHydration(page);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    const systemDark = await background();
+    await page.emulateMedia({ colorScheme: 'light' });
+    const systemLight = await background();
+    expect(systemDark).not.toBe(systemLight);
+
+    // System → Light → Dark: the page changes at once and the choice is remembered in a cookie.
+    const toggle = page.getByRole('button', { name: /^Theme: / });
+    await expect(toggle.getAttribute('aria-label')).resolves.toBe('Theme: System. Switch to Light');
+    await toggle.click();
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-label')).resolves.toBe('Theme: Dark. Switch to System');
+    expect(await background()).toBe(systemDark);
+    const cookies = await watched.context.cookies(server.baseUrl);
+    expect(cookies.find((cookie) => cookie.name === 'theme')?.value).toBe('dark');
+
+    // The next page arrives already dark, though the system says light: no flash of the wrong theme.
+    const response = await page.goto(`${server.baseUrl}/brands`);
+    expect(await response!.text()).toMatch(/^<!DOCTYPE html><html lang="[^"]+" data-theme="dark">/);
+    expect(await background()).toBe(systemDark);
+    await expect(page.getByRole('button', { name: /^Theme: / }).getAttribute('aria-label')).resolves.toBe('Theme: Dark. Switch to System');
+
+    // Back to System: the attribute goes, and the page follows the device again.
+    await page.getByRole('button', { name: /^Theme: / }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(await background()).toBe(systemLight);
+    watched.assertClean();
   });
 
   it('can be used with the keyboard alone: sign in, a list, a detail, an edit and a dialog', async () => {
