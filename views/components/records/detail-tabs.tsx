@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useActionData, useSearchParams } from 'react-router';
 import type { RecordType } from '@shared/record-types.js';
 import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 
@@ -10,6 +10,8 @@ export interface DetailTab {
   /** The tab's text, with its count where it has one: 'Payments (2)'. */
   label: string;
   content: ReactNode;
+  /** The posted intents whose answer this tab shows (a delete's question asked without JavaScript). */
+  intents?: readonly string[];
 }
 
 /** 'Payments (2)': a tab's text with the number of rows behind it. */
@@ -17,12 +19,18 @@ export const countedLabel = (label: string, count: number) => `${label} (${count
 
 /**
  * The tabs of a detail page, from a list: a page (or another area, e.g. a History tab) adds a tab by adding an
- * entry. The first tab opens unless `?tab=` names another.
+ * entry. The first tab opens unless `?tab=` names another, or a post answered with a question for one tab's row
+ * (a delete asked before or without JavaScript), which opens that tab so the question shows.
  */
 export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
   const [search] = useSearchParams();
+  const answered = useActionData<{ intent?: unknown } | undefined>();
+  const postedIntent = typeof answered?.intent === 'string' ? answered.intent : null;
   const requested = search.get('tab');
-  const initial = tabs.find((tab) => tab.value === requested)?.value ?? tabs[0]?.value;
+  const initial =
+    (postedIntent && tabs.find((tab) => tab.intents?.includes(postedIntent))?.value) ??
+    tabs.find((tab) => tab.value === requested)?.value ??
+    tabs[0]?.value;
   return (
     <Tabs.Root defaultValue={initial} className="records-tabs">
       <Tabs.List className="tabs-list" aria-label="Sections">
@@ -47,11 +55,13 @@ export function attachmentTabs(ownerType: RecordType, ownerId: number, attachmen
     {
       value: 'payments',
       label: countedLabel('Payments', attachments.payments.length),
+      intents: ['delete-payment'],
       content: <PaymentsCard ownerType={ownerType} ownerId={ownerId} payments={attachments.payments} total={attachments.paymentsTotal} />,
     },
     {
       value: 'files',
       label: countedLabel('Files', attachments.files.length),
+      intents: ['delete-file'],
       content: <FilesCard ownerType={ownerType} ownerId={ownerId} files={attachments.files} />,
     },
   ];

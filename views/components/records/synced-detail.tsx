@@ -40,6 +40,7 @@ export function SyncedDetail(props: SyncedDetailProps) {
     {
       value: 'contacts',
       label: countedLabel('Contacts', attachments.contacts.length),
+      intents: ['delete-contact'],
       content: <ContactsTab ownerType={props.ownerType} ownerId={props.ownerId} contacts={attachments.contacts} />,
     },
     {
