@@ -146,9 +146,11 @@ export async function recentlyChangedRows(db: Db, types: readonly RecordType[], 
         parts.flatMap((part) => part.bindings),
       ),
     )
+    // Records of different types may share a change time and an id: the type settles it the same way everywhere.
     .orderBy([
       { column: 'updatedAt', order: 'desc' },
       { column: 'id', order: 'desc' },
+      { column: 'type', order: 'asc' },
     ])
     .limit(limit)) as RawRow[];
   return rows.map((row) => {
