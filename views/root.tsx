@@ -23,7 +23,9 @@ export function Root() {
   return (
     <TooltipProvider>
       {session.user ? (
-        <MainLayout user={session.user}>{pending ?? <Outlet />}</MainLayout>
+        <MainLayout user={session.user} theme={session.theme}>
+          {pending ?? <Outlet />}
+        </MainLayout>
       ) : session.needsSetup ? (
         <SetupScreen />
       ) : (

@@ -9,6 +9,8 @@ interface ReadRequest {
   query: URLSearchParams;
   /** The locale the browser asked for, for anything formatted on the server. */
   locale: string;
+  /** The browser's time zone (its tz cookie), for what depends on the visitor's calendar day. */
+  timeZone: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
-import { localeOf } from '@server/locale.js';
+import { localeOf, timeZoneOf } from '@server/locale.js';
 
 const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
 
@@ -34,6 +34,7 @@ export function createApiRouter(): Router {
           params: req.params as Record<string, string | undefined>,
           query: queryOf(req),
           locale: localeOf(req),
+          timeZone: timeZoneOf(req),
         }),
       );
     });

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { BoundedCache } from '@shared/bounded-cache.js';
+import { parseThemeChoice, THEME_COOKIE, type ThemeChoice } from '@shared/theme.js';
 
 const DEFAULT_LOCALE = 'en-AU';
 
@@ -50,4 +51,14 @@ export function timeZoneOf(req: Request): string {
     return 'UTC';
   }
   return isTimeZone(zone) ? zone : 'UTC';
+}
+
+const themeCookie = new RegExp(`(?:^|;\\s*)${THEME_COOKIE}=([^;]+)`);
+
+/**
+ * The visitor's colour theme, read where the page is rendered so the first paint already has it. Kept in a cookie
+ * of this browser for now; this one function is where a per-user preference would be read instead.
+ */
+export function themeOf(req: Request): ThemeChoice {
+  return parseThemeChoice(themeCookie.exec(req.get('cookie') ?? '')?.[1]);
 }

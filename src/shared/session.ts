@@ -1,4 +1,5 @@
 import type { PublicUser } from './schemas/auth.js';
+import type { ThemeChoice } from './theme.js';
 
 interface PublicSettings {
   publicSiteUrl: string | null;
@@ -11,5 +12,6 @@ export interface SessionInfo {
   needsSetup: boolean;
   locale: string;
   timeZone: string;
+  theme: ThemeChoice;
   env: PublicSettings;
 }

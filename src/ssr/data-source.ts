@@ -8,6 +8,9 @@ import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
 import { getStats } from '@services/stats/service.js';
+import { getDashboard } from '@services/dashboard/service.js';
+import { eventCalendar } from '@services/calendar/service.js';
+import { timeZoneOf } from '@server/locale.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -29,6 +32,8 @@ export function serverDataSource(req: Request): DataSource {
   return {
     session: () => sessionInfo(req),
     stats: () => getStats(ctx()),
+    dashboard: () => getDashboard(ctx(), timeZoneOf(req)),
+    eventCalendar: (month) => eventCalendar(ctx(), month, timeZoneOf(req)),
     integrationsOverview: () => integrationsOverview(ctx()),
     listRecords: (kind, query) => listRecords(ctx(), kind, query),
     getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),

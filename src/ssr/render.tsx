@@ -6,7 +6,7 @@ import type { ServerLoaderContext } from '@views/data/source.js';
 import { AppError, badRequest } from '@services/errors.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement } from './hydration.js';
-import { localeOf } from '@server/locale.js';
+import { localeOf, themeOf } from '@server/locale.js';
 
 const handler = createStaticHandler(routes);
 
@@ -63,12 +63,15 @@ export function renderPage() {
       const router = createStaticRouter(handler.dataRoutes, context);
       const { assets } = req.ctx;
       const locale = localeOf(req);
+      const theme = themeOf(req);
       const head = [
         '<!DOCTYPE html>',
-        `<html lang="${escapeAttr(locale)}">`,
+        // 'system' leaves the attribute out, and the stylesheet follows the device's setting.
+        theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`,
         '<head>',
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="color-scheme" content="light dark">',
         '<title>Pacer CRM</title>',
         '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
         ...assets.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`),

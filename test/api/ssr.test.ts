@@ -100,7 +100,7 @@ describe('server rendering', () => {
     expect(res.text).toContain('Did you forget to add the page to the router?');
   });
 
-  it('renders the dashboard counts on the server, from the same data /api/stats serves', async () => {
+  it("renders the dashboard counts on the server, from the same data /api/stats serves (inside the dashboard's one read)", async () => {
     const { agent } = await t.signedInAgent('ssr@example.org');
     const now = '2026-11-21 09:00:00.000';
     for (const mediaName of ['Run Weekly', 'Trail Talk']) {
@@ -109,7 +109,7 @@ describe('server rendering', () => {
     const stats = (await agent.get('/api/stats')).body;
     expect(stats).toMatchObject({ media: 2, events: 0, runClubs: 0 });
     const page = await agent.get('/');
-    expect(hydrationData(page.text).loaderData).toMatchObject({ '0-0-0': stats });
+    expect(hydrationData(page.text).loaderData).toMatchObject({ '0-0-0': { stats } });
     expect(page.text).toMatch(/data-testid="stat-media"[^>]*><span class="stat-label">Media<\/span><span class="stat-value">2<\/span>/);
   });
 

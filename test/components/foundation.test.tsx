@@ -103,7 +103,7 @@ describe('main layout', () => {
   it('shows the title, the email, a two-letter avatar, logout and the eight navigation entries', async () => {
     inRouter(
       <TooltipProvider>
-        <MainLayout user={user}>
+        <MainLayout user={user} theme="system">
           <p>content</p>
         </MainLayout>
       </TooltipProvider>,
@@ -125,7 +125,7 @@ describe('main layout', () => {
           path: '*',
           element: (
             <TooltipProvider>
-              <MainLayout user={user}>
+              <MainLayout user={user} theme="system">
                 <p>content</p>
               </MainLayout>
             </TooltipProvider>

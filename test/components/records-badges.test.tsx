@@ -1,12 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  EventStatusBadge,
-  InfluencerTypeBadge,
-  influencerTypeLabel,
-  PublishBadge,
-  SubscriptionBadge,
-} from '@views/components/records/badges.js';
+import { EventStatusBadge, InfluencerTypeBadge, PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
 import {
   atHandle,
   facebookProfile,
@@ -63,7 +57,22 @@ describe('record badges', () => {
       </>,
     );
     for (const text of ['Pro', 'Pro & Influencer', 'Influencer']) expect(screen.getByText(text, { exact: true })).toBeTruthy();
-    expect(influencerTypeLabel('something else')).toBe('Influencer');
+  });
+
+  it('draws the website state (Published/Draft) unlike the subscription state, so "Published" and "Active" differ', () => {
+    render(
+      <>
+        <PublishBadge wordpressId={12} />
+        <SubscriptionBadge status="active" />
+      </>,
+    );
+    const published = screen.getByText('Published');
+    const active = screen.getByText('Active');
+    expect(published.className).toContain('badge-sync');
+    expect(active.className).not.toContain('badge-sync');
+    expect(published.className).not.toContain('badge-success');
+    expect(published.getAttribute('title')).toBe('Website status');
+    expect(active.getAttribute('title')).toBe('Subscription status');
   });
 });
 

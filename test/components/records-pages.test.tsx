@@ -280,6 +280,42 @@ describe('record detail pages', () => {
     expect(screen.getByRole('link', { name: back }).getAttribute('href')).toBe(href);
   });
 
+  it('puts payments and files in tabs with their counts; ?tab=payments opens that tab', async () => {
+    const payment = {
+      id: 3,
+      entityType: 'brand' as const,
+      entityId: 1,
+      paymentType: 'advertising',
+      description: 'Spring banner',
+      amount: '120.00',
+      paymentDate: '2026-10-01',
+      startDate: null,
+      endDate: null,
+      invoiceNumber: null,
+      invoiceStatus: 'paid',
+      paymentMethod: null,
+      notes: null,
+      ...audit,
+    };
+    renderPage({
+      path: '/brands/:id',
+      url: '/brands/1?tab=payments',
+      Component: brandDetail.Component,
+      action: brandDetail.action,
+      data: { id: 1, record: brand({}), attachments: { ...NO_ATTACHMENTS, payments: [payment], paymentsTotal: '120.00' } },
+    });
+    const tab = await screen.findByRole('tab', { name: 'Payments (1)' });
+    expect(tab.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Files (0)' }).getAttribute('aria-selected')).toBe('false');
+    expect(screen.getByRole('tab', { name: 'Details' }).getAttribute('aria-selected')).toBe('false');
+    // The open tab shows the payment with its labels, not its stored values.
+    const panel = screen.getByRole('tabpanel');
+    expect(within(panel).getByText('Spring banner')).toBeTruthy();
+    expect(within(panel).getByText('Paid')).toBeTruthy();
+    expect(within(panel).getByText(/Advertising/)).toBeTruthy();
+    expect(screen.queryByText('Brand Information')).toBeNull();
+  });
+
   it("shows an unsynced event's tabs, 'Never included', 'Not synced' and 'Never synced'", async () => {
     renderPage({
       path: '/events/:id',
@@ -290,9 +326,11 @@ describe('record detail pages', () => {
     });
     expect(await screen.findByRole('tab', { name: 'Details' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Contacts (0)' })).toBeTruthy();
-    // Empty fields say so rather than showing a blank.
-    for (const label of ['Website', 'End date'])
-      expect(screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent).toBe('Not set');
+    // Empty fields are named together in one quiet line instead of a 'Not set' row each.
+    for (const label of ['Website', 'End date']) expect(screen.queryByText(label, { selector: 'dt' })).toBeNull();
+    const emptyLine = screen.getAllByTestId('empty-fields')[0]!.textContent;
+    expect(emptyLine).toMatch(/^Empty fields: .*End date, .*Website/);
+    expect(screen.queryByText('Not set')).toBeNull();
     const sidebar = screen.getByRole('complementary', { name: 'Summary' });
     expect(within(sidebar).getByText('Featured')).toBeTruthy();
     expect(within(sidebar).getAllByText('Not synced').length).toBe(1);

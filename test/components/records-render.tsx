@@ -16,6 +16,7 @@ const testSession: SessionInfo = {
   needsSetup: false,
   locale: 'en-AU',
   timeZone: 'Australia/Sydney',
+  theme: 'system',
   env: { publicSiteUrl: 'https://run.example.org', wordpressAdminUrl: 'https://cms.example.org' },
 };
 

@@ -111,7 +111,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await waitForHydration(page);
     await confirmDelete(
       page,
-      page.getByRole('button', { name: 'Delete Al Bo' }),
+      page.getByRole('button', { name: 'Delete Al Bo', includeHidden: true }),
       'Are you sure you want to delete Al Bo? This action cannot be undone.',
     );
     await expectToast(page, 'Contact deleted successfully.');
@@ -150,7 +150,11 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await page.getByRole('link', { name: /Back/ }).first().click();
     await page.waitForURL(`${base}/brands/${brand.id}`);
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete Kim Lee' }), 'Are you sure you want to delete this contact?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete Kim Lee', includeHidden: true }),
+      'Are you sure you want to delete this contact?',
+    );
     await expectToast(page, 'Contact deleted successfully');
     await page.getByText('No contacts added yet').waitFor();
     watched.assertClean();
@@ -190,7 +194,8 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
 
   it('uploads two images, shows them, deletes one (row and bytes), and adds payments with an exact total', async () => {
     const brand = await apiAs<{ id: number }>(page, base, 'POST', '/api/brands', { brandName: 'Harbour Hydration' });
-    await page.goto(`${base}/brands/${brand.id}`);
+    // Files and payments are tabs of the detail page, with their counts.
+    await page.goto(`${base}/brands/${brand.id}?tab=files`);
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Upload Files' }).click();
     const dialog = page.getByRole('dialog');
@@ -202,19 +207,24 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expectToast(page, 'Files uploaded successfully');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('img', { name: 'start.png' }).waitFor();
-    await page.getByText('Files (2)').waitFor();
+    await page.getByRole('tab', { name: 'Files (2)' }).waitFor();
     // The thumbnails really load through the authenticated content route.
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('.attachments-thumb img')).every((img) => (img as HTMLImageElement).naturalWidth > 0),
     );
     expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(2);
 
-    await confirmDelete(page, page.getByRole('button', { name: 'Delete start.png' }), 'Are you sure you want to delete start.png?');
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete start.png', includeHidden: true }),
+      'Are you sure you want to delete start.png?',
+    );
     await expectToast(page, 'File deleted successfully');
-    await page.getByText('Files (1)').waitFor();
+    await page.getByRole('tab', { name: 'Files (1)' }).waitFor();
     await expect(page.getByRole('img', { name: 'finish.png' }).isVisible()).resolves.toBe(true);
     expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(1);
 
+    await page.getByRole('tab', { name: 'Payments (0)' }).click();
     for (const [description, amount] of [
       ['Spring banner', '0.10'],
       ['Newsletter slot', '0.20'],
@@ -227,7 +237,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
       await expectToast(page, 'Payment added successfully');
       await paymentDialog.waitFor({ state: 'detached' });
     }
-    await page.getByText('Payments (2)').waitFor();
+    await page.getByRole('tab', { name: 'Payments (2)' }).waitFor();
     await expect(page.getByTestId('payments-total').textContent()).resolves.toBe('$0.30');
     const stored = await apiAs<{ totalAdvertisingSpend: string }>(page, base, 'GET', `/api/brands/${brand.id}`);
     expect(stored.totalAdvertisingSpend).toBe('0.30');

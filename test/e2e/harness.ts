@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { LoginThrottle } from '@services/auth/login-throttle.js';
-import { systemClock } from '@services/context.js';
+import { systemClock, type Clock } from '@services/context.js';
 import { createUser } from '@services/users/service.js';
 import { createApp } from '@server/app.js';
 import { createLogger } from '@context/logger.js';
@@ -25,9 +25,10 @@ export interface E2EServer {
 
 /**
  * The real app (same createApp as production) on a free port, a fresh migrated database of the configured
- * dialect, and the browser bundle built by global-setup. `env` adds settings, e.g. WORDPRESS_URL of a fake.
+ * dialect, and the browser bundle built by global-setup. `env` adds settings, e.g. WORDPRESS_URL of a fake;
+ * `clock` fixes the server's time (screenshots compared with baselines).
  */
-export async function startServer(options: { env?: Record<string, string> } = {}): Promise<E2EServer> {
+export async function startServer(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<E2EServer> {
   const publicDir = inject('e2ePublicDir');
   const database = await createTestDatabase();
   const uploadDir = mkdtempSync(path.join(tmpdir(), 'pacer-e2e-uploads-'));
@@ -36,7 +37,7 @@ export async function startServer(options: { env?: Record<string, string> } = {}
     db: database.db,
     log: createLogger({ logLevel: 'warn' }),
     config,
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     throttle: new LoginThrottle(),
     assets: readAssetManifest(publicDir),
   };

@@ -127,6 +127,7 @@ describe('brands with JavaScript off (real Chromium)', () => {
     await page.getByText('Marketing lead').waitFor();
 
     // The card's Delete posts the page, which first asks the card's question; only its own Delete deletes.
+    await page.getByLabel('More actions for Kim Lee').click();
     await page.getByRole('button', { name: 'Delete Kim Lee' }).click();
     const question = page.getByRole('alertdialog', { name: 'Confirm deletion' });
     await question.getByText('Are you sure you want to delete this contact?').waitFor();

@@ -99,7 +99,7 @@ describe('brands, media and influencers: create, find, edit and delete through t
     // Delete from the list card.
     await confirmDelete(
       page,
-      page.getByRole('button', { name: 'Delete Harbour Hydration' }),
+      page.getByRole('button', { name: 'Delete Harbour Hydration', includeHidden: true }),
       'Are you sure you want to delete this brand?',
     );
     await expectToast(page, 'Brand deleted successfully');
@@ -220,7 +220,7 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expect.poll(() => cardTitles(page)).toEqual(expect.arrayContaining(['Ava Striding', 'Ben Pace']));
     await confirmDelete(
       page,
-      page.getByRole('button', { name: 'Delete Ava Striding' }),
+      page.getByRole('button', { name: 'Delete Ava Striding', includeHidden: true }),
       'Are you sure you want to delete this influencer?',
     );
     await expectToast(page, 'Influencer deleted successfully');
@@ -282,8 +282,12 @@ describe('brands, media and influencers: create, find, edit and delete through t
 
     // Keyboard only: open the dialog, Escape cancels and gives focus back, Enter on Delete deletes.
     await search(page, 'Number 26');
-    const trigger = page.getByRole('button', { name: 'Delete Runner Number 26' });
-    await trigger.focus();
+    // The delete sits in the card's "⋯" menu: Enter opens it, Tab reaches its Delete.
+    await page.getByLabel('More actions for Runner Number 26', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Delete Runner Number 26', exact: true }).waitFor();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Delete Runner Number 26');
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
     await page.keyboard.press('Escape');

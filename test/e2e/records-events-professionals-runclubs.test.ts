@@ -200,7 +200,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await search(page, 'rehab');
     await confirmDelete(
       page,
-      page.getByRole('button', { name: 'Delete Peak Physio & Rehab' }),
+      page.getByRole('button', { name: 'Delete Peak Physio & Rehab', includeHidden: true }),
       'Are you sure you want to delete this professional?',
     );
     await expectToast(page, 'Professional deleted successfully');

@@ -20,8 +20,19 @@ export async function search(page: Page, text: string): Promise<void> {
   await page.waitForURL((url) => url.searchParams.get('q') === text);
 }
 
+/**
+ * Cards and rows keep their delete in a "⋯" menu: opens the menu holding `item` when it is hidden in one (find the
+ * item with `includeHidden: true`, since a closed menu's items are not rendered).
+ */
+async function openMenuOf(item: ReturnType<Page['getByRole']>): Promise<void> {
+  if (await item.isVisible()) return;
+  await item.locator('xpath=ancestor::details[1]/summary').click();
+  await item.waitFor();
+}
+
 /** Opens the delete dialog with `trigger`, checks its question word for word and confirms. */
 export async function confirmDelete(page: Page, trigger: ReturnType<Page['getByRole']>, question: string): Promise<void> {
+  await openMenuOf(trigger);
   await trigger.click();
   const dialog = page.getByRole('alertdialog');
   await dialog.waitFor();

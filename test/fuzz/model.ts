@@ -89,6 +89,8 @@ export function apiRouteModels(): Map<string, RouteModel> {
       ]),
     ],
     ['GET /api/stats', none()],
+    ['GET /api/dashboard', none()],
+    ['GET /api/calendar/events', none(['month'])],
     ['GET /api/events/:id/wordpress-url', none()],
     ['GET /api/contacts/:id', none()],
     ['GET /api/contacts/:entityType/:entityId', none()],

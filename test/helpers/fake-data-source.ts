@@ -11,6 +11,8 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
   return {
     session: notFound,
     stats: notFound,
+    dashboard: notFound,
+    eventCalendar: notFound,
     integrationsOverview: notFound,
     listRecords: notFound,
     getRecord: notFound,

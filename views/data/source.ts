@@ -4,6 +4,8 @@ import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@share
 import { listApiSearch } from '@shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
 import type { SessionInfo } from '@shared/session.js';
+import type { Dashboard } from '@shared/schemas/dashboard.js';
+import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import { apiRequest } from './http.js';
@@ -17,6 +19,9 @@ import { apiRequest } from './http.js';
 export interface DataSource {
   session(): Promise<SessionInfo>;
   stats(): Promise<Stats>;
+  dashboard(): Promise<Dashboard>;
+  /** The season calendar of a month ('YYYY-MM'; null: the visitor's current month). */
+  eventCalendar(month: string | null): Promise<EventCalendar>;
   integrationsOverview(): Promise<IntegrationsOverview>;
   listRecords<K extends RecordType>(kind: K, query: ListQuery<K>): Promise<Page<RecordItem<K>>>;
   getRecord<K extends RecordType>(kind: K, id: number): Promise<RecordDetail<K>>;
@@ -64,6 +69,8 @@ const recordPath = (kind: RecordType, id: number) => `${RECORD_TYPE_INFO[kind].a
 const browserDataSource: DataSource = {
   session: () => apiRequest<SessionInfo>('GET', '/api/session'),
   stats: () => read('/api/stats'),
+  dashboard: () => read('/api/dashboard'),
+  eventCalendar: (month) => read(month ? `/api/calendar/events?month=${encodeURIComponent(month)}` : '/api/calendar/events'),
   integrationsOverview: () => read('/api/integrations/overview'),
   listRecords: (kind, query) => read(`${RECORD_TYPE_INFO[kind].apiPath}?${listApiSearch(kind, query).toString()}`),
   getRecord: (kind, id) => read(recordPath(kind, id)),

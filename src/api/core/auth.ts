@@ -4,7 +4,7 @@ import { unauthorized } from '@services/errors.js';
 import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
 import { publicEnv } from '@config/env.js';
 import { refuseInsecureSignIn, startSession } from '@server/session.js';
-import { localeOf, timeZoneOf } from '@server/locale.js';
+import { localeOf, timeZoneOf, themeOf } from '@server/locale.js';
 import type { SessionInfo } from '@shared/session.js';
 
 export async function sessionInfo(req: Request): Promise<SessionInfo> {
@@ -13,6 +13,7 @@ export async function sessionInfo(req: Request): Promise<SessionInfo> {
     needsSetup: req.user ? false : await needsFirstUser(req.ctx),
     locale: localeOf(req),
     timeZone: timeZoneOf(req),
+    theme: themeOf(req),
     env: publicEnv(req.ctx.config),
   };
 }

@@ -99,6 +99,7 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}
+                  menuFor={fullName(contact)}
                   question="Are you sure you want to delete this contact?"
                   postFields={deleteFields(contact.id, false, 'delete-contact')}
                   onConfirm={() => deleteContact(contact.id)}

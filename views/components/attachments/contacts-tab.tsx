@@ -9,7 +9,7 @@ import type { Contact } from '@shared/schemas/attachments.js';
 
 /** A click on the card's background opens the contact; its links and buttons keep their own meaning. */
 export function openUnlessInteractive(event: MouseEvent, open: () => void) {
-  if ((event.target as HTMLElement).closest('a, button, input, [role="dialog"]')) return;
+  if ((event.target as HTMLElement).closest('a, button, input, summary, details, [role="dialog"], [role="alertdialog"]')) return;
   open();
 }
 
@@ -56,6 +56,7 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}
+                  menuFor={fullName(contact)}
                   question={`Are you sure you want to delete ${fullName(contact)}? This action cannot be undone.`}
                   postFields={deleteFields(contact.id, false, 'delete-contact')}
                   onConfirm={() => deleteContact(contact.id)}

@@ -152,6 +152,7 @@ export function FilesCard({ ownerType, ownerId, files }: { ownerType: RecordType
       <ConfirmDeleteButton
         small
         ariaLabel={`Delete ${file.originalName}`}
+        menuFor={file.originalName}
         question={`Are you sure you want to delete ${file.originalName}?`}
         postFields={deleteFields(file.id, false, 'delete-file')}
         onConfirm={() => deleteFile(file.id)}

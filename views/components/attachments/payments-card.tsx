@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useId, useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
+import { INVOICE_STATUS_LABELS, labelOf, valueLabel } from '@shared/labels.js';
 import { INVOICE_STATUSES, PaymentInputSchema } from '@shared/schemas/payments.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { deleteFields } from '../records/actions.js';
@@ -19,7 +20,6 @@ const STATUS_TONES: Record<string, 'success' | 'warning' | 'danger' | 'muted'> =
   overdue: 'danger',
   cancelled: 'muted',
 };
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The Add/Edit Payment form of the dialog: it posts the detail page's `save-payment` intent through a fetcher
@@ -73,7 +73,7 @@ function PaymentForm({
           <select id={`${id}-invoiceStatus`} name="invoiceStatus" className="input" defaultValue={payment?.invoiceStatus ?? 'pending'}>
             {INVOICE_STATUSES.map((status) => (
               <option key={status} value={status}>
-                {capitalise(status)}
+                {INVOICE_STATUS_LABELS[status]}
               </option>
             ))}
           </select>
@@ -139,14 +139,14 @@ export function PaymentsCard({
                 <span className="muted">
                   {[
                     payment.paymentDate && format.date(payment.paymentDate),
-                    payment.paymentType,
+                    payment.paymentType && valueLabel(payment.paymentType),
                     payment.invoiceNumber && `Invoice ${payment.invoiceNumber}`,
                   ]
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
               </div>
-              <Badge tone={STATUS_TONES[payment.invoiceStatus] ?? 'default'}>{capitalise(payment.invoiceStatus)}</Badge>
+              <Badge tone={STATUS_TONES[payment.invoiceStatus] ?? 'default'}>{labelOf(INVOICE_STATUS_LABELS, payment.invoiceStatus)}</Badge>
               <strong className="attachments-amount">{format.money(payment.amount)}</strong>
               <div className="card-actions">
                 <Button
@@ -160,6 +160,7 @@ export function PaymentsCard({
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete payment ${payment.description}`}
+                  menuFor={`payment ${payment.description}`}
                   question="Are you sure you want to delete this payment?"
                   postFields={deleteFields(payment.id, false, 'delete-payment')}
                   onConfirm={() => deletePayment(payment.id)}

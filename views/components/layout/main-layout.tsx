@@ -3,10 +3,12 @@ import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
+import type { ThemeChoice } from '@shared/theme.js';
 import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
+import { ThemeToggle } from './theme-toggle.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
@@ -67,7 +69,8 @@ async function signOut() {
   }
 }
 
-export function MainLayout({ user, children }: { user: PublicUser; children: ReactNode }) {
+/** `theme`: the visitor's theme choice as the server read it, which the header's toggle starts from. */
+export function MainLayout({ user, theme, children }: { user: PublicUser; theme: ThemeChoice; children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
   return (
@@ -94,6 +97,7 @@ export function MainLayout({ user, children }: { user: PublicUser; children: Rea
         </Dialog.Root>
         <span className="app-title">{PRODUCT_TITLE}</span>
         <div className="header-user">
+          <ThemeToggle initial={theme} />
           <span className="header-email">{user.email}</span>
           <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
             <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>

@@ -1,3 +1,4 @@
+import { INFLUENCER_TYPE_LABELS, labelOf, SUBSCRIPTION_STATUS_LABELS } from '@shared/labels.js';
 import { Badge } from '../ui/primitives.js';
 
 /** Events list badge (spec point 4): featured races read 'Featured', the rest 'Active'. */
@@ -5,9 +6,18 @@ export function EventStatusBadge({ featured }: { featured: boolean }) {
   return featured ? <Badge tone="warning">Featured</Badge> : <Badge tone="success">Active</Badge>;
 }
 
-/** A professional is Published once it has a wordpress id, otherwise Draft. */
+/**
+ * A professional is Published once it has a wordpress id, otherwise Draft. The website state is an outlined
+ * badge with a dot, so it never reads like the filled subscription pill beside it.
+ */
 export function PublishBadge({ wordpressId }: { wordpressId: number | null }) {
-  return wordpressId !== null ? <Badge tone="success">Published</Badge> : <Badge tone="muted">Draft</Badge>;
+  const published = wordpressId !== null;
+  return (
+    <Badge tone={published ? 'info' : 'muted'} className="badge-sync" title="Website status">
+      <span className="badge-dot" aria-hidden="true" />
+      {published ? 'Published' : 'Draft'}
+    </Badge>
+  );
 }
 
 const SUBSCRIPTION_TONES = { active: 'success', expired: 'danger', pending: 'warning' } as const;
@@ -16,17 +26,15 @@ export function SubscriptionBadge({ status }: { status: string }) {
   const tone = SUBSCRIPTION_TONES[status as keyof typeof SUBSCRIPTION_TONES] ?? 'default';
   return (
     <Badge tone={tone} title="Subscription status">
-      {status.charAt(0).toUpperCase() + status.slice(1)}
+      {labelOf(SUBSCRIPTION_STATUS_LABELS, status)}
     </Badge>
   );
 }
 
-export const INFLUENCER_TYPE_LABELS: Record<string, string> = { pro: 'Pro', both: 'Pro & Influencer', influencer: 'Influencer' };
-
-export function influencerTypeLabel(type: string): string {
-  return INFLUENCER_TYPE_LABELS[type] ?? INFLUENCER_TYPE_LABELS.influencer!;
-}
-
 export function InfluencerTypeBadge({ type }: { type: string }) {
-  return <Badge tone={type === 'influencer' ? 'default' : 'info'}>{influencerTypeLabel(type)}</Badge>;
+  return (
+    <Badge tone={type === 'influencer' ? 'default' : 'info'} className="badge-nowrap">
+      {labelOf(INFLUENCER_TYPE_LABELS, type)}
+    </Badge>
+  );
 }

@@ -1,4 +1,5 @@
 import { LOCATION_STATES } from '@shared/schemas/records.js';
+import { LOCATION_STATE_LABELS } from '@shared/labels.js';
 import { enumOptions, type FieldSpec } from './form-fields.js';
 
 /** Fields several record forms share, described once. */
@@ -6,7 +7,7 @@ export const stateField = (): FieldSpec => ({
   name: 'locationState',
   label: 'State',
   kind: 'select',
-  options: enumOptions(LOCATION_STATES, Object.fromEntries(LOCATION_STATES.map((s) => [s, s]))),
+  options: enumOptions(LOCATION_STATES, LOCATION_STATE_LABELS),
 });
 
 export const locationFields = (): FieldSpec[] => [

@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { Link, useActionData, useFetcher, useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import { toast } from '../ui/toast.js';
+import { ActionsMenu } from '../ui/actions-menu.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
 import { deleteFields, type DeleteConfirmation } from './actions.js';
 import { editPath, type RecordConfig } from './record-config.js';
@@ -22,13 +23,23 @@ export interface ConfirmDeleteButtonProps {
    * route action deletes. Once hydrated the button opens the dialog instead and never posts the form itself.
    */
   postFields?: Record<string, string>;
+  /** Puts the button in a "⋯" menu labelled 'More actions for {menuFor}' (cards and rows), out of the way. */
+  menuFor?: string;
 }
 
 /**
  * A delete button that asks first in an accessible dialog (not window.confirm): focus starts on Cancel, the
  * safe choice, Escape cancels, and focus returns to the button when the dialog closes.
  */
-export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ariaLabel, small, postFields }: ConfirmDeleteButtonProps) {
+export function ConfirmDeleteButton({
+  question,
+  onConfirm,
+  label = 'Delete',
+  ariaLabel,
+  small,
+  postFields,
+  menuFor,
+}: ConfirmDeleteButtonProps) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -68,7 +79,7 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
     }
   }
 
-  return (
+  const dialog = (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
       {postFields ? (
         <form method="post" className="inline-form" onSubmit={(event) => event.preventDefault()}>
@@ -76,14 +87,19 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <Dialog.Trigger asChild>
-            <Button type="submit" variant="destructive" className={cx(small && 'btn-sm')} aria-label={ariaLabel}>
+            <Button
+              type="submit"
+              variant="danger-quiet"
+              className={cx(small && 'btn-sm', menuFor && 'actions-menu-item')}
+              aria-label={ariaLabel}
+            >
               {label}
             </Button>
           </Dialog.Trigger>
         </form>
       ) : (
         <Dialog.Trigger asChild>
-          <Button variant="destructive" className={cx(small && 'btn-sm')} aria-label={ariaLabel}>
+          <Button variant="danger-quiet" className={cx(small && 'btn-sm', menuFor && 'actions-menu-item')} aria-label={ariaLabel}>
             {label}
           </Button>
         </Dialog.Trigger>
@@ -114,6 +130,7 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
       </Dialog.Portal>
     </Dialog.Root>
   );
+  return menuFor ? <ActionsMenu label={`More actions for ${menuFor}`}>{dialog}</ActionsMenu> : dialog;
 }
 
 /** A failure toast: the spec's text as the title, and the server's own message under it when it sent one. */

@@ -68,17 +68,31 @@ export interface InfoItem {
 
 const isEmpty = (value: ReactNode) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
-/** A definition list of a record's fields; empty values read 'Not set' rather than disappearing. */
+/**
+ * A definition list of a record's fields. The empty ones are not a row each (half a page of 'Not set'): they are
+ * named together in one quiet line under the list, so it is still plain which fields have no value.
+ */
 export function InfoList({ items }: { items: readonly InfoItem[] }) {
+  const filled = items.filter((item) => !isEmpty(item.value));
+  const empty = items.filter((item) => isEmpty(item.value));
   return (
-    <dl className="dl records-dl">
-      {items.map((item) => (
-        <div key={item.label} className="records-dl-row">
-          <dt>{item.label}</dt>
-          <dd>{isEmpty(item.value) ? <span className="muted">Not set</span> : item.value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      {filled.length > 0 && (
+        <dl className="dl records-dl">
+          {filled.map((item) => (
+            <div key={item.label} className="records-dl-row">
+              <dt>{item.label}</dt>
+              <dd>{item.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {empty.length > 0 && (
+        <p className="records-empty-fields" data-testid="empty-fields">
+          <span className="records-empty-fields-title">Empty fields:</span> {empty.map((item) => item.label).join(', ')}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -32,14 +32,9 @@ export interface FormSection {
   fields: FieldSpec[];
 }
 
-const words = (value: string) => value.replace(/-/g, ' ');
-
-/** Select options from an enum: 'massage-therapist' reads 'Massage therapist' unless a label is given. */
-export function enumOptions(values: readonly string[], labels: Record<string, string> = {}): FieldOption[] {
-  return values.map((value) => {
-    const text = labels[value] ?? words(value);
-    return { value, label: labels[value] ?? text.charAt(0).toUpperCase() + text.slice(1) };
-  });
+/** Select options from an enum, each reading its label from the enum's one label map (src/shared/labels.ts). */
+export function enumOptions<T extends string>(values: readonly T[], labels: Readonly<Record<T, string>>): FieldOption[] {
+  return values.map((value) => ({ value, label: labels[value] }));
 }
 
 /** Splits comma separated text: trimmed, empty entries dropped. */

@@ -1,11 +1,8 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
-import { ContactsTab, FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
+import { ContactsTab, type Attachments } from '../attachments/index.js';
+import { attachmentTabs, countedLabel, DetailTabs, type DetailTab } from './detail-tabs.js';
 import { DateText, DateTimeText, InfoList, multilineText, RecentActivity, SideCard, type InfoItem } from './detail.js';
-
-const TABS = ['details', 'contacts', 'marketing'] as const;
 
 export interface SyncedDetailProps {
   ownerType: ContactOwnerType;
@@ -27,13 +24,10 @@ export interface SyncedDetailProps {
 
 /**
  * The detail layout of the records synced from the content site (events, professionals, run clubs): tabs
- * Details, Contacts (count) and Marketing, payments and files below, and the Quick Stats / Info / Recent Activity
- * sidebar. `?tab=contacts` opens a tab directly, e.g. when coming back from adding a contact.
+ * Details, Contacts (count), Marketing, Payments (count) and Files (count), and the Quick Stats / Info / Recent
+ * Activity sidebar. `?tab=contacts` opens a tab directly, e.g. when coming back from adding a contact.
  */
 export function SyncedDetail(props: SyncedDetailProps) {
-  const [search] = useSearchParams();
-  const requested = search.get('tab');
-  const initialTab = TABS.find((tab) => tab === requested) ?? 'details';
   const { attachments } = props;
   const stats: InfoItem[] = [
     { label: 'Status', value: props.status },
@@ -41,47 +35,38 @@ export function SyncedDetail(props: SyncedDetailProps) {
     { label: 'Payments', value: String(attachments.payments.length) },
     { label: 'Files', value: String(attachments.files.length) },
   ];
+  const tabs: DetailTab[] = [
+    { value: 'details', label: 'Details', content: props.details },
+    {
+      value: 'contacts',
+      label: countedLabel('Contacts', attachments.contacts.length),
+      intents: ['delete-contact'],
+      content: <ContactsTab ownerType={props.ownerType} ownerId={props.ownerId} contacts={attachments.contacts} />,
+    },
+    {
+      value: 'marketing',
+      label: 'Marketing',
+      content: (
+        <div className="card">
+          <h2 className="card-title">Newsletter</h2>
+          <InfoList
+            items={[
+              { label: 'Last newsletter inclusion', value: <DateText value={props.lastNewsletterInclusion} empty="Never included" /> },
+              { label: 'Newsletter notes', value: multilineText(props.newsletterInclusionNotes) },
+            ]}
+          />
+          <p className="muted records-note">
+            The email-marketing (newsletter) integration for this screen is not yet done: inclusions are recorded here by hand.
+          </p>
+        </div>
+      ),
+    },
+    ...attachmentTabs(props.ownerType, props.ownerId, attachments),
+  ];
   return (
     <div className="detail-layout">
       <div className="records-main">
-        <Tabs.Root defaultValue={initialTab} className="records-tabs">
-          <Tabs.List className="tabs-list" aria-label="Sections">
-            <Tabs.Trigger value="details" className="tabs-trigger">
-              Details
-            </Tabs.Trigger>
-            <Tabs.Trigger value="contacts" className="tabs-trigger">
-              Contacts ({attachments.contacts.length})
-            </Tabs.Trigger>
-            <Tabs.Trigger value="marketing" className="tabs-trigger">
-              Marketing
-            </Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content value="details" className="records-tab">
-            {props.details}
-          </Tabs.Content>
-          <Tabs.Content value="contacts" className="records-tab">
-            <ContactsTab ownerType={props.ownerType} ownerId={props.ownerId} contacts={attachments.contacts} />
-          </Tabs.Content>
-          <Tabs.Content value="marketing" className="records-tab card">
-            <h2 className="card-title">Newsletter</h2>
-            <InfoList
-              items={[
-                { label: 'Last newsletter inclusion', value: <DateText value={props.lastNewsletterInclusion} empty="Never included" /> },
-                { label: 'Newsletter notes', value: multilineText(props.newsletterInclusionNotes) },
-              ]}
-            />
-            <p className="muted records-note">
-              The email-marketing (newsletter) integration for this screen is not yet done: inclusions are recorded here by hand.
-            </p>
-          </Tabs.Content>
-        </Tabs.Root>
-        <PaymentsCard
-          ownerType={props.ownerType}
-          ownerId={props.ownerId}
-          payments={attachments.payments}
-          total={attachments.paymentsTotal}
-        />
-        <FilesCard ownerType={props.ownerType} ownerId={props.ownerId} files={attachments.files} />
+        <DetailTabs tabs={tabs} />
       </div>
       <aside className="sidebar" aria-label="Summary">
         <SideCard title="Quick Stats">

@@ -8,7 +8,7 @@ import type {
 } from 'react';
 import { Link, type LinkProps } from 'react-router';
 
-type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive';
+type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive' | 'danger-quiet';
 const cx = (...names: Array<string | false | undefined | null>) => names.filter(Boolean).join(' ');
 
 export function Button({

@@ -1,6 +1,8 @@
+import { attachmentTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
-import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
+import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
 import {
   DateText,
@@ -44,26 +46,40 @@ export function Component() {
       />
       <div className="detail-layout">
         <div className="records-main">
-          <Card className="records-section">
-            <CardHeader title="Brand Information" />
-            <InfoList
-              items={[
-                { label: 'Name', value: brand.brandName },
-                { label: 'Industry category', value: brand.industryCategory },
-                { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
-                { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
-                { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
-                { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
-                { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
-                { label: 'Payment status', value: brand.paymentStatus },
-                { label: 'Last campaign ended', value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} /> },
-                { label: 'Notes', value: multilineText(brand.notes) },
-              ]}
-            />
-          </Card>
-          <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
-          <PaymentsCard ownerType="brand" ownerId={brand.id} payments={attachments.payments} total={attachments.paymentsTotal} />
-          <FilesCard ownerType="brand" ownerId={brand.id} files={attachments.files} />
+          <DetailTabs
+            tabs={[
+              {
+                value: 'details',
+                label: 'Details',
+                content: (
+                  <>
+                    <Card className="records-section">
+                      <CardHeader title="Brand Information" />
+                      <InfoList
+                        items={[
+                          { label: 'Name', value: brand.brandName },
+                          { label: 'Industry category', value: brand.industryCategory },
+                          { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
+                          { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
+                          { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
+                          { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
+                          { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
+                          { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
+                          {
+                            label: 'Last campaign ended',
+                            value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
+                          },
+                          { label: 'Notes', value: multilineText(brand.notes) },
+                        ]}
+                      />
+                    </Card>
+                    <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
+                  </>
+                ),
+              },
+              ...attachmentTabs('brand', brand.id, attachments),
+            ]}
+          />
         </div>
         <aside className="sidebar" aria-label="Summary">
           <SideCard title="Quick Info">

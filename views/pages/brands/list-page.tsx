@@ -49,6 +49,7 @@ export function Component() {
             <ConfirmDeleteButton
               small
               ariaLabel={`Delete ${brand.brandName}`}
+              menuFor={brand.brandName}
               question="Are you sure you want to delete this brand?"
               postFields={deleteFields(brand.id)}
               onConfirm={() => deleteBrand(brand.id)}

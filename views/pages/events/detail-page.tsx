@@ -1,5 +1,6 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { statusOf } from '@shared/api-error.js';
+import { valueLabel } from '@shared/labels.js';
 import type { Event, EventDistance } from '@shared/schemas/records.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
 import {
@@ -45,6 +46,8 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
 export const action = recordDetailAction(eventsConfig);
 
+const DISTANCE_COLUMNS = ['Distance', 'Start', 'Entry fee', 'Participants', 'Prizes'] as const;
+
 function Distances({ distances }: { distances: EventDistance[] }) {
   const format = useFormat();
   if (distances.length === 0) return null;
@@ -52,24 +55,32 @@ function Distances({ distances }: { distances: EventDistance[] }) {
     <Card className="records-section">
       <h2 className="card-title">Distances</h2>
       <div className="records-table-wrap">
-        <table className="records-table">
+        <table className="records-table records-table-stack">
           <thead>
             <tr>
-              <th scope="col">Distance</th>
-              <th scope="col">Start</th>
-              <th scope="col">Entry fee</th>
-              <th scope="col">Participants</th>
-              <th scope="col">Prizes</th>
+              {DISTANCE_COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {distances.map((distance) => (
               <tr key={distance.id}>
-                <td>{distance.distanceKm !== null ? `${Number(distance.distanceKm)} km` : '—'}</td>
-                <td>{[format.date(distance.distanceStartDate), distance.distanceStartTime].filter(Boolean).join(' ') || '—'}</td>
-                <td>{distance.entryFee !== null ? format.money(distance.entryFee) : '—'}</td>
-                <td>{distance.participantsCount ?? '—'}</td>
-                <td>{listText(distance.prizes) ?? distance.prizeDescription ?? '—'}</td>
+                <td data-label="Distance" className="records-nowrap">
+                  {distance.distanceKm !== null ? `${Number(distance.distanceKm)} km` : '—'}
+                </td>
+                <td data-label="Start" className="records-nowrap">
+                  {[format.date(distance.distanceStartDate), distance.distanceStartTime].filter(Boolean).join(' ') || '—'}
+                </td>
+                <td data-label="Entry fee" className="records-nowrap">
+                  {distance.entryFee !== null ? format.money(distance.entryFee) : '—'}
+                </td>
+                <td data-label="Participants" className="records-nowrap">
+                  {distance.participantsCount ?? '—'}
+                </td>
+                <td data-label="Prizes">{listText(distance.prizes) ?? distance.prizeDescription ?? '—'}</td>
               </tr>
             ))}
           </tbody>
@@ -123,8 +134,8 @@ export function Component() {
                       <span className="muted">{event.wordpressEventId === null ? 'Not synced' : 'Public site address not configured'}</span>
                     ),
                   },
-                  { label: 'Run types', value: listText(event.runType) },
-                  { label: 'Track types', value: listText(event.trackType) },
+                  { label: 'Run types', value: listText(event.runType.map(valueLabel)) },
+                  { label: 'Track types', value: listText(event.trackType.map(valueLabel)) },
                   { label: 'Entry cost', value: event.entryCost },
                   { label: 'Prizes', value: multilineText(event.prizes) },
                   { label: 'Advertising spend', value: format.money(event.totalAdvertisingSpend) },

@@ -1,4 +1,5 @@
-import { useLoaderData } from 'react-router';
+import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import type { EventCalendar } from '@shared/schemas/calendar.js';
 import { PAGE_SIZE, type EventSummary } from '@shared/schemas/records.js';
 import { EventStatusBadge } from '@views/components/records/badges.js';
 import { DateText } from '@views/components/records/detail.js';
@@ -6,21 +7,56 @@ import { editPath, detailPath } from '@views/components/records/record-config.js
 import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
+import { SeasonCalendar } from '@views/components/records/season-calendar.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
+import { dataSource, gated } from '@views/data/source.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
 
-export const loader = listLoader('event');
+const loadList = listLoader('event');
+
+interface CalendarData {
+  view: 'calendar';
+  calendar: EventCalendar;
+}
+
+/** `?view=calendar` shows the season calendar (`&month=YYYY-MM`; a malformed month shows this month). */
+export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<EventSummary> | CalendarData> => {
+  const search = new URL(args.request.url).searchParams;
+  if (search.get('view') !== 'calendar') return loadList(args);
+  const month = search.get('month');
+  return { view: 'calendar', calendar: await dataSource(args.context).eventCalendar(month && /^\d{4}-\d{2}$/.test(month) ? month : null) };
+});
 
 export function Component() {
-  const data = useLoaderData() as ListData<EventSummary>;
+  const data = useLoaderData() as ListData<EventSummary> | CalendarData;
+  if ('view' in data) {
+    return (
+      <div className="page">
+        <div className="page-header">
+          <h1>Events</h1>
+          <ButtonLink to="/events" variant="outline">
+            Cards
+          </ButtonLink>
+        </div>
+        <SeasonCalendar calendar={data.calendar} />
+      </div>
+    );
+  }
   return (
     <RecordListPage
       title="Events"
       listPath={eventsConfig.listPath}
       searchLabel="Search events"
-      searchPlaceholder="Search events by name, state, address or WordPress ID..."
+      searchPlaceholder="Search name, state, address, WordPress ID"
       filter={{ param: 'filter', label: 'Show', options: EVENT_FILTER_OPTIONS }}
-      actions={<ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>}
+      actions={
+        <>
+          <ButtonLink to="/events?view=calendar" variant="outline">
+            Calendar
+          </ButtonLink>
+          <ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>
+        </>
+      }
       {...data}
       pageSize={PAGE_SIZE}
       itemKey={(event) => event.id}

@@ -1,5 +1,5 @@
 import { INFLUENCER_TYPES } from '@shared/schemas/records.js';
-import { INFLUENCER_TYPE_LABELS } from '@views/components/records/badges.js';
+import { INFLUENCER_TYPE_LABELS } from '@shared/labels.js';
 import { notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 

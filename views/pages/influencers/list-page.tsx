@@ -45,6 +45,7 @@ export function Component() {
               <ConfirmDeleteButton
                 small
                 ariaLabel={`Delete ${name}`}
+                menuFor={name}
                 question="Are you sure you want to delete this influencer?"
                 postFields={deleteFields(influencer.id)}
                 onConfirm={() => deleteInfluencer(influencer.id)}

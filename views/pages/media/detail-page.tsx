@@ -1,6 +1,7 @@
+import { attachmentTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
 import { useLoaderData } from 'react-router';
 import type { Media } from '@shared/schemas/records.js';
-import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
+import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
 import {
   DateTimeText,
@@ -42,21 +43,32 @@ export function Component() {
       />
       <div className="detail-layout">
         <div className="records-main">
-          <Card className="records-section">
-            <CardHeader title="Media Information" />
-            <InfoList
-              items={[
-                { label: 'Name', value: name },
-                { label: 'Industry', value: media.industry },
-                { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
-                { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
-                { label: 'Notes', value: multilineText(media.notes) },
-              ]}
-            />
-          </Card>
-          <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
-          <PaymentsCard ownerType="media" ownerId={media.id} payments={attachments.payments} total={attachments.paymentsTotal} />
-          <FilesCard ownerType="media" ownerId={media.id} files={attachments.files} />
+          <DetailTabs
+            tabs={[
+              {
+                value: 'details',
+                label: 'Details',
+                content: (
+                  <>
+                    <Card className="records-section">
+                      <CardHeader title="Media Information" />
+                      <InfoList
+                        items={[
+                          { label: 'Name', value: name },
+                          { label: 'Industry', value: media.industry },
+                          { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
+                          { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
+                          { label: 'Notes', value: multilineText(media.notes) },
+                        ]}
+                      />
+                    </Card>
+                    <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
+                  </>
+                ),
+              },
+              ...attachmentTabs('media', media.id, attachments),
+            ]}
+          />
         </div>
         <aside className="sidebar" aria-label="Summary">
           <SideCard title="Quick Info">

@@ -42,6 +42,7 @@ export function Component() {
               <ConfirmDeleteButton
                 small
                 ariaLabel={`Delete ${name}`}
+                menuFor={name}
                 question="Are you sure you want to delete this media outlet?"
                 postFields={deleteFields(media.id)}
                 onConfirm={() => deleteMedia(media.id)}

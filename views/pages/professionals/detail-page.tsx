@@ -1,3 +1,4 @@
+import { labelOf, PROFESSION_TYPE_LABELS, valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Professional } from '@shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
@@ -17,7 +18,7 @@ import { detailLoader, type DetailData } from '@views/components/records/loaders
 import { SyncedDetail } from '@views/components/records/synced-detail.js';
 import { Card } from '@views/components/ui/primitives.js';
 import { useSession } from '@views/hooks/use-session.js';
-import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
+import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig } from './config.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
 
 export const loader = detailLoader('professional');
@@ -60,7 +61,10 @@ export function Component() {
             <h2 className="card-title">Professional Details</h2>
             <InfoList
               items={[
-                { label: 'Profession type', value: professionTypeLabel(professional.professionType) },
+                {
+                  label: 'Profession type',
+                  value: professional.professionType && labelOf(PROFESSION_TYPE_LABELS, professional.professionType),
+                },
                 { label: 'Location', value: [professional.locationAddress, professional.locationState].filter(Boolean).join(', ') },
                 { label: 'Website', value: professional.websiteUrl && <ExternalLink href={professional.websiteUrl} /> },
                 { label: 'Instagram', value: professional.instagramUrl && <ExternalLink href={professional.instagramUrl} /> },
@@ -69,7 +73,7 @@ export function Component() {
                 { label: 'Credentials', value: listText(professional.credentials) },
                 { label: 'Delivery methods', value: listText(professional.deliveryMethods) },
                 { label: 'Contact types', value: listText(professional.contactType) },
-                { label: 'Track types', value: listText(professional.trackType) },
+                { label: 'Track types', value: listText(professional.trackType.map(valueLabel)) },
                 { label: 'Subscription', value: <SubscriptionBadge status={professional.subscriptionStatus} /> },
                 {
                   label: 'Subscription expiry',

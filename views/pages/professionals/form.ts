@@ -1,6 +1,7 @@
 import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/schemas/records.js';
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
+import { PROFESSION_TYPE_LABELS, SUBSCRIPTION_STATUS_LABELS } from '@shared/labels.js';
 
 /** Every field of ProfessionalInputSchema: PUT replaces all of them. */
 export const PROFESSIONAL_FORM: FormSection[] = [
@@ -8,7 +9,7 @@ export const PROFESSIONAL_FORM: FormSection[] = [
     title: 'Business',
     fields: [
       { name: 'businessName', label: 'Business name', kind: 'text', required: true },
-      { name: 'professionType', label: 'Profession type', kind: 'select', options: enumOptions(PROFESSION_TYPES) },
+      { name: 'professionType', label: 'Profession type', kind: 'select', options: enumOptions(PROFESSION_TYPES, PROFESSION_TYPE_LABELS) },
       { name: 'websiteUrl', label: 'Website', kind: 'url', placeholder: 'https://' },
       { name: 'instagramUrl', label: 'Instagram URL', kind: 'url', placeholder: 'https://www.instagram.com/...' },
       { name: 'facebookUrl', label: 'Facebook URL', kind: 'url', placeholder: 'https://www.facebook.com/...' },
@@ -32,7 +33,7 @@ export const PROFESSIONAL_FORM: FormSection[] = [
         name: 'subscriptionStatus',
         label: 'Subscription status',
         kind: 'select',
-        options: enumOptions(SUBSCRIPTION_STATUSES),
+        options: enumOptions(SUBSCRIPTION_STATUSES, SUBSCRIPTION_STATUS_LABELS),
         defaultValue: 'active',
       },
       { name: 'subscriptionExpiryDate', label: 'Subscription expiry date', kind: 'date' },

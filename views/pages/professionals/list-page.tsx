@@ -1,3 +1,4 @@
+import { labelOf, PROFESSION_TYPE_LABELS } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type Professional } from '@shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
@@ -7,7 +8,7 @@ import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
-import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel } from './config.js';
+import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig } from './config.js';
 import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
 
 export const loader = listLoader('professional');
@@ -50,6 +51,7 @@ export function Component() {
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete ${professional.businessName}`}
+                  menuFor={professional.businessName}
                   question={PROFESSIONAL_DELETE_QUESTION}
                   postFields={deleteFields(professional.id)}
                   onConfirm={() => deleteProfessional(professional.id)}
@@ -58,7 +60,7 @@ export function Component() {
             </>
           }
         >
-          <CardLine>{professionTypeLabel(professional.professionType)}</CardLine>
+          <CardLine>{professional.professionType && labelOf(PROFESSION_TYPE_LABELS, professional.professionType)}</CardLine>
           <CardLine>{[professional.locationAddress, professional.locationState].filter(Boolean).join(', ')}</CardLine>
         </RecordCard>
       )}

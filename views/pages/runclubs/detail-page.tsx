@@ -1,3 +1,4 @@
+import { CLUB_TYPE_LABELS, labelOf, valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { RunClub, RunClubSchedule } from '@shared/schemas/records.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
@@ -16,7 +17,7 @@ import { detailLoader, type DetailData } from '@views/components/records/loaders
 import { SyncedDetail } from '@views/components/records/synced-detail.js';
 import { Badge, Card } from '@views/components/ui/primitives.js';
 import { useSession } from '@views/hooks/use-session.js';
-import { clubTypeLabel, runclubsConfig } from './config.js';
+import { runclubsConfig } from './config.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
 
 export const loader = detailLoader('runclub');
@@ -58,7 +59,7 @@ export function Component() {
         title={club.clubName}
         badges={club.clubType.map((type) => (
           <Badge key={type} tone="info">
-            {clubTypeLabel(type)}
+            {labelOf(CLUB_TYPE_LABELS, type)}
           </Badge>
         ))}
         actions={
@@ -80,7 +81,7 @@ export function Component() {
               <h2 className="card-title">Club Details</h2>
               <InfoList
                 items={[
-                  { label: 'Club type', value: listText(club.clubType.map(clubTypeLabel)) },
+                  { label: 'Club type', value: listText(club.clubType.map((type) => labelOf(CLUB_TYPE_LABELS, type))) },
                   { label: 'Location', value: [club.locationAddress, club.locationState].filter(Boolean).join(', ') },
                   { label: 'Founded', value: club.foundedYear !== null ? String(club.foundedYear) : null },
                   { label: 'Members', value: club.membershipCount !== null ? String(club.membershipCount) : null },
@@ -93,7 +94,7 @@ export function Component() {
                   { label: 'Founder Instagram', value: club.founderInstagramUrl && <ExternalLink href={club.founderInstagramUrl} /> },
                   { label: 'Club email', value: club.clubEmail ? <a href={mailtoHref(club.clubEmail)!}>{club.clubEmail}</a> : null },
                   { label: 'Paying member', value: club.isPayingMember ? 'Yes' : 'No' },
-                  { label: 'Payment status', value: club.paymentStatus },
+                  { label: 'Payment status', value: valueLabel(club.paymentStatus) },
                   { label: 'Social title', value: club.socialTitle },
                   { label: 'Extras', value: multilineText(club.extras) },
                   { label: 'Footnote', value: multilineText(club.footnote) },

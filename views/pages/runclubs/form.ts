@@ -1,6 +1,7 @@
 import { CLUB_TYPES } from '@shared/schemas/records.js';
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
+import { CLUB_TYPE_LABELS } from '@shared/labels.js';
 
 /** Every field of RunClubInputSchema: PUT replaces all of them. */
 export const RUN_CLUB_FORM: FormSection[] = [
@@ -8,7 +9,7 @@ export const RUN_CLUB_FORM: FormSection[] = [
     title: 'Club',
     fields: [
       { name: 'clubName', label: 'Club name', kind: 'text', required: true },
-      { name: 'clubType', label: 'Club type', kind: 'checkboxes', options: enumOptions(CLUB_TYPES) },
+      { name: 'clubType', label: 'Club type', kind: 'checkboxes', options: enumOptions(CLUB_TYPES, CLUB_TYPE_LABELS) },
       { name: 'foundedYear', label: 'Founded year', kind: 'number', placeholder: '2015' },
       { name: 'membershipCount', label: 'Membership count', kind: 'number' },
       { name: 'averageAttendance', label: 'Average attendance', kind: 'number' },

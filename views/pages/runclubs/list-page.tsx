@@ -1,3 +1,4 @@
+import { CLUB_TYPE_LABELS, labelOf } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type RunClubSummary } from '@shared/schemas/records.js';
 import { detailPath, editPath } from '@views/components/records/record-config.js';
@@ -5,7 +6,7 @@ import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { Badge } from '@views/components/ui/primitives.js';
-import { clubTypeLabel, RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
+import { RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
 export const loader = listLoader('runclub');
 
@@ -35,7 +36,7 @@ export function Component() {
           testId="runclub-card"
           badges={club.clubType.map((type) => (
             <Badge key={type} tone="info">
-              {clubTypeLabel(type)}
+              {labelOf(CLUB_TYPE_LABELS, type)}
             </Badge>
           ))}
         >

@@ -1,0 +1,68 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import type { ReactNode } from 'react';
+import { useActionData, useSearchParams } from 'react-router';
+import type { RecordType } from '@shared/record-types.js';
+import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
+
+export interface DetailTab {
+  /** Its `?tab=` value, so a link can open it directly (e.g. coming back from adding a contact). */
+  value: string;
+  /** The tab's text, with its count where it has one: 'Payments (2)'. */
+  label: string;
+  content: ReactNode;
+  /** The posted intents whose answer this tab shows (a delete's question asked without JavaScript). */
+  intents?: readonly string[];
+}
+
+/** 'Payments (2)': a tab's text with the number of rows behind it. */
+export const countedLabel = (label: string, count: number) => `${label} (${count})`;
+
+/**
+ * The tabs of a detail page, from a list: a page (or another area, e.g. a History tab) adds a tab by adding an
+ * entry. The first tab opens unless `?tab=` names another, or a post answered with a question for one tab's row
+ * (a delete asked before or without JavaScript), which opens that tab so the question shows.
+ */
+export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
+  const [search] = useSearchParams();
+  const answered = useActionData<{ intent?: unknown } | undefined>();
+  const postedIntent = typeof answered?.intent === 'string' ? answered.intent : null;
+  const requested = search.get('tab');
+  const initial =
+    (postedIntent && tabs.find((tab) => tab.intents?.includes(postedIntent))?.value) ??
+    tabs.find((tab) => tab.value === requested)?.value ??
+    tabs[0]?.value;
+  return (
+    <Tabs.Root defaultValue={initial} className="records-tabs">
+      <Tabs.List className="tabs-list" aria-label="Sections">
+        {tabs.map((tab) => (
+          <Tabs.Trigger key={tab.value} value={tab.value} className="tabs-trigger">
+            {tab.label}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      {tabs.map((tab) => (
+        <Tabs.Content key={tab.value} value={tab.value} className="records-tab">
+          {tab.content}
+        </Tabs.Content>
+      ))}
+    </Tabs.Root>
+  );
+}
+
+/** The Payments (n) and Files (n) tabs every detail page ends with. */
+export function attachmentTabs(ownerType: RecordType, ownerId: number, attachments: Attachments): DetailTab[] {
+  return [
+    {
+      value: 'payments',
+      label: countedLabel('Payments', attachments.payments.length),
+      intents: ['delete-payment'],
+      content: <PaymentsCard ownerType={ownerType} ownerId={ownerId} payments={attachments.payments} total={attachments.paymentsTotal} />,
+    },
+    {
+      value: 'files',
+      label: countedLabel('Files', attachments.files.length),
+      intents: ['delete-file'],
+      content: <FilesCard ownerType={ownerType} ownerId={ownerId} files={attachments.files} />,
+    },
+  ];
+}
