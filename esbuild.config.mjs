@@ -1,10 +1,12 @@
-// Builds the browser bundle (minified, content-hashed, split per route, with a manifest the server reads),
-// the server and the CLI. `node esbuild.config.mjs --watch` rebuilds on change and restarts the server.
-// Browser tests build only the bundle, unminified with React's development checks, into a directory of their
-// own: `--browser-only --dev --public=DIR`.
+// Builds the browser bundle (minified, content-hashed, split per route, with a manifest the server reads, and
+// gzip and brotli copies of every script and style), the server and the CLI. `node esbuild.config.mjs --watch`
+// rebuilds on change and restarts the server. Browser tests build only the bundle, unminified with React's
+// development checks, into a directory of their own: `--browser-only --dev --public=DIR`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 const args = process.argv.slice(2);
@@ -14,14 +16,80 @@ const dev = args.includes('--dev');
 const publicDir = args.find((arg) => arg.startsWith('--public='))?.slice('--public='.length) ?? 'public';
 const outdir = path.join(publicDir, 'assets');
 
-function writeManifest(result) {
+/** An output's own file and, transitively, the files it imports statically (what loads before it runs). */
+function staticClosure(outputs, file, into = new Set()) {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') staticClosure(outputs, imp.path, into);
+  return into;
+}
+
+/**
+ * Which page module each route of views/routes.tsx loads: the route table is bundled for Node with every dynamic
+ * import replaced by the imported file's path, and its route ids come from react-router itself (the ids the server's
+ * static handler gives the same table).
+ */
+async function pageModulesByRouteId() {
+  const pageRefs = {
+    name: 'page-refs',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import'
+          ? { path: path.relative('.', path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.tsx'))), namespace: 'page-ref' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'page-ref' }, (args) => ({
+        contents: `export const file = ${JSON.stringify(args.path)};`,
+        loader: 'js',
+      }));
+    },
+  };
+  const file = path.resolve(`.route-table-${process.pid}.mjs`);
+  try {
+    await esbuild.build({ ...node, entryPoints: ['views/routes.tsx'], outfile: file, sourcemap: false, plugins: [pageRefs] });
+    const [{ routes }, { createStaticHandler }] = await Promise.all([import(pathToFileURL(file).href), import('react-router')]);
+    const byRouteId = {};
+    const visit = async (route) => {
+      if (typeof route.lazy === 'function') byRouteId[route.id] = (await route.lazy()).file;
+      for (const child of route.children ?? []) await visit(child);
+    };
+    for (const route of createStaticHandler(routes).dataRoutes) await visit(route);
+    return byRouteId;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+async function writeManifest(result) {
   const outputs = result.metafile.outputs;
-  const entryFile = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'views/entry.client.tsx');
-  const cssFile = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'views/styles.css');
+  const outputOf = (entryPoint) => Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint);
+  const entryFile = outputOf('views/entry.client.tsx');
+  const cssFile = outputOf('views/styles.css');
   const toUrl = (file) => '/' + path.relative(publicDir, file).split(path.sep).join('/');
-  const preload = outputs[entryFile].imports.filter((imp) => imp.kind === 'import-statement').map((imp) => toUrl(imp.path));
-  const manifest = { entry: toUrl(entryFile), css: cssFile ? [toUrl(cssFile)] : [], preload };
+  const entryClosure = staticClosure(outputs, entryFile);
+  const preload = [...entryClosure].filter((file) => file !== entryFile).map(toUrl);
+  // Each route's page module and its own imports, so the server can preload them with the entry: the browser
+  // fetches a page's code in parallel instead of after the entry has run.
+  const routes = {};
+  for (const [routeId, pageFile] of Object.entries(await pageModulesByRouteId())) {
+    const output = outputOf(pageFile);
+    if (output) routes[routeId] = [...staticClosure(outputs, output)].filter((file) => !entryClosure.has(file)).map(toUrl);
+  }
+  const manifest = { entry: toUrl(entryFile), css: cssFile ? [toUrl(cssFile)] : [], preload, routes };
   writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+}
+
+/** Brotli and gzip copies of every script and style, made once here so the server never compresses them. */
+function precompress(result) {
+  for (const file of Object.keys(result.metafile.outputs)) {
+    if (!/\.(js|css)$/.test(file)) continue;
+    const body = readFileSync(file);
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    );
+    writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+  }
 }
 
 const browser = {
@@ -40,7 +108,17 @@ const browser = {
   define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
   jsx: 'automatic',
   logLevel: 'warning',
-  plugins: [{ name: 'manifest', setup: (build) => build.onEnd((result) => result.errors.length === 0 && writeManifest(result)) }],
+  plugins: [
+    {
+      name: 'manifest',
+      setup: (build) =>
+        build.onEnd(async (result) => {
+          if (result.errors.length > 0) return;
+          await writeManifest(result);
+          if (!dev && !watch) precompress(result);
+        }),
+    },
+  ],
 };
 
 const node = {

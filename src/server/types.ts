@@ -21,6 +21,8 @@ export interface AssetManifest {
   entry: string;
   css: string[];
   preload: string[];
+  /** Per route id: the route's page module and the chunks it imports beyond the entry's (preloaded with it). */
+  routes?: Record<string, string[]>;
 }
 
 declare global {
