@@ -8,6 +8,7 @@ import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
 import { getStats } from '@services/stats/service.js';
+import { getRecordPage } from '@services/attachments/record-page.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -32,6 +33,7 @@ export function serverDataSource(req: Request): DataSource {
     integrationsOverview: () => integrationsOverview(ctx()),
     listRecords: (kind, query) => listRecords(ctx(), kind, query),
     getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),
+    recordPage: (kind, id) => getRecordPage(ctx(), kind, id),
     eventWordpressUrl: (eventId) => eventWordpressUrl(ctx(), String(eventId)),
     contact: (id) => getContact(ctx(), id),
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
