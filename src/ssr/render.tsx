@@ -82,7 +82,9 @@ export function renderPage() {
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<title>Pacer CRM</title>',
         '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-        ...assets.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`),
+        ...(assets.inlineCss !== undefined
+          ? [`<style>${assets.inlineCss}</style>`]
+          : assets.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`)),
         ...modulesToPreload(assets, context).map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
         '</head>',
         '<body>',

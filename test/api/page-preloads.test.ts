@@ -27,6 +27,7 @@ describe('module preloads of a page', () => {
           entry: '/assets/entry.js',
           css: [],
           preload: ['/assets/chunks/react.js'],
+          inlineCss: '.page{margin:0}',
           routes: {
             [listId]: ['/assets/chunks/events-list.js', '/assets/chunks/records.js'],
             [detailId]: ['/assets/chunks/events-detail.js', '/assets/chunks/records.js'],
@@ -58,5 +59,8 @@ describe('module preloads of a page', () => {
 
     const dashboard = await agent.get('/');
     expect(preloads(dashboard.text)).toEqual(['/assets/entry.js', '/assets/chunks/react.js']);
+    // The stylesheet travels in the page: the first paint waits for no other request.
+    expect(dashboard.text).toContain('<style>.page{margin:0}</style>');
+    expect(dashboard.text).not.toContain('rel="stylesheet"');
   });
 });

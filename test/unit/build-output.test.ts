@@ -8,6 +8,7 @@ import { createStaticHandler, type DataRouteObject } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '@views/routes.js';
 import type { AssetManifest } from '@server/types.js';
+import { readAssetManifest } from '@ssr/assets.js';
 import { waitUntil } from '@test/helpers/wait.js';
 
 const run = promisify(execFile);
@@ -61,6 +62,13 @@ describe('the production build', () => {
         if (existsSync(copy)) expect(statSync(copy).size).toBeLessThan(statSync(file).size);
       }
     }
+  });
+
+  it('hands pages the stylesheet to carry inline', () => {
+    const assets = readAssetManifest(publicDir);
+    expect(assets.css).toHaveLength(1);
+    expect(assets.inlineCss).toBe(readFileSync(path.join(publicDir, assets.css[0]!), 'utf8'));
+    expect(assets.inlineCss).toContain('.toast');
   });
 
   it('maps every lazy route to its page code, outside the entry, within the first-load budget', () => {
