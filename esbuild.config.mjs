@@ -1,27 +1,138 @@
-// Builds the browser bundle (minified, content-hashed, split per route, with a manifest the server reads),
-// the server and the CLI. `node esbuild.config.mjs --watch` rebuilds on change and restarts the server.
-// Browser tests build only the bundle, unminified with React's development checks, into a directory of their
-// own: `--browser-only --dev --public=DIR`.
+// Builds the browser bundle (minified, content-hashed, split per route, with a manifest the server reads, and
+// gzip and brotli copies of every script and style), the server and the CLI. `node esbuild.config.mjs --watch`
+// rebuilds on change and restarts the server. Browser tests build only the bundle, unminified with React's
+// development checks, into a directory of their own: `--browser-only --dev --public=DIR`. `--if-stale` (npm start)
+// builds only when a source file is newer than the build; `--dist=DIR` puts the server and CLI elsewhere.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
 const browserOnly = args.includes('--browser-only');
 const dev = args.includes('--dev');
+const ifStale = args.includes('--if-stale');
 const publicDir = args.find((arg) => arg.startsWith('--public='))?.slice('--public='.length) ?? 'public';
+const distDir = args.find((arg) => arg.startsWith('--dist='))?.slice('--dist='.length) ?? 'dist';
 const outdir = path.join(publicDir, 'assets');
 
-function writeManifest(result) {
+/** What a build reads: the code of every layer, the settings of the tools, and the installed packages' lock. */
+const BUILD_INPUTS = [
+  'src',
+  'views',
+  'cli',
+  'migrations',
+  'seeds',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'esbuild.config.mjs',
+];
+
+function newestInputMs() {
+  let newest = 0;
+  const visit = (file) => {
+    if (!existsSync(file)) return;
+    const stat = statSync(file);
+    if (stat.isDirectory()) for (const entry of readdirSync(file)) visit(path.join(file, entry));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const input of BUILD_INPUTS) visit(input);
+  return newest;
+}
+
+/** True when every output exists and is newer than every input: the build is current. */
+function buildIsCurrent() {
+  const outputs = [path.join(distDir, 'server.js'), path.join(distDir, 'cli.js'), path.join(outdir, 'manifest.json')];
+  if (!outputs.every((file) => existsSync(file))) return false;
+  return Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInputMs();
+}
+
+if (ifStale && !watch && !browserOnly && buildIsCurrent()) {
+  console.log('The build is current: nothing to rebuild.');
+  process.exit(0);
+}
+
+/** An output's own file and, transitively, the files it imports statically (what loads before it runs). */
+function staticClosure(outputs, file, into = new Set()) {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') staticClosure(outputs, imp.path, into);
+  return into;
+}
+
+/**
+ * Which page module each route of views/routes.tsx loads: the route table is bundled for Node with every dynamic
+ * import replaced by the imported file's path, and its route ids come from react-router itself (the ids the server's
+ * static handler gives the same table).
+ */
+async function pageModulesByRouteId() {
+  const pageRefs = {
+    name: 'page-refs',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import'
+          ? { path: path.relative('.', path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.tsx'))), namespace: 'page-ref' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'page-ref' }, (args) => ({
+        contents: `export const file = ${JSON.stringify(args.path)};`,
+        loader: 'js',
+      }));
+    },
+  };
+  const file = path.resolve(`.route-table-${process.pid}.mjs`);
+  try {
+    await esbuild.build({ ...node, entryPoints: ['views/routes.tsx'], outfile: file, sourcemap: false, plugins: [pageRefs] });
+    const [{ routes }, { createStaticHandler }] = await Promise.all([import(pathToFileURL(file).href), import('react-router')]);
+    const byRouteId = {};
+    const visit = async (route) => {
+      if (typeof route.lazy === 'function') byRouteId[route.id] = (await route.lazy()).file;
+      for (const child of route.children ?? []) await visit(child);
+    };
+    for (const route of createStaticHandler(routes).dataRoutes) await visit(route);
+    return byRouteId;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+async function writeManifest(result) {
   const outputs = result.metafile.outputs;
-  const entryFile = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'views/entry.client.tsx');
-  const cssFile = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'views/styles.css');
+  const outputOf = (entryPoint) => Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint);
+  const entryFile = outputOf('views/entry.client.tsx');
+  const cssFile = outputOf('views/styles.css');
   const toUrl = (file) => '/' + path.relative(publicDir, file).split(path.sep).join('/');
-  const preload = outputs[entryFile].imports.filter((imp) => imp.kind === 'import-statement').map((imp) => toUrl(imp.path));
-  const manifest = { entry: toUrl(entryFile), css: cssFile ? [toUrl(cssFile)] : [], preload };
+  const entryClosure = staticClosure(outputs, entryFile);
+  const preload = [...entryClosure].filter((file) => file !== entryFile).map(toUrl);
+  // Each route's page module and its own imports, so the server can preload them with the entry: the browser
+  // fetches a page's code in parallel instead of after the entry has run.
+  const routes = {};
+  for (const [routeId, pageFile] of Object.entries(await pageModulesByRouteId())) {
+    const output = outputOf(pageFile);
+    if (output) routes[routeId] = [...staticClosure(outputs, output)].filter((file) => !entryClosure.has(file)).map(toUrl);
+  }
+  const manifest = { entry: toUrl(entryFile), css: cssFile ? [toUrl(cssFile)] : [], preload, routes };
   writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+}
+
+/**
+ * Brotli and gzip copies of every script and style, made once here so the server never compresses them; a file so
+ * small that a copy would not be smaller gets none (the server then sends the file itself).
+ */
+function precompress(result) {
+  for (const file of Object.keys(result.metafile.outputs)) {
+    if (!/\.(js|css)$/.test(file)) continue;
+    const body = readFileSync(file);
+    const copies = {
+      br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      gz: gzipSync(body, { level: 9 }),
+    };
+    for (const [suffix, copy] of Object.entries(copies)) if (copy.length < body.length) writeFileSync(`${file}.${suffix}`, copy);
+  }
 }
 
 const browser = {
@@ -40,7 +151,17 @@ const browser = {
   define: { 'process.env.NODE_ENV': dev ? '"development"' : '"production"' },
   jsx: 'automatic',
   logLevel: 'warning',
-  plugins: [{ name: 'manifest', setup: (build) => build.onEnd((result) => result.errors.length === 0 && writeManifest(result)) }],
+  plugins: [
+    {
+      name: 'manifest',
+      setup: (build) =>
+        build.onEnd(async (result) => {
+          if (result.errors.length > 0) return;
+          await writeManifest(result);
+          if (!dev && !watch) precompress(result);
+        }),
+    },
+  ],
 };
 
 const node = {
@@ -59,9 +180,51 @@ const node = {
 const server = {
   ...node,
   entryPoints: { server: 'src/server/main.ts', cli: 'cli/index.ts' },
-  outdir: 'dist',
+  outdir: distDir,
   alias: watch ? {} : { 'react-router': './node_modules/react-router/dist/production/index.mjs' },
 };
+
+/**
+ * The built web server carries its pure-JavaScript packages (express, knex, React, zod…) inside its one file: Node
+ * then reads, resolves and links one module instead of several hundred, which is most of a cold start. Left
+ * outside: native addons, packages that find their own files at run time (pino's worker, bullmq's scripts), the
+ * big clients the server loads only for some jobs, and the database drivers knex could ask for but we never use.
+ */
+const SERVER_EXTERNAL = [
+  'bcrypt',
+  'better-sqlite3',
+  'pino',
+  'bullmq',
+  'ioredis',
+  '@aws-sdk/*',
+  'nodemailer',
+  'file-type',
+  'pg',
+  'pg-query-stream',
+  'pg-native',
+  'sqlite3',
+  'mysql',
+  'mariadb',
+  'mariadb/*',
+  'oracledb',
+  'tedious',
+  'mssql',
+];
+const webServer = {
+  ...server,
+  entryPoints: { server: 'src/server/main.ts' },
+  packages: undefined,
+  external: SERVER_EXTERNAL,
+  // Less source for V8 to read and compile at start; names stay, so stack traces still say where.
+  minifyWhitespace: !watch,
+  minifySyntax: !watch,
+  // Bundled CommonJS packages call require(); an ES module has none until it makes one.
+  banner: {
+    js: "import { createRequire as createRequireOfServer } from 'node:module';\nconst require = createRequireOfServer(import.meta.url);",
+  },
+  define: watch ? {} : { 'process.env.NODE_ENV': '"production"' },
+};
+const cli = { ...server, entryPoints: { cli: 'cli/index.ts' } };
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
@@ -69,7 +232,7 @@ mkdirSync(outdir, { recursive: true });
 if (browserOnly) {
   await esbuild.build(browser);
 } else if (!watch) {
-  await Promise.all([esbuild.build(browser), esbuild.build(server)]);
+  await Promise.all([esbuild.build(browser), esbuild.build(webServer), esbuild.build(cli)]);
 } else {
   let child;
   const restart = {
@@ -82,8 +245,9 @@ if (browserOnly) {
       }),
   };
   const browserCtx = await esbuild.context(browser);
-  const serverCtx = await esbuild.context({ ...server, plugins: [restart] });
-  await Promise.all([browserCtx.watch(), serverCtx.watch()]);
+  const serverCtx = await esbuild.context({ ...webServer, plugins: [restart] });
+  const cliCtx = await esbuild.context(cli);
+  await Promise.all([browserCtx.watch(), serverCtx.watch(), cliCtx.watch()]);
   // Stop the server with the watcher, so no orphan keeps the port.
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider, type HydrationState, type RouteObject } from 'react-router';
 import { HYDRATION_DATA_ID } from '@shared/hydration.js';
@@ -34,6 +34,18 @@ function readHydrationData() {
   if (element?.textContent) window.__staticRouterHydrationData = JSON.parse(element.textContent) as HydrationState;
 }
 
+/**
+ * Says when React has hydrated the page (its effects run after the first commit): `data-hydrated` on <html> and a
+ * `hydrated` performance mark, so tests and measurements can tell a painted page from an interactive one.
+ */
+function MarkHydrated({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    performance.mark('hydrated');
+    document.documentElement.setAttribute('data-hydrated', '');
+  }, []);
+  return children;
+}
+
 rememberTimeZone();
 readHydrationData();
 await resolveInitialLazyRoutes(routes);
@@ -41,6 +53,8 @@ const router = createBrowserRouter(routes);
 hydrateRoot(
   document.getElementById('root')!,
   <StrictMode>
-    <RouterProvider router={router} />
+    <MarkHydrated>
+      <RouterProvider router={router} />
+    </MarkHydrated>
   </StrictMode>,
 );

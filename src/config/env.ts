@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from '
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseDotEnv } from 'dotenv';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalUrl = z.preprocess(emptyToUndefined, z.url({ message: 'must be a URL such as https://example.org' }).optional());

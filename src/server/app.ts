@@ -2,6 +2,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import { createApiRouter } from '@api/router.js';
 import { pageFormBody, renderPage } from '@ssr/render.js';
+import { bundleFiles, compressAnswers } from './compression.js';
 import { errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
 import { originCheck } from './origin-check.js';
@@ -29,18 +30,11 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
 
   app.use(requestLogging(ctx.log));
   app.use(healthRouter(ctx.db));
-  app.use(
-    '/assets',
-    express.static(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets'), {
-      immutable: true,
-      maxAge: '1y',
-      index: false,
-      fallthrough: false,
-    }),
-  );
+  app.use('/assets', bundleFiles(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets')));
   // Only paths that name a file reach the disk: no stat() for every page and API request.
   const staticFiles = express.static(options.publicDir ?? 'public', { index: false });
   app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) && !req.path.startsWith('/api/') ? staticFiles(req, res, next) : next()));
+  app.use(compressAnswers());
   app.use(securityHeaders(ctx.config));
   app.use((req, _res, next) => {
     req.ctx = { ...ctx, log: req.log };

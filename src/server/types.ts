@@ -21,6 +21,10 @@ export interface AssetManifest {
   entry: string;
   css: string[];
   preload: string[];
+  /** Per route id: the route's page module and the chunks it imports beyond the entry's (preloaded with it). */
+  routes?: Record<string, string[]>;
+  /** The stylesheets' text, placed in each page instead of links to `css` (read from the build at start). */
+  inlineCss?: string;
 }
 
 declare global {

@@ -2,9 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AssetManifest } from '@server/types.js';
 
-/** esbuild writes the manifest (content-hashed names); without a build the page still renders, unhydrated. */
+/**
+ * esbuild writes the manifest (content-hashed names); without a build the page still renders, unhydrated. The
+ * stylesheet's text is read once here: pages carry it inline, so the first paint waits for no second request (on
+ * a phone, a new connection and a round trip: about 300 ms at 150 ms RTT), at ~4 KB of compressed HTML a page.
+ */
 export function readAssetManifest(publicDir = 'public'): AssetManifest {
   const file = path.join(publicDir, 'assets', 'manifest.json');
-  if (!existsSync(file)) return { entry: '/assets/entry.client.js', css: [], preload: [] };
-  return JSON.parse(readFileSync(file, 'utf8')) as AssetManifest;
+  if (!existsSync(file)) return { entry: '/assets/entry.client.js', css: [], preload: [], routes: {} };
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as AssetManifest;
+  const styles = manifest.css.map((href) => readFileSync(path.join(publicDir, href), 'utf8')).join('\n');
+  // Our own build's CSS never closes the element it sits in; refuse one that would, rather than break the page.
+  if (/<\/style/i.test(styles)) throw new Error('The stylesheet contains "</style" and cannot be inlined');
+  return { ...manifest, inlineCss: styles };
 }

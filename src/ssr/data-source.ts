@@ -11,6 +11,7 @@ import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
 import { timeZoneOf } from '@server/locale.js';
+import { getRecordPage } from '@services/attachments/record-page.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -37,6 +38,7 @@ export function serverDataSource(req: Request): DataSource {
     integrationsOverview: () => integrationsOverview(ctx()),
     listRecords: (kind, query) => listRecords(ctx(), kind, query),
     getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),
+    recordPage: (kind, id) => getRecordPage(ctx(), kind, id),
     eventWordpressUrl: (eventId) => eventWordpressUrl(ctx(), String(eventId)),
     contact: (id) => getContact(ctx(), id),
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),

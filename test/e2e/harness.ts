@@ -25,11 +25,11 @@ export interface E2EServer {
 
 /**
  * The real app (same createApp as production) on a free port, a fresh migrated database of the configured
- * dialect, and the browser bundle built by global-setup. `env` adds settings, e.g. WORDPRESS_URL of a fake;
- * `clock` fixes the server's time (screenshots compared with baselines).
+ * dialect, and the browser bundle built by global-setup (or the one in `publicDir`). `env` adds settings, e.g.
+ * WORDPRESS_URL of a fake; `clock` fixes the server's time (screenshots compared with baselines).
  */
-export async function startServer(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<E2EServer> {
-  const publicDir = inject('e2ePublicDir');
+export async function startServer(options: { env?: Record<string, string>; clock?: Clock; publicDir?: string } = {}): Promise<E2EServer> {
+  const publicDir = options.publicDir ?? inject('e2ePublicDir');
   const database = await createTestDatabase();
   const uploadDir = mkdtempSync(path.join(tmpdir(), 'pacer-e2e-uploads-'));
   const config = testConfig({ DATABASE_URL: database.url, UPLOAD_DIR: uploadDir, LOG_LEVEL: 'warn', ...options.env });
@@ -144,12 +144,9 @@ export async function signIn(page: Page, baseUrl: string, credentials: { email: 
   await page.getByRole('button', { name: 'Logout' }).waitFor();
 }
 
-/** Waits until React has hydrated the page (client-side handlers are attached). */
+/** Waits until React has hydrated the page (its first commit is done, so client-side handlers are attached). */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return Boolean(root && Object.keys(root).some((key) => key.startsWith('__reactContainer')));
-  });
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { HttpError } from '@shared/api-error.js';
-import type { DataSource } from '@views/data/source.js';
+import { composeRecordPage, type DataSource } from '@views/data/source.js';
 
 const notFound = () => Promise.reject(new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found'));
 
@@ -8,7 +8,7 @@ const notFound = () => Promise.reject(new HttpError(404, '{"message":"Not found"
  * that is not there, unless the test gives its own function.
  */
 export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource {
-  return {
+  const ds: DataSource = {
     session: notFound,
     stats: notFound,
     dashboard: notFound,
@@ -16,6 +16,8 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     integrationsOverview: notFound,
     listRecords: notFound,
     getRecord: notFound,
+    // As in the browser: the record page is the separate reads, so tests give those.
+    recordPage: (kind, id) => composeRecordPage(ds, kind, id),
     eventWordpressUrl: notFound,
     contact: notFound,
     contactsOf: notFound,
@@ -33,4 +35,5 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     deleteFile: notFound,
     ...overrides,
   };
+  return ds;
 }

@@ -6,7 +6,7 @@ import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } f
 import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
-import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
+import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import { apiRequest } from './http.js';
 
@@ -25,6 +25,8 @@ export interface DataSource {
   integrationsOverview(): Promise<IntegrationsOverview>;
   listRecords<K extends RecordType>(kind: K, query: ListQuery<K>): Promise<Page<RecordItem<K>>>;
   getRecord<K extends RecordType>(kind: K, id: number): Promise<RecordDetail<K>>;
+  /** A record with its contacts, payments and files (its detail page); the record's 404 when it does not exist. */
+  recordPage<K extends RecordType>(kind: K, id: number): Promise<RecordPage<K>>;
   eventWordpressUrl(eventId: number): Promise<WordpressUrl>;
   contact(id: number): Promise<Contact>;
   contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
@@ -41,6 +43,36 @@ export interface DataSource {
   updatePayment(id: number, input: unknown): Promise<Payment>;
   deletePayment(id: number): Promise<void>;
   deleteFile(id: number): Promise<void>;
+}
+
+export interface RecordPage<K extends RecordType> {
+  record: RecordDetail<K>;
+  attachments: Attachments;
+}
+
+/** An owner's contacts (none for influencers: they carry their own email and phone), payments and files, in parallel. */
+export async function loadAttachments(ds: DataSource, ownerType: RecordType, ownerId: number): Promise<Attachments> {
+  const [contacts, payments, files] = await Promise.all([
+    ownerType === 'influencer' ? Promise.resolve<Contact[]>([]) : ds.contactsOf(ownerType, ownerId),
+    ds.paymentsOf(ownerType, ownerId),
+    ds.filesOf(ownerType, ownerId),
+  ]);
+  return { contacts, payments: payments.items, paymentsTotal: payments.totalAmount, files };
+}
+
+/**
+ * A record page from the separate reads, all started at once (one round trip in the browser). What hangs off a
+ * missing record is not wanted, so an attachment read's failure only matters when the record exists.
+ */
+export async function composeRecordPage<K extends RecordType>(ds: DataSource, kind: K, id: number): Promise<RecordPage<K>> {
+  const pendingAttachments = loadAttachments(ds, kind, id).then(
+    (attachments) => ({ attachments }),
+    (error: unknown) => ({ error }),
+  );
+  const record = await ds.getRecord(kind, id);
+  const loaded = await pendingAttachments;
+  if ('error' in loaded) throw loaded.error;
+  return { record, attachments: loaded.attachments };
 }
 
 export interface ServerLoaderContext {
@@ -74,6 +106,7 @@ const browserDataSource: DataSource = {
   integrationsOverview: () => read('/api/integrations/overview'),
   listRecords: (kind, query) => read(`${RECORD_TYPE_INFO[kind].apiPath}?${listApiSearch(kind, query).toString()}`),
   getRecord: (kind, id) => read(recordPath(kind, id)),
+  recordPage: (kind, id) => composeRecordPage(browserDataSource, kind, id),
   eventWordpressUrl: (eventId) => read(`${recordPath('event', eventId)}/wordpress-url`),
   contact: (id) => read(`/api/contacts/${id}`),
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),

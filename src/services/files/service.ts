@@ -26,6 +26,11 @@ function present(row: FileRow): StoredFile {
 
 export async function listFiles(ctx: AppContext, entityType: RecordType, entityId: number): Promise<StoredFile[]> {
   await assertOwnerExists(ctx.db, entityType, entityId);
+  return filesOf(ctx, entityType, entityId);
+}
+
+/** An owner's files, without checking the owner (the caller has read it). */
+export async function filesOf(ctx: AppContext, entityType: RecordType, entityId: number): Promise<StoredFile[]> {
   return (await listFileRows(ctx.db, entityType, entityId)).map(present);
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UpstreamError } from '@integrations/http.js';
 import type { MailchimpClient } from '@integrations/mailchimp/client.js';
 import { text } from '@shared/schemas/text.js';

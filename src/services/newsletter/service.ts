@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailchimpError } from '@integrations/mailchimp/client.js';
 import { text } from '@shared/schemas/text.js';
 import type { AppContext } from '../context.js';

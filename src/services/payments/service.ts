@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Payment, PaymentList } from '@shared/schemas/attachments.js';
-import { toUnits } from '@db/codecs.js';
+import { sumMoney, toUnits } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { MAX_AMOUNT, PaymentInputSchema } from '@shared/schemas/payments.js';
 import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../attachments/owners.js';
@@ -23,11 +23,19 @@ import {
 
 export async function listPayments(ctx: AppContext, filter: PaymentFilter, page = { limit: 200, offset: 0 }): Promise<PaymentList> {
   if (filter.entityType && filter.entityId !== undefined) await assertOwnerExists(ctx.db, filter.entityType, filter.entityId);
-  const [items, total, totalAmount] = await Promise.all([
-    listPaymentRows(ctx.db, filter, page),
-    countPayments(ctx.db, filter),
-    sumPayments(ctx.db, filter),
-  ]);
+  return paymentPage(ctx.db, filter, page);
+}
+
+/**
+ * A page of payments with their count and exact total, without checking the owner. A first page that holds them
+ * all is its own count and total (one query); only a longer list asks the database for them.
+ */
+export async function paymentPage(db: Knex, filter: PaymentFilter, page = { limit: 200, offset: 0 }): Promise<PaymentList> {
+  const items = await listPaymentRows(db, filter, page);
+  if (page.offset === 0 && items.length < page.limit) {
+    return { items, total: items.length, totalAmount: sumMoney(items.map((payment) => payment.amount)) };
+  }
+  const [total, totalAmount] = await Promise.all([countPayments(db, filter), sumPayments(db, filter)]);
   return { items, total, totalAmount };
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { text } from './text.js';
 
 /** bcrypt ignores bytes past 72, so longer passwords would be silently truncated: refuse them. */

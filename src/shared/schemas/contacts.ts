@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTACT_OWNER_TYPES } from '../record-types.js';
 import { blankToNull, ownerId } from './fields.js';
 import { INVALID_CHARACTER, isStorableText, text } from './text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { text } from './text.js';
 /* Field helpers of the shared schemas (records, contacts, payments); the services parse with the same schemas. */
 

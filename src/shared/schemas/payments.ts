@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RECORD_TYPES } from '../record-types.js';
 import { blankToNull, calendarDate, ownerId } from './fields.js';
 import { text } from './text.js';

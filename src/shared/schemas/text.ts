@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The one rule for text that comes from outside (API bodies and query strings, CSV cells, synced posts): it must

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '@shared/api-error.js';
 import { readListQuery, type ListView } from '@shared/list-query.js';
 import type { RecordDetail, RecordItem } from '@shared/schemas/records.js';
-import { loadAttachments, type Attachments } from '../attachments/index.js';
+import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
 
@@ -80,17 +80,8 @@ export async function loadDetail<K extends RecordType>(
 ): Promise<DetailData<RecordDetail<K>>> {
   const id = parseRecordId(rawId);
   if (!id) return { id, record: null, attachments: NO_ATTACHMENTS };
-  // Both reads start together (one round trip in the browser); what hangs off a missing record is not wanted,
-  // so its failure only matters when the record exists.
-  const pendingAttachments = loadAttachments(ds, kind, id).then(
-    (attachments) => ({ attachments }),
-    (error: unknown) => ({ error }),
-  );
-  const record = await getOrNull(ds.getRecord(kind, id));
-  const loaded = await pendingAttachments;
-  if (!record) return { id, record: null, attachments: NO_ATTACHMENTS };
-  if ('error' in loaded) throw loaded.error;
-  return { id, record, attachments: loaded.attachments };
+  const page = await getOrNull(ds.recordPage(kind, id));
+  return page ? { id, ...page } : { id, record: null, attachments: NO_ATTACHMENTS };
 }
 
 export function detailLoader<K extends RecordType>(kind: K) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Audit } from '../fields.js';
 import { enumWithDefault, MAX_TEXT_LENGTH, optionalHandle, optionalText, optionalUrl, requiredName, type StoredValues } from './fields.js';
 
