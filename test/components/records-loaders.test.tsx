@@ -100,7 +100,7 @@ describe('page loaders and refused reads', () => {
     const result = await listLoader('event')(
       listArgs('http://x/events?q=%20trail%20&filter=featured&page=3&limit=7', fakeDataSource({ listRecords })),
     );
-    expect(listRecords).toHaveBeenCalledWith('event', { q: 'trail', filter: 'featured', sort: 'newest', limit: 24, offset: 48 });
-    expect(result).toEqual({ items: [], total: 0, query: { q: 'trail', filter: 'featured', page: 3 } });
+    expect(listRecords).toHaveBeenCalledWith('event', { q: 'trail', filter: 'featured', sort: 'newest', dir: 'desc', limit: 24, offset: 48 });
+    expect(result).toEqual({ items: [], total: 0, query: { q: 'trail', filter: 'featured', sort: 'newest', dir: 'desc', page: 3 } });
   });
 });

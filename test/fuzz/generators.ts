@@ -168,7 +168,7 @@ const NUMBER_PIECES = [
   'abc',
 ];
 
-const ALL_SORTS = [...new Set(Object.values(SORTS).flat())];
+const ALL_SORTS = [...new Set(Object.values(SORTS).flatMap((sorts) => Object.keys(sorts)))];
 
 function queryValue(key: string): fc.Arbitrary<Piece> {
   const raw = (...values: string[]) => fc.constantFrom(...values).map((v): Piece => ({ raw: v }));

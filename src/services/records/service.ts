@@ -6,7 +6,7 @@ import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
-import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
+import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, orderOf, type RecordDefinition } from './definitions.js';
 import {
   countOf,
   decodeRecord,
@@ -18,6 +18,7 @@ import {
   type BucketFilter,
   pageOfRows,
   runClubSchedules,
+  type SortPlan,
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
 import { type RecordType } from '@shared/record-types.js';
@@ -86,12 +87,27 @@ function filterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
   return { buckets: [ALL_BUCKET], total: (c) => countOf(c, ALL_BUCKET) };
 }
 
+/**
+ * How a list query orders its rows. "Upcoming first" (events) reads three index ranges one after another: events
+ * from today (UTC) on, soonest first; then earlier ones, latest first; then undated ones, newest first.
+ */
+export function sortPlanOf(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>): SortPlan {
+  if (kind === 'event' && query.sort === 'upcoming') {
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    return [
+      { where: (b) => void b.where('r.eventStartDate', '>=', today), order: orderOf(definition(kind), 'eventStartDate', 'asc') },
+      { where: (b) => void b.where('r.eventStartDate', '<', today), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
+      { where: (b) => void b.whereNull('r.eventStartDate'), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
+    ];
+  }
+  return [{ order: orderOf(definition(kind), query.sort, query.dir) }];
+}
+
 /** One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller. */
 export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
   const def = definition(kind);
-  const sort = (def.sorts as Record<string, SortSpec>)[query.sort]!;
   const filter = filterOf(kind, query);
-  const request = { where: filter.where, sort, limit: query.limit, offset: query.offset };
+  const request = { where: filter.where, sort: sortPlanOf(ctx, kind, query), limit: query.limit, offset: query.offset };
 
   if (query.q === '') {
     const { rows, counts, helperColumns } = await pageOfRows(ctx.db, def, request, filter.buckets);

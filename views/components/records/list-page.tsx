@@ -70,7 +70,11 @@ function SearchBar({
   const go = (next: { q: string; filter: string }, replace: boolean) => {
     clearTimeout(timer.current);
     setSent(next.q.trim());
-    const href = listPageHref(listPath, { q: next.q.trim(), filter: next.filter === 'all' ? '' : next.filter, page: 1 }, filter?.param);
+    const href = listPageHref(
+      listPath,
+      { ...query, q: next.q.trim(), filter: next.filter === 'all' ? '' : next.filter, page: 1 },
+      filter?.param,
+    );
     void navigate(href, { replace, preventScrollReset: true });
   };
 
