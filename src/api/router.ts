@@ -6,11 +6,19 @@ import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
+import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { localeOf } from '@server/locale.js';
 
-const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+const allReads: ReadRoute[] = [
+  ...coreReads,
+  ...recordsReads,
+  ...attachmentsReads,
+  ...importsReads,
+  ...integrationsReads,
+  ...preferencesReads,
+];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());
@@ -44,6 +52,7 @@ export function createApiRouter(): Router {
   router.use(recordsRouter());
   router.use(attachmentsRouter());
   router.use(integrationsRouter());
+  router.use(preferencesRouter());
   router.use(apiNotFound());
   return router;
 }

@@ -7,6 +7,7 @@ import { unauthorized } from '@services/errors.js';
 import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
+import { getPreferences, setPreference } from '@services/preferences/service.js';
 import { getStats } from '@services/stats/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
@@ -37,6 +38,8 @@ export function serverDataSource(req: Request): DataSource {
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
+    preferences: () => getPreferences(ctx(), user().id),
+    setPreference: (name, value) => setPreference(ctx(), user().id, name, { value }),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

@@ -6,6 +6,7 @@ import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } f
 import type { SessionInfo } from '@shared/session.js';
 import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
+import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -25,6 +26,9 @@ export interface DataSource {
   contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
   paymentsOf(ownerType: RecordType, ownerId: number): Promise<PaymentList>;
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
+  /** The signed-in user's remembered settings (list views and columns, theme). */
+  preferences(): Promise<Preferences>;
+  setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -72,6 +76,8 @@ const browserDataSource: DataSource = {
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
+  preferences: () => read('/api/preferences'),
+  setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

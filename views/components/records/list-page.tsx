@@ -3,7 +3,10 @@ import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '@shared/list-query.js';
+import { DEFAULT_SORT } from '@shared/schemas/records.js';
 import { listPageHref, pageCount } from './list-query.js';
+import type { ListDisplay } from './loaders.js';
+import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
 
 interface FilterOption {
   value: string;
@@ -34,6 +37,11 @@ export interface RecordListPageProps<T> {
   pageSize: number;
   itemKey(item: T): number;
   renderCard(item: T): ReactNode;
+  /** Every column the table view can show; `display.columns` picks which. */
+  columns: ReadonlyArray<TableColumn<T>>;
+  sorting: ListSorting;
+  /** The user's remembered layout and columns. */
+  display: ListDisplay;
   /** The empty state; `searching` says whether a search or filter narrowed the list. */
   empty(searching: boolean): { title: string; hint: ReactNode };
 }
@@ -89,6 +97,9 @@ function SearchBar({
         go({ q: text, filter: choice }, false);
       }}
     >
+      {/* The sort stays when a search is sent without JavaScript. */}
+      {query.sort !== DEFAULT_SORT && <input type="hidden" name="sort" value={query.sort} />}
+      {query.sort !== DEFAULT_SORT && <input type="hidden" name="dir" value={query.dir} />}
       <label htmlFor="records-search" className="visually-hidden">
         {label}
       </label>
@@ -209,6 +220,11 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         filter={props.filter}
         query={props.query}
       />
+      <div className="toolbar records-view-bar">
+        <LayoutSwitch layout={props.display.layout} />
+        <SortMenu listPath={props.listPath} query={props.query} sorting={props.sorting} filterParam={props.filter?.param} />
+        {props.display.layout === 'table' && <ColumnPicker columns={props.columns} shown={props.display.columns} />}
+      </div>
       {!props.problem && (
         <p className="muted records-count" role="status">
           {props.total === 1 ? '1 result' : `${props.total} results`}
@@ -231,6 +247,17 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
           </div>
         ) : props.items.length === 0 ? (
           <EmptyState title={empty.title}>{empty.hint}</EmptyState>
+        ) : props.display.layout === 'table' ? (
+          <RecordTable
+            label={props.title}
+            listPath={props.listPath}
+            query={props.query}
+            filterParam={props.filter?.param}
+            sorting={props.sorting}
+            columns={props.columns.filter((column) => props.display.columns.includes(column.key))}
+            items={props.items}
+            itemKey={props.itemKey}
+          />
         ) : (
           <ul className="card-grid records-grid" aria-label={props.title}>
             {props.items.map((item) => (

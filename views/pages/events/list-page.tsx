@@ -1,3 +1,6 @@
+import { DateTimeText } from '@views/components/records/detail.js';
+import { listAction } from '@views/components/records/list-actions.js';
+import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type EventSummary } from '@shared/schemas/records.js';
 import { EventStatusBadge } from '@views/components/records/badges.js';
@@ -10,6 +13,34 @@ import { ButtonLink } from '@views/components/ui/primitives.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
 
 export const loader = listLoader('event');
+export const action = listAction('events');
+
+const columns: Array<TableColumn<EventSummary>> = [
+  { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },
+  {
+    key: 'eventStartDate',
+    label: 'Start date',
+    sort: 'eventStartDate',
+    render: (e) => <DateText value={e.eventStartDate} empty="Date TBD" />,
+  },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (e) => e.locationState },
+  { key: 'featuredRace', label: 'Status', sort: 'featuredRace', render: (e) => <EventStatusBadge featured={e.featuredRace} /> },
+  { key: 'runType', label: 'Run type', render: (e) => joined(e.runType) },
+  { key: 'trackType', label: 'Track type', render: (e) => joined(e.trackType) },
+  {
+    key: 'totalAdvertisingSpend',
+    label: 'Advertising spend',
+    sort: 'totalAdvertisingSpend',
+    render: (e) => <MoneyText value={e.totalAdvertisingSpend} />,
+  },
+  {
+    key: 'wordpressLastSync',
+    label: 'Last sync',
+    sort: 'wordpressLastSync',
+    render: (e) => <DateTimeText value={e.wordpressLastSync} empty="" />,
+  },
+];
+const sorting = sortingOf('event', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<EventSummary>;
@@ -23,6 +54,8 @@ export function Component() {
       actions={<ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>}
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(event) => event.id}
       empty={(searching) => ({
         title: 'No events found',
