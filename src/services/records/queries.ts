@@ -185,7 +185,7 @@ export interface PageRequest {
 /** From this offset on, a page first finds its ids from the sort index, then reads only those rows. */
 const DEFERRED_JOIN_OFFSET = 200;
 
-const applyOrder = (builder: Knex.QueryBuilder, order: SortSpec) => {
+export const applyOrder = (builder: Knex.QueryBuilder, order: SortSpec) => {
   for (const [column, direction] of order) builder.orderBy(`r.${column}`, direction);
   return builder;
 };

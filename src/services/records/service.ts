@@ -52,7 +52,8 @@ interface ListFilter {
   total: (counts: Map<string, number>) => number;
 }
 
-function filterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
+/** A list's filter, on record rows and on search documents alike (the list, its export and bulk selections). */
+export function listFilterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
   if (kind === 'event') {
     const filter = (query as ListQuery<'event'>).filter;
     if (filter === 'featured') {
@@ -106,7 +107,7 @@ export function sortPlanOf(ctx: AppContext, kind: RecordType, query: ListQuery<R
 /** One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller. */
 export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
   const def = definition(kind);
-  const filter = filterOf(kind, query);
+  const filter = listFilterOf(kind, query);
   const request = { where: filter.where, sort: sortPlanOf(ctx, kind, query), limit: query.limit, offset: query.offset };
 
   if (query.q === '') {
