@@ -26,6 +26,9 @@ const LIST_FILTERS = {
 const filterOf = (kind: RecordType): { param: string; values: readonly string[] } | undefined =>
   kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined;
 
+/** The name of a list's filter parameter ('filter' for events, 'type' for run clubs), if it has one. */
+export const filterParamOf = (kind: RecordType): string | undefined => filterOf(kind)?.param;
+
 /** What a list screen shows of its query: the search text, the filter ('' for all), the sort and the 1-based page. */
 export interface ListView {
   q: string;

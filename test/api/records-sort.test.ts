@@ -222,10 +222,12 @@ describe('list sorts are index-backed', () => {
   /** The plan lines of a statement as this dialect's EXPLAIN gives them. */
   async function planOf(db: Knex, sql: string, bindings: readonly unknown[]): Promise<string[]> {
     if (dialectOfDb(db) === 'mysql') {
-      const [rows] = (await db.raw(`EXPLAIN ${sql}`, bindings as Knex.RawBinding[])) as unknown as [Array<Record<string, unknown>>];
+      const [rows] = (await db.raw(['EXPLAIN', sql].join(' '), bindings as Knex.RawBinding[])) as unknown as [
+        Array<Record<string, unknown>>,
+      ];
       return rows.map((row) => `${String(row.table)} type=${String(row.type)} key=${String(row.key)} extra=${String(row.Extra)}`);
     }
-    const rows = (await db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
+    const rows = (await db.raw(['EXPLAIN QUERY PLAN', sql].join(' '), bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
     return rows.map((row) => row.detail);
   }
 

@@ -232,6 +232,8 @@ export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQ
     })(),
   );
   rows.on('error', (error) => csv.destroy(error));
+  // A reader that goes away (a closed download) stops the database read too.
+  csv.on('close', () => rows.destroy());
   rows.pipe(csv);
   return csv;
 }
