@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { unauthorized } from '@services/errors.js';
 import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
+import { contactsBulkRouter } from './contacts/index.js';
 import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
@@ -53,6 +54,7 @@ export function createApiRouter(): Router {
   router.use(attachmentsRouter());
   router.use(integrationsRouter());
   router.use(preferencesRouter());
+  router.use(contactsBulkRouter());
   router.use(apiNotFound());
   return router;
 }

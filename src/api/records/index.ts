@@ -1,7 +1,15 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { exportRecordsCsv } from '@services/records/export.js';
-import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
+import {
+  bulkDeleteRecords,
+  createRecord,
+  deleteRecord,
+  eventWordpressUrl,
+  getRecord,
+  listRecords,
+  updateRecord,
+} from '@services/records/service.js';
 import { actorOf } from '../actor.js';
 import { validationFailed } from '@services/errors.js';
 import { readListQuery } from '@shared/list-query.js';
@@ -74,6 +82,9 @@ export function recordsRouter(): Router {
     });
     router.put(`${path}/:id`, async (req, res) => {
       res.json(await updateRecord(req.ctx, actorOf(req), kind, req.params.id, req.body));
+    });
+    router.post(`${path}/bulk-delete`, async (req, res) => {
+      res.json(await bulkDeleteRecords(req.ctx, actorOf(req), kind, req.body));
     });
     router.delete(`${path}/:id`, async (req, res) => {
       await deleteRecord(req.ctx, actorOf(req), kind, req.params.id);

@@ -32,6 +32,13 @@ export async function findRecordRow(db: Db, definition: RecordDefinition, id: nu
   return (await query) as RawRow | undefined;
 }
 
+/** The rows of the given ids (in no particular order), locked for update: a bulk write checks them first. */
+export async function findRecordRows(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {
+  return (await db(definition.table)
+    .whereIn('id', [...ids])
+    .forUpdate()) as RawRow[];
+}
+
 export async function eventDistances(db: Db, eventId: number): Promise<EventDistance[]> {
   const rows = (await db('event_distances')
     .where({ eventId })

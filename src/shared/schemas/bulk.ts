@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tags } from './contacts.js';
 
 /** Bulk actions (delete, tags, export of a selection) take at most this many ids a call. */
 export const MAX_BULK_IDS = 1000;
@@ -24,3 +25,9 @@ export function parseIdList(input: unknown): { ok: true; ids: number[] } | { ok:
 
 /** POST /api/{type}/bulk-delete */
 export const BulkDeleteSchema = z.object({ ids: idList }).strict();
+
+/** POST /api/contacts/bulk-tags: tags to add and to remove (typed comma separated or as lists, like a contact's). */
+export const BulkTagsSchema = z
+  .object({ ids: idList, add: tags, remove: tags })
+  .strict()
+  .refine((body) => body.add.length > 0 || body.remove.length > 0, { message: 'Name a tag to add or to remove', path: ['add'] });
