@@ -6,7 +6,15 @@ import { createContact, deleteContact, getContact, listContacts, updateContact }
 import { unauthorized } from '@services/errors.js';
 import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
-import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
+import {
+  bulkDeleteRecords,
+  createRecord,
+  deleteRecord,
+  eventWordpressUrl,
+  getRecord,
+  listRecords,
+  updateRecord,
+} from '@services/records/service.js';
 import { getPreferences, setPreference } from '@services/preferences/service.js';
 import { getStats } from '@services/stats/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
@@ -43,6 +51,7 @@ export function serverDataSource(req: Request): DataSource {
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),
+    bulkDeleteRecords: (kind, ids) => bulkDeleteRecords(ctx(), actor(), kind, { ids }),
     createContact: (input) => createContact(ctx(), actor(), input),
     updateContact: (id, input) => updateContact(ctx(), actor(), id, input),
     deleteContact: (id) => deleteContact(ctx(), actor(), id),

@@ -10,7 +10,8 @@ import {
   type E2EServer,
   type WatchedPage,
 } from './harness.js';
-import { cardTitles, expectHeading, openRecordsPage } from './records-steps.js';
+import { readFileSync } from 'node:fs';
+import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 
 describe('list views: table, column picker and sorting (real Chromium)', () => {
   let server: E2EServer;
@@ -39,7 +40,7 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
   });
 
   const rowNames = (page: WatchedPage['page']) =>
-    page.locator('table.records-table tbody tr td:first-child').evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim() ?? ''));
+    page.locator('table.records-table tbody tr td:nth-child(2)').evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim() ?? ''));
 
   it('switches to the table, remembers it, picks columns and sorts by a header', async () => {
     const { page } = watched;
@@ -78,12 +79,12 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
     expect(await nameHeader.getAttribute('aria-sort')).toBe('none');
     await nameHeader.getByRole('link').click();
     await page.waitForURL(/sort=brandName&dir=asc/);
-    await page.waitForFunction(() => document.querySelector('table.records-table tbody td')?.textContent?.includes('Alpha'));
+    await page.waitForFunction(() => document.querySelector('table.records-table tbody td:nth-child(2)')?.textContent?.includes('Alpha'));
     expect(await rowNames(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews']);
     expect(await nameHeader.getAttribute('aria-sort')).toBe('ascending');
     await nameHeader.getByRole('link').click();
     await page.waitForURL(/sort=brandName&dir=desc/);
-    await page.waitForFunction(() => document.querySelector('table.records-table tbody td')?.textContent?.includes('Charlie'));
+    await page.waitForFunction(() => document.querySelector('table.records-table tbody td:nth-child(2)')?.textContent?.includes('Charlie'));
     expect(await rowNames(page)).toEqual(['Charlie Chews', 'Bravo Bikes', 'Alpha Apparel']);
     expect(await nameHeader.getAttribute('aria-sort')).toBe('descending');
 
@@ -95,5 +96,42 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
     await page.waitForURL(/dir=asc/);
     await page.waitForFunction(() => document.querySelector('[data-testid="brand-card"] h2')?.textContent?.includes('Alpha'));
     expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews']);
+  });
+
+  it('exports the filtered list as the CSV download', async () => {
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/brands`);
+    await waitForHydration(page);
+    await search(page, 'bravo');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^brands-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^Bravo Bikes,/);
+  });
+
+  it('deletes a shift-clicked range of brands after one confirmation', async () => {
+    const { page } = watched;
+    for (const brandName of ['Delta Dash', 'Echo Energy']) await apiAs(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName });
+    await page.goto(`${server.baseUrl}/brands?sort=brandName&dir=asc`);
+    await waitForHydration(page);
+    expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews', 'Delta Dash', 'Echo Energy']);
+    await page.getByRole('checkbox', { name: 'Select Bravo Bikes' }).click();
+    await page.getByRole('checkbox', { name: 'Select Delta Dash' }).click({ modifiers: ['Shift'] });
+    await page.getByText('3 selected').waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Select Charlie Chews' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Select Echo Energy' }).isChecked()).toBe(false);
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete selected' }),
+      'Are you sure you want to delete 3 brands? This cannot be undone.',
+    );
+    await expectToast(page, '3 brands deleted');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 2);
+    expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Echo Energy']);
+    expect(await page.getByRole('region', { name: 'Selected records' }).count()).toBe(0);
   });
 });

@@ -26,6 +26,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,
+    bulkDeleteRecords: notFound,
     createContact: notFound,
     updateContact: notFound,
     deleteContact: notFound,

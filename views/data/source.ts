@@ -33,6 +33,7 @@ export interface DataSource {
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
   deleteRecord(kind: RecordType, id: number): Promise<void>;
+  bulkDeleteRecords(kind: RecordType, ids: readonly number[]): Promise<{ deleted: number }>;
   createContact(input: unknown): Promise<Contact>;
   updateContact(id: number, input: unknown): Promise<Contact>;
   deleteContact(id: number): Promise<void>;
@@ -81,6 +82,7 @@ const browserDataSource: DataSource = {
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
+  bulkDeleteRecords: (kind, ids) => apiRequest('POST', `${RECORD_TYPE_INFO[kind].apiPath}/bulk-delete`, { ids }),
   createContact: (input) => apiRequest('POST', '/api/contacts', input),
   updateContact: (id, input) => apiRequest('PUT', `/api/contacts/${id}`, input),
   deleteContact: (id) => apiRequest('DELETE', `/api/contacts/${id}`),

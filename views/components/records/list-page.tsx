@@ -7,6 +7,8 @@ import { DEFAULT_SORT } from '@shared/schemas/records.js';
 import { listPageHref, pageCount } from './list-query.js';
 import type { ListDisplay } from './loaders.js';
 import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
+import { BulkBar, exportHref, SelectBox, useSelection } from './selection.js';
+import { recordTypeOfSegment } from '@shared/record-types.js';
 
 interface FilterOption {
   value: string;
@@ -36,6 +38,8 @@ export interface RecordListPageProps<T> {
   problem?: string;
   pageSize: number;
   itemKey(item: T): number;
+  /** How a record is named to a screen reader ("Select Stride Shoes"). */
+  itemLabel(item: T): string;
   renderCard(item: T): ReactNode;
   /** Every column the table view can show; `display.columns` picks which. */
   columns: ReadonlyArray<TableColumn<T>>;
@@ -206,6 +210,8 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
   const loadingHere = navigation.state === 'loading' && navigation.location?.pathname === props.listPath;
   const empty = props.empty(searching);
   const followLink = useInAppLinkClicks();
+  const kind = recordTypeOfSegment(props.listPath.slice(1))!;
+  const selection = useSelection(props.items.map(props.itemKey), props.query);
   return (
     // Not an interactive element: it only hands the clicks of the card links inside it to the router.
     <div className="page records-list" onClick={followLink}>
@@ -224,7 +230,11 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         <LayoutSwitch layout={props.display.layout} />
         <SortMenu listPath={props.listPath} query={props.query} sorting={props.sorting} filterParam={props.filter?.param} />
         {props.display.layout === 'table' && <ColumnPicker columns={props.columns} shown={props.display.columns} />}
+        <a className="btn btn-outline btn-sm" href={exportHref(kind, props.query)} download>
+          Export CSV
+        </a>
       </div>
+      <BulkBar kind={kind} selection={selection} total={props.total} pageSize={props.pageSize} query={props.query} />
       {!props.problem && (
         <p className="muted records-count" role="status">
           {props.total === 1 ? '1 result' : `${props.total} results`}
@@ -257,11 +267,23 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
             columns={props.columns.filter((column) => props.display.columns.includes(column.key))}
             items={props.items}
             itemKey={props.itemKey}
+            lead={{
+              header: (
+                <input
+                  type="checkbox"
+                  aria-label="Select all on this page"
+                  checked={selection.allMatching || selection.pageSelected}
+                  onChange={selection.togglePage}
+                />
+              ),
+              cell: (item) => <SelectBox selection={selection} id={props.itemKey(item)} label={props.itemLabel(item)} />,
+            }}
           />
         ) : (
           <ul className="card-grid records-grid" aria-label={props.title}>
             {props.items.map((item) => (
               <li key={props.itemKey(item)} className="records-grid-item">
+                <SelectBox selection={selection} id={props.itemKey(item)} label={props.itemLabel(item)} />
                 {props.renderCard(item)}
               </li>
             ))}

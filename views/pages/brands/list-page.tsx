@@ -14,7 +14,7 @@ import { deleteFields } from '@views/components/records/actions.js';
 import { brandsConfig } from './config.js';
 
 export const loader = listLoader('brand');
-export const action = listAction('brands', brandsConfig);
+export const action = listAction(brandsConfig);
 
 const columns: Array<TableColumn<Brand>> = [
   { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },
@@ -58,6 +58,7 @@ export function Component() {
       columns={columns}
       sorting={sorting}
       itemKey={(brand) => brand.id}
+      itemLabel={(brand) => brand.brandName}
       empty={(searching) => ({
         title: 'No brands found',
         hint: searching

@@ -13,7 +13,7 @@ import { ButtonLink } from '@views/components/ui/primitives.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
 
 export const loader = listLoader('event');
-export const action = listAction('events');
+export const action = listAction(eventsConfig);
 
 const columns: Array<TableColumn<EventSummary>> = [
   { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },
@@ -57,6 +57,7 @@ export function Component() {
       columns={columns}
       sorting={sorting}
       itemKey={(event) => event.id}
+      itemLabel={(event) => event.eventName}
       empty={(searching) => ({
         title: 'No events found',
         hint: searching

@@ -15,7 +15,7 @@ import { fullName, influencersConfig } from './config.js';
 import { deleteFields } from '@views/components/records/actions.js';
 
 export const loader = listLoader('influencer');
-export const action = listAction('influencers', influencersConfig);
+export const action = listAction(influencersConfig);
 
 const columns: Array<TableColumn<Influencer>> = [
   {
@@ -46,6 +46,7 @@ export function Component() {
       columns={columns}
       sorting={sorting}
       itemKey={(influencer) => influencer.id}
+      itemLabel={(influencer) => `${influencer.firstName} ${influencer.lastName}`}
       empty={(searching) => ({
         title: 'No influencers found',
         hint: searching ? 'Try adjusting your search terms.' : 'Get started by adding your first influencer.',

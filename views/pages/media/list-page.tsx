@@ -14,7 +14,7 @@ import { deleteFields } from '@views/components/records/actions.js';
 import { mediaConfig } from './config.js';
 
 export const loader = listLoader('media');
-export const action = listAction('media', mediaConfig);
+export const action = listAction(mediaConfig);
 
 const columns: Array<TableColumn<Media>> = [
   { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },
@@ -39,6 +39,7 @@ export function Component() {
       columns={columns}
       sorting={sorting}
       itemKey={(media) => media.id}
+      itemLabel={(media) => media.mediaName}
       empty={(searching) => ({
         title: 'No media outlets found',
         hint: searching ? 'Try adjusting your search terms.' : 'Get started by adding your first media outlet.',

@@ -15,7 +15,7 @@ import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig, professionTypeLabel 
 import { deleteFields } from '@views/components/records/actions.js';
 
 export const loader = listLoader('professional');
-export const action = listAction('professionals', professionalsConfig);
+export const action = listAction(professionalsConfig);
 
 const columns: Array<TableColumn<Professional>> = [
   {
@@ -64,6 +64,7 @@ export function Component() {
       columns={columns}
       sorting={sorting}
       itemKey={(professional) => professional.id}
+      itemLabel={(professional) => professional.businessName}
       empty={(searching) => ({
         title: 'No professionals found',
         hint: searching

@@ -11,7 +11,7 @@ import { Badge } from '@views/components/ui/primitives.js';
 import { clubTypeLabel, RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
 export const loader = listLoader('runclub');
-export const action = listAction('runclubs');
+export const action = listAction(runclubsConfig);
 
 const columns: Array<TableColumn<RunClubSummary>> = [
   { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
@@ -43,6 +43,7 @@ export function Component() {
       columns={columns}
       sorting={sorting}
       itemKey={(club) => club.id}
+      itemLabel={(club) => club.clubName}
       empty={(searching) => ({
         title: 'No run clubs found',
         hint: searching
