@@ -8,6 +8,7 @@ import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
 import * as userPreferences from './20261124120000_user_preferences.js';
 import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
+import * as contactsSortIndexes from './20261124120200_contacts_sort_indexes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261122000000_derived_data_versions', derivedDataVersions],
   ['20261124120000_user_preferences', userPreferences],
   ['20261124120100_list_sort_indexes', listSortIndexes],
+  ['20261124120200_contacts_sort_indexes', contactsSortIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -2,7 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { unauthorized } from '@services/errors.js';
 import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
-import { contactsBulkRouter } from './contacts/index.js';
+import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
 import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
@@ -19,6 +19,7 @@ const allReads: ReadRoute[] = [
   ...importsReads,
   ...integrationsReads,
   ...preferencesReads,
+  ...contactsDirectoryReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
