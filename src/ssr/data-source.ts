@@ -16,6 +16,7 @@ import {
   updateRecord,
 } from '@services/records/service.js';
 import { getPreferences, setPreference } from '@services/preferences/service.js';
+import { listDirectory } from '@services/contacts/directory.js';
 import { getStats } from '@services/stats/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
@@ -47,6 +48,7 @@ export function serverDataSource(req: Request): DataSource {
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
     preferences: () => getPreferences(ctx(), user().id),
+    contactsDirectory: (params) => listDirectory(ctx(), params),
     setPreference: (name, value) => setPreference(ctx(), user().id, name, { value }),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),

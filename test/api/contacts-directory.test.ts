@@ -105,4 +105,19 @@ describe('contacts directory', () => {
     }
     expect((await t.agent().get('/api/contacts')).status).toBe(401);
   });
+
+  it('renders the /contacts page on the server with each contact linked to its owner', async () => {
+    const page = await agent.get('/contacts?q=lima&sort=name');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Contacts</h1>');
+    expect(page.text).toContain(`href="/events/${eventId}"`);
+    expect(page.text).toContain('Harbour Half');
+    expect(page.text).toContain(`href="/contacts/${ids.ana}"`);
+    expect(page.text).not.toContain('Bo Chen');
+    expect(page.text.indexOf('Ana Lima')).toBeLessThan(page.text.indexOf('Cy Lima'));
+    expect(page.text).toContain('href="/contacts"');
+    const refused = await agent.get('/contacts?ownerType=influencer');
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('ownerType must be one of');
+  });
 });

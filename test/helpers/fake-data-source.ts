@@ -23,6 +23,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     // Every user has preferences: the defaults until they choose.
     preferences: () => Promise.resolve(DEFAULT_PREFERENCES),
     setPreference: notFound,
+    contactsDirectory: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,

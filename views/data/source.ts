@@ -7,6 +7,7 @@ import type { SessionInfo } from '@shared/session.js';
 import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
+import type { DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -28,6 +29,8 @@ export interface DataSource {
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
   /** The signed-in user's remembered settings (list views and columns, theme). */
   preferences(): Promise<Preferences>;
+  /** The contacts directory: the API's query parameters as they are (the service parses them). */
+  contactsDirectory(params: Record<string, string>): Promise<Page<DirectoryContact>>;
   setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
@@ -78,6 +81,7 @@ const browserDataSource: DataSource = {
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
   preferences: () => read('/api/preferences'),
+  contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),

@@ -10,10 +10,12 @@ import { Tooltip } from '../ui/tooltip.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
-/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, integrations. */
+/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations. */
 export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/', label: 'Dashboard' },
   ...RECORD_TYPES.map((type) => ({ to: RECORD_TYPE_INFO[type].path, label: RECORD_TYPE_INFO[type].plural })),
+  // Every contact of every owner in one list (issue 12), beside the spec's screens.
+  { to: '/contacts', label: 'Contacts' },
   { to: '/integrations', label: 'Integrations' },
 ];
 

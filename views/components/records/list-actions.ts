@@ -5,7 +5,7 @@ import { announce, deleteRecordIntent, failed, intentAction, sameLocation, type 
 import type { RecordConfig } from './record-config.js';
 
 /** Remembers how the user sees a list (layout, columns), then shows the same list again. */
-function preferenceIntent(list: ListName, setting: 'view' | 'columns'): IntentHandler {
+export function preferenceIntent(list: ListName, setting: 'view' | 'columns'): IntentHandler {
   return async ({ request, context }, form) => {
     const value = setting === 'view' ? form.get('view') : form.getAll('column');
     try {

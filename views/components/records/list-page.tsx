@@ -3,7 +3,7 @@ import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '@shared/list-query.js';
-import { DEFAULT_SORT } from '@shared/schemas/records.js';
+import { DEFAULT_SORT, type SortDirection } from '@shared/schemas/records.js';
 import { listPageHref, pageCount } from './list-query.js';
 import type { ListDisplay } from './loaders.js';
 import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
@@ -212,6 +212,8 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
   const followLink = useInAppLinkClicks();
   const kind = recordTypeOfSegment(props.listPath.slice(1))!;
   const selection = useSelection(props.items.map(props.itemKey), props.query);
+  const sortHref = (sort: string, dir: SortDirection) =>
+    listPageHref(props.listPath, { ...props.query, sort, dir, page: 1 }, props.filter?.param);
   return (
     // Not an interactive element: it only hands the clicks of the card links inside it to the router.
     <div className="page records-list" onClick={followLink}>
@@ -228,7 +230,13 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
       />
       <div className="toolbar records-view-bar">
         <LayoutSwitch layout={props.display.layout} />
-        <SortMenu listPath={props.listPath} query={props.query} sorting={props.sorting} filterParam={props.filter?.param} />
+        <SortMenu
+          listPath={props.listPath}
+          current={props.query}
+          sorting={props.sorting}
+          sortHref={sortHref}
+          keep={{ q: props.query.q, ...(props.filter ? { [props.filter.param]: props.query.filter } : {}) }}
+        />
         {props.display.layout === 'table' && <ColumnPicker columns={props.columns} shown={props.display.columns} />}
         <a className="btn btn-outline btn-sm" href={exportHref(kind, props.query)} download>
           Export CSV
@@ -260,9 +268,8 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         ) : props.display.layout === 'table' ? (
           <RecordTable
             label={props.title}
-            listPath={props.listPath}
-            query={props.query}
-            filterParam={props.filter?.param}
+            current={props.query}
+            sortHref={sortHref}
             sorting={props.sorting}
             columns={props.columns.filter((column) => props.display.columns.includes(column.key))}
             items={props.items}

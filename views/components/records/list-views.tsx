@@ -1,11 +1,9 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link, useNavigate } from 'react-router';
-import type { ListView } from '@shared/list-query.js';
 import { LIST_LAYOUTS, type ListLayout } from '@shared/schemas/preferences.js';
 import { defaultDirectionOf, sortKeysOf, type SortDirection } from '@shared/schemas/records.js';
 import type { RecordType } from '@shared/record-types.js';
 import { useFormat } from '@views/hooks/use-format.js';
-import { listPageHref } from './list-query.js';
 
 /** One column a list's table can show; `sort` names the list's sort key when its header sorts. */
 export interface TableColumn<T> {
@@ -70,32 +68,42 @@ export function ColumnPicker<T>({ columns, shown }: { columns: ReadonlyArray<Tab
   );
 }
 
-/** The sort menu: works on both layouts, as a GET form on the list's URL (so also without JavaScript). */
+/** Where a list goes sorted by `sort` in `dir` (page 1, the rest of its query kept). */
+export type SortHref = (sort: string, dir: SortDirection) => string;
+
+/**
+ * The sort menu: works on both layouts, as a GET form on the list's URL (so also without JavaScript); `keep` are the
+ * list's other parameters that such a form carries along.
+ */
 export function SortMenu({
   listPath,
-  query,
+  current,
   sorting,
-  filterParam,
+  sortHref,
+  keep,
 }: {
   listPath: string;
-  query: ListView;
+  current: { sort: string; dir: SortDirection };
   sorting: ListSorting;
-  filterParam?: string;
+  sortHref: SortHref;
+  keep: Record<string, string>;
 }) {
   const navigate = useNavigate();
   const id = useId();
-  const go = (sort: string, dir: SortDirection) =>
-    void navigate(listPageHref(listPath, { ...query, sort, dir, page: 1 }, filterParam), { preventScrollReset: true });
+  const go = (sort: string, dir: SortDirection) => void navigate(sortHref(sort, dir), { preventScrollReset: true });
   return (
     <form method="get" action={listPath} className="sort-menu" onSubmit={(event) => event.preventDefault()}>
-      {query.q && <input type="hidden" name="q" value={query.q} />}
-      {filterParam && query.filter && <input type="hidden" name={filterParam} value={query.filter} />}
+      {Object.entries(keep)
+        .filter(([, value]) => value !== '')
+        .map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
       <label htmlFor={`${id}-sort`}>Sort by</label>
       <select
         id={`${id}-sort`}
         name="sort"
         className="input"
-        value={query.sort}
+        value={current.sort}
         onChange={(event) => go(event.target.value, sorting.defaultDir(event.target.value))}
       >
         {sorting.options.map((option) => (
@@ -111,9 +119,9 @@ export function SortMenu({
         id={`${id}-dir`}
         name="dir"
         className="input"
-        value={query.dir}
-        disabled={query.sort === 'upcoming'}
-        onChange={(event) => go(query.sort, event.target.value as SortDirection)}
+        value={current.dir}
+        disabled={current.sort === 'upcoming'}
+        onChange={(event) => go(current.sort, event.target.value as SortDirection)}
       >
         <option value="asc">Ascending</option>
         <option value="desc">Descending</option>
@@ -129,9 +137,8 @@ export function SortMenu({
 
 export interface RecordTableProps<T> {
   label: string;
-  listPath: string;
-  query: ListView;
-  filterParam?: string;
+  current: { sort: string; dir: SortDirection };
+  sortHref: SortHref;
   sorting: ListSorting;
   columns: ReadonlyArray<TableColumn<T>>;
   items: readonly T[];
@@ -141,7 +148,7 @@ export interface RecordTableProps<T> {
 }
 
 /** The dense table of a list: one row per record; a sortable header is a link to the list sorted by it. */
-export function RecordTable<T>({ label, listPath, query, filterParam, sorting, columns, items, itemKey, lead }: RecordTableProps<T>) {
+export function RecordTable<T>({ label, current: query, sortHref, sorting, columns, items, itemKey, lead }: RecordTableProps<T>) {
   return (
     <div className="table-scroll">
       <table className="records-table" aria-label={label}>
@@ -161,11 +168,7 @@ export function RecordTable<T>({ label, listPath, query, filterParam, sorting, c
               return (
                 <th key={column.key} scope="col" aria-sort={ariaSort}>
                   {column.sort ? (
-                    <Link
-                      className="sort-header"
-                      preventScrollReset
-                      to={listPageHref(listPath, { ...query, sort: column.sort, dir: nextDir, page: 1 }, filterParam)}
-                    >
+                    <Link className="sort-header" preventScrollReset to={sortHref(column.sort, nextDir)}>
                       {column.label}
                       <span aria-hidden="true">{active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
                     </Link>
