@@ -10,6 +10,7 @@ import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
+import { searchReads } from './search/index.js';
 import { localeOf } from '@server/locale.js';
 
 const allReads: ReadRoute[] = [
@@ -20,6 +21,7 @@ const allReads: ReadRoute[] = [
   ...integrationsReads,
   ...preferencesReads,
   ...contactsDirectoryReads,
+  ...searchReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
