@@ -7,6 +7,8 @@ import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
+import { CommandPalette } from '../search/command-palette.js';
+import { KeyboardShortcuts } from '../search/shortcuts.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
@@ -95,6 +97,8 @@ export function MainLayout({ user, children }: { user: PublicUser; children: Rea
           </Dialog.Portal>
         </Dialog.Root>
         <span className="app-title">{PRODUCT_TITLE}</span>
+        <CommandPalette />
+        <KeyboardShortcuts />
         <div className="header-user">
           <span className="header-email">{user.email}</span>
           <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
