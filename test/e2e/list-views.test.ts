@@ -40,7 +40,9 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
   });
 
   const rowNames = (page: WatchedPage['page']) =>
-    page.locator('table.records-table tbody tr td:nth-child(2)').evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim() ?? ''));
+    page
+      .locator('table.records-table tbody tr td:nth-child(2)')
+      .evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim() ?? ''));
 
   it('switches to the table, remembers it, picks columns and sorts by a header', async () => {
     const { page } = watched;

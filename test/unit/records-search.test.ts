@@ -235,9 +235,13 @@ describe('maintained search and counts', () => {
       (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'eventName', limit: '2' }))).items.map((e) => e.eventName),
     ).toEqual(['Zed Run A', 'Zed Run B']);
     expect(
-      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'eventStartDate', dir: 'desc', limit: '1' }))).items.map((e) => e.eventStartDate),
+      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'eventStartDate', dir: 'desc', limit: '1' }))).items.map(
+        (e) => e.eventStartDate,
+      ),
     ).toEqual(['2026-07-01']);
-    expect((await listRecords(ctx, 'event', listQuery('event', { sort: 'eventStartDate', dir: 'desc' }))).items.at(-1)!.eventName).toBe('Other Race');
+    expect((await listRecords(ctx, 'event', listQuery('event', { sort: 'eventStartDate', dir: 'desc' }))).items.at(-1)!.eventName).toBe(
+      'Other Race',
+    );
   });
 
   it('answers deep pages (offset past the deferred-join threshold) in the same order as a full sort', async () => {

@@ -142,7 +142,7 @@ const WITH_CONTACT: ReadonlySet<RecordType> = new Set(['event', 'brand']);
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One CSV cell: presenter values as text (lists joined, booleans yes/no), formula starts neutralised. */
-export function csvCell(value: Cell): string {
+function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
   const text = Array.isArray(value)
     ? value.join('; ')

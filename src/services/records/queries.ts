@@ -176,7 +176,7 @@ async function estimatePostings(db: Db, kind: number, grams: readonly number[], 
  * first" is three: from today on ascending, then earlier descending, then undated). Each segment is one range of
  * one sort index, so no order sorts the table.
  */
-export interface SortSegment {
+interface SortSegment {
   where?: (builder: Knex.QueryBuilder) => void;
   order: SortSpec;
 }

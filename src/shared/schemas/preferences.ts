@@ -7,7 +7,7 @@ import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types
  */
 
 /** The lists that have views and columns: the six record lists (by URL segment) and the contacts directory. */
-export const LIST_NAMES = [...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment), 'contacts'] as const;
+const LIST_NAMES = [...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment), 'contacts'] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 export const listNameOf = (type: RecordType): ListName => RECORD_TYPE_INFO[type].segment;
 
@@ -16,7 +16,7 @@ export const LIST_LAYOUTS = ['cards', 'table'] as const;
 export type ListLayout = (typeof LIST_LAYOUTS)[number];
 
 /** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
-export const TABLE_COLUMNS = {
+const TABLE_COLUMNS = {
   events: [
     'eventName',
     'eventStartDate',
@@ -43,9 +43,8 @@ export const TABLE_COLUMNS = {
   influencers: ['name', 'influencerType', 'instagramHandle', 'email', 'phone'],
   contacts: ['name', 'email', 'phone', 'jobTitle', 'owner', 'isPrimary', 'mailchimpTags'],
 } as const satisfies Record<ListName, readonly [string, ...string[]]>;
-export type TableColumnOf<L extends ListName> = (typeof TABLE_COLUMNS)[L][number];
 
-export const THEMES = ['system', 'light', 'dark'] as const;
+const THEMES = ['system', 'light', 'dark'] as const;
 
 const columnsOf = (list: ListName) =>
   z

@@ -3,16 +3,8 @@ import type { RecordType } from '../record-types.js';
 import { text } from './text.js';
 
 /** GET /api/search?q=&limit=: the command palette's results, grouped by type. */
-export const SEARCH_TYPES = [
-  'event',
-  'professional',
-  'runclub',
-  'brand',
-  'media',
-  'influencer',
-  'contact',
-] as const satisfies ReadonlyArray<RecordType | 'contact'>;
-export type SearchType = (typeof SEARCH_TYPES)[number];
+/** A group of the results: one of the six record types, or contacts. */
+export type SearchType = RecordType | 'contact';
 
 export const SearchQuerySchema = z.object({
   q: text('Search text must be text')
