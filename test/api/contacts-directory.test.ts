@@ -120,4 +120,23 @@ describe('contacts directory', () => {
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('ownerType must be one of');
   });
+
+  it('exports the directory as CSV with its search, filters and sort, owners named', async () => {
+    const res = await agent
+      .get('/api/export/contacts?q=lima&sort=name&dir=desc')
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="contacts-2026-11-21.csv"');
+    const lines = (res.body as Buffer).subarray(3).toString('utf8').trim().split('\r\n');
+    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Job Title,Primary,Tags,Owner Type,Owner,Notes,Created At,Updated At');
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(' '))).toEqual(['Cy Lima', 'Ana Lima']);
+    expect(lines[1]).toContain(',event,Harbour Half,');
+    expect(lines[2]).toContain(',yes,vip,brand,Stride Shoes,');
+    expect((await agent.get('/api/export/contacts?ownerType=influencer')).status).toBe(400);
+  });
 });

@@ -72,6 +72,30 @@ describe('pacer export', () => {
     expect(readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
   });
 
+  it('exports the contacts directory, filtered by owner type', async () => {
+    const [eventId] = (await database.db('events').where({ eventName: 'Alpha Trail' }).pluck('id')) as number[];
+    const now = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
+    await database.db('contacts').insert({
+      firstName: 'Tess',
+      lastName: 'Trail',
+      email: 'tess@example.org',
+      mailchimpTags: '[]',
+      entityType: 'event',
+      entityId: eventId,
+      isPrimary: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const result = await run(['export', 'contacts', '--filter', 'event', '--q', 'tess']);
+    expect(result.code).toBe(0);
+    const rows = parse(result.stdout.subarray(3).toString('utf8')) as string[][];
+    expect(rows[0]!.slice(0, 3)).toEqual(['First Name', 'Last Name', 'Email']);
+    expect(rows.slice(1).map((row) => [row[0], row[8]])).toEqual([['Tess', 'Alpha Trail']]);
+    const refused = await run(['export', 'contacts', '--filter', 'influencer']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('ownerType must be one of');
+  });
+
   it('refuses bad usage with exit code 2 and a message', async () => {
     for (const [argv, message] of [
       [['export', 'events', '--sort', 'notes'], 'sort must be one of: newest, upcoming, eventName'],

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
-import { exportRecordsCsv } from '@services/records/export.js';
+import { exportContactsCsv, exportRecordsCsv } from '@services/records/export.js';
 import {
   bulkDeleteRecords,
   createRecord,
@@ -66,7 +66,13 @@ async function sendCsv(req: Request, res: Response, name: string, csv: NodeJS.Re
 /** Write endpoints of this area (mounted behind the signed-in check and the JSON parser). */
 export function recordsRouter(): Router {
   const router = Router();
-  // GET /api/export/events?q=&filter=&sort=&dir=[&ids=]: the list as CSV, every page (limit and offset are ignored).
+  // GET /api/export/events?q=&filter=&sort=&dir=[&ids=]: the list as CSV, every page (limit and offset are ignored);
+  // /api/export/contacts takes the contacts directory's parameters.
+  router.get('/export/contacts', async (req, res) => {
+    const search = queryOf(req);
+    const csv = exportContactsCsv(req.ctx, Object.fromEntries(search), selectedIds(search));
+    await sendCsv(req, res, 'contacts', csv);
+  });
   router.get('/export/:segment', async (req, res) => {
     const kind = recordTypeOfSegment(req.params.segment);
     if (!kind) throw notFound(`Nothing to export is named ${req.params.segment}`);

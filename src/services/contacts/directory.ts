@@ -47,32 +47,35 @@ function filtered(db: Knex, query: ContactsQuery): Knex.QueryBuilder {
 
 const escapeLike = (value: string) => value.replace(/[!%_]/g, (c) => `!${c}`);
 
+/** The directory's rows in its order, each with its owner's name (`ownerName_<type>` columns): a page or the export. */
+export function directoryRows(db: Knex, query: ContactsQuery): Knex.QueryBuilder {
+  const rows = filtered(db, query).select('c.*');
+  for (const type of CONTACT_OWNER_TYPES) {
+    const alias = `o_${type}`;
+    rows.leftJoin(`${RECORD_TYPE_INFO[type].table} as ${alias}`, function joinOwner() {
+      this.on(`${alias}.id`, '=', 'c.entityId').andOn('c.entityType', '=', db.raw('?', [type]));
+    });
+    rows.select(`${alias}.${OWNER_NAME[type]} as ownerName_${type}`);
+  }
+  for (const column of SORT_COLUMNS[query.sort]) rows.orderBy(`c.${column}`, query.dir);
+  return rows.orderBy('c.id', query.dir);
+}
+
+const OWNER_COLUMNS = CONTACT_OWNER_TYPES.map((type) => `ownerName_${type}`);
+
+/** A directory row as the wire has it: the contact and its owner. */
+export function presentDirectoryRow(row: RawRow): DirectoryContact {
+  const [contact] = decodeRows<DirectoryContact>(columnKinds.contacts, [row], OWNER_COLUMNS);
+  return {
+    ...contact!,
+    owner: { type: contact!.entityType, id: contact!.entityId, name: String(row[`ownerName_${contact!.entityType}`] ?? '') },
+  };
+}
+
 /** GET /api/contacts: one page of the directory with the total, each contact naming its owner. */
 export async function listDirectory(ctx: AppContext, input: Record<string, unknown>): Promise<Page<DirectoryContact>> {
   const query = parseInput(ContactsQuerySchema, input);
-  const { db } = ctx;
-  const counted = (await filtered(db, query).count({ n: '*' }).first()) as { n: number | string } | undefined;
-  const page = filtered(db, query).select('c.*');
-  for (const type of CONTACT_OWNER_TYPES) {
-    const alias = `o_${type}`;
-    page.leftJoin(`${RECORD_TYPE_INFO[type].table} as ${alias}`, function joinOwner() {
-      this.on(`${alias}.id`, '=', 'c.entityId').andOn('c.entityType', '=', db.raw('?', [type]));
-    });
-    page.select(`${alias}.${OWNER_NAME[type]} as ownerName_${type}`);
-  }
-  for (const column of SORT_COLUMNS[query.sort]) page.orderBy(`c.${column}`, query.dir);
-  page.orderBy('c.id', query.dir).limit(query.limit).offset(query.offset);
-  const rows = (await page) as RawRow[];
-  const contacts = decodeRows<DirectoryContact>(
-    columnKinds.contacts,
-    rows,
-    CONTACT_OWNER_TYPES.map((type) => `ownerName_${type}`),
-  );
-  return {
-    items: contacts.map((contact, i) => ({
-      ...contact,
-      owner: { type: contact.entityType, id: contact.entityId, name: String(rows[i]![`ownerName_${contact.entityType}`] ?? '') },
-    })),
-    total: Number(counted?.n ?? 0),
-  };
+  const counted = (await filtered(ctx.db, query).count({ n: '*' }).first()) as { n: number | string } | undefined;
+  const rows = (await directoryRows(ctx.db, query).limit(query.limit).offset(query.offset)) as RawRow[];
+  return { items: rows.map(presentDirectoryRow), total: Number(counted?.n ?? 0) };
 }

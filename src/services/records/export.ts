@@ -9,6 +9,9 @@ import type { AppContext } from '../context.js';
 import { definitionOf, type RecordDefinition } from './definitions.js';
 import { applyOrder, decodeRecord, matchingIds } from './queries.js';
 import { listFilterOf, sortPlanOf } from './service.js';
+import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
+import { directoryRows, presentDirectoryRow } from '../contacts/directory.js';
+import { parseInput } from '../validate.js';
 
 /**
  * CSV export of a list: exactly the rows the list shows (search, filter, sort), every page, streamed from a
@@ -171,6 +174,20 @@ function joinContact(db: Knex, builder: Knex.QueryBuilder, kind: RecordType) {
   for (const name of CONTACT_FIELDS) builder.select(`c.${name} as contact_${name}`);
 }
 
+const CONTACT_COLUMNS: ExportColumn[] = [
+  column('First Name', 'firstName'),
+  column('Last Name', 'lastName'),
+  column('Email', 'email'),
+  column('Phone', 'phone'),
+  column('Job Title', 'jobTitle'),
+  column('Primary', 'isPrimary'),
+  column('Tags', 'mailchimpTags'),
+  column('Owner Type', 'ownerType'),
+  column('Owner', 'ownerName'),
+  column('Notes', 'notes'),
+  ...audit,
+];
+
 /** The list's rows in the list's order, segment after segment, each read through a database stream. */
 async function* exportRows(
   ctx: AppContext,
@@ -217,18 +234,14 @@ async function* streamOf(db: Knex, builder: Knex.QueryBuilder): AsyncGenerator<R
   }
 }
 
-/**
- * The CSV of a list as a byte stream (UTF-8 with a BOM, a header row, RFC 4180 quoting). `ids` narrows it to a
- * selection. The caller pipes it on; a database failure mid-way destroys the stream with that error.
- */
-export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>, ids?: readonly number[]): Stringifier {
-  const columns = COLUMNS[kind];
+/** Writes rows as CSV (UTF-8 with a BOM, a header row, RFC 4180 quoting) as the reader asks for them. */
+function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow>): Stringifier {
   // The BOM makes Excel read the file as UTF-8 rather than in the system's code page.
   const csv = stringify({ bom: true, record_delimiter: '\r\n' });
   csv.write(columns.map((c) => c.header));
   const rows = Readable.from(
     (async function* cells() {
-      for await (const row of exportRows(ctx, kind, query, ids)) yield columns.map((c) => csvCell(c.cell(row)));
+      for await (const row of source) yield columns.map((c) => csvCell(c.cell(row)));
     })(),
   );
   rows.on('error', (error) => csv.destroy(error));
@@ -236,4 +249,28 @@ export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQ
   csv.on('close', () => rows.destroy());
   rows.pipe(csv);
   return csv;
+}
+
+/** The contacts directory's CSV: its search, filters and sort, every page (or the selected `ids`), owner named. */
+export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown>, ids?: readonly number[]): Stringifier {
+  const query = parseInput(ContactsQuerySchema, input);
+  const builder = directoryRows(ctx.db, query);
+  if (ids) builder.whereIn('c.id', [...ids]);
+  return csvOf(
+    CONTACT_COLUMNS,
+    (async function* contacts() {
+      for await (const row of streamOf(ctx.db, builder)) {
+        const contact = presentDirectoryRow(row);
+        yield { ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name } as unknown as RawRow;
+      }
+    })(),
+  );
+}
+
+/**
+ * The CSV of a list as a byte stream (UTF-8 with a BOM, a header row, RFC 4180 quoting). `ids` narrows it to a
+ * selection. The caller pipes it on; a database failure mid-way destroys the stream with that error.
+ */
+export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>, ids?: readonly number[]): Stringifier {
+  return csvOf(COLUMNS[kind], exportRows(ctx, kind, query, ids));
 }
