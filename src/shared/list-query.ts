@@ -94,8 +94,10 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
     };
     return { ok: false, message: issues[0]?.message ?? 'Invalid input', issues, view };
   }
-  // The schemas of the six kinds differ only in their filter; ListQuery<K> is the output of ListQuerySchemas[K].
-  const query = result.data as ListQuery<K>;
+  // The schemas of the six kinds differ only in their filter; ListQuery<K> is the output of ListQuerySchemas[K], with
+  // the direction defaulted here since it depends on the sort.
+  const parsed = result.data as Omit<ListQuery<K>, 'dir'> & { dir?: ListQuery<K>['dir'] };
+  const query = { ...parsed, dir: parsed.dir ?? defaultDirectionOf(kind, parsed.sort) } as ListQuery<K>;
   return { ok: true, query, view: listViewOf(kind, query) };
 }
 

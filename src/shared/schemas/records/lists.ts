@@ -110,30 +110,22 @@ const baseListQuery = <K extends RecordType>(kind: K) => ({
   offset: queryInt('offset', 0, 100_000_000, 0),
 });
 
-/** The sort's direction, defaulted after parsing since it depends on the sort. */
-const withDirection =
-  <K extends RecordType, T extends { sort: SortOf<K>; dir?: SortDirection }>(kind: K) =>
-  (query: T): T & { dir: SortDirection } => ({ ...query, dir: query.dir ?? defaultDirectionOf(kind, query.sort) });
-
 /** Query parameters of each list endpoint (all optional strings in the URL). Unknown parameters are ignored. */
 export const ListQuerySchemas = {
-  event: z
-    .object({
-      ...baseListQuery('event'),
-      filter: optionalWord(EVENT_FILTERS, `filter must be one of: ${EVENT_FILTERS.join(', ')}`).transform((v): EventFilter => v ?? 'all'),
-    })
-    .transform(withDirection('event')),
-  professional: z.object(baseListQuery('professional')).transform(withDirection('professional')),
-  runclub: z
-    .object({
-      ...baseListQuery('runclub'),
-      type: optionalWord(RUN_CLUB_TYPE_FILTERS, `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}`).transform(
-        (v): RunClubTypeFilter => v ?? 'all',
-      ),
-    })
-    .transform(withDirection('runclub')),
-  brand: z.object(baseListQuery('brand')).transform(withDirection('brand')),
-  media: z.object(baseListQuery('media')).transform(withDirection('media')),
-  influencer: z.object(baseListQuery('influencer')).transform(withDirection('influencer')),
+  event: z.object({
+    ...baseListQuery('event'),
+    filter: optionalWord(EVENT_FILTERS, `filter must be one of: ${EVENT_FILTERS.join(', ')}`).transform((v): EventFilter => v ?? 'all'),
+  }),
+  professional: z.object(baseListQuery('professional')),
+  runclub: z.object({
+    ...baseListQuery('runclub'),
+    type: optionalWord(RUN_CLUB_TYPE_FILTERS, `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}`).transform(
+      (v): RunClubTypeFilter => v ?? 'all',
+    ),
+  }),
+  brand: z.object(baseListQuery('brand')),
+  media: z.object(baseListQuery('media')),
+  influencer: z.object(baseListQuery('influencer')),
 } as const;
-export type ListQuery<K extends RecordType> = z.output<(typeof ListQuerySchemas)[K]>;
+/** A parsed list query; `dir` is the URL's, or the sort's own direction when it names none (readListQuery sets it). */
+export type ListQuery<K extends RecordType> = Omit<z.output<(typeof ListQuerySchemas)[K]>, 'dir'> & { dir: SortDirection };
