@@ -65,7 +65,7 @@ export const SORTS = {
   // `name` is the last name, then the first name.
   influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },
 } as const satisfies Record<RecordType, { newest: 'desc' } & Record<string, SortDirection>>;
-export type SortOf<K extends RecordType> = keyof (typeof SORTS)[K] & string;
+type SortOf<K extends RecordType> = keyof (typeof SORTS)[K] & string;
 export const DEFAULT_SORT = 'newest';
 export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind]);
 /** The direction a sort takes when the URL names none. */
