@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerDbCommands } from './commands/db.js';
+import { registerExportCommands } from './commands/export.js';
 import { registerFilesCommands } from './commands/files.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
@@ -20,6 +21,7 @@ function buildProgram(io: CliIO): Command {
     registerImportCommands,
     registerIntegrationCommands,
     registerFilesCommands,
+    registerExportCommands,
   ]) {
     register(program, io);
   }

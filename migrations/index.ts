@@ -6,6 +6,9 @@ import * as importLocks from './20261121300001_import_locks.js';
 import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_index.js';
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
+import * as userPreferences from './20261124120000_user_preferences.js';
+import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
+import * as contactsSortIndexes from './20261124120200_contacts_sort_indexes.js';
 import * as dashboardPaymentIndexes from './20261124150000_dashboard_payment_indexes.js';
 
 interface Migration {
@@ -26,6 +29,9 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
   ['20261121500000_contacts_email_owner_index', contactsEmailOwnerIndex],
   ['20261122000000_derived_data_versions', derivedDataVersions],
+  ['20261124120000_user_preferences', userPreferences],
+  ['20261124120100_list_sort_indexes', listSortIndexes],
+  ['20261124120200_contacts_sort_indexes', contactsSortIndexes],
   ['20261124150000_dashboard_payment_indexes', dashboardPaymentIndexes],
 ];
 

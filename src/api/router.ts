@@ -2,15 +2,27 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { unauthorized } from '@services/errors.js';
 import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
+import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
 import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
+import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
+import { searchReads } from './search/index.js';
 import { localeOf, timeZoneOf } from '@server/locale.js';
 
-const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+const allReads: ReadRoute[] = [
+  ...coreReads,
+  ...recordsReads,
+  ...attachmentsReads,
+  ...importsReads,
+  ...integrationsReads,
+  ...preferencesReads,
+  ...contactsDirectoryReads,
+  ...searchReads,
+];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());
@@ -45,6 +57,8 @@ export function createApiRouter(): Router {
   router.use(recordsRouter());
   router.use(attachmentsRouter());
   router.use(integrationsRouter());
+  router.use(preferencesRouter());
+  router.use(contactsBulkRouter());
   router.use(apiNotFound());
   return router;
 }

@@ -1,4 +1,15 @@
-import { EVENT_FILTERS, ListQuerySchemas, PAGE_SIZE, RUN_CLUB_TYPE_FILTERS, SORTS, type ListQuery } from './schemas/records.js';
+import {
+  DEFAULT_SORT,
+  defaultDirectionOf,
+  EVENT_FILTERS,
+  ListQuerySchemas,
+  PAGE_SIZE,
+  RUN_CLUB_TYPE_FILTERS,
+  SORT_DIRECTIONS,
+  sortKeysOf,
+  type ListQuery,
+  type SortDirection,
+} from './schemas/records.js';
 import { type RecordType } from './record-types.js';
 
 /**
@@ -15,10 +26,15 @@ const LIST_FILTERS = {
 const filterOf = (kind: RecordType): { param: string; values: readonly string[] } | undefined =>
   kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined;
 
-/** What a list screen shows of its query: the search text, the filter ('' for all) and the 1-based page. */
+/** The name of a list's filter parameter ('filter' for events, 'type' for run clubs), if it has one. */
+export const filterParamOf = (kind: RecordType): string | undefined => filterOf(kind)?.param;
+
+/** What a list screen shows of its query: the search text, the filter ('' for all), the sort and the 1-based page. */
 export interface ListView {
   q: string;
   filter: string;
+  sort: string;
+  dir: SortDirection;
   page: number;
 }
 
@@ -58,17 +74,30 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
     if (q !== null) input.q = q;
     const value = filter ? search.get(filter.param) : null;
     if (filter && value !== null && filter.values.includes(value)) input[filter.param] = value;
+    // Like the filter, an unknown sort or direction in a page URL falls back to the default.
+    const sort = search.get('sort');
+    if (sort !== null && sortKeysOf(kind).includes(sort)) input.sort = sort;
+    const dir = search.get('dir');
+    if (dir !== null && (SORT_DIRECTIONS as readonly string[]).includes(dir)) input.dir = dir;
   }
 
   const result = ListQuerySchemas[kind].safeParse(input);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
     const filterText = filter ? input[filter.param] : undefined;
-    const view = { q: search.get('q') ?? '', filter: typeof filterText === 'string' && filterText !== 'all' ? filterText : '', page };
+    const view = {
+      q: search.get('q') ?? '',
+      filter: typeof filterText === 'string' && filterText !== 'all' ? filterText : '',
+      sort: DEFAULT_SORT,
+      dir: defaultDirectionOf(kind, DEFAULT_SORT),
+      page,
+    };
     return { ok: false, message: issues[0]?.message ?? 'Invalid input', issues, view };
   }
-  // The schemas of the six kinds differ only in their filter; ListQuery<K> is the output of ListQuerySchemas[K].
-  const query = result.data as ListQuery<K>;
+  // The schemas of the six kinds differ only in their filter; ListQuery<K> is the output of ListQuerySchemas[K], with
+  // the direction defaulted here since it depends on the sort.
+  const parsed = result.data as Omit<ListQuery<K>, 'dir'> & { dir?: ListQuery<K>['dir'] };
+  const query = { ...parsed, dir: parsed.dir ?? defaultDirectionOf(kind, parsed.sort) } as ListQuery<K>;
   return { ok: true, query, view: listViewOf(kind, query) };
 }
 
@@ -79,6 +108,8 @@ function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>): ListVie
   return {
     q: query.q,
     filter: typeof value === 'string' && value !== 'all' ? value : '',
+    sort: query.sort,
+    dir: query.dir,
     page: Math.floor(query.offset / query.limit) + 1,
   };
 }
@@ -90,7 +121,8 @@ export function listApiSearch<K extends RecordType>(kind: K, query: ListQuery<K>
   const filter = filterOf(kind);
   const value = filter ? (query as Record<string, unknown>)[filter.param] : undefined;
   if (filter && typeof value === 'string' && value !== 'all') search.set(filter.param, value);
-  if (query.sort !== SORTS[kind][0]) search.set('sort', query.sort);
+  if (query.sort !== DEFAULT_SORT) search.set('sort', query.sort);
+  if (query.dir !== defaultDirectionOf(kind, query.sort)) search.set('dir', query.dir);
   search.set('limit', String(query.limit));
   search.set('offset', String(query.offset));
   return search;

@@ -6,7 +6,17 @@ import { createContact, deleteContact, getContact, listContacts, updateContact }
 import { unauthorized } from '@services/errors.js';
 import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
-import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
+import {
+  bulkDeleteRecords,
+  createRecord,
+  deleteRecord,
+  eventWordpressUrl,
+  getRecord,
+  listRecords,
+  updateRecord,
+} from '@services/records/service.js';
+import { getPreferences, setPreference } from '@services/preferences/service.js';
+import { listDirectory } from '@services/contacts/directory.js';
 import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
@@ -44,9 +54,13 @@ export function serverDataSource(req: Request): DataSource {
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
+    preferences: () => getPreferences(ctx(), user().id),
+    contactsDirectory: (params) => listDirectory(ctx(), params),
+    setPreference: (name, value) => setPreference(ctx(), user().id, name, { value }),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),
+    bulkDeleteRecords: (kind, ids) => bulkDeleteRecords(ctx(), actor(), kind, { ids }),
     createContact: (input) => createContact(ctx(), actor(), input),
     updateContact: (id, input) => updateContact(ctx(), actor(), id, input),
     deleteContact: (id) => deleteContact(ctx(), actor(), id),

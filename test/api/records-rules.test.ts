@@ -70,9 +70,14 @@ describe('record rules', () => {
     it('sorts, limits and offsets', async () => {
       const names = async (query: string) =>
         (await agent.get(`/api/events?${query}`)).body.items.map((e: { eventName: string }) => e.eventName);
-      expect(await names('sort=name')).toEqual(['Albury Fun Run', 'Ballarat Marathon', 'Cairns Night Run', 'Darwin Dash']);
+      expect(await names('sort=eventName')).toEqual(['Albury Fun Run', 'Ballarat Marathon', 'Cairns Night Run', 'Darwin Dash']);
       // Latest start first; undated events last, newest of them first.
-      expect(await names('sort=date')).toEqual(['Albury Fun Run', 'Ballarat Marathon', 'Darwin Dash', 'Cairns Night Run']);
+      expect(await names('sort=eventStartDate&dir=desc')).toEqual([
+        'Albury Fun Run',
+        'Ballarat Marathon',
+        'Darwin Dash',
+        'Cairns Night Run',
+      ]);
       expect(await names('sort=newest&limit=2&offset=1')).toEqual(['Cairns Night Run', 'Albury Fun Run']);
       const page = await agent.get('/api/events?limit=1&offset=3');
       expect(page.body.total).toBe(4);

@@ -128,10 +128,16 @@ describe('list state in the URL', () => {
   const view = (kind: 'event' | 'runclub' | 'brand', search: string) => readListQuery(kind, new URLSearchParams(search), 'page').view;
 
   it('reads search, filter and page from a page URL, ignoring a malformed page or filter', () => {
-    expect(view('event', 'q=%20marathon%20&filter=featured&page=2')).toEqual({ q: 'marathon', filter: 'featured', page: 2 });
-    expect(view('event', 'filter=bogus&page=-3')).toEqual({ q: '', filter: '', page: 1 });
-    expect(view('event', 'filter=all&page=abc')).toEqual({ q: '', filter: '', page: 1 });
-    expect(view('runclub', 'type=trail&filter=featured')).toEqual({ q: '', filter: 'trail', page: 1 });
+    expect(view('event', 'q=%20marathon%20&filter=featured&page=2')).toEqual({
+      q: 'marathon',
+      filter: 'featured',
+      sort: 'newest',
+      dir: 'desc',
+      page: 2,
+    });
+    expect(view('event', 'filter=bogus&page=-3')).toEqual({ q: '', filter: '', sort: 'newest', dir: 'desc', page: 1 });
+    expect(view('event', 'filter=all&page=abc')).toEqual({ q: '', filter: '', sort: 'newest', dir: 'desc', page: 1 });
+    expect(view('runclub', 'type=trail&filter=featured')).toEqual({ q: '', filter: 'trail', sort: 'newest', dir: 'desc', page: 1 });
     // Page URLs carry no limit or offset of their own: the page decides.
     expect(readListQuery('brand', new URLSearchParams('page=3&limit=2&offset=1'), 'page')).toMatchObject({
       ok: true,
@@ -164,8 +170,10 @@ describe('list state in the URL', () => {
     };
     expect(api('event', 'q=run&filter=featured&page=3')).toBe('q=run&filter=featured&limit=24&offset=48');
     expect(api('runclub', '')).toBe('limit=24&offset=0');
-    expect(listPageHref('/events', { q: 'run', filter: '', page: 1 }, 'filter')).toBe('/events?q=run');
-    expect(listPageHref('/runclubs', { q: '', filter: 'trail', page: 2 }, 'type')).toBe('/runclubs?type=trail&page=2');
+    expect(listPageHref('/events', { q: 'run', filter: '', sort: 'newest', dir: 'desc', page: 1 }, 'filter')).toBe('/events?q=run');
+    expect(listPageHref('/runclubs', { q: '', filter: 'trail', sort: 'newest', dir: 'desc', page: 2 }, 'type')).toBe(
+      '/runclubs?type=trail&page=2',
+    );
     expect(pageCount(0, 24)).toBe(1);
     expect(pageCount(49, 24)).toBe(3);
   });

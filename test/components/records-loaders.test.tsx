@@ -7,6 +7,7 @@ import type { Contact } from '@shared/schemas/attachments.js';
 import type { Brand, RecordDetail } from '@shared/schemas/records.js';
 import { fakeDataSource } from '../helpers/fake-data-source.js';
 import { type RecordType } from '@shared/record-types.js';
+import { DEFAULT_PREFERENCES } from '@shared/schemas/preferences.js';
 
 const serverError = () => new HttpError(500, '', 'Server Error');
 const brand = { id: 4, brandName: 'Stride' } as unknown as Brand;
@@ -100,7 +101,19 @@ describe('page loaders and refused reads', () => {
     const result = await listLoader('event')(
       listArgs('http://x/events?q=%20trail%20&filter=featured&page=3&limit=7', fakeDataSource({ listRecords })),
     );
-    expect(listRecords).toHaveBeenCalledWith('event', { q: 'trail', filter: 'featured', sort: 'newest', limit: 24, offset: 48 });
-    expect(result).toEqual({ items: [], total: 0, query: { q: 'trail', filter: 'featured', page: 3 } });
+    expect(listRecords).toHaveBeenCalledWith('event', {
+      q: 'trail',
+      filter: 'featured',
+      sort: 'newest',
+      dir: 'desc',
+      limit: 24,
+      offset: 48,
+    });
+    expect(result).toEqual({
+      items: [],
+      total: 0,
+      query: { q: 'trail', filter: 'featured', sort: 'newest', dir: 'desc', page: 3 },
+      display: { layout: 'cards', columns: DEFAULT_PREFERENCES['events.columns'] },
+    });
   });
 });

@@ -86,7 +86,12 @@ const professional = (overrides: Partial<Professional>): Professional => ({
   ...overrides,
 });
 
-const listData = <T,>(items: T[], q = '', page = 1, total = items.length) => ({ items, total, query: { q, filter: '', page } });
+const listData = <T,>(items: T[], q = '', page = 1, total = items.length) => ({
+  items,
+  total,
+  query: { q, filter: '', sort: 'newest', dir: 'desc' as const, page },
+  display: { layout: 'cards' as const, columns: [] },
+});
 
 describe('record lists', () => {
   it("shows event cards with 'Featured' / 'Active', the date or 'Date TBD', and links to detail and edit", async () => {

@@ -3,6 +3,7 @@ import { testDatabaseServer } from '../helpers/db.js';
 import { formatReport, runApiFuzz } from './harness.js';
 import { apiRouteModels, paramKindOf } from './model.js';
 import { declaredApiRoutes, declaredRoutes, paramsOf, routeKey } from './routes.js';
+import type { Json } from './values.js';
 
 /**
  * A property-based fuzz of every route against the real server in a child process, on the database CI selects
@@ -40,7 +41,8 @@ describe('API fuzz: coverage of the route table', () => {
     for (const [key, model] of apiRouteModels()) {
       if (model.body.kind !== 'object') continue;
       // Owner ids are filled in from seeded rows at run time; any positive id parses.
-      const body = Object.fromEntries(model.body.valid.map(([field, value]) => [field, 's' in value ? value.s : 'id' in value ? 1 : null]));
+      const plain = (value: Json): unknown => ('s' in value ? value.s : 'id' in value ? 1 : 'a' in value ? value.a.map(plain) : null);
+      const body = Object.fromEntries(model.body.valid.map(([field, value]) => [field, plain(value)]));
       const parsed = model.body.schema.safeParse(body);
       expect(parsed.success, `${key}: ${parsed.error?.message ?? ''}`).toBe(true);
     }

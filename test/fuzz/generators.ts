@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { SYNC_KINDS } from '@shared/record-types.js';
-import { RECORD_TYPES } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS, SORTS } from '@shared/schemas/records.js';
 import {
   pageModel,
@@ -125,12 +125,29 @@ const audiencePiece: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 1, arbitrary: anyText.map((text): Piece => ({ text })) },
 );
 
+const listSegmentPiece: fc.Arbitrary<Piece> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment), 'contacts').map((raw): Piece => ({ raw })),
+  },
+  { weight: 2, arbitrary: fc.constantFrom('payments', 'EVENTS', '__proto__', '%00', '%E0%A4%A').map((raw): Piece => ({ raw })) },
+  { weight: 1, arbitrary: anyText.map((text): Piece => ({ text })) },
+);
+
+const preferenceNamePiece: fc.Arbitrary<Piece> = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('theme', 'events.view', 'brands.columns', 'contacts.view').map((raw): Piece => ({ raw })) },
+  { weight: 2, arbitrary: fc.constantFrom('colour', '__proto__', 'constructor', '%00', 'events.view.x').map((raw): Piece => ({ raw })) },
+  { weight: 1, arbitrary: anyText.map((text): Piece => ({ text })) },
+);
+
 const PIECES: Record<ParamKind, fc.Arbitrary<Piece>> = {
   id: idPiece,
   entityId: idPiece,
   entityType: entityTypePiece,
   syncKind: syncKindPiece,
   audienceId: audiencePiece,
+  listSegment: listSegmentPiece,
+  preferenceName: preferenceNamePiece,
 };
 
 /** Segments for the catch-all page route (`/*`). */
@@ -168,7 +185,7 @@ const NUMBER_PIECES = [
   'abc',
 ];
 
-const ALL_SORTS = [...new Set(Object.values(SORTS).flat())];
+const ALL_SORTS = [...new Set(Object.values(SORTS).flatMap((sorts) => Object.keys(sorts)))];
 
 function queryValue(key: string): fc.Arbitrary<Piece> {
   const raw = (...values: string[]) => fc.constantFrom(...values).map((v): Piece => ({ raw: v }));
@@ -216,6 +233,16 @@ function queryValue(key: string): fc.Arbitrary<Piece> {
       );
     case 'kind':
       return raw(...SYNC_KINDS, 'brands', '');
+    case 'dir':
+      return raw('asc', 'desc', 'ASC', 'up', '');
+    case 'ids':
+      return raw('1', '1,2,3', '0', '-1', 'a,b', '1,,2', '', '99999999999');
+    case 'ownerType':
+      return raw(...RECORD_TYPES, 'contact', '');
+    case 'primary':
+      return raw('true', 'false', 'yes', '');
+    case 'tag':
+      return raw('vip', '%22', '%25', '');
     case 'download':
       return raw('1', '0', 'true', '');
     case 'return':
@@ -666,6 +693,8 @@ const CALM_PIECES: Record<ParamKind, Piece> = {
   entityType: { raw: 'event' },
   syncKind: { raw: 'events' },
   audienceId: { raw: 'abc123' },
+  listSegment: { raw: 'events' },
+  preferenceName: { raw: 'theme' },
 };
 
 const calmPiece = (name: string, piece: Piece): Piece =>

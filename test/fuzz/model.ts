@@ -12,6 +12,8 @@ import { RecordInputSchemas } from '@shared/schemas/records.js';
 import type { MultipartBody } from './multipart.js';
 import type { DeclaredRoute } from './routes.js';
 import type { IdOwner, Json } from './values.js';
+import { BulkDeleteSchema, BulkTagsSchema } from '@shared/schemas/bulk.js';
+import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Route models: what each /api route takes. Every declared route needs an entry (a test checks it).
@@ -28,7 +30,8 @@ export interface RouteModel {
   query: readonly string[];
 }
 
-const LIST_QUERY = ['q', 'sort', 'limit', 'offset', 'filter', 'type'] as const;
+const LIST_QUERY = ['q', 'sort', 'dir', 'limit', 'offset', 'filter', 'type'] as const;
+const CONTACTS_QUERY = ['q', 'ownerType', 'tag', 'primary', 'sort', 'dir', 'limit', 'offset'] as const;
 
 const PAGE_QUERY = ['q', 'page', 'filter', 'type', 'return'] as const;
 
@@ -115,6 +118,19 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/sync/runs', none(['kind', 'limit'])],
     ['POST /api/sync/:kind', none()],
     ['POST /api/mailchimp/audiences/:audienceId/members', object(AddMemberSchema, [['email', s('member@example.org')]])],
+    ['GET /api/preferences', none()],
+    ['PUT /api/preferences/:name', object(PreferenceBodySchema, [['value', s('table')]])],
+    ['GET /api/contacts', none(CONTACTS_QUERY)],
+    ['GET /api/search', none(['q', 'limit'])],
+    ['GET /api/export/contacts', none([...CONTACTS_QUERY, 'ids'])],
+    ['GET /api/export/:segment', none([...LIST_QUERY, 'ids'])],
+    [
+      'POST /api/contacts/bulk-tags',
+      object(BulkTagsSchema, [
+        ['ids', { a: [{ id: 'contact', pick: 0 }] }],
+        ['add', s('fuzz')],
+      ]),
+    ],
   ]);
   for (const kind of RECORD_TYPES) {
     const path = recordApiPath(kind);
@@ -123,6 +139,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     models.set(`POST ${path}`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`PUT ${path}/:id`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`DELETE ${path}/:id`, none());
+    models.set(`POST ${path}/bulk-delete`, object(BulkDeleteSchema, [['ids', { a: [{ id: kind, pick: 0 }] }]]));
   }
   return models;
 }
@@ -160,7 +177,7 @@ const OWNER_BY_SEGMENT: Record<string, IdOwner> = {
   uploads: 'file',
 };
 
-export type ParamKind = 'id' | 'entityId' | 'entityType' | 'syncKind' | 'audienceId';
+export type ParamKind = 'id' | 'entityId' | 'entityType' | 'syncKind' | 'audienceId' | 'listSegment' | 'preferenceName';
 
 const PARAM_KINDS: Record<string, ParamKind> = {
   id: 'id',
@@ -174,6 +191,8 @@ const PARAM_KINDS: Record<string, ParamKind> = {
   entityType: 'entityType',
   kind: 'syncKind',
   audienceId: 'audienceId',
+  segment: 'listSegment',
+  name: 'preferenceName',
 };
 
 export const paramKindOf = (name: string): ParamKind | undefined => PARAM_KINDS[name];

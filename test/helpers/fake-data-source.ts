@@ -1,11 +1,12 @@
 import { HttpError } from '@shared/api-error.js';
+import { DEFAULT_PREFERENCES } from '@shared/schemas/preferences.js';
 import { composeRecordPage, type DataSource } from '@views/data/source.js';
 
 const notFound = () => Promise.reject(new HttpError(404, '{"message":"Not found","code":"not_found"}', 'Not Found'));
 
 /**
  * A DataSource for loader and action tests: every read and write answers 404 like the API does for something
- * that is not there, unless the test gives its own function.
+ * that is not there (preferences answer the defaults), unless the test gives its own function.
  */
 export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource {
   const ds: DataSource = {
@@ -23,9 +24,14 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     contactsOf: notFound,
     paymentsOf: notFound,
     filesOf: notFound,
+    // Every user has preferences: the defaults until they choose.
+    preferences: () => Promise.resolve(DEFAULT_PREFERENCES),
+    setPreference: notFound,
+    contactsDirectory: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,
+    bulkDeleteRecords: notFound,
     createContact: notFound,
     updateContact: notFound,
     deleteContact: notFound,

@@ -232,12 +232,16 @@ describe('maintained search and counts', () => {
     const beyond = await listRecords(ctx, 'event', listQuery('event', { q: 'zed', limit: '3', offset: '30' }));
     expect(beyond).toEqual({ items: [], total: 7 });
     expect(
-      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'name', limit: '2' }))).items.map((e) => e.eventName),
+      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'eventName', limit: '2' }))).items.map((e) => e.eventName),
     ).toEqual(['Zed Run A', 'Zed Run B']);
     expect(
-      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'date', limit: '1' }))).items.map((e) => e.eventStartDate),
+      (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'eventStartDate', dir: 'desc', limit: '1' }))).items.map(
+        (e) => e.eventStartDate,
+      ),
     ).toEqual(['2026-07-01']);
-    expect((await listRecords(ctx, 'event', listQuery('event', { sort: 'date' }))).items.at(-1)!.eventName).toBe('Other Race');
+    expect((await listRecords(ctx, 'event', listQuery('event', { sort: 'eventStartDate', dir: 'desc' }))).items.at(-1)!.eventName).toBe(
+      'Other Race',
+    );
   });
 
   it('answers deep pages (offset past the deferred-join threshold) in the same order as a full sort', async () => {
@@ -247,7 +251,7 @@ describe('maintained search and counts', () => {
       names.map((eventName, i) => ({ eventName, featuredRace: i % 3 === 0 ? 1 : 0 })),
     );
     const byName = names.map((name, i) => ({ name, id: ids[i]! })).sort((a, b) => a.name.localeCompare(b.name));
-    const page = await listRecords(ctx, 'event', listQuery('event', { sort: 'name', offset: '250', limit: '5' }));
+    const page = await listRecords(ctx, 'event', listQuery('event', { sort: 'eventName', offset: '250', limit: '5' }));
     expect(page.items.map((e) => e.eventName)).toEqual(byName.slice(250, 255).map((e) => e.name));
     expect(page.total).toBe(260);
     const newest = await listRecords(ctx, 'event', listQuery('event', { offset: '255', limit: '10' }));

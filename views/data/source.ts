@@ -8,6 +8,8 @@ import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
+import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
+import type { DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -32,10 +34,16 @@ export interface DataSource {
   contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
   paymentsOf(ownerType: RecordType, ownerId: number): Promise<PaymentList>;
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
+  /** The signed-in user's remembered settings (list views and columns, theme). */
+  preferences(): Promise<Preferences>;
+  /** The contacts directory: the API's query parameters as they are (the service parses them). */
+  contactsDirectory(params: Record<string, string>): Promise<Page<DirectoryContact>>;
+  setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
   deleteRecord(kind: RecordType, id: number): Promise<void>;
+  bulkDeleteRecords(kind: RecordType, ids: readonly number[]): Promise<{ deleted: number }>;
   createContact(input: unknown): Promise<Contact>;
   updateContact(id: number, input: unknown): Promise<Contact>;
   deleteContact(id: number): Promise<void>;
@@ -112,9 +120,13 @@ const browserDataSource: DataSource = {
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
+  preferences: () => read('/api/preferences'),
+  contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
+  setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
+  bulkDeleteRecords: (kind, ids) => apiRequest('POST', `${RECORD_TYPE_INFO[kind].apiPath}/bulk-delete`, { ids }),
   createContact: (input) => apiRequest('POST', '/api/contacts', input),
   updateContact: (id, input) => apiRequest('PUT', `/api/contacts/${id}`, input),
   deleteContact: (id) => apiRequest('DELETE', `/api/contacts/${id}`),

@@ -37,3 +37,11 @@ export async function deleteContactRow(trx: Db, id: number): Promise<number> {
 export async function clearOtherPrimaries(trx: Db, entityType: ContactOwnerType, entityId: number, keepId: number): Promise<void> {
   await trx('contacts').where({ entityType, entityId, isPrimary: true }).whereNot({ id: keepId }).update({ isPrimary: false });
 }
+
+/** The contacts of the given ids, locked for update (a bulk change reads them first). */
+export async function findContactsForUpdate(trx: Db, ids: readonly number[]): Promise<Contact[]> {
+  const rows = (await trx('contacts')
+    .whereIn('id', [...ids])
+    .forUpdate()) as Array<Record<string, unknown>>;
+  return rows.map(decode);
+}

@@ -1,6 +1,6 @@
 import type { ColumnKinds } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
-import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS, type SORTS } from '@shared/schemas/records.js';
+import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS } from '@shared/schemas/records.js';
 import { decodeList } from '@db/codecs.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
@@ -23,15 +23,9 @@ export interface RecordDefinition<K extends RecordType = RecordType> {
   searchFields(row: RawRow): Array<string | number | null | undefined>;
   /** The filter buckets this row counts in (besides "all"), e.g. "featured" or "type:trail". */
   buckets(row: RawRow): string[];
-  sorts: Record<(typeof SORTS)[K][number], SortSpec>;
+  /** Sort keys whose columns are not simply the column of that name (the id always ends the order). */
+  sortColumns?: Record<string, readonly string[]>;
 }
-
-const newest: SortSpec = [['id', 'desc']];
-const updated: SortSpec = [
-  ['updatedAt', 'desc'],
-  ['id', 'desc'],
-];
-const byName = (...columns: string[]): SortSpec => [...columns.map((c) => [c, 'asc'] as const), ['id', 'asc'] as const];
 
 const isTrue = (value: unknown) => value === true || value === 1 || value === '1';
 const listOf = (value: unknown) => {
@@ -61,16 +55,6 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     derivedColumns: ['eventName', 'locationState', 'locationAddress', 'wordpressEventId', 'featuredRace'],
     searchFields: (r) => [r.eventName as string, r.locationState as string, r.locationAddress as string, r.wordpressEventId as number],
     buckets: (r) => (isTrue(r.featuredRace) ? [FEATURED_BUCKET] : []),
-    sorts: {
-      newest,
-      name: byName('eventName'),
-      // Latest start first; events without a date come last on both dialects (NULL sorts lowest).
-      date: [
-        ['eventStartDate', 'desc'],
-        ['id', 'desc'],
-      ],
-      updated,
-    },
   },
   professional: {
     ...vocabulary('professional'),
@@ -78,7 +62,6 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     derivedColumns: ['businessName', 'professionType', 'locationState'],
     searchFields: (r) => [r.businessName as string, r.professionType as string, r.locationState as string],
     buckets: () => [],
-    sorts: { newest, name: byName('businessName'), updated },
   },
   runclub: {
     ...vocabulary('runclub'),
@@ -89,7 +72,6 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
       const types = new Set(listOf(r.clubType));
       return RUN_CLUB_BUCKETS.filter((type) => types.has(type)).map(clubTypeBucket);
     },
-    sorts: { newest, name: byName('clubName'), updated },
   },
   brand: {
     ...vocabulary('brand'),
@@ -97,7 +79,6 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     derivedColumns: ['brandName', 'industryCategory'],
     searchFields: (r) => [r.brandName as string, r.industryCategory as string],
     buckets: () => [],
-    sorts: { newest, name: byName('brandName'), updated },
   },
   media: {
     ...vocabulary('media'),
@@ -105,7 +86,6 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     derivedColumns: ['mediaName', 'industry'],
     searchFields: (r) => [r.mediaName as string, r.industry as string],
     buckets: () => [],
-    sorts: { newest, name: byName('mediaName'), updated },
   },
   influencer: {
     ...vocabulary('influencer'),
@@ -118,12 +98,21 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
       r.influencerType as string,
     ],
     buckets: () => [],
-    sorts: { newest, name: byName('lastName', 'firstName'), updated },
+    sortColumns: { name: ['lastName', 'firstName'] },
   },
 };
 
 export function definitionOf<K extends RecordType>(kind: K): RecordDefinition<K> {
   return RECORD_DEFINITIONS[kind];
+}
+
+/**
+ * The ORDER BY of one sort: its columns, then the id, all in the one direction so one index on (columns…, id) walks
+ * it forwards or backwards (migrations/20261124120100_list_sort_indexes.ts).
+ */
+export function orderOf(definition: RecordDefinition, sort: string, dir: Direction): SortSpec {
+  const columns = sort === 'newest' ? [] : (definition.sortColumns?.[sort] ?? [sort]);
+  return [...columns.map((column) => [column, dir] as const), ['id', dir] as const];
 }
 
 export const ALL_DEFINITIONS: RecordDefinition[] = Object.values(RECORD_DEFINITIONS) as RecordDefinition[];

@@ -32,6 +32,13 @@ export async function findRecordRow(db: Db, definition: RecordDefinition, id: nu
   return (await query) as RawRow | undefined;
 }
 
+/** The rows of the given ids (in no particular order), locked for update: a bulk write checks them first. */
+export async function findRecordRows(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {
+  return (await db(definition.table)
+    .whereIn('id', [...ids])
+    .forUpdate()) as RawRow[];
+}
+
 export async function eventDistances(db: Db, eventId: number): Promise<EventDistance[]> {
   const rows = (await db('event_distances')
     .where({ eventId })
@@ -164,15 +171,62 @@ async function estimatePostings(db: Db, kind: number, grams: readonly number[], 
   return out;
 }
 
+/**
+ * A list order: segments read one after another, each with its own condition and ORDER BY (events' "upcoming
+ * first" is three: from today on ascending, then earlier descending, then undated). Each segment is one range of
+ * one sort index, so no order sorts the table.
+ */
+interface SortSegment {
+  where?: (builder: Knex.QueryBuilder) => void;
+  order: SortSpec;
+}
+export type SortPlan = readonly [SortSegment, ...SortSegment[]];
+
 export interface PageRequest {
   where?: (builder: Knex.QueryBuilder) => void;
-  sort: SortSpec;
+  sort: SortPlan;
   limit: number;
   offset: number;
 }
 
 /** From this offset on, a page first finds its ids from the sort index, then reads only those rows. */
 const DEFERRED_JOIN_OFFSET = 200;
+
+export const applyOrder = (builder: Knex.QueryBuilder, order: SortSpec) => {
+  for (const [column, direction] of order) builder.orderBy(`r.${column}`, direction);
+  return builder;
+};
+
+/**
+ * The ids of one page of a several-segment order: each segment before the last is counted (an index range) to
+ * know where the page starts, then the page is read across the segments it spans.
+ */
+async function idsOfSegments(plan: SortPlan, limit: number, offset: number, base: () => Knex.QueryBuilder): Promise<number[]> {
+  const ids: number[] = [];
+  let skip = offset;
+  for (const [i, segment] of plan.entries()) {
+    if (ids.length >= limit) break;
+    const scoped = () => {
+      const builder = base();
+      segment.where?.(builder);
+      return builder;
+    };
+    if (i < plan.length - 1) {
+      const counted = (await scoped().clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
+      const size = Number(counted?.n ?? 0);
+      if (skip >= size) {
+        skip -= size;
+        continue;
+      }
+    }
+    const rows = (await applyOrder(scoped().clearSelect().select('r.id'), segment.order)
+      .limit(limit - ids.length)
+      .offset(skip)) as Array<{ id: number }>;
+    ids.push(...rows.map((row) => Number(row.id)));
+    skip = 0;
+  }
+  return ids;
+}
 
 /**
  * One page of rows in the given order, with the maintained totals of the named buckets. A shallow page reads the
@@ -184,14 +238,25 @@ export async function pageOfRows(
   request: PageRequest,
   buckets: readonly string[],
 ): Promise<{ rows: RawRow[]; counts: Map<string, number>; helperColumns: string[] }> {
+  if (request.sort.length > 1) {
+    const [ids, counts] = await Promise.all([
+      idsOfSegments(request.sort, request.limit, request.offset, () => {
+        const builder = db(`${definition.table} as r`);
+        request.where?.(builder);
+        return builder;
+      }),
+      readCounts(db, [definition.code]),
+    ]);
+    return { rows: await rowsInOrder(db, definition, ids), counts: counts.get(definition.code)!, helperColumns: [] };
+  }
+  const [segment] = request.sort;
   const ordered = (builder: Knex.QueryBuilder) => {
     request.where?.(builder);
-    for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
-    return builder.limit(request.limit).offset(request.offset);
+    segment.where?.(builder);
+    return applyOrder(builder, segment.order).limit(request.limit).offset(request.offset);
   };
-  if (request.offset < DEFERRED_JOIN_OFFSET) {
-    const builder = db(`${definition.table} as r`).select('r.*');
-    const helperColumns = buckets.map((_, i) => `bucketTotal${i}`);
+  const helperColumns = buckets.map((_, i) => `bucketTotal${i}`);
+  const withTotals = (builder: Knex.QueryBuilder) => {
     buckets.forEach((bucket, i) => {
       builder.select(
         db.raw('(SELECT ?? FROM ?? WHERE ?? = ? AND ?? = ?) AS ??', [
@@ -205,25 +270,27 @@ export async function pageOfRows(
         ]),
       );
     });
-    const rows = (await ordered(builder)) as RawRow[];
-    if (rows.length > 0) {
-      const counts = new Map(buckets.map((bucket, i) => [bucket, Number(rows[0]![helperColumns[i]!] ?? 0)]));
-      return { rows, counts, helperColumns };
-    }
-    return { rows: [], counts: (await readCounts(db, [definition.code])).get(definition.code)!, helperColumns: [] };
+    return builder;
+  };
+  const totalsOf = async (rows: RawRow[]) =>
+    rows.length > 0
+      ? new Map(buckets.map((bucket, i) => [bucket, Number(rows[0]![helperColumns[i]!] ?? 0)]))
+      : (await readCounts(db, [definition.code])).get(definition.code)!;
+  const newestFirst = segment.order.length === 1 && segment.order[0]![0] === 'id';
+  if (newestFirst && request.offset < DEFERRED_JOIN_OFFSET) {
+    const rows = (await ordered(withTotals(db(`${definition.table} as r`).select('r.*')))) as RawRow[];
+    return { rows, counts: await totalsOf(rows), helperColumns: rows.length > 0 ? helperColumns : [] };
   }
-  // A deep page skips its offset on the index alone instead of reading every skipped row.
-  const [ids, counts] = await Promise.all([
-    ordered(db(`${definition.table} as r`).select('r.id')) as Promise<Array<{ id: number }>>,
-    readCounts(db, [definition.code]),
-  ]);
+  // Any other order, or a deep page, first reads the page's ids from the sort index alone (a covering index, so the
+  // planner walks it rather than sorting the table, however few rows the table has), then only those rows.
+  const ids = (await ordered(withTotals(db(`${definition.table} as r`).select('r.id')))) as RawRow[];
   return {
     rows: await rowsInOrder(
       db,
       definition,
       ids.map((row) => Number(row.id)),
     ),
-    counts: counts.get(definition.code)!,
+    counts: await totalsOf(ids),
     helperColumns: [],
   };
 }
@@ -248,10 +315,17 @@ export async function pageOfMatches(
   db: Db,
   definition: RecordDefinition,
   matches: Matches,
-  request: { sort: SortSpec; limit: number; offset: number },
+  request: { sort: SortPlan; limit: number; offset: number },
 ): Promise<{ rows: RawRow[]; total: number }> {
-  const byIdDesc = request.sort.length === 1 && request.sort[0]![0] === 'id' && request.sort[0]![1] === 'desc';
+  const [segment] = request.sort;
+  const byIdDesc =
+    request.sort.length === 1 &&
+    !segment.where &&
+    segment.order.length === 1 &&
+    segment.order[0]![0] === 'id' &&
+    segment.order[0]![1] === 'desc';
   const counting = db.from(matches.subquery.clone().as('m')).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>;
+  const matched = () => db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id');
   let paging: Promise<RawRow[]>;
   if (byIdDesc) {
     paging = (async (): Promise<RawRow[]> => {
@@ -268,10 +342,12 @@ export async function pageOfMatches(
         ids.map((row) => Number(row.recordId)),
       );
     })();
+  } else if (request.sort.length > 1) {
+    paging = idsOfSegments(request.sort, request.limit, request.offset, matched).then((ids) => rowsInOrder(db, definition, ids));
   } else {
-    const builder = db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id').select('r.*');
-    for (const [column, direction] of request.sort) builder.orderBy(`r.${column}`, direction);
-    paging = builder.limit(request.limit).offset(request.offset) as Promise<RawRow[]>;
+    const builder = matched().select('r.*');
+    segment.where?.(builder);
+    paging = applyOrder(builder, segment.order).limit(request.limit).offset(request.offset) as Promise<RawRow[]>;
   }
   const [rows, counted] = await Promise.all([paging, counting]);
   return { rows, total: Number(counted?.n ?? 0) };

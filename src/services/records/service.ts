@@ -6,18 +6,21 @@ import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
-import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
+import { BulkDeleteSchema } from '@shared/schemas/bulk.js';
+import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, orderOf, type RecordDefinition } from './definitions.js';
 import {
   countOf,
   decodeRecord,
   decodeRecords,
   eventDistances,
   findRecordRow,
+  findRecordRows,
   matchingIds,
   pageOfMatches,
   type BucketFilter,
   pageOfRows,
   runClubSchedules,
+  type SortPlan,
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
 import { type RecordType } from '@shared/record-types.js';
@@ -51,7 +54,8 @@ interface ListFilter {
   total: (counts: Map<string, number>) => number;
 }
 
-function filterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
+/** A list's filter, on record rows and on search documents alike (the list, its export and bulk selections). */
+export function listFilterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
   if (kind === 'event') {
     const filter = (query as ListQuery<'event'>).filter;
     if (filter === 'featured') {
@@ -86,12 +90,27 @@ function filterOf(kind: RecordType, query: ListQuery<RecordType>): ListFilter {
   return { buckets: [ALL_BUCKET], total: (c) => countOf(c, ALL_BUCKET) };
 }
 
+/**
+ * How a list query orders its rows. "Upcoming first" (events) reads three index ranges one after another: events
+ * from today (UTC) on, soonest first; then earlier ones, latest first; then undated ones, newest first.
+ */
+export function sortPlanOf(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>): SortPlan {
+  if (kind === 'event' && query.sort === 'upcoming') {
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    return [
+      { where: (b) => void b.where('r.eventStartDate', '>=', today), order: orderOf(definition(kind), 'eventStartDate', 'asc') },
+      { where: (b) => void b.where('r.eventStartDate', '<', today), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
+      { where: (b) => void b.whereNull('r.eventStartDate'), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
+    ];
+  }
+  return [{ order: orderOf(definition(kind), query.sort, query.dir) }];
+}
+
 /** One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller. */
 export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
   const def = definition(kind);
-  const sort = (def.sorts as Record<string, SortSpec>)[query.sort]!;
-  const filter = filterOf(kind, query);
-  const request = { where: filter.where, sort, limit: query.limit, offset: query.offset };
+  const filter = listFilterOf(kind, query);
+  const request = { where: filter.where, sort: sortPlanOf(ctx, kind, query), limit: query.limit, offset: query.offset };
 
   if (query.q === '') {
     const { rows, counts, helperColumns } = await pageOfRows(ctx.db, def, request, filter.buckets);
@@ -171,30 +190,66 @@ export async function updateRecord<K extends RecordType>(
   });
 }
 
+const PUBLISHED_PROFESSIONAL = 'This professional is published on the content website (it has a wordpress id) and cannot be deleted here';
+const isPublishedProfessional = (kind: RecordType, row: RawRow) =>
+  kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined;
+
 /**
- * Deletes a record and everything it owns (contacts, payments, file rows; event distances and club schedules by
- * cascade) in one transaction, then the stored file bytes. A published professional (one with a wordpress id)
- * belongs to the content website and is refused.
+ * Deletes one record and everything it owns (contacts, payments, file rows; event distances and club schedules by
+ * cascade) inside the caller's transaction, and answers the stored file paths whose bytes the caller removes once
+ * it has committed. A published professional (one with a wordpress id) belongs to the content website and is
+ * refused. The single delete and the bulk delete both go through here, so whatever a delete must also do is done
+ * once for both.
  */
-export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
+async function deleteRecordIn(_ctx: AppContext, _actor: Actor, trx: Knex.Transaction, kind: RecordType, id: number): Promise<string[]> {
   const def = definition(kind);
-  const id = parseRecordId(kind, idText);
-  const storedPaths = await withTransaction(ctx, async (trx) => {
-    const row = await findRecordRow(trx, def, id, { forUpdate: true });
-    if (!row) throw notFound(def.notFound);
-    if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {
-      throw conflict('This professional is published on the content website (it has a wordpress id) and cannot be deleted here');
-    }
-    const paths = await deleteOwnedRows(trx, kind, id);
-    await deleteRecordRow(trx, kind, id);
-    return paths;
-  });
+  const row = await findRecordRow(trx, def, id, { forUpdate: true });
+  if (!row) throw notFound(def.notFound);
+  if (isPublishedProfessional(kind, row)) throw conflict(PUBLISHED_PROFESSIONAL);
+  const paths = await deleteOwnedRows(trx, kind, id);
+  await deleteRecordRow(trx, kind, id);
+  return paths;
+}
+
+/** Removes the bytes of deleted files after the commit; a file left behind is logged for clean-up, never a failure. */
+async function removeFilesOfDeleted(ctx: AppContext, kind: RecordType, ids: readonly number[], storedPaths: readonly string[]) {
   try {
     await removeStoredFiles(ctx.config.uploadDir, storedPaths);
   } catch (error) {
-    // The rows are gone; a file left behind is logged for clean-up rather than failing a committed delete.
-    ctx.log.error({ err: error, kind, id }, 'could not remove stored files of a deleted record');
+    ctx.log.error({ err: error, kind, ids }, 'could not remove stored files of deleted records');
   }
+}
+
+/** Deletes a record and everything it owns in one transaction, then the stored file bytes. */
+export async function deleteRecord(ctx: AppContext, actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
+  const id = parseRecordId(kind, idText);
+  const storedPaths = await withTransaction(ctx, (trx) => deleteRecordIn(ctx, actor, trx, kind, id));
+  await removeFilesOfDeleted(ctx, kind, [id], storedPaths);
+}
+
+/**
+ * POST /api/{type}/bulk-delete {ids}: every record or none, in one transaction, each through the single delete;
+ * then the files' bytes. Ids that do not exist, and published professionals, are named in the refusal.
+ */
+export async function bulkDeleteRecords(ctx: AppContext, actor: Actor, kind: RecordType, body: unknown): Promise<{ deleted: number }> {
+  const def = definition(kind);
+  const { ids } = parseInput(BulkDeleteSchema, body);
+  const storedPaths = await withTransaction(ctx, async (trx) => {
+    const rows = await findRecordRows(trx, def, ids);
+    const found = new Set(rows.map((row) => Number(row.id)));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw notFound(`${def.notFound}: ${missing.join(', ')}`);
+    const published = rows.filter((row) => isPublishedProfessional(kind, row));
+    if (published.length > 0) {
+      const names = published.map((row) => String(row.businessName)).join(', ');
+      throw conflict(`Published on the content website (they have a wordpress id), so nothing was deleted: ${names}`);
+    }
+    const paths: string[] = [];
+    for (const id of ids) paths.push(...(await deleteRecordIn(ctx, actor, trx, kind, id)));
+    return paths;
+  });
+  await removeFilesOfDeleted(ctx, kind, ids, storedPaths);
+  return { deleted: ids.length };
 }
 
 /** The public page of a synced event: the content site's address with the wordpress post id. */

@@ -18,7 +18,7 @@ const optionalText = (max: number) => z.preprocess(blankToNull, text().trim().ma
  * Tags, either form. The text rule runs after the union has picked the form: a failing option inside a union
  * would only surface as zod's bare "Invalid input", and the form should show the rule's own message.
  */
-const tags = z
+export const tags = z
   .union([z.string().max(2000), z.array(z.string().max(100)).max(100), z.null()])
   .optional()
   .check((ctx) => {

@@ -8,14 +8,18 @@ import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
+import { CommandPalette } from '../search/command-palette.js';
+import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
-/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, integrations. */
+/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations. */
 export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/', label: 'Dashboard' },
   ...RECORD_TYPES.map((type) => ({ to: RECORD_TYPE_INFO[type].path, label: RECORD_TYPE_INFO[type].plural })),
+  // Every contact of every owner in one list (issue 12), beside the spec's screens.
+  { to: '/contacts', label: 'Contacts' },
   { to: '/integrations', label: 'Integrations' },
 ];
 
@@ -96,6 +100,8 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
           </Dialog.Portal>
         </Dialog.Root>
         <span className="app-title">{PRODUCT_TITLE}</span>
+        <CommandPalette />
+        <KeyboardShortcuts />
         <div className="header-user">
           <ThemeToggle initial={theme} />
           <span className="header-email">{user.email}</span>

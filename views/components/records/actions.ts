@@ -142,7 +142,3 @@ export function sameLocation(request: Request) {
   const url = new URL(request.url);
   return replace(url.pathname + url.search);
 }
-
-/** A list or detail page's action: it only deletes its records. */
-export const deleteRecordAction = (config: RecordConfig, from: 'detail' | 'list') =>
-  intentAction({ delete: deleteRecordIntent(config, from) });

@@ -3,7 +3,12 @@ import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '@shared/list-query.js';
+import { DEFAULT_SORT, type SortDirection } from '@shared/schemas/records.js';
 import { listPageHref, pageCount } from './list-query.js';
+import type { ListDisplay } from './loaders.js';
+import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
+import { BulkBar, exportHref, SelectBox, useSelection } from './selection.js';
+import { recordTypeOfSegment } from '@shared/record-types.js';
 
 interface FilterOption {
   value: string;
@@ -33,7 +38,14 @@ export interface RecordListPageProps<T> {
   problem?: string;
   pageSize: number;
   itemKey(item: T): number;
+  /** How a record is named to a screen reader ("Select Stride Shoes"). */
+  itemLabel(item: T): string;
   renderCard(item: T): ReactNode;
+  /** Every column the table view can show; `display.columns` picks which. */
+  columns: ReadonlyArray<TableColumn<T>>;
+  sorting: ListSorting;
+  /** The user's remembered layout and columns. */
+  display: ListDisplay;
   /** The empty state; `searching` says whether a search or filter narrowed the list. */
   empty(searching: boolean): { title: string; hint: ReactNode };
 }
@@ -70,7 +82,11 @@ function SearchBar({
   const go = (next: { q: string; filter: string }, replace: boolean) => {
     clearTimeout(timer.current);
     setSent(next.q.trim());
-    const href = listPageHref(listPath, { q: next.q.trim(), filter: next.filter === 'all' ? '' : next.filter, page: 1 }, filter?.param);
+    const href = listPageHref(
+      listPath,
+      { ...query, q: next.q.trim(), filter: next.filter === 'all' ? '' : next.filter, page: 1 },
+      filter?.param,
+    );
     void navigate(href, { replace, preventScrollReset: true });
   };
 
@@ -85,6 +101,9 @@ function SearchBar({
         go({ q: text, filter: choice }, false);
       }}
     >
+      {/* The sort stays when a search is sent without JavaScript. */}
+      {query.sort !== DEFAULT_SORT && <input type="hidden" name="sort" value={query.sort} />}
+      {query.sort !== DEFAULT_SORT && <input type="hidden" name="dir" value={query.dir} />}
       <label htmlFor="records-search" className="visually-hidden">
         {label}
       </label>
@@ -191,6 +210,10 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
   const loadingHere = navigation.state === 'loading' && navigation.location?.pathname === props.listPath;
   const empty = props.empty(searching);
   const followLink = useInAppLinkClicks();
+  const kind = recordTypeOfSegment(props.listPath.slice(1))!;
+  const selection = useSelection(props.items.map(props.itemKey), props.query);
+  const sortHref = (sort: string, dir: SortDirection) =>
+    listPageHref(props.listPath, { ...props.query, sort, dir, page: 1 }, props.filter?.param);
   return (
     // Not an interactive element: it only hands the clicks of the card links inside it to the router.
     <div className="page records-list" onClick={followLink}>
@@ -205,6 +228,21 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         filter={props.filter}
         query={props.query}
       />
+      <div className="toolbar records-view-bar">
+        <LayoutSwitch layout={props.display.layout} />
+        <SortMenu
+          listPath={props.listPath}
+          current={props.query}
+          sorting={props.sorting}
+          sortHref={sortHref}
+          keep={{ q: props.query.q, ...(props.filter ? { [props.filter.param]: props.query.filter } : {}) }}
+        />
+        {props.display.layout === 'table' && <ColumnPicker columns={props.columns} shown={props.display.columns} />}
+        <a className="btn btn-outline btn-sm" href={exportHref(kind, props.query)} download>
+          Export CSV
+        </a>
+      </div>
+      <BulkBar kind={kind} selection={selection} total={props.total} pageSize={props.pageSize} query={props.query} />
       {!props.problem && (
         <p className="muted records-count" role="status">
           {props.total === 1 ? '1 result' : `${props.total} results`}
@@ -227,10 +265,32 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
           </div>
         ) : props.items.length === 0 ? (
           <EmptyState title={empty.title}>{empty.hint}</EmptyState>
+        ) : props.display.layout === 'table' ? (
+          <RecordTable
+            label={props.title}
+            current={props.query}
+            sortHref={sortHref}
+            sorting={props.sorting}
+            columns={props.columns.filter((column) => props.display.columns.includes(column.key))}
+            items={props.items}
+            itemKey={props.itemKey}
+            lead={{
+              header: (
+                <input
+                  type="checkbox"
+                  aria-label="Select all on this page"
+                  checked={selection.allMatching || selection.pageSelected}
+                  onChange={selection.togglePage}
+                />
+              ),
+              cell: (item) => <SelectBox selection={selection} id={props.itemKey(item)} label={props.itemLabel(item)} />,
+            }}
+          />
         ) : (
           <ul className="card-grid records-grid" aria-label={props.title}>
             {props.items.map((item) => (
               <li key={props.itemKey(item)} className="records-grid-item">
+                <SelectBox selection={selection} id={props.itemKey(item)} label={props.itemLabel(item)} />
                 {props.renderCard(item)}
               </li>
             ))}

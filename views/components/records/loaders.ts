@@ -5,6 +5,7 @@ import type { RecordDetail, RecordItem } from '@shared/schemas/records.js';
 import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
+import { listNameOf, type ListLayout, type ListName } from '@shared/schemas/preferences.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -23,31 +24,46 @@ export async function getOrNull<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
+/** How the user last chose to see a list: cards or table, and the table's columns. */
+export interface ListDisplay {
+  layout: ListLayout;
+  columns: string[];
+}
+
 export interface ListData<T> {
   items: T[];
   total: number;
   query: ListView;
   /** Why this search cannot be run (e.g. text over the length limit): shown in place of the results. */
   problem?: string;
+  display: ListDisplay;
 }
 
 /** A search that cannot be run: status 400, and the page keeps its search box so the user can fix it. */
-function refusedSearch<T>(query: ListView, problem: string): ListData<T> {
-  return data({ items: [], total: 0, query, problem }, { status: 400 }) as unknown as ListData<T>;
+function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay): ListData<T> {
+  return data({ items: [], total: 0, query, problem, display }, { status: 400 }) as unknown as ListData<T>;
+}
+
+/** The remembered view of a list, read with the page's data so the server's first paint already shows it. */
+export async function listDisplayOf(ds: DataSource, list: ListName): Promise<ListDisplay> {
+  const preferences = await ds.preferences();
+  return { layout: preferences[`${list}.view`], columns: preferences[`${list}.columns`] };
 }
 
 /** A list page: its URL's query, read once with the API's rules, is the query the list is read with. */
 export function listLoader<K extends RecordType>(kind: K) {
   return gated(async ({ request, context }: LoaderFunctionArgs): Promise<ListData<RecordItem<K>>> => {
+    const ds = dataSource(context);
     const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
-    if (!read.ok) return refusedSearch(read.view, read.message);
+    const pendingDisplay = listDisplayOf(ds, listNameOf(kind));
+    if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay);
     try {
-      const list = await dataSource(context).listRecords(kind, read.query);
-      return { items: list.items, total: list.total, query: read.view };
+      const [list, display] = await Promise.all([ds.listRecords(kind, read.query), pendingDisplay]);
+      return { items: list.items, total: list.total, query: read.view, display };
     } catch (error) {
       // Rules only the server knows still show on the page, not as the error page.
       if (statusOf(error) !== 400) throw error;
-      return refusedSearch(read.view, messageOf(error, 'This search could not be run'));
+      return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay);
     }
   });
 }

@@ -1,3 +1,6 @@
+import { DateText } from '@views/components/records/detail.js';
+import { listAction } from '@views/components/records/list-actions.js';
+import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type Brand } from '@shared/schemas/records.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
@@ -7,11 +10,31 @@ import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
-import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/actions.js';
 import { brandsConfig } from './config.js';
 
 export const loader = listLoader('brand');
-export const action = deleteRecordAction(brandsConfig, 'list');
+export const action = listAction(brandsConfig);
+
+const columns: Array<TableColumn<Brand>> = [
+  { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },
+  { key: 'industryCategory', label: 'Industry', sort: 'industryCategory', render: (b) => b.industryCategory },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (b) => b.locationState },
+  {
+    key: 'totalAdvertisingSpend',
+    label: 'Advertising spend',
+    sort: 'totalAdvertisingSpend',
+    render: (b) => <MoneyText value={b.totalAdvertisingSpend} />,
+  },
+  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (b) => b.paymentStatus },
+  {
+    key: 'lastCampaignEndDate',
+    label: 'Last campaign end',
+    sort: 'lastCampaignEndDate',
+    render: (b) => <DateText value={b.lastCampaignEndDate} empty="" />,
+  },
+];
+const sorting = sortingOf('brand', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<Brand>;
@@ -32,7 +55,10 @@ export function Component() {
       }
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(brand) => brand.id}
+      itemLabel={(brand) => brand.brandName}
       empty={(searching) => ({
         title: 'No brands found',
         hint: searching

@@ -1,5 +1,9 @@
+import { valueLabel } from '@shared/labels.js';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
+import { DateTimeText } from '@views/components/records/detail.js';
+import { listAction } from '@views/components/records/list-actions.js';
+import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { PAGE_SIZE, type EventSummary } from '@shared/schemas/records.js';
 import { EventStatusBadge } from '@views/components/records/badges.js';
 import { DateText } from '@views/components/records/detail.js';
@@ -26,6 +30,34 @@ export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<E
   const month = search.get('month');
   return { view: 'calendar', calendar: await dataSource(args.context).eventCalendar(month && /^\d{4}-\d{2}$/.test(month) ? month : null) };
 });
+export const action = listAction(eventsConfig);
+
+const columns: Array<TableColumn<EventSummary>> = [
+  { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },
+  {
+    key: 'eventStartDate',
+    label: 'Start date',
+    sort: 'eventStartDate',
+    render: (e) => <DateText value={e.eventStartDate} empty="Date TBD" />,
+  },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (e) => e.locationState },
+  { key: 'featuredRace', label: 'Status', sort: 'featuredRace', render: (e) => <EventStatusBadge featured={e.featuredRace} /> },
+  { key: 'runType', label: 'Run type', render: (e) => joined(e.runType, valueLabel) },
+  { key: 'trackType', label: 'Track type', render: (e) => joined(e.trackType, valueLabel) },
+  {
+    key: 'totalAdvertisingSpend',
+    label: 'Advertising spend',
+    sort: 'totalAdvertisingSpend',
+    render: (e) => <MoneyText value={e.totalAdvertisingSpend} />,
+  },
+  {
+    key: 'wordpressLastSync',
+    label: 'Last sync',
+    sort: 'wordpressLastSync',
+    render: (e) => <DateTimeText value={e.wordpressLastSync} empty="" />,
+  },
+];
+const sorting = sortingOf('event', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<EventSummary> | CalendarData;
@@ -59,7 +91,10 @@ export function Component() {
       }
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(event) => event.id}
+      itemLabel={(event) => event.eventName}
       empty={(searching) => ({
         title: 'No events found',
         hint: searching

@@ -1,3 +1,5 @@
+import { listAction } from '@views/components/records/list-actions.js';
+import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type Influencer } from '@shared/schemas/records.js';
 import { InfluencerTypeBadge } from '@views/components/records/badges.js';
@@ -10,10 +12,24 @@ import { listLoader, type ListData } from '@views/components/records/loaders.js'
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
-import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/actions.js';
 
 export const loader = listLoader('influencer');
-export const action = deleteRecordAction(influencersConfig, 'list');
+export const action = listAction(influencersConfig);
+
+const columns: Array<TableColumn<Influencer>> = [
+  {
+    key: 'name',
+    label: 'Name',
+    sort: 'name',
+    render: (i) => <a href={detailPath(influencersConfig, i.id)}>{`${i.firstName} ${i.lastName}`}</a>,
+  },
+  { key: 'influencerType', label: 'Type', sort: 'influencerType', render: (i) => <InfluencerTypeBadge type={i.influencerType} /> },
+  { key: 'instagramHandle', label: 'Instagram', sort: 'instagramHandle', render: (i) => i.instagramHandle && `@${i.instagramHandle}` },
+  { key: 'email', label: 'Email', sort: 'email', render: (i) => i.email },
+  { key: 'phone', label: 'Phone', render: (i) => i.phone },
+];
+const sorting = sortingOf('influencer', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<Influencer>;
@@ -27,7 +43,10 @@ export function Component() {
       actions={<ButtonLink to="/influencers/add">Add Influencer</ButtonLink>}
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(influencer) => influencer.id}
+      itemLabel={(influencer) => `${influencer.firstName} ${influencer.lastName}`}
       empty={(searching) => ({
         title: 'No influencers found',
         hint: searching ? 'Try adjusting your search terms.' : 'Get started by adding your first influencer.',

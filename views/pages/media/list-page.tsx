@@ -1,3 +1,6 @@
+import { DateTimeText } from '@views/components/records/detail.js';
+import { listAction } from '@views/components/records/list-actions.js';
+import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type Media } from '@shared/schemas/records.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
@@ -7,11 +10,19 @@ import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
-import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/actions.js';
 import { mediaConfig } from './config.js';
 
 export const loader = listLoader('media');
-export const action = deleteRecordAction(mediaConfig, 'list');
+export const action = listAction(mediaConfig);
+
+const columns: Array<TableColumn<Media>> = [
+  { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },
+  { key: 'industry', label: 'Industry', sort: 'industry', render: (m) => m.industry },
+  { key: 'websiteUrl', label: 'Website', render: (m) => m.websiteUrl && <ExternalLink href={m.websiteUrl}>Website</ExternalLink> },
+  { key: 'updatedAt', label: 'Last updated', sort: 'updatedAt', render: (m) => <DateTimeText value={m.updatedAt} /> },
+];
+const sorting = sortingOf('media', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<Media>;
@@ -25,7 +36,10 @@ export function Component() {
       actions={<ButtonLink to="/media/add">Add Media Outlet</ButtonLink>}
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(media) => media.id}
+      itemLabel={(media) => media.mediaName}
       empty={(searching) => ({
         title: 'No media outlets found',
         hint: searching ? 'Try adjusting your search terms.' : 'Get started by adding your first media outlet.',

@@ -1,4 +1,8 @@
 import { labelOf, PROFESSION_TYPE_LABELS } from '@shared/labels.js';
+import { ExternalLink } from '@views/components/records/detail.js';
+import { DateText } from '@views/components/records/detail.js';
+import { listAction } from '@views/components/records/list-actions.js';
+import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type Professional } from '@shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
@@ -9,10 +13,47 @@ import { listLoader, type ListData } from '@views/components/records/loaders.js'
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig } from './config.js';
-import { deleteFields, deleteRecordAction } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/actions.js';
 
 export const loader = listLoader('professional');
-export const action = deleteRecordAction(professionalsConfig, 'list');
+export const action = listAction(professionalsConfig);
+
+const columns: Array<TableColumn<Professional>> = [
+  {
+    key: 'businessName',
+    label: 'Name',
+    sort: 'businessName',
+    render: (p) => <a href={detailPath(professionalsConfig, p.id)}>{p.businessName}</a>,
+  },
+  {
+    key: 'professionType',
+    label: 'Profession',
+    sort: 'professionType',
+    render: (p) => p.professionType && labelOf(PROFESSION_TYPE_LABELS, p.professionType),
+  },
+  {
+    key: 'locationState',
+    label: 'Location',
+    sort: 'locationState',
+    render: (p) => [p.locationAddress, p.locationState].filter(Boolean).join(', '),
+  },
+  { key: 'published', label: 'Published', render: (p) => <PublishBadge wordpressId={p.wordpressProfessionalId} /> },
+  { key: 'websiteUrl', label: 'Website', render: (p) => p.websiteUrl && <ExternalLink href={p.websiteUrl}>Website</ExternalLink> },
+  {
+    key: 'lastNewsletterInclusion',
+    label: 'Last newsletter',
+    sort: 'lastNewsletterInclusion',
+    render: (p) => <DateText value={p.lastNewsletterInclusion} empty="" />,
+  },
+  {
+    key: 'subscriptionStatus',
+    label: 'Subscription',
+    sort: 'subscriptionStatus',
+    render: (p) => <SubscriptionBadge status={p.subscriptionStatus} />,
+  },
+  { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (p) => <MoneyText value={p.totalPayments} /> },
+];
+const sorting = sortingOf('professional', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<Professional>;
@@ -26,7 +67,10 @@ export function Component() {
       actions={<ButtonLink to="/professionals/add">Add Unpublished Professional</ButtonLink>}
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(professional) => professional.id}
+      itemLabel={(professional) => professional.businessName}
       empty={(searching) => ({
         title: 'No professionals found',
         hint: searching

@@ -1,4 +1,7 @@
-import { CLUB_TYPE_LABELS, labelOf } from '@shared/labels.js';
+import { CLUB_TYPE_LABELS, labelOf, valueLabel } from '@shared/labels.js';
+import { DateText } from '@views/components/records/detail.js';
+import { listAction } from '@views/components/records/list-actions.js';
+import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { PAGE_SIZE, type RunClubSummary } from '@shared/schemas/records.js';
 import { detailPath, editPath } from '@views/components/records/record-config.js';
@@ -9,6 +12,23 @@ import { Badge } from '@views/components/ui/primitives.js';
 import { RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
 export const loader = listLoader('runclub');
+export const action = listAction(runclubsConfig);
+
+const columns: Array<TableColumn<RunClubSummary>> = [
+  { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (c) => c.locationState },
+  { key: 'clubType', label: 'Club type', render: (c) => joined(c.clubType, (type) => labelOf(CLUB_TYPE_LABELS, type)) },
+  { key: 'membershipCount', label: 'Members', sort: 'membershipCount', render: (c) => c.membershipCount },
+  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (c) => c.paymentStatus && valueLabel(c.paymentStatus) },
+  { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (c) => <MoneyText value={c.totalPayments} /> },
+  {
+    key: 'lastNewsletterInclusion',
+    label: 'Last newsletter',
+    sort: 'lastNewsletterInclusion',
+    render: (c) => <DateText value={c.lastNewsletterInclusion} empty="" />,
+  },
+];
+const sorting = sortingOf('runclub', columns);
 
 export function Component() {
   const data = useLoaderData() as ListData<RunClubSummary>;
@@ -21,7 +41,10 @@ export function Component() {
       filter={{ param: 'type', label: 'Club type', options: RUN_CLUB_TYPE_OPTIONS }}
       {...data}
       pageSize={PAGE_SIZE}
+      columns={columns}
+      sorting={sorting}
       itemKey={(club) => club.id}
+      itemLabel={(club) => club.clubName}
       empty={(searching) => ({
         title: 'No run clubs found',
         hint: searching

@@ -10,16 +10,67 @@ const MAX_LIMIT = 100;
 /** Longest search text accepted; longer text is a 400, not a silent cut. */
 const MAX_QUERY_LENGTH = 200;
 
-/** Sort orders per type; the first is the default. `newest` = most recently created first. */
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+/**
+ * What each list can be sorted by, with the direction used when the URL names none; the first is the default.
+ * `newest` is the order records were added in; `upcoming` (events) lists events from today on, soonest first, then
+ * past and undated ones, latest first. Every other key is a record field (the wire name), and every sort ends on
+ * the id in the same direction, so equal values keep one order and a cursor can seek on (value, id).
+ */
 export const SORTS = {
-  event: ['newest', 'name', 'date', 'updated'],
-  professional: ['newest', 'name', 'updated'],
-  runclub: ['newest', 'name', 'updated'],
-  brand: ['newest', 'name', 'updated'],
-  media: ['newest', 'name', 'updated'],
-  influencer: ['newest', 'name', 'updated'],
-} as const satisfies Record<RecordType, readonly [string, ...string[]]>;
-export type SortOf<K extends RecordType> = (typeof SORTS)[K][number];
+  event: {
+    newest: 'desc',
+    upcoming: 'asc',
+    eventName: 'asc',
+    eventStartDate: 'asc',
+    locationState: 'asc',
+    featuredRace: 'desc',
+    totalAdvertisingSpend: 'desc',
+    wordpressLastSync: 'desc',
+    updatedAt: 'desc',
+  },
+  professional: {
+    newest: 'desc',
+    businessName: 'asc',
+    professionType: 'asc',
+    locationState: 'asc',
+    subscriptionStatus: 'asc',
+    totalPayments: 'desc',
+    lastNewsletterInclusion: 'desc',
+    updatedAt: 'desc',
+  },
+  runclub: {
+    newest: 'desc',
+    clubName: 'asc',
+    locationState: 'asc',
+    membershipCount: 'desc',
+    paymentStatus: 'asc',
+    totalPayments: 'desc',
+    lastNewsletterInclusion: 'desc',
+    updatedAt: 'desc',
+  },
+  brand: {
+    newest: 'desc',
+    brandName: 'asc',
+    industryCategory: 'asc',
+    locationState: 'asc',
+    totalAdvertisingSpend: 'desc',
+    paymentStatus: 'asc',
+    lastCampaignEndDate: 'desc',
+    updatedAt: 'desc',
+  },
+  media: { newest: 'desc', mediaName: 'asc', industry: 'asc', updatedAt: 'desc' },
+  // `name` is the last name, then the first name.
+  influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },
+} as const satisfies Record<RecordType, { newest: 'desc' } & Record<string, SortDirection>>;
+type SortOf<K extends RecordType> = keyof (typeof SORTS)[K] & string;
+export const DEFAULT_SORT = 'newest';
+export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind]);
+/** The direction a sort takes when the URL names none. */
+export const defaultDirectionOf = (kind: RecordType, sort: string): SortDirection =>
+  (SORTS[kind] as Record<string, SortDirection>)[sort] ?? 'asc';
 
 export const EVENT_FILTERS = ['all', 'featured', 'regular'] as const;
 export type EventFilter = (typeof EVENT_FILTERS)[number];
@@ -44,17 +95,17 @@ const queryInt = (label: string, min: number, max: number, fallback: number) =>
       }
       return Number(text);
     });
-const querySort = <K extends RecordType>(kind: K) =>
-  z
-    .preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.enum(SORTS[kind], { error: `sort must be one of: ${SORTS[kind].join(', ')}` }).optional(),
-    )
-    .transform((v): SortOf<K> => v ?? SORTS[kind][0]);
+const optionalWord = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.enum(values, { error: message }).optional());
+const querySort = <K extends RecordType>(kind: K) => {
+  const keys = sortKeysOf(kind) as [SortOf<K>, ...SortOf<K>[]];
+  return optionalWord(keys, `sort must be one of: ${keys.join(', ')}`).transform((v): SortOf<K> => v ?? DEFAULT_SORT);
+};
 
 const baseListQuery = <K extends RecordType>(kind: K) => ({
   q: queryText,
   sort: querySort(kind),
+  dir: optionalWord(SORT_DIRECTIONS, `dir must be one of: ${SORT_DIRECTIONS.join(', ')}`),
   limit: queryInt('limit', 1, MAX_LIMIT, PAGE_SIZE),
   offset: queryInt('offset', 0, 100_000_000, 0),
 });
@@ -63,25 +114,18 @@ const baseListQuery = <K extends RecordType>(kind: K) => ({
 export const ListQuerySchemas = {
   event: z.object({
     ...baseListQuery('event'),
-    filter: z
-      .preprocess(
-        (v) => (v === '' ? undefined : v),
-        z.enum(EVENT_FILTERS, { error: `filter must be one of: ${EVENT_FILTERS.join(', ')}` }).optional(),
-      )
-      .transform((v): EventFilter => v ?? 'all'),
+    filter: optionalWord(EVENT_FILTERS, `filter must be one of: ${EVENT_FILTERS.join(', ')}`).transform((v): EventFilter => v ?? 'all'),
   }),
   professional: z.object(baseListQuery('professional')),
   runclub: z.object({
     ...baseListQuery('runclub'),
-    type: z
-      .preprocess(
-        (v) => (v === '' ? undefined : v),
-        z.enum(RUN_CLUB_TYPE_FILTERS, { error: `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}` }).optional(),
-      )
-      .transform((v): RunClubTypeFilter => v ?? 'all'),
+    type: optionalWord(RUN_CLUB_TYPE_FILTERS, `type must be one of: ${RUN_CLUB_TYPE_FILTERS.join(', ')}`).transform(
+      (v): RunClubTypeFilter => v ?? 'all',
+    ),
   }),
   brand: z.object(baseListQuery('brand')),
   media: z.object(baseListQuery('media')),
   influencer: z.object(baseListQuery('influencer')),
 } as const;
-export type ListQuery<K extends RecordType> = z.output<(typeof ListQuerySchemas)[K]>;
+/** A parsed list query; `dir` is the URL's, or the sort's own direction when it names none (readListQuery sets it). */
+export type ListQuery<K extends RecordType> = Omit<z.output<(typeof ListQuerySchemas)[K]>, 'dir'> & { dir: SortDirection };

@@ -1,0 +1,15 @@
+import { Router } from 'express';
+import { getPreferences, setPreference } from '@services/preferences/service.js';
+import { defineRead, type ReadRoute } from '../reads.js';
+
+/** GET /api/preferences: every remembered setting of the signed-in user (defaults where none was chosen). */
+export const preferencesReads: ReadRoute[] = [defineRead('/api/preferences', ({ ctx, user }) => getPreferences(ctx, user.id))];
+
+/** PUT /api/preferences/{name} with {value}: remembers one setting. */
+export function preferencesRouter(): Router {
+  const router = Router();
+  router.put('/preferences/:name', async (req, res) => {
+    res.json(await setPreference(req.ctx, req.user!.id, req.params.name, req.body));
+  });
+  return router;
+}

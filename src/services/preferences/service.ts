@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { encodeTimestamp } from '@db/codecs.js';
+import {
+  DEFAULT_PREFERENCES,
+  isPreferenceName,
+  PreferenceBodySchema,
+  PreferenceSchemas,
+  type PreferenceName,
+  type Preferences,
+} from '@shared/schemas/preferences.js';
+import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { preferenceRows, upsertPreference } from './queries.js';
+
+/** Every preference of a user: what they chose, where it still fits its schema, else the default. */
+export async function getPreferences(ctx: AppContext, userId: number): Promise<Preferences> {
+  const out: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
+  for (const row of await preferenceRows(ctx.db, userId)) {
+    if (!isPreferenceName(row.name)) continue;
+    let stored: unknown;
+    try {
+      stored = JSON.parse(row.value);
+    } catch {
+      continue;
+    }
+    const parsed = PreferenceSchemas[row.name].safeParse(stored);
+    if (parsed.success) out[row.name] = parsed.data;
+  }
+  return out as Preferences;
+}
+
+/** Stores one preference; an unknown name is a 404, a value its schema refuses a 400. */
+export async function setPreference(
+  ctx: AppContext,
+  userId: number,
+  name: string,
+  body: unknown,
+): Promise<{ name: PreferenceName; value: unknown }> {
+  if (!isPreferenceName(name)) throw notFound(`No preference is named ${name}`);
+  const { value } = parseInput(PreferenceBodySchema, body);
+  const schema: z.ZodType = PreferenceSchemas[name];
+  const parsed: unknown = parseInput(schema, value);
+  await upsertPreference(ctx.db, { userId, name, value: JSON.stringify(parsed), updatedAt: encodeTimestamp(ctx.clock.now())! });
+  return { name, value: parsed };
+}

@@ -1,0 +1,276 @@
+import { Readable } from 'node:stream';
+import { stringify, type Stringifier } from 'csv-stringify';
+import type { Knex } from 'knex';
+import { dialectOfDb } from '@db/knex.js';
+import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
+import type { ListQuery } from '@shared/schemas/records.js';
+import type { RecordType } from '@shared/record-types.js';
+import type { AppContext } from '../context.js';
+import { definitionOf, type RecordDefinition } from './definitions.js';
+import { applyOrder, decodeRecord, matchingIds } from './queries.js';
+import { listFilterOf, sortPlanOf } from './service.js';
+import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
+import { directoryRows, presentDirectoryRow } from '../contacts/directory.js';
+import { parseInput } from '../validate.js';
+
+/**
+ * CSV export of a list: exactly the rows the list shows (search, filter, sort), every page, streamed from a
+ * database cursor through csv-stringify to the caller, never gathered into an array. Columns the CSV import knows
+ * are named as the import names them (src/shared/imports/rules.ts), so an exported brands file imports again as
+ * it is; events and brands carry their primary contact (else their first) in the import's contact columns.
+ */
+
+type RawRow = Record<string, unknown>;
+type Cell = string | number | boolean | null | undefined | readonly string[];
+
+interface ExportColumn {
+  header: string;
+  cell(row: RawRow): Cell;
+}
+
+const field =
+  (name: string) =>
+  (row: RawRow): Cell =>
+    row[name] as Cell;
+const column = (header: string, name: string): ExportColumn => ({ header, cell: field(name) });
+/** The contact columns, read from the joined primary contact. */
+const contactColumn = (header: string, name: string): ExportColumn => ({ header, cell: field(`contact_${name}`) });
+const audit = [column('Created At', 'createdAt'), column('Updated At', 'updatedAt')];
+const { events: eventImport, brands: brandImport } = IMPORT_COLUMNS;
+
+const COLUMNS: Record<RecordType, ExportColumn[]> = {
+  event: [
+    column('Event Name', 'eventName'),
+    column(eventImport.eventId.name, 'wordpressEventId'),
+    column(eventImport.website.name, 'websiteUrl'),
+    contactColumn(eventImport.firstName.name, 'firstName'),
+    contactColumn(eventImport.lastName.name, 'lastName'),
+    contactColumn(eventImport.email.name, 'email'),
+    column('Start Date', 'eventStartDate'),
+    column('End Date', 'eventEndDate'),
+    column('State', 'locationState'),
+    column('Address', 'locationAddress'),
+    column('Run Type', 'runType'),
+    column('Track Type', 'trackType'),
+    column('Featured', 'featuredRace'),
+    column('Entry Cost', 'entryCost'),
+    column('Prizes', 'prizes'),
+    column('Last Newsletter Inclusion', 'lastNewsletterInclusion'),
+    column('Total Advertising Spend', 'totalAdvertisingSpend'),
+    column('Last Sync', 'wordpressLastSync'),
+    column('Notes', 'notes'),
+    ...audit,
+  ],
+  professional: [
+    column('Business Name', 'businessName'),
+    column('Profession Type', 'professionType'),
+    column('WordPress ID', 'wordpressProfessionalId'),
+    column('State', 'locationState'),
+    column('Address', 'locationAddress'),
+    column('Website', 'websiteUrl'),
+    column('Instagram', 'instagramUrl'),
+    column('Facebook', 'facebookUrl'),
+    column('Specializations', 'specializations'),
+    column('Credentials', 'credentials'),
+    column('Subscription Status', 'subscriptionStatus'),
+    column('Subscription Expiry Date', 'subscriptionExpiryDate'),
+    column('Total Payments', 'totalPayments'),
+    column('Last Newsletter Inclusion', 'lastNewsletterInclusion'),
+    column('Notes', 'notes'),
+    ...audit,
+  ],
+  runclub: [
+    column('Club Name', 'clubName'),
+    column('WordPress ID', 'wordpressClubId'),
+    column('State', 'locationState'),
+    column('Address', 'locationAddress'),
+    column('Club Type', 'clubType'),
+    column('Founded Year', 'foundedYear'),
+    column('Membership Count', 'membershipCount'),
+    column('Club Email', 'clubEmail'),
+    column('Website', 'websiteUrl'),
+    column('Instagram', 'instagramUrl'),
+    column('Paying Member', 'isPayingMember'),
+    column('Payment Status', 'paymentStatus'),
+    column('Total Payments', 'totalPayments'),
+    column('Last Newsletter Inclusion', 'lastNewsletterInclusion'),
+    column('Notes', 'notes'),
+    ...audit,
+  ],
+  brand: [
+    column(brandImport.brand.name, 'brandName'),
+    contactColumn(brandImport.firstName.name, 'firstName'),
+    contactColumn(brandImport.lastName.name, 'lastName'),
+    contactColumn(brandImport.email.name, 'email'),
+    contactColumn(brandImport.jobTitle.name, 'jobTitle'),
+    column('Industry Category', 'industryCategory'),
+    column('State', 'locationState'),
+    column('Website', 'websiteUrl'),
+    column('Instagram', 'instagramUrl'),
+    column('Facebook', 'facebookUrl'),
+    column('LinkedIn', 'linkedinUrl'),
+    column('Total Advertising Spend', 'totalAdvertisingSpend'),
+    column('Payment Status', 'paymentStatus'),
+    column('Last Campaign End Date', 'lastCampaignEndDate'),
+    column('Notes', 'notes'),
+    ...audit,
+  ],
+  media: [
+    column('Media Name', 'mediaName'),
+    column('Industry', 'industry'),
+    column('Website', 'websiteUrl'),
+    column('Instagram', 'instagramUrl'),
+    column('Notes', 'notes'),
+    ...audit,
+  ],
+  influencer: [
+    column('First Name', 'firstName'),
+    column('Last Name', 'lastName'),
+    column('Type', 'influencerType'),
+    column('Instagram', 'instagramHandle'),
+    column('TikTok', 'tiktokHandle'),
+    column('Facebook', 'facebookHandle'),
+    column('Website', 'websiteUrl'),
+    column('Email', 'email'),
+    column('Phone', 'phone'),
+    column('Notes', 'notes'),
+    ...audit,
+  ],
+};
+
+const CONTACT_FIELDS = ['firstName', 'lastName', 'email', 'jobTitle'] as const;
+const WITH_CONTACT: ReadonlySet<RecordType> = new Set(['event', 'brand']);
+
+/** A spreadsheet would run a cell starting with one of these as a formula (CSV injection): it gets a leading '. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: presenter values as text (lists joined, booleans yes/no), formula starts neutralised. */
+function csvCell(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  const text = Array.isArray(value)
+    ? value.join('; ')
+    : typeof value === 'boolean'
+      ? value
+        ? 'yes'
+        : 'no'
+      : String(value as string | number);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The contact an event or brand exports with: its primary one, else its first. */
+function joinContact(db: Knex, builder: Knex.QueryBuilder, kind: RecordType) {
+  const first = db('contacts as pc')
+    .select('pc.id')
+    .where('pc.entityType', kind)
+    .whereRaw('?? = ??', ['pc.entityId', 'r.id'])
+    .orderBy([
+      { column: 'pc.isPrimary', order: 'desc' },
+      { column: 'pc.id', order: 'asc' },
+    ])
+    .limit(1);
+  builder.leftJoin('contacts as c', function onFirstContact() {
+    this.on('c.id', '=', db.raw('(?)', [first]));
+  });
+  for (const name of CONTACT_FIELDS) builder.select(`c.${name} as contact_${name}`);
+}
+
+const CONTACT_COLUMNS: ExportColumn[] = [
+  column('First Name', 'firstName'),
+  column('Last Name', 'lastName'),
+  column('Email', 'email'),
+  column('Phone', 'phone'),
+  column('Job Title', 'jobTitle'),
+  column('Primary', 'isPrimary'),
+  column('Tags', 'mailchimpTags'),
+  column('Owner Type', 'ownerType'),
+  column('Owner', 'ownerName'),
+  column('Notes', 'notes'),
+  ...audit,
+];
+
+/** The list's rows in the list's order, segment after segment, each read through a database stream. */
+async function* exportRows(
+  ctx: AppContext,
+  kind: RecordType,
+  query: ListQuery<RecordType>,
+  ids?: readonly number[],
+): AsyncGenerator<RawRow> {
+  const def = definitionOf(kind) as RecordDefinition;
+  const filter = listFilterOf(kind, query);
+  const matches = query.q === '' ? undefined : await matchingIds(ctx.db, def, query.q, filter.bucket);
+  if (matches === null) return;
+  for (const segment of sortPlanOf(ctx, kind, query)) {
+    const builder = ctx.db(`${def.table} as r`).select('r.*');
+    if (matches) builder.join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id');
+    else filter.where?.(builder);
+    segment.where?.(builder);
+    if (ids) builder.whereIn('r.id', [...ids]);
+    if (WITH_CONTACT.has(kind)) joinContact(ctx.db, builder, kind);
+    applyOrder(builder, segment.order);
+    for await (const row of streamOf(ctx.db, builder)) {
+      const contact = Object.fromEntries(CONTACT_FIELDS.map((name) => [`contact_${name}`, row[`contact_${name}`] ?? null]));
+      yield { ...decodeRecord<RawRow>(def, row), ...contact };
+    }
+  }
+}
+
+/** Rows per read where the database cannot stream (SQLite). */
+const BATCH_ROWS = 500;
+
+/**
+ * The rows of an ordered query as they come. MariaDB streams them from a server-side cursor, with backpressure.
+ * Knex's SQLite driver would read the whole result before its stream's first row, so SQLite reads the order in
+ * pages instead, giving the one connection back between them.
+ */
+async function* streamOf(db: Knex, builder: Knex.QueryBuilder): AsyncGenerator<RawRow> {
+  if (dialectOfDb(db) === 'mysql') {
+    yield* builder.stream() as AsyncIterable<RawRow>;
+    return;
+  }
+  for (let offset = 0; ; offset += BATCH_ROWS) {
+    const rows = (await builder.clone().limit(BATCH_ROWS).offset(offset)) as RawRow[];
+    yield* rows;
+    if (rows.length < BATCH_ROWS) return;
+  }
+}
+
+/** Writes rows as CSV (UTF-8 with a BOM, a header row, RFC 4180 quoting) as the reader asks for them. */
+function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow>): Stringifier {
+  // The BOM makes Excel read the file as UTF-8 rather than in the system's code page.
+  const csv = stringify({ bom: true, record_delimiter: '\r\n' });
+  csv.write(columns.map((c) => c.header));
+  const rows = Readable.from(
+    (async function* cells() {
+      for await (const row of source) yield columns.map((c) => csvCell(c.cell(row)));
+    })(),
+  );
+  rows.on('error', (error) => csv.destroy(error));
+  // A reader that goes away (a closed download) stops the database read too.
+  csv.on('close', () => rows.destroy());
+  rows.pipe(csv);
+  return csv;
+}
+
+/** The contacts directory's CSV: its search, filters and sort, every page (or the selected `ids`), owner named. */
+export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown>, ids?: readonly number[]): Stringifier {
+  const query = parseInput(ContactsQuerySchema, input);
+  const builder = directoryRows(ctx.db, query);
+  if (ids) builder.whereIn('c.id', [...ids]);
+  return csvOf(
+    CONTACT_COLUMNS,
+    (async function* contacts() {
+      for await (const row of streamOf(ctx.db, builder)) {
+        const contact = presentDirectoryRow(row);
+        yield { ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name } as unknown as RawRow;
+      }
+    })(),
+  );
+}
+
+/**
+ * The CSV of a list as a byte stream (UTF-8 with a BOM, a header row, RFC 4180 quoting). `ids` narrows it to a
+ * selection. The caller pipes it on; a database failure mid-way destroys the stream with that error.
+ */
+export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>, ids?: readonly number[]): Stringifier {
+  return csvOf(COLUMNS[kind], exportRows(ctx, kind, query, ids));
+}

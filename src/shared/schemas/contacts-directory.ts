@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { CONTACT_OWNER_TYPES, type ContactOwnerType } from '../record-types.js';
+import type { Contact } from './attachments.js';
+import { PAGE_SIZE, SORT_DIRECTIONS, type SortDirection } from './records.js';
+import { text } from './text.js';
+
+/** GET /api/contacts: every contact of every owner, searched, filtered and sorted like the record lists. */
+
+/** Sorts of the directory and their own directions; the first is the default. `name` is last name, then first. */
+export const CONTACT_SORTS = { newest: 'desc', name: 'asc', email: 'asc', jobTitle: 'asc', updatedAt: 'desc' } as const satisfies Record<
+  string,
+  SortDirection
+>;
+export type ContactSort = keyof typeof CONTACT_SORTS;
+const SORT_KEYS = Object.keys(CONTACT_SORTS) as [ContactSort, ...ContactSort[]];
+
+const word = <const T extends readonly [string, ...string[]]>(values: T, name: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }).optional());
+const whole = (name: string, min: number, max: number, fallback: number) =>
+  text()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
+export const ContactsQuerySchema = z
+  .object({
+    q: text('Search text must be text')
+      .max(200, 'Search text must be at most 200 characters')
+      .optional()
+      .transform((value) => (value ?? '').replace(/[\r\n]+/g, ' ').trim()),
+    ownerType: word(CONTACT_OWNER_TYPES, 'ownerType'),
+    tag: text('tag must be text').max(100, 'tag must be at most 100 characters').optional(),
+    primary: word(['true', 'false'], 'primary').transform((value) => (value === undefined ? undefined : value === 'true')),
+    sort: word(SORT_KEYS, 'sort').transform((value): ContactSort => value ?? 'newest'),
+    dir: word(SORT_DIRECTIONS, 'dir'),
+    limit: whole('limit', 1, 100, PAGE_SIZE),
+    offset: whole('offset', 0, 100_000_000, 0),
+  })
+  .transform((query) => ({ ...query, tag: query.tag?.trim() || undefined, dir: query.dir ?? CONTACT_SORTS[query.sort] }));
+export type ContactsQuery = z.output<typeof ContactsQuerySchema>;
+
+/** A directory row: the contact and the record it belongs to. */
+export interface DirectoryContact extends Contact {
+  owner: { type: ContactOwnerType; id: number; name: string };
+}

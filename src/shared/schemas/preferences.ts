@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types.js';
+
+/**
+ * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
+ * A stored value that no longer fits its schema (a column since removed) reads as the default.
+ */
+
+/** The lists that have views and columns: the six record lists (by URL segment) and the contacts directory. */
+const LIST_NAMES = [...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment), 'contacts'] as const;
+export type ListName = (typeof LIST_NAMES)[number];
+export const listNameOf = (type: RecordType): ListName => RECORD_TYPE_INFO[type].segment;
+
+/** The ways a list can be shown; the first is the default. Another view (a calendar) joins by adding its id here. */
+export const LIST_LAYOUTS = ['cards', 'table'] as const;
+export type ListLayout = (typeof LIST_LAYOUTS)[number];
+
+/** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
+const TABLE_COLUMNS = {
+  events: [
+    'eventName',
+    'eventStartDate',
+    'locationState',
+    'featuredRace',
+    'runType',
+    'trackType',
+    'totalAdvertisingSpend',
+    'wordpressLastSync',
+  ],
+  professionals: [
+    'businessName',
+    'professionType',
+    'locationState',
+    'published',
+    'websiteUrl',
+    'lastNewsletterInclusion',
+    'subscriptionStatus',
+    'totalPayments',
+  ],
+  runclubs: ['clubName', 'locationState', 'clubType', 'membershipCount', 'paymentStatus', 'totalPayments', 'lastNewsletterInclusion'],
+  brands: ['brandName', 'industryCategory', 'locationState', 'totalAdvertisingSpend', 'paymentStatus', 'lastCampaignEndDate'],
+  media: ['mediaName', 'industry', 'websiteUrl', 'updatedAt'],
+  influencers: ['name', 'influencerType', 'instagramHandle', 'email', 'phone'],
+  contacts: ['name', 'email', 'phone', 'jobTitle', 'owner', 'isPrimary', 'mailchimpTags'],
+} as const satisfies Record<ListName, readonly [string, ...string[]]>;
+
+const THEMES = ['system', 'light', 'dark'] as const;
+
+const columnsOf = (list: ListName) =>
+  z
+    .array(
+      z.enum(TABLE_COLUMNS[list] as readonly string[] as [string, ...string[]], {
+        error: `columns must be some of: ${TABLE_COLUMNS[list].join(', ')}`,
+      }),
+    )
+    .min(1, 'Choose at least one column')
+    .refine((columns) => new Set(columns).size === columns.length, 'A column is named twice');
+
+const listPreferences = Object.fromEntries(
+  LIST_NAMES.flatMap((list) => [
+    [`${list}.view`, z.enum(LIST_LAYOUTS, { error: `view must be one of: ${LIST_LAYOUTS.join(', ')}` })],
+    [`${list}.columns`, columnsOf(list)],
+  ]),
+) as Record<`${ListName}.view`, z.ZodType<ListLayout>> & Record<`${ListName}.columns`, z.ZodType<string[]>>;
+
+export const PreferenceSchemas = {
+  theme: z.enum(THEMES, { error: `theme must be one of: ${THEMES.join(', ')}` }),
+  ...listPreferences,
+};
+export type PreferenceName = keyof typeof PreferenceSchemas;
+export type Preferences = { [N in PreferenceName]: z.output<(typeof PreferenceSchemas)[N]> };
+
+/** What a user who never chose sees. */
+export const DEFAULT_PREFERENCES = {
+  theme: 'system',
+  ...Object.fromEntries(
+    LIST_NAMES.flatMap((list) => [
+      [`${list}.view`, LIST_LAYOUTS[0]],
+      [`${list}.columns`, TABLE_COLUMNS[list].slice(0, 6)],
+    ]),
+  ),
+} as Preferences;
+
+export function isPreferenceName(name: string): name is PreferenceName {
+  return Object.hasOwn(PreferenceSchemas, name);
+}
+
+/** PUT /api/preferences/{name} */
+export const PreferenceBodySchema = z.object({ value: z.unknown() }).strict();

@@ -1,0 +1,267 @@
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectOfDb } from '@db/knex.js';
+import { withTransaction } from '@db/transaction.js';
+import { listRecords } from '@services/records/service.js';
+import { insertRecordRows } from '@services/records/writes.js';
+import { readListQuery } from '@shared/list-query.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
+import { SORTS, sortKeysOf } from '@shared/schemas/records.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
+type Item = Record<string, unknown> & { id: number };
+
+/**
+ * Stored values per sortable column, with repeats (ties the id must break) and nulls where the column allows them.
+ * Text values share one letter case so both dialects' collations order them alike.
+ */
+const POOLS: Record<string, unknown[]> = {
+  eventName: ['Beta', 'Alpha', 'Beta'],
+  businessName: ['Beta', 'Alpha', 'Beta'],
+  clubName: ['Beta', 'Alpha', 'Beta'],
+  brandName: ['Beta', 'Alpha', 'Beta'],
+  mediaName: ['Beta', 'Alpha', 'Beta'],
+  lastName: ['Nguyen', 'Adams', 'Nguyen'],
+  firstName: ['Zoe', 'Amy'],
+  eventStartDate: ['2026-12-01', null, '2026-01-05', '2026-12-01'],
+  locationState: ['VIC', null, 'NSW', 'VIC'],
+  featuredRace: [1, 0, 0],
+  totalAdvertisingSpend: ['100.00', '9.50', '100.00', '0.00'],
+  wordpressLastSync: ['2026-11-01 10:00:00.000', null, '2026-10-01 10:00:00.000'],
+  updatedAt: ['2026-11-02 10:00:00.000', '2026-11-01 10:00:00.000', '2026-11-02 10:00:00.000'],
+  createdAt: ['2026-11-01 10:00:00.000'],
+  professionType: ['coach', null, 'trainer', 'coach'],
+  subscriptionStatus: ['active', 'expired', 'active'],
+  totalPayments: ['20.00', '3.00', '20.00'],
+  lastNewsletterInclusion: ['2026-05-01', null, '2026-04-01', '2026-05-01'],
+  membershipCount: [40, null, 7, 40],
+  paymentStatus: ['current', 'overdue', 'current'],
+  industryCategory: ['Shoes', null, 'Apparel', 'Shoes'],
+  lastCampaignEndDate: ['2026-05-01', null, '2026-04-01'],
+  industry: ['Radio', null, 'Print', 'Radio'],
+  influencerType: ['influencer', 'athlete', 'influencer'],
+  instagramHandle: ['runner', null, 'athlete', 'runner'],
+  email: ['b@example.org', null, 'a@example.org', 'b@example.org'],
+};
+
+const ROWS = 7;
+
+/** The stored columns each type's rows get: every pooled column the type has. */
+const COLUMNS: Record<RecordType, string[]> = {
+  event: ['eventName', 'eventStartDate', 'locationState', 'featuredRace', 'totalAdvertisingSpend', 'wordpressLastSync'],
+  professional: ['businessName', 'professionType', 'locationState', 'subscriptionStatus', 'totalPayments', 'lastNewsletterInclusion'],
+  runclub: ['clubName', 'locationState', 'membershipCount', 'paymentStatus', 'totalPayments', 'lastNewsletterInclusion'],
+  brand: ['brandName', 'industryCategory', 'locationState', 'totalAdvertisingSpend', 'paymentStatus', 'lastCampaignEndDate'],
+  media: ['mediaName', 'industry'],
+  influencer: ['lastName', 'firstName', 'influencerType', 'instagramHandle', 'email'],
+};
+
+function rowsOf(kind: RecordType, count: number, mysql: boolean): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => {
+    const row: Record<string, unknown> = {};
+    for (const column of [...COLUMNS[kind], 'updatedAt', 'createdAt']) {
+      const pool = POOLS[column]!;
+      let value = pool[i % pool.length];
+      // SQLite stores timestamps as ISO text, MariaDB as DATETIME(3).
+      if (!mysql && typeof value === 'string' && /^\d{4}-\d\d-\d\d \d/.test(value)) value = `${value.replace(' ', 'T')}Z`;
+      row[column] = value;
+    }
+    return row;
+  });
+}
+
+/** Null first, numbers (money and counts arrive as text or numbers) as numbers, text as text. */
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'boolean') return Number(a) - Number(b);
+  if (typeof a === 'number' || /^-?\d+(\.\d+)?$/.test(String(a))) return Number(a) - Number(b);
+  return String(a) < String(b) ? -1 : 1;
+}
+
+const keyValues = (sort: string, item: Item): unknown[] =>
+  sort === 'newest' ? [] : sort === 'name' ? [item.lastName, item.firstName] : [item[sort]];
+
+function expectedOrder(sort: string, dir: 'asc' | 'desc', items: Item[]): number[] {
+  const sign = dir === 'asc' ? 1 : -1;
+  return [...items]
+    .sort((a, b) => {
+      const [va, vb] = [keyValues(sort, a), keyValues(sort, b)];
+      for (let i = 0; i < va.length; i++) {
+        const c = compareValues(va[i], vb[i]);
+        if (c !== 0) return sign * c;
+      }
+      return sign * (a.id - b.id);
+    })
+    .map((item) => item.id);
+}
+
+describe('list sorting', () => {
+  let t: TestApp;
+  let agent: Agent;
+  beforeAll(async () => {
+    t = await createTestApp();
+    agent = (await t.signedInAgent()).agent;
+    const mysql = dialectOfDb(t.database.db) === 'mysql';
+    await withTransaction({ db: t.database.db }, async (trx) => {
+      for (const kind of RECORD_TYPES) await insertRecordRows(trx, kind, rowsOf(kind, ROWS, mysql));
+    });
+  });
+  afterAll(async () => t.close());
+
+  const list = async (kind: RecordType, search: string): Promise<Item[]> => {
+    const res = await agent.get(`${RECORD_TYPE_INFO[kind].apiPath}?${search}`);
+    expect(res.status, `${kind} ${search}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body.items as Item[];
+  };
+
+  for (const kind of RECORD_TYPES) {
+    it(`sorts ${RECORD_TYPE_INFO[kind].pluralNoun} by every sortable column, both ways, ties broken by id`, async () => {
+      const all = await list(kind, 'limit=100');
+      expect(all).toHaveLength(ROWS);
+      for (const sort of sortKeysOf(kind).filter((key) => key !== 'upcoming')) {
+        for (const dir of ['asc', 'desc'] as const) {
+          const expected = expectedOrder(sort, dir, all);
+          const ids = (await list(kind, `sort=${sort}&dir=${dir}&limit=100`)).map((item) => item.id);
+          expect(ids, `${kind} ${sort} ${dir}`).toEqual(expected);
+          // Paging never repeats or skips a row among equal values.
+          const paged: number[] = [];
+          for (let offset = 0; offset < ROWS; offset += 2) {
+            paged.push(...(await list(kind, `sort=${sort}&dir=${dir}&limit=2&offset=${offset}`)).map((item) => item.id));
+          }
+          expect(paged, `${kind} ${sort} ${dir} paged`).toEqual(expected);
+        }
+      }
+      // No direction named: the sort's own.
+      const defaultSort = sortKeysOf(kind).find((key) => key !== 'newest' && key !== 'upcoming')!;
+      const defaultDir = (SORTS[kind] as Record<string, 'asc' | 'desc'>)[defaultSort]!;
+      expect((await list(kind, `sort=${defaultSort}&limit=100`)).map((i) => i.id)).toEqual(expectedOrder(defaultSort, defaultDir, all));
+    });
+  }
+
+  it('sorts the matches of a search the same way', async () => {
+    const all = await list('event', 'limit=100&q=beta');
+    expect(all.length).toBeGreaterThan(1);
+    for (const dir of ['asc', 'desc'] as const) {
+      const ids = (await list('event', `q=beta&sort=eventStartDate&dir=${dir}&limit=100`)).map((item) => item.id);
+      expect(ids).toEqual(expectedOrder('eventStartDate', dir, all));
+    }
+  });
+
+  it('lists upcoming events first, soonest first, then past ones latest first, then undated ones', async () => {
+    // The test clock reads 2026-11-21.
+    const all = await list('event', 'limit=100');
+    const upcoming = all.filter((e) => typeof e.eventStartDate === 'string' && e.eventStartDate >= '2026-11-21');
+    const past = all.filter((e) => typeof e.eventStartDate === 'string' && e.eventStartDate < '2026-11-21');
+    const undated = all.filter((e) => e.eventStartDate === null);
+    expect(upcoming.length && past.length && undated.length).toBeGreaterThan(0);
+    const expected = [
+      ...expectedOrder('eventStartDate', 'asc', upcoming),
+      ...expectedOrder('eventStartDate', 'desc', past),
+      ...expectedOrder('eventStartDate', 'desc', undated),
+    ];
+    expect((await list('event', 'sort=upcoming&limit=100')).map((e) => e.id)).toEqual(expected);
+    const paged: number[] = [];
+    for (let offset = 0; offset < ROWS; offset += 3) {
+      paged.push(...(await list('event', `sort=upcoming&limit=3&offset=${offset}`)).map((e) => e.id));
+    }
+    expect(paged).toEqual(expected);
+    expect((await agent.get('/api/events?sort=upcoming&limit=2')).body.total).toBe(ROWS);
+    expect((await list('event', 'sort=upcoming&q=beta&limit=100')).map((e) => e.id)).toEqual(
+      expected.filter((id) => all.find((e) => e.id === id)!.eventName === 'Beta'),
+    );
+  });
+
+  it('answers 400 naming the sortable columns for an unknown one, and for an unknown direction', async () => {
+    const res = await agent.get('/api/brands?sort=notes');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(`sort must be one of: ${sortKeysOf('brand').join(', ')}`);
+    expect(res.body.message).toContain('brandName');
+    const dir = await agent.get('/api/brands?sort=brandName&dir=up');
+    expect(dir.status).toBe(400);
+    expect(dir.body.message).toBe('dir must be one of: asc, desc');
+    expect((await agent.get('/api/brands?sort=upcoming')).status).toBe(400);
+  });
+
+  it('keeps the sort of a page URL, falling back to the default for an unknown one', () => {
+    const read = readListQuery('event', new URLSearchParams('sort=eventName&dir=desc&page=2'), 'page');
+    expect(read.ok && read.view).toMatchObject({ sort: 'eventName', dir: 'desc', page: 2 });
+    const unknown = readListQuery('event', new URLSearchParams('sort=bogus&dir=sideways'), 'page');
+    expect(unknown.ok && unknown.view).toMatchObject({ sort: 'newest', dir: 'desc' });
+  });
+});
+
+describe('list sorts are index-backed', () => {
+  let t: TestApp;
+  /** Enough rows that a cost-based planner prefers walking an index to sorting. */
+  const VOLUME = 5000;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const db = t.database.db;
+    const mysql = dialectOfDb(db) === 'mysql';
+    await withTransaction({ db }, async (trx) => {
+      for (const kind of RECORD_TYPES) {
+        const rows = rowsOf(kind, VOLUME, mysql).map((row, i) => {
+          // Spread the values so each index has many distinct keys, as real data does.
+          for (const [column, value] of Object.entries(row)) {
+            if (typeof value === 'string' && /^[A-Za-z]/.test(value)) row[column] = `${value}${String(i).padStart(5, '0')}`;
+            if (column === 'membershipCount' && value !== null) row[column] = i;
+          }
+          return row;
+        });
+        await insertRecordRows(trx, kind, rows);
+      }
+    });
+    if (mysql) for (const kind of RECORD_TYPES) await db.raw('ANALYZE TABLE ??', [RECORD_TYPE_INFO[kind].table]);
+    else await db.raw('ANALYZE');
+  }, 120_000);
+  afterAll(async () => t.close());
+
+  /** The plan lines of a statement as this dialect's EXPLAIN gives them. */
+  async function planOf(db: Knex, sql: string, bindings: readonly unknown[]): Promise<string[]> {
+    if (dialectOfDb(db) === 'mysql') {
+      const [rows] = (await db.raw(['EXPLAIN', sql].join(' '), bindings as Knex.RawBinding[])) as unknown as [
+        Array<Record<string, unknown>>,
+      ];
+      return rows.map((row) => `${String(row.table)} type=${String(row.type)} key=${String(row.key)} extra=${String(row.Extra)}`);
+    }
+    const rows = (await db.raw(['EXPLAIN QUERY PLAN', sql].join(' '), bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
+    return rows.map((row) => row.detail);
+  }
+
+  it('answers every sort of every list, both ways, shallow and deep, without sorting the table', async () => {
+    const db = t.database.db;
+    const statements: Array<{ sql: string; bindings: readonly unknown[] }> = [];
+    const capture = (query: { sql: string; bindings?: readonly unknown[] }) =>
+      void statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    db.on('query', capture);
+    try {
+      for (const kind of RECORD_TYPES) {
+        for (const sort of sortKeysOf(kind)) {
+          for (const dir of ['asc', 'desc']) {
+            for (const offset of ['0', '600']) {
+              const read = readListQuery(kind, new URLSearchParams({ sort, dir, offset }), 'api');
+              if (!read.ok) throw new Error(read.message);
+              statements.length = 0;
+              const page = await listRecords(t.ctx, kind, read.query);
+              expect(page.items.length, `${kind} ${sort}`).toBeGreaterThan(0);
+              const ordered = statements.filter((s) => /order by/i.test(s.sql));
+              expect(ordered.length, `${kind} ${sort} ${dir}`).toBeGreaterThan(0);
+              for (const statement of ordered) {
+                const plan = (await planOf(db, statement.sql, statement.bindings)).join('\n');
+                const label = `${kind} sort=${sort} dir=${dir} offset=${offset}\n${statement.sql}\n${plan}`;
+                expect(plan, label).not.toMatch(/TEMP B-TREE|filesort|Using temporary/i);
+                // A full read of the table is only ever the primary key (newest first), never an unordered scan.
+                expect(plan, label).not.toMatch(/type=ALL/);
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      db.removeListener('query', capture);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,103 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiAs,
+  createStaffUser,
+  launchBrowser,
+  signIn,
+  startServer,
+  waitForHydration,
+  type E2EServer,
+  type WatchedPage,
+} from './harness.js';
+import { expectHeading, openRecordsPage } from './records-steps.js';
+
+describe('command palette and keyboard shortcuts (real Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let contactId: number;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const credentials = await createStaffUser(server);
+    watched = await openRecordsPage(browser);
+    await signIn(watched.page, server.baseUrl, credentials, '/brands');
+    await waitForHydration(watched.page);
+    const brand = await apiAs<{ id: number }>(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Quokka Running Co' });
+    for (let i = 1; i <= 6; i++) await apiAs(watched.page, server.baseUrl, 'POST', '/api/events', { eventName: `Quokka Dash ${i}` });
+    const contact = await apiAs<{ id: number }>(watched.page, server.baseUrl, 'POST', '/api/contacts', {
+      entityType: 'brand',
+      entityId: brand.id,
+      firstName: 'Zara',
+      lastName: 'Quokkason',
+      email: 'zara@quokka.example',
+    });
+    contactId = contact.id;
+  });
+  afterAll(async () => {
+    await watched?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('opens with Ctrl+K, groups results with counts, moves with the arrows and opens a contact with Enter', async () => {
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/brands`);
+    await waitForHydration(page);
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('combobox', { name: /^Search events, professionals/ });
+    await input.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await input.fill('quokka');
+    await page.getByRole('group', { name: 'Contacts (1)' }).waitFor();
+    expect(await page.getByRole('group', { name: 'Events (6)' }).getByRole('option').allTextContents()).toEqual([
+      'Quokka Dash 6',
+      'Quokka Dash 5',
+      'Quokka Dash 4',
+      'Quokka Dash 3',
+      'Quokka Dash 2',
+      'See all 6 events',
+    ]);
+    expect(await input.getAttribute('aria-expanded')).toBe('true');
+    // Walk to the contact: events (6 options), the brand, then the contact.
+    for (let i = 0; i < 7; i++) await input.press('ArrowDown');
+    const activeId = await input.getAttribute('aria-activedescendant');
+    expect(await page.locator(`[id="${activeId}"]`).textContent()).toContain('Zara Quokkason');
+    expect(await page.locator(`[id="${activeId}"]`).getAttribute('aria-selected')).toBe('true');
+    await input.press('Enter');
+    await page.waitForURL(`${server.baseUrl}/contacts/${contactId}`);
+    await expectHeading(page, 'Zara Quokkason');
+    expect(await page.getByRole('combobox', { name: /^Search events, professionals/ }).count()).toBe(0);
+  });
+
+  it('goes to the filtered list from "See all", closes with Escape, and knows / and ?', async () => {
+    const { page } = watched;
+    await page
+      .getByRole('button', { name: /Search/ })
+      .first()
+      .click();
+    const input = page.getByRole('combobox', { name: /^Search events, professionals/ });
+    await input.fill('quokka dash');
+    await page.getByRole('option', { name: 'See all 6 events' }).click();
+    await page.waitForURL((url) => url.pathname === '/events' && url.searchParams.get('q') === 'quokka dash');
+    await expectHeading(page, 'Events');
+
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: /^Search events, professionals/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('combobox', { name: /^Search events, professionals/ }).waitFor({ state: 'detached' });
+
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('records-search');
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Focus this list's search");
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+});

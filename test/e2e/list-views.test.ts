@@ -1,0 +1,139 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiAs,
+  createStaffUser,
+  launchBrowser,
+  signIn,
+  startServer,
+  waitForHydration,
+  type E2EServer,
+  type WatchedPage,
+} from './harness.js';
+import { readFileSync } from 'node:fs';
+import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
+
+describe('list views: table, column picker and sorting (real Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const credentials = await createStaffUser(server);
+    watched = await openRecordsPage(browser);
+    await signIn(watched.page, server.baseUrl, credentials, '/brands');
+    await waitForHydration(watched.page);
+    for (const [brandName, industryCategory] of [
+      ['Bravo Bikes', 'Cycling'],
+      ['Alpha Apparel', 'Apparel'],
+      ['Charlie Chews', 'Nutrition'],
+    ]) {
+      await apiAs(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName, industryCategory });
+    }
+  });
+  afterAll(async () => {
+    await watched?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  const rowNames = (page: WatchedPage['page']) =>
+    page
+      .locator('table.records-table tbody tr td:nth-child(2)')
+      .evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim() ?? ''));
+
+  it('switches to the table, remembers it, picks columns and sorts by a header', async () => {
+    const { page } = watched;
+    const base = server.baseUrl;
+    await page.goto(`${base}/brands`);
+    await waitForHydration(page);
+    await expectHeading(page, 'Brands');
+    // The card grid is the default view.
+    expect(await cardTitles(page)).toEqual(['Charlie Chews', 'Alpha Apparel', 'Bravo Bikes']);
+    expect(await page.getByRole('button', { name: 'Cards' }).getAttribute('aria-pressed')).toBe('true');
+
+    await page.getByRole('button', { name: 'Table' }).click();
+    const table = page.getByRole('table', { name: 'Brands' });
+    await table.waitFor();
+    expect(await page.getByRole('button', { name: 'Table' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await rowNames(page)).toEqual(['Charlie Chews', 'Alpha Apparel', 'Bravo Bikes']);
+    expect(await table.getByRole('columnheader').allTextContents()).toContain('Industry');
+
+    // Remembered on the server: a fresh load paints the table at once (no script needed to choose it).
+    const html = await (await page.context().request.get(`${base}/brands`)).text();
+    expect(html).toContain('records-table');
+
+    // Hide a column.
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Industry' }).uncheck();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll('table.records-table th')].some((th) => th.textContent?.includes('Industry')),
+    );
+    await page.reload();
+    await table.waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).not.toContain('Industry');
+
+    // Sort by the Name header: ascending, then descending; the URL and aria-sort say so.
+    const nameHeader = table.getByRole('columnheader', { name: /Name/ });
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('none');
+    await nameHeader.getByRole('link').click();
+    await page.waitForURL(/sort=brandName&dir=asc/);
+    await page.waitForFunction(() => document.querySelector('table.records-table tbody td:nth-child(2)')?.textContent?.includes('Alpha'));
+    expect(await rowNames(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews']);
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    await nameHeader.getByRole('link').click();
+    await page.waitForURL(/sort=brandName&dir=desc/);
+    await page.waitForFunction(() => document.querySelector('table.records-table tbody td:nth-child(2)')?.textContent?.includes('Charlie'));
+    expect(await rowNames(page)).toEqual(['Charlie Chews', 'Bravo Bikes', 'Alpha Apparel']);
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('descending');
+
+    // The cards honour the same sort, through the sort menu.
+    await page.getByRole('button', { name: 'Cards' }).click();
+    await page.locator('[data-testid="brand-card"]').first().waitFor();
+    expect(await cardTitles(page)).toEqual(['Charlie Chews', 'Bravo Bikes', 'Alpha Apparel']);
+    await page.getByLabel('Direction').selectOption('asc');
+    await page.waitForURL(/dir=asc/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="brand-card"] h2')?.textContent?.includes('Alpha'));
+    expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews']);
+  });
+
+  it('exports the filtered list as the CSV download', async () => {
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/brands`);
+    await waitForHydration(page);
+    await search(page, 'bravo');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^brands-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^Bravo Bikes,/);
+  });
+
+  it('deletes a shift-clicked range of brands after one confirmation', async () => {
+    const { page } = watched;
+    for (const brandName of ['Delta Dash', 'Echo Energy']) await apiAs(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName });
+    await page.goto(`${server.baseUrl}/brands?sort=brandName&dir=asc`);
+    await waitForHydration(page);
+    expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews', 'Delta Dash', 'Echo Energy']);
+    await page.getByRole('checkbox', { name: 'Select Bravo Bikes' }).click();
+    await page.getByRole('checkbox', { name: 'Select Delta Dash' }).click({ modifiers: ['Shift'] });
+    await page.getByText('3 selected').waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Select Charlie Chews' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Select Echo Energy' }).isChecked()).toBe(false);
+    await confirmDelete(
+      page,
+      page.getByRole('button', { name: 'Delete selected' }),
+      'Are you sure you want to delete 3 brands? This cannot be undone.',
+    );
+    await expectToast(page, '3 brands deleted');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 2);
+    expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Echo Energy']);
+    expect(await page.getByRole('region', { name: 'Selected records' }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,218 @@
+import { useId, type ReactNode } from 'react';
+import { Form, Link, useNavigate } from 'react-router';
+import { LIST_LAYOUTS, type ListLayout } from '@shared/schemas/preferences.js';
+import { defaultDirectionOf, sortKeysOf, type SortDirection } from '@shared/schemas/records.js';
+import type { RecordType } from '@shared/record-types.js';
+import { useFormat } from '@views/hooks/use-format.js';
+
+/** One column a list's table can show; `sort` names the list's sort key when its header sorts. */
+export interface TableColumn<T> {
+  key: string;
+  label: string;
+  sort?: string;
+  render(item: T): ReactNode;
+}
+
+/** How a list sorts: its choices (the sort menu) and each sort's own direction (a header's first click). */
+export interface ListSorting {
+  options: ReadonlyArray<{ value: string; label: string }>;
+  defaultDir(sort: string): SortDirection;
+}
+
+const LAYOUT_LABELS: Record<ListLayout, string> = { cards: 'Cards', table: 'Table' };
+
+/**
+ * Cards | Table (one button per layout of LIST_LAYOUTS, so another view joins by being added there). A post to the
+ * list's own action remembers the choice for the user, so it works without JavaScript and the next first paint is right.
+ */
+export function LayoutSwitch({ layout }: { layout: ListLayout }) {
+  return (
+    <Form method="post" replace preventScrollReset className="layout-switch" aria-label="View">
+      <input type="hidden" name="intent" value="view" />
+      {LIST_LAYOUTS.map((option) => (
+        <button
+          key={option}
+          type="submit"
+          name="view"
+          value={option}
+          aria-pressed={option === layout}
+          className={`btn btn-sm ${option === layout ? 'btn-primary' : 'btn-outline'}`}
+        >
+          {LAYOUT_LABELS[option]}
+        </button>
+      ))}
+    </Form>
+  );
+}
+
+/** Which columns the table shows: a disclosure with one checkbox per column, remembered for the user. */
+export function ColumnPicker<T>({ columns, shown }: { columns: ReadonlyArray<TableColumn<T>>; shown: readonly string[] }) {
+  return (
+    <details className="column-picker">
+      <summary className="btn btn-outline btn-sm">Columns</summary>
+      <Form method="post" replace preventScrollReset className="column-picker-menu">
+        <input type="hidden" name="intent" value="columns" />
+        <fieldset>
+          <legend className="visually-hidden">Columns to show</legend>
+          {columns.map((column) => (
+            <label key={column.key} className="column-picker-option">
+              <input type="checkbox" name="column" value={column.key} defaultChecked={shown.includes(column.key)} /> {column.label}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="btn btn-primary btn-sm">
+          Apply
+        </button>
+      </Form>
+    </details>
+  );
+}
+
+/** Where a list goes sorted by `sort` in `dir` (page 1, the rest of its query kept). */
+export type SortHref = (sort: string, dir: SortDirection) => string;
+
+/**
+ * The sort menu: works on both layouts, as a GET form on the list's URL (so also without JavaScript); `keep` are the
+ * list's other parameters that such a form carries along.
+ */
+export function SortMenu({
+  listPath,
+  current,
+  sorting,
+  sortHref,
+  keep,
+}: {
+  listPath: string;
+  current: { sort: string; dir: SortDirection };
+  sorting: ListSorting;
+  sortHref: SortHref;
+  keep: Record<string, string>;
+}) {
+  const navigate = useNavigate();
+  const id = useId();
+  const go = (sort: string, dir: SortDirection) => void navigate(sortHref(sort, dir), { preventScrollReset: true });
+  return (
+    <form method="get" action={listPath} className="sort-menu" onSubmit={(event) => event.preventDefault()}>
+      {Object.entries(keep)
+        .filter(([, value]) => value !== '')
+        .map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+      <label htmlFor={`${id}-sort`}>Sort by</label>
+      <select
+        id={`${id}-sort`}
+        name="sort"
+        className="input"
+        value={current.sort}
+        onChange={(event) => go(event.target.value, sorting.defaultDir(event.target.value))}
+      >
+        {sorting.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-dir`} className="visually-hidden">
+        Direction
+      </label>
+      <select
+        id={`${id}-dir`}
+        name="dir"
+        className="input"
+        value={current.dir}
+        disabled={current.sort === 'upcoming'}
+        onChange={(event) => go(current.sort, event.target.value as SortDirection)}
+      >
+        <option value="asc">Ascending</option>
+        <option value="desc">Descending</option>
+      </select>
+      <noscript>
+        <button type="submit" className="btn btn-outline btn-sm">
+          Sort
+        </button>
+      </noscript>
+    </form>
+  );
+}
+
+export interface RecordTableProps<T> {
+  label: string;
+  current: { sort: string; dir: SortDirection };
+  sortHref: SortHref;
+  sorting: ListSorting;
+  columns: ReadonlyArray<TableColumn<T>>;
+  items: readonly T[];
+  itemKey(item: T): number;
+  /** The first cell of each row (its selection checkbox), and its header. */
+  lead?: { header: ReactNode; cell(item: T): ReactNode };
+}
+
+/** The dense table of a list: one row per record; a sortable header is a link to the list sorted by it. */
+export function RecordTable<T>({ label, current: query, sortHref, sorting, columns, items, itemKey, lead }: RecordTableProps<T>) {
+  return (
+    <div className="table-scroll">
+      <table className="records-table" aria-label={label}>
+        <thead>
+          <tr>
+            {lead && <th scope="col">{lead.header}</th>}
+            {columns.map((column) => {
+              const active = column.sort !== undefined && column.sort === query.sort;
+              const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined;
+              const nextDir: SortDirection = active
+                ? query.dir === 'asc'
+                  ? 'desc'
+                  : 'asc'
+                : column.sort
+                  ? sorting.defaultDir(column.sort)
+                  : 'asc';
+              return (
+                <th key={column.key} scope="col" aria-sort={ariaSort}>
+                  {column.sort ? (
+                    <Link className="sort-header" preventScrollReset to={sortHref(column.sort, nextDir)}>
+                      {column.label}
+                      <span aria-hidden="true">{active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                    </Link>
+                  ) : (
+                    column.label
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={itemKey(item)}>
+              {lead && <td>{lead.cell(item)}</td>}
+              {columns.map((column) => (
+                <td key={column.key}>{column.render(item)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const SORT_LABELS: Record<string, string> = { newest: 'Newest first', upcoming: 'Upcoming first', updatedAt: 'Last updated' };
+
+/** A record list's sorting: its sort keys, labelled like the table's headers. */
+export function sortingOf<T>(kind: RecordType, columns: ReadonlyArray<TableColumn<T>>): ListSorting {
+  return {
+    options: sortKeysOf(kind).map((value) => ({
+      value,
+      label: SORT_LABELS[value] ?? columns.find((c) => c.sort === value)?.label ?? value,
+    })),
+    defaultDir: (sort) => defaultDirectionOf(kind, sort),
+  };
+}
+
+/** Money in the request's locale (the same on the server and in the browser). */
+export function MoneyText({ value }: { value: string | null | undefined }) {
+  return <>{useFormat().money(value)}</>;
+}
+
+/** A list value (run types, tags) as one comma-separated cell, each value through `label` when given. */
+export const joined = (values: readonly string[] | null | undefined, label: (value: string) => string = (value) => value) =>
+  (values ?? []).map(label).join(', ');

@@ -1,0 +1,220 @@
+import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { messageOf, statusOf } from '@shared/api-error.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, recordPagePath } from '@shared/record-types.js';
+import { CONTACT_SORTS, type ContactSort, type DirectoryContact } from '@shared/schemas/contacts-directory.js';
+import { PAGE_SIZE, type Page, type SortDirection } from '@shared/schemas/records.js';
+import { fullName } from '@views/components/attachments/paths.js';
+import { intentAction } from '@views/components/records/actions.js';
+import { preferenceIntent } from '@views/components/records/list-actions.js';
+import { pageCount } from '@views/components/records/list-query.js';
+import {
+  ColumnPicker,
+  joined,
+  LayoutSwitch,
+  RecordTable,
+  SortMenu,
+  type ListSorting,
+  type TableColumn,
+} from '@views/components/records/list-views.js';
+import { listDisplayOf, type ListDisplay } from '@views/components/records/loaders.js';
+import { Alert, Badge, EmptyState, Input } from '@views/components/ui/primitives.js';
+import { dataSource, gated, withQuery } from '@views/data/source.js';
+
+/** The directory's own URL parameters (the API's, with `page` for limit and offset). */
+const PARAMS = ['q', 'ownerType', 'tag', 'primary', 'sort', 'dir'] as const;
+type DirectoryParams = Record<(typeof PARAMS)[number], string> & { page: number };
+
+interface DirectoryData extends Page<DirectoryContact> {
+  params: DirectoryParams;
+  display: ListDisplay;
+  problem?: string;
+}
+
+function paramsOf(search: URLSearchParams): DirectoryParams {
+  const pageText = search.get('page') ?? '';
+  const page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+  return { ...(Object.fromEntries(PARAMS.map((name) => [name, search.get(name) ?? ''])) as Record<(typeof PARAMS)[number], string>), page };
+}
+
+export const loader = gated(async ({ request, context }: LoaderFunctionArgs): Promise<DirectoryData> => {
+  const ds = dataSource(context);
+  const params = paramsOf(new URL(request.url).searchParams);
+  const api = Object.fromEntries(PARAMS.filter((name) => params[name] !== '').map((name) => [name, params[name]]));
+  const pendingDisplay = listDisplayOf(ds, 'contacts');
+  try {
+    const [list, display] = await Promise.all([
+      ds.contactsDirectory({ ...api, limit: String(PAGE_SIZE), offset: String((params.page - 1) * PAGE_SIZE) }),
+      pendingDisplay,
+    ]);
+    return { ...list, params, display };
+  } catch (error) {
+    // A refused parameter shows on the page with the search box kept, as the record lists do.
+    if (statusOf(error) !== 400) throw error;
+    const refused = {
+      items: [],
+      total: 0,
+      params,
+      display: await pendingDisplay,
+      problem: messageOf(error, 'This search could not be run'),
+    };
+    return data(refused, { status: 400 }) as unknown as DirectoryData;
+  }
+});
+
+export const action = intentAction({ view: preferenceIntent('contacts', 'view'), columns: preferenceIntent('contacts', 'columns') });
+
+const href = (params: DirectoryParams, change: Partial<DirectoryParams>) => {
+  const next = { ...params, ...change };
+  return withQuery('/contacts', { ...next, page: next.page > 1 ? next.page : undefined });
+};
+
+const ownerLink = (contact: DirectoryContact) => (
+  <Link to={recordPagePath(contact.owner.type, contact.owner.id)}>
+    {contact.owner.name} <span className="muted">({RECORD_TYPE_INFO[contact.owner.type].singular})</span>
+  </Link>
+);
+
+const columns: Array<TableColumn<DirectoryContact>> = [
+  { key: 'name', label: 'Name', sort: 'name', render: (c) => <Link to={`/contacts/${c.id}`}>{fullName(c)}</Link> },
+  { key: 'email', label: 'Email', sort: 'email', render: (c) => c.email },
+  { key: 'phone', label: 'Phone', render: (c) => c.phone },
+  { key: 'jobTitle', label: 'Job title', sort: 'jobTitle', render: (c) => c.jobTitle },
+  { key: 'owner', label: 'Contact of', render: ownerLink },
+  { key: 'isPrimary', label: 'Primary', render: (c) => (c.isPrimary ? <Badge tone="info">Primary</Badge> : '') },
+  { key: 'mailchimpTags', label: 'Tags', render: (c) => joined(c.mailchimpTags) },
+];
+
+const SORT_LABELS: Record<ContactSort, string> = {
+  newest: 'Newest first',
+  name: 'Name',
+  email: 'Email',
+  jobTitle: 'Job title',
+  updatedAt: 'Last updated',
+};
+const sorting: ListSorting = {
+  options: (Object.keys(CONTACT_SORTS) as ContactSort[]).map((value) => ({ value, label: SORT_LABELS[value] })),
+  defaultDir: (sort) => CONTACT_SORTS[sort as ContactSort] ?? 'asc',
+};
+
+/** Every contact of every owner: search, filters, sort, cards or table, each naming and linking its owner. */
+export function Component() {
+  const { items, total, params, display, problem } = useLoaderData() as DirectoryData;
+  const sort = (params.sort || 'newest') as ContactSort;
+  const current = { sort, dir: (params.dir || CONTACT_SORTS[sort] || 'desc') as SortDirection };
+  const sortHref = (next: string, dir: SortDirection) => href(params, { sort: next, dir, page: 1 });
+  const pages = pageCount(total, PAGE_SIZE);
+  return (
+    <div className="page records-list">
+      <div className="page-header">
+        <h1>Contacts</h1>
+      </div>
+      <form method="get" action="/contacts" role="search" className="toolbar records-search">
+        <label htmlFor="records-search" className="visually-hidden">
+          Search contacts
+        </label>
+        <Input
+          id="records-search"
+          type="search"
+          name="q"
+          defaultValue={params.q}
+          placeholder="Search contacts by name, email, phone, job title or tag..."
+          className="records-search-input"
+        />
+        <label htmlFor="contacts-owner-type" className="visually-hidden">
+          Owner type
+        </label>
+        <select id="contacts-owner-type" name="ownerType" className="input records-filter" defaultValue={params.ownerType}>
+          <option value="">All owners</option>
+          {CONTACT_OWNER_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {RECORD_TYPE_INFO[type].plural}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="contacts-tag" className="visually-hidden">
+          Tag
+        </label>
+        <Input id="contacts-tag" name="tag" defaultValue={params.tag} placeholder="Tag" className="contacts-tag-input" />
+        <label htmlFor="contacts-primary" className="visually-hidden">
+          Primary
+        </label>
+        <select id="contacts-primary" name="primary" className="input records-filter" defaultValue={params.primary}>
+          <option value="">Primary or not</option>
+          <option value="true">Primary only</option>
+          <option value="false">Not primary</option>
+        </select>
+        {params.sort && <input type="hidden" name="sort" value={params.sort} />}
+        {params.dir && <input type="hidden" name="dir" value={params.dir} />}
+        <button type="submit" className="btn btn-outline">
+          Search
+        </button>
+      </form>
+      <div className="toolbar records-view-bar">
+        <LayoutSwitch layout={display.layout} />
+        <SortMenu
+          listPath="/contacts"
+          current={current}
+          sorting={sorting}
+          sortHref={sortHref}
+          keep={{ q: params.q, ownerType: params.ownerType, tag: params.tag, primary: params.primary }}
+        />
+        {display.layout === 'table' && <ColumnPicker columns={columns} shown={display.columns} />}
+      </div>
+      {problem ? (
+        <Alert variant="destructive">{problem}</Alert>
+      ) : (
+        <p className="muted records-count" role="status">
+          {total === 1 ? '1 result' : `${total} results`}
+        </p>
+      )}
+      {!problem && items.length === 0 ? (
+        <EmptyState title="No contacts found">Contacts are added on the page of the record they belong to.</EmptyState>
+      ) : display.layout === 'table' ? (
+        <RecordTable
+          label="Contacts"
+          current={current}
+          sortHref={sortHref}
+          sorting={sorting}
+          columns={columns.filter((column) => display.columns.includes(column.key))}
+          items={items}
+          itemKey={(c) => c.id}
+        />
+      ) : (
+        <ul className="card-grid records-grid" aria-label="Contacts">
+          {items.map((contact) => (
+            <li key={contact.id} className="records-grid-item">
+              <article className="card record-card records-card" data-testid="contact-card">
+                <h2 className="records-card-title">
+                  <Link to={`/contacts/${contact.id}`}>{fullName(contact)}</Link>
+                </h2>
+                <div className="records-card-body">
+                  <p className="records-card-line">Contact of {ownerLink(contact)}</p>
+                  {contact.jobTitle && <p className="records-card-line">{contact.jobTitle}</p>}
+                  {contact.email && <p className="records-card-line">{contact.email}</p>}
+                  {contact.phone && <p className="records-card-line">{contact.phone}</p>}
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages > 1 && (
+        <nav className="pagination" aria-label="Pagination">
+          {params.page > 1 && (
+            <Link className="btn btn-outline btn-sm" to={href(params, { page: params.page - 1 })} rel="prev">
+              Previous
+            </Link>
+          )}
+          <span className="pagination-status" aria-current="page">
+            Page {params.page} of {pages}
+          </span>
+          {params.page < pages && (
+            <Link className="btn btn-outline btn-sm" to={href(params, { page: params.page + 1 })} rel="next">
+              Next
+            </Link>
+          )}
+        </nav>
+      )}
+    </div>
+  );
+}
