@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tags } from './contacts.js';
 
 /** Bulk actions (delete, tags, export of a selection) take at most this many ids a call. */

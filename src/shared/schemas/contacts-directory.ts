@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTACT_OWNER_TYPES, type ContactOwnerType } from '../record-types.js';
 import type { Contact } from './attachments.js';
 import { PAGE_SIZE, SORT_DIRECTIONS, type SortDirection } from './records.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RecordType } from '../record-types.js';
 import { text } from './text.js';
 
