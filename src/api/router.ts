@@ -6,11 +6,12 @@ import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
+import { jobsReads, jobsRouter } from './jobs/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { localeOf } from '@server/locale.js';
 
-const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads, ...jobsReads];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());
@@ -40,6 +41,7 @@ export function createApiRouter(): Router {
   }
   // Imports carry whole CSV files as JSON, so they bring their own larger body limit before the default one.
   router.use(importsRouter());
+  router.use(jobsRouter());
   router.use(express.json({ limit: '1mb' }));
   router.use(recordsRouter());
   router.use(attachmentsRouter());
