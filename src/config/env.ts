@@ -83,7 +83,13 @@ const EnvSchema = z.object({
       .refine((v) => /^rediss?:\/\//.test(v), { message: 'must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379)' })
       .optional(),
   ),
-  QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be letters, digits, - or _').default('pacer')),
+  QUEUE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be letters, digits, - or _')
+      .default('pacer'),
+  ),
   WORKER_CONCURRENCY_IMPORT: z.coerce.number().int().min(1).max(50).default(1),
   WORKER_CONCURRENCY_SYNC: z.coerce.number().int().min(1).max(50).default(1),
   WORKER_CONCURRENCY_NEWSLETTER: z.coerce.number().int().min(1).max(50).default(1),
@@ -233,7 +239,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
     jobs: {
       redisUrl: env.REDIS_URL,
       queuePrefix: env.QUEUE_PREFIX,
-      concurrency: { import: env.WORKER_CONCURRENCY_IMPORT, sync: env.WORKER_CONCURRENCY_SYNC, newsletter: env.WORKER_CONCURRENCY_NEWSLETTER },
+      concurrency: {
+        import: env.WORKER_CONCURRENCY_IMPORT,
+        sync: env.WORKER_CONCURRENCY_SYNC,
+        newsletter: env.WORKER_CONCURRENCY_NEWSLETTER,
+      },
       leaseMs: env.JOB_LEASE_SECONDS * 1000,
       attempts: env.JOB_ATTEMPTS,
       backoffMs: env.JOB_BACKOFF_MS,

@@ -158,7 +158,11 @@ async function withUploadedFile<R>(kind: ImportKind, req: Request, store: (file:
  * Starts an import job from a request: an uploaded CSV file, or JSON rows (what the screens send, parsed in the
  * browser, checked here so bad rows are answered at once). Answers the job's id.
  */
-export function startImportFromRequest(req: Request, kind: ImportKind, options: { dryRun?: boolean; body?: unknown } = {}): Promise<number> {
+export function startImportFromRequest(
+  req: Request,
+  kind: ImportKind,
+  options: { dryRun?: boolean; body?: unknown } = {},
+): Promise<number> {
   const params = { kind, ...(options.dryRun ? { dryRun: true } : {}) };
   if (req.is('multipart/form-data'))
     return withUploadedFile(kind, req, (file) => startImportJob(req.ctx, actorOf(req), params, { format: 'csv', bytes: file }));

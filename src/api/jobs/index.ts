@@ -41,7 +41,10 @@ export function jobsRouter(): Router {
   const router = Router();
   router.post('/jobs', express.json({ limit: JOB_BODY_LIMIT }), async (req, res) => {
     const multipart = req.is('multipart/form-data');
-    const body = (multipart ? { type: req.query.type, params: { kind: req.query.kind } } : (req.body ?? {})) as { type?: unknown; params?: unknown };
+    const body = (multipart ? { type: req.query.type, params: { kind: req.query.kind } } : (req.body ?? {})) as {
+      type?: unknown;
+      params?: unknown;
+    };
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send {type, params}');
     const type = String(body.type ?? '');
     if (!isJobType(type)) throw badRequest(`type must be one of: ${JOB_TYPES.join(', ')}`);

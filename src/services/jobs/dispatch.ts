@@ -14,13 +14,14 @@ import { RespRedisClient } from './redis-client.js';
 export interface JobDispatcher {
   readonly mode: 'embedded' | 'queue';
   dispatch(job: { id: number; type: JobType }): Promise<void>;
-  close(): Promise<void>;
+  /** Takes no more jobs; waits for those in hand unless `leaveRunning` (a stopping server: they are taken up again). */
+  close(options?: { leaveRunning?: boolean }): Promise<void>;
 }
 
 /** BullMQ job ids may not be plain numbers. */
 const queueJobId = (id: number) => `job-${id}`;
 
-const redisConnection = (url: string) => new RespRedisClient(url) as unknown as ConstructorParameters<typeof Queue>[1]['connection'];
+export const redisConnection = (url: string) => new RespRedisClient(url) as unknown as ConstructorParameters<typeof Queue>[1]['connection'];
 
 /**
  * The embedded runner. Also sweeps the table every lease: jobs queued by another process of the same database,
@@ -80,10 +81,10 @@ class EmbeddedRunner implements JobDispatcher {
     }
   }
 
-  async close() {
+  async close(options: { leaveRunning?: boolean } = {}) {
     this.closed = true;
     clearInterval(this.sweeper);
-    await Promise.all([...this.lanes.values()].map((lane) => lane.draining));
+    if (!options.leaveRunning) await Promise.all([...this.lanes.values()].map((lane) => lane.draining));
   }
 }
 
@@ -149,10 +150,10 @@ export function jobDispatcher(ctx: AppContext): JobDispatcher {
   return dispatcher;
 }
 
-export async function closeJobDispatcher(ctx: AppContext): Promise<void> {
+export async function closeJobDispatcher(ctx: AppContext, options: { leaveRunning?: boolean } = {}): Promise<void> {
   const dispatcher = dispatchers.get(ctx.db);
   dispatchers.delete(ctx.db);
-  await dispatcher?.close();
+  await dispatcher?.close(options);
 }
 
 /**
@@ -185,7 +186,10 @@ export function startWorkers(ctx: AppContext): { close(): Promise<void> } {
     worker.on('error', (error) => ctx.log.warn({ err: error, type }, 'job worker connection problem'));
     return worker;
   });
-  const sweep = setInterval(() => void dispatcher.requeueLost().catch((error: unknown) => ctx.log.warn({ err: error }, 'requeue failed')), settings.leaseMs);
+  const sweep = setInterval(
+    () => void dispatcher.requeueLost().catch((error: unknown) => ctx.log.warn({ err: error }, 'requeue failed')),
+    settings.leaseMs,
+  );
   sweep.unref();
   ctx.log.info({ concurrency: settings.concurrency, prefix: settings.queuePrefix }, 'job workers started');
   return {

@@ -4,7 +4,7 @@ import { isTransientTransactionError } from '@db/transaction.js';
 import type { JobFailure, JobState } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
 import { isAppError } from '../errors.js';
-import { claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
+import { cancelRequested, claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
 import { JobCancelledError, jobHandlers, type JobProgressUpdate, type LocalImportInput } from './handlers.js';
 
 /** A name for this process's claims: which host and process holds a job (for an admin reading the table). */
@@ -39,6 +39,8 @@ export interface ExecuteOptions {
   takeOver?: boolean;
   /** An import's file when this process has it at hand (the CLI). */
   local?: LocalImportInput;
+  /** Told every progress update as it happens (the CLI's progress bar). */
+  onProgress?: (progress: JobProgressUpdate) => void;
 }
 
 /**
@@ -78,10 +80,14 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
     const result = await jobHandlers[job.type]({
       ctx: { ...ctx, log },
       job,
-      signal: controller.signal,
+      async checkpoint() {
+        if (!controller.signal.aborted && (await cancelRequested(ctx.db, id))) controller.abort(new JobCancelledError());
+        if (controller.signal.aborted) throw new JobCancelledError();
+      },
       local: options.local,
       progress(update) {
         Object.assign(progress, update);
+        options.onProgress?.({ ...progress });
       },
     });
     clearInterval(beat);
@@ -115,13 +121,20 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
       return { kind: 'retry', delayMs };
     }
     await finish('failed', { error: failure });
-    if (failure.status >= 500) log.error({ err: error }, 'job failed');
+    // Bad input and services that failed are expected outcomes, told to whoever started the job; anything else is a bug.
+    if (!isAppError(error)) log.error({ err: error }, 'job failed');
     else log.info({ reason: failure.message }, 'job failed');
     return { kind: 'finished', state: 'failed' };
   }
 
   async function finish(state: JobState, outcome: { result?: Record<string, unknown>; error?: JobFailure }) {
-    await settleJob(ctx.db, id, options.owner, { state, now: ctx.clock.now(), progress, result: outcome.result ?? null, error: outcome.error ?? null });
+    await settleJob(ctx.db, id, options.owner, {
+      state,
+      now: ctx.clock.now(),
+      progress,
+      result: outcome.result ?? null,
+      error: outcome.error ?? null,
+    });
     await deleteInput(ctx.db, id);
   }
 }

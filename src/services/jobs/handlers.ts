@@ -5,7 +5,7 @@ import { SYNC_KINDS } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { CsvStreamReader } from '../imports/csv-source.js';
-import { importBrands, importEvents, type ImportSource } from '../imports/service.js';
+import { importBrands, importEvents, type ImportProgress, type ImportSource } from '../imports/service.js';
 import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
 import { runSync } from '../sync/service.js';
 import { parseInput } from '../validate.js';
@@ -30,12 +30,15 @@ export interface LocalImportInput {
   open(): Promise<ImportSource>;
   /** Rows expected in all, estimated as the file is read (null when unknown, e.g. standard input). */
   expectedRows(rowsRead: number): number | null;
+  /** The engine's own counts after each batch (the CLI's bar shows them). */
+  onProgress?: (progress: ImportProgress) => void;
 }
 
 export interface JobRun {
   ctx: AppContext;
   job: JobRow;
-  signal: AbortSignal;
+  /** Called at each batch boundary: throws JobCancelledError once the job was cancelled (or taken over). */
+  checkpoint(): Promise<void>;
   progress(update: Partial<JobProgressUpdate>): void;
   local?: LocalImportInput;
 }
@@ -85,7 +88,7 @@ async function storedImportSource(ctx: AppContext, job: JobRow, kind: 'events' |
 }
 
 export const jobHandlers: Record<JobType, JobHandler> = {
-  async import({ ctx, job, signal, progress, local }) {
+  async import({ ctx, job, checkpoint, progress, local }) {
     const { input: _stored, ...asked } = job.params;
     const params = ImportParamsSchema.parse(asked);
     const input = local ?? (await storedImportSource(ctx, job, params.kind));
@@ -97,31 +100,34 @@ export const jobHandlers: Record<JobType, JobHandler> = {
       actor: actorOf(job),
       dryRun: params.dryRun,
       batchSize: params.batchSize,
-      signal,
-      onProgress: (update) => progress({ done: update.rowsRead, total: input.expectedRows(update.rowsRead) }),
+      beforeBatch: checkpoint,
+      onProgress: (update) => {
+        input.onProgress?.(update);
+        progress({ done: update.rowsRead, total: input.expectedRows(update.rowsRead) });
+      },
     });
     progress({ done: report.rowsRead, total: report.rowsRead, phase: 'Finished' });
     return { ...report };
   },
 
-  async sync({ ctx, job, signal, progress }) {
+  async sync({ ctx, job, checkpoint, progress }) {
     const params = SyncParamsSchema.parse(job.params);
     progress({ phase: 'Reading posts' });
     const result = await runSync(ctx, params.kind, {
       actor: actorOf(job),
       full: params.full,
       dryRun: params.dryRun,
-      signal,
+      beforePage: checkpoint,
       onProgress: ({ processed, total }) => progress({ done: processed, total }),
     });
     progress({ phase: 'Finished' });
     return { ...result };
   },
 
-  async newsletter({ ctx, job, signal, progress }) {
+  async newsletter({ ctx, job, checkpoint, progress }) {
     const params = parseInput(PushOptionsSchema, job.params);
     progress({ phase: 'Pushing contacts' });
-    const result = await pushContacts(ctx, params, (done, total) => progress({ done, total }), signal);
+    const result = await pushContacts(ctx, params, (done, total) => progress({ done, total }), checkpoint);
     progress({ done: result.total, total: result.total, phase: 'Finished' });
     return { ...result };
   },

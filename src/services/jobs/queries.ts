@@ -42,11 +42,13 @@ function decodeJob(row: Record<string, unknown>): JobRow {
 
 function encodeJob(values: Partial<Record<keyof JobRow, unknown>>): Record<string, unknown> {
   const out = encodeRow(columnKinds.jobs, values);
-  for (const column of JSON_COLUMNS) if (values[column] !== undefined) out[column] = values[column] === null ? null : JSON.stringify(values[column]);
+  for (const column of JSON_COLUMNS)
+    if (values[column] !== undefined) out[column] = values[column] === null ? null : JSON.stringify(values[column]);
   return out;
 }
 
-const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed|ER_DUP_ENTRY|Duplicate entry/i.test(String((error as Error)?.message));
+const isUniqueViolation = (error: unknown) =>
+  /UNIQUE constraint failed|ER_DUP_ENTRY|Duplicate entry/i.test(String((error as Error)?.message));
 
 /** A new queued job's id, or null when a job with the same activeKey is already queued or running. */
 export async function insertJob(
@@ -85,7 +87,9 @@ export async function insertJob(
 
 /** Lets a held-back queued job run, with its final parameters. */
 export async function releaseJob(db: Knex, id: number, params: Record<string, unknown>, now: Date): Promise<void> {
-  await db('jobs').where({ id, state: 'queued' }).update(encodeJob({ params, runAfter: null, updatedAt: now }));
+  await db('jobs')
+    .where({ id, state: 'queued' })
+    .update(encodeJob({ params, runAfter: null, updatedAt: now }));
 }
 
 /** Removes a job that never started (its input could not be stored); its input goes with it. */
@@ -166,6 +170,12 @@ export async function renewLease(
   return { held: Number(changed) === 1, cancelRequested: Boolean(Number(row?.cancelRequested ?? 0)) };
 }
 
+/** Whether someone asked the job to stop (read at each batch boundary: one primary-key lookup). */
+export async function cancelRequested(db: Knex, id: number): Promise<boolean> {
+  const row = (await db('jobs').where({ id }).first('cancelRequested')) as { cancelRequested: unknown } | undefined;
+  return Boolean(Number(row?.cancelRequested ?? 0));
+}
+
 /** Ends the holder's run of a job: finished (state, result or error) or back to queued for another attempt. */
 export async function settleJob(
   db: Knex,
@@ -234,8 +244,18 @@ export async function insertInputChunks(db: Knex | Knex.Transaction, jobId: numb
   await db('job_inputs').insert(chunks.map((bytes, index) => ({ jobId, seq: firstSeq + index, bytes })));
 }
 
-export async function readInputChunks(db: Knex, jobId: number, fromSeq: number, limit: number): Promise<Array<{ seq: number; bytes: Buffer }>> {
-  const rows = (await db('job_inputs').where({ jobId }).andWhere('seq', '>=', fromSeq).orderBy('seq').limit(limit).select('seq', 'bytes')) as Array<{
+export async function readInputChunks(
+  db: Knex,
+  jobId: number,
+  fromSeq: number,
+  limit: number,
+): Promise<Array<{ seq: number; bytes: Buffer }>> {
+  const rows = (await db('job_inputs')
+    .where({ jobId })
+    .andWhere('seq', '>=', fromSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .select('seq', 'bytes')) as Array<{
     seq: number;
     bytes: Buffer | Uint8Array;
   }>;

@@ -1,9 +1,11 @@
+import type { ApiErrorBody } from '@shared/api-error.js';
 import type { SyncKind } from '@shared/record-types.js';
 import { isFinished, type JobState, type JobType, type JobView } from '@shared/schemas/jobs.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { SyncBusyError } from '../sync/service.js';
 import { jobDispatcher } from './dispatch.js';
+import { executeJob, newLeaseOwner, type ExecuteOptions } from './execute.js';
 import { storeInput } from './input.js';
 import { deleteJob, findJob, insertJob, listJobRows, releaseJob, requestCancel, type JobRow } from './queries.js';
 
@@ -43,15 +45,17 @@ export async function createJob(
   actor: Actor,
   type: JobType,
   params: Record<string, unknown>,
-  trigger: string = actor.source,
+  options: { trigger?: string; hold?: boolean } = {},
 ): Promise<number> {
+  const now = ctx.clock.now();
   const id = await insertJob(ctx.db, {
     type,
     params,
-    trigger,
+    trigger: options.trigger ?? actor.source,
     startedBy: actor.userId,
     activeKey: activeKeyOf(type, params),
-    now: ctx.clock.now(),
+    now,
+    runAfter: options.hold ? new Date(now.getTime() + INPUT_HOLD_MS) : undefined,
   });
   if (id === null) throw new SyncBusyError(params.kind as SyncKind);
   return id;
@@ -85,7 +89,7 @@ const INPUT_HOLD_MS = 24 * 3_600_000;
 export async function startImportJob(
   ctx: AppContext,
   actor: Actor,
-  params: { kind: 'events' | 'brands'; dryRun?: boolean },
+  params: { kind: 'events' | 'brands'; dryRun?: boolean; batchSize?: number },
   input: ImportJobInput,
 ): Promise<number> {
   const now = ctx.clock.now();
@@ -132,8 +136,11 @@ export async function cancelJob(ctx: AppContext, id: number): Promise<JobView> {
 
 /** An answer recorded with a failed job, given back as the endpoint that waited for it would have. */
 class RecordedJobError extends AppError {
-  constructor(private readonly body: Record<string, unknown> & { message: string; code: string }, status: number) {
-    super(status, body.code, body.message);
+  constructor(
+    private readonly body: Record<string, unknown> & { message: string; code: string; issues?: ApiErrorBody['issues'] },
+    status: number,
+  ) {
+    super(status, body.code, body.message, body.issues);
   }
 
   override toBody() {
@@ -143,6 +150,40 @@ class RecordedJobError extends AppError {
 
 const POLL_MS = 200;
 
+/** What a finished job's row says: its result, or its recorded error thrown. */
+function outcomeOf(row: JobRow): Record<string, unknown> | null {
+  if (row.state === 'succeeded') return row.result ?? {};
+  if (row.state === 'failed' && row.error)
+    throw new RecordedJobError(row.error.body as ConstructorParameters<typeof RecordedJobError>[0], row.error.status);
+  if (row.state === 'cancelled') throw conflict('The job was cancelled');
+  return null;
+}
+
+/**
+ * Creates a job and runs it in this process at once (the CLI: its file is here, and cron wants the outcome),
+ * recorded like any other so the screens show it; passing failures are retried here after their backoff.
+ */
+export async function runJobHere(
+  ctx: AppContext,
+  actor: Actor,
+  type: JobType,
+  params: Record<string, unknown>,
+  options: Omit<ExecuteOptions, 'owner' | 'takeOver'> = {},
+): Promise<Record<string, unknown>> {
+  // Held back, so a server sharing the database never picks it up before this process claims it.
+  const id = await createJob(ctx, actor, type, params, { hold: true });
+  const owner = newLeaseOwner();
+  for (;;) {
+    const outcome = await executeJob(ctx, id, { ...options, owner });
+    if (outcome.kind !== 'retry') break;
+    await new Promise((resolve) => setTimeout(resolve, outcome.delayMs));
+  }
+  const row = (await findJob(ctx.db, id))!;
+  const result = outcomeOf(row);
+  if (!result) throw new Error(`Job ${id} was taken over by another process`);
+  return result;
+}
+
 /**
  * Waits for a job to finish and answers its result, or throws the error it failed with (the same status and body
  * as before jobs existed), for the endpoints whose callers expect the outcome in the answer.
@@ -151,10 +192,8 @@ export async function waitForJob(ctx: AppContext, id: number, signal?: AbortSign
   for (;;) {
     const row = await findJob(ctx.db, id);
     if (!row) throw notFound('Job not found');
-    if (row.state === 'succeeded') return row.result ?? {};
-    if (row.state === 'failed' && row.error)
-      throw new RecordedJobError(row.error.body as Record<string, unknown> & { message: string; code: string }, row.error.status);
-    if (row.state === 'cancelled') throw conflict('The job was cancelled');
+    const result = outcomeOf(row);
+    if (result) return result;
     if (signal?.aborted) throw badRequest('The client went away');
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
