@@ -21,7 +21,12 @@ export interface JobDispatcher {
 /** BullMQ job ids may not be plain numbers. */
 const queueJobId = (id: number) => `job-${id}`;
 
-export const redisConnection = (url: string) => new RespRedisClient(url) as unknown as ConstructorParameters<typeof Queue>[1]['connection'];
+type QueueConnection = ConstructorParameters<typeof Queue>[1]['connection'];
+
+/** A Redis connection for BullMQ; the caller closes it (and what BullMQ duplicated from it) with closeRedis. */
+export const redisConnection = (url: string) => new RespRedisClient(url) as unknown as QueueConnection;
+
+export const closeRedis = (connection: QueueConnection) => (connection as unknown as RespRedisClient).retire();
 
 /**
  * The embedded runner. Also sweeps the table every lease: jobs queued by another process of the same database,
@@ -91,6 +96,7 @@ class EmbeddedRunner implements JobDispatcher {
 class QueueDispatcher implements JobDispatcher {
   readonly mode = 'queue';
   private readonly queues = new Map<JobType, Queue>();
+  private readonly connections: QueueConnection[] = [];
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -98,7 +104,9 @@ class QueueDispatcher implements JobDispatcher {
     let queue = this.queues.get(type);
     if (!queue) {
       const settings = this.ctx.config.jobs;
-      queue = new Queue(type, { connection: redisConnection(settings.redisUrl!), prefix: settings.queuePrefix });
+      const connection = redisConnection(settings.redisUrl!);
+      this.connections.push(connection);
+      queue = new Queue(type, { connection, prefix: settings.queuePrefix });
       queue.on('error', (error) => this.ctx.log.warn({ err: error }, 'job queue connection problem'));
       this.queues.set(type, queue);
     }
@@ -134,6 +142,7 @@ class QueueDispatcher implements JobDispatcher {
   async close() {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();
+    for (const connection of this.connections.splice(0)) closeRedis(connection);
   }
 }
 
@@ -166,7 +175,10 @@ export function startWorkers(ctx: AppContext): { close(): Promise<void> } {
   if (!settings.redisUrl) throw new Error('REDIS_URL is not set');
   const owner = newLeaseOwner();
   const dispatcher = jobDispatcher(ctx) as QueueDispatcher;
+  const connections: QueueConnection[] = [];
   const workers = JOB_TYPES.map((type) => {
+    const connection = redisConnection(settings.redisUrl!);
+    connections.push(connection);
     const worker = new Worker(
       type,
       async (queued) => {
@@ -175,7 +187,7 @@ export function startWorkers(ctx: AppContext): { close(): Promise<void> } {
         if (outcome.kind === 'retry') throw new Error('passing failure; trying again');
       },
       {
-        connection: redisConnection(settings.redisUrl!),
+        connection,
         prefix: settings.queuePrefix,
         concurrency: settings.concurrency[type],
         lockDuration: settings.leaseMs,
@@ -196,6 +208,7 @@ export function startWorkers(ctx: AppContext): { close(): Promise<void> } {
     async close() {
       clearInterval(sweep);
       await Promise.all(workers.map((worker) => worker.close()));
+      for (const connection of connections) closeRedis(connection);
       await closeJobDispatcher(ctx);
     },
   };

@@ -96,6 +96,17 @@ export class RespRedisClient {
     return new RespRedisClient(this.url);
   }
 
+  /**
+   * Closes a client handed to BullMQ once BullMQ is done with it: BullMQ treats a client it was given as shared and
+   * never closes it (it closes only the duplicates it made). Nothing listens any more, so the close is silent.
+   */
+  retire(): void {
+    this.onconnect = () => undefined;
+    this.onclose = () => undefined;
+    this.onerror = () => undefined;
+    this.close();
+  }
+
   connect(): Promise<void> {
     const target = new URL(this.url);
     const port = Number(target.port || 6379);

@@ -3,7 +3,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { SYNC_KINDS } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { SyncBusyError } from '../sync/service.js';
-import { redisConnection } from './dispatch.js';
+import { closeRedis, redisConnection } from './dispatch.js';
 import { takeScheduleTick } from './queries.js';
 import { createJob, dispatchJob } from './service.js';
 
@@ -41,17 +41,20 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
   const pattern = ctx.config.syncSchedule;
   const settings = ctx.config.jobs;
   if (settings.redisUrl) {
-    const queue = new Queue(SCHEDULE_QUEUE, { connection: redisConnection(settings.redisUrl), prefix: settings.queuePrefix });
+    const queueConnection = redisConnection(settings.redisUrl);
+    const queue = new Queue(SCHEDULE_QUEUE, { connection: queueConnection, prefix: settings.queuePrefix });
     queue.on('error', (error) => ctx.log.warn({ err: error }, 'schedule queue connection problem'));
     if (!pattern) {
       // A schedule taken out of the settings stops.
       await queue.removeJobScheduler(SCHEDULE_NAME);
       await queue.close();
+      closeRedis(queueConnection);
       return { close: async () => undefined };
     }
     await queue.upsertJobScheduler(SCHEDULE_NAME, { pattern }, { name: SCHEDULE_NAME, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+    const workerConnection = redisConnection(settings.redisUrl);
     const worker = new Worker(SCHEDULE_QUEUE, () => startScheduledSyncs(ctx).then(() => undefined), {
-      connection: redisConnection(settings.redisUrl),
+      connection: workerConnection,
       prefix: settings.queuePrefix,
     });
     worker.on('error', (error) => ctx.log.warn({ err: error }, 'schedule worker connection problem'));
@@ -60,6 +63,8 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
       async close() {
         await worker.close();
         await queue.close();
+        closeRedis(workerConnection);
+        closeRedis(queueConnection);
       },
     };
   }
