@@ -150,7 +150,7 @@ export interface Config {
 }
 
 /** Background jobs: BullMQ on Redis when redisUrl is set, else inside the server process. */
-export interface JobSettings {
+interface JobSettings {
   redisUrl?: string;
   /** BullMQ key prefix: processes sharing one Redis for different databases need different prefixes. */
   queuePrefix: string;
@@ -163,7 +163,7 @@ export interface JobSettings {
   backoffMs: number;
 }
 
-export interface StorageSettings {
+interface StorageSettings {
   kind: 'local' | 's3';
   s3: { bucket?: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
 }

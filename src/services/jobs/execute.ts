@@ -14,7 +14,7 @@ export const newLeaseOwner = () => `${hostname()}|${process.pid}|${randomUUID().
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'PROTOCOL_CONNECTION_LOST']);
 
-export function isTransientFailure(error: unknown): boolean {
+function isTransientFailure(error: unknown): boolean {
   if (isTransientTransactionError(error)) return true;
   if (isAppError(error)) return TRANSIENT_STATUSES.has(error.status);
   const code = (error as { code?: unknown } | null)?.code;
@@ -22,7 +22,7 @@ export function isTransientFailure(error: unknown): boolean {
 }
 
 /** What a failed job answers: an AppError's own status and body; anything else a 500 whose first line says why. */
-export function failureOf(error: unknown): JobFailure {
+function failureOf(error: unknown): JobFailure {
   if (isAppError(error)) {
     const body = error.toBody() as unknown as Record<string, unknown>;
     return { status: error.status, message: error.message, code: error.code, body };

@@ -34,7 +34,7 @@ export interface LocalImportInput {
   onProgress?: (progress: ImportProgress) => void;
 }
 
-export interface JobRun {
+interface JobRun {
   ctx: AppContext;
   job: JobRow;
   /** Called at each batch boundary: throws JobCancelledError once the job was cancelled (or taken over). */
@@ -62,7 +62,7 @@ export const SyncParamsSchema = z
   .strict();
 
 /** How an import's input was stored: rows checked by the request (JSON), or a CSV file as uploaded. */
-export interface StoredImportInput {
+interface StoredImportInput {
   format: 'rows' | 'csv';
   bytes: number;
   /** Rows, when known up front. */

@@ -14,7 +14,7 @@ interface Pending {
   reject(error: Error): void;
 }
 
-export class RedisReplyError extends Error {
+class RedisReplyError extends Error {
   override name = 'RedisReplyError';
 }
 

@@ -13,7 +13,7 @@ const SCHEDULE_QUEUE = 'schedule';
 const scheduleActor: Actor = { userId: null, source: 'cli' };
 
 /** One tick of SYNC_SCHEDULE: an incremental sync job of every kind; a kind already syncing is left to that run. */
-export async function startScheduledSyncs(ctx: AppContext): Promise<number[]> {
+async function startScheduledSyncs(ctx: AppContext): Promise<number[]> {
   const started: number[] = [];
   for (const kind of SYNC_KINDS) {
     try {

@@ -10,7 +10,7 @@ import { storeInput } from './input.js';
 import { deleteJob, findJob, insertJob, listJobRows, releaseJob, requestCancel, type JobRow } from './queries.js';
 
 /** The job as the API answers it: who started it by email, progress in one object, the input left out. */
-export function presentJob(row: JobRow): JobView {
+function presentJob(row: JobRow): JobView {
   const { input: _input, ...params } = row.params;
   return {
     id: row.id,

@@ -10,7 +10,7 @@ export const isJobType = (value: string): value is JobType => (JOB_TYPES as read
 export const isJobState = (value: string): value is JobState => (JOB_STATES as readonly string[]).includes(value);
 export const isFinished = (state: JobState) => state === 'succeeded' || state === 'failed' || state === 'cancelled';
 
-export interface JobProgress {
+interface JobProgress {
   done: number;
   /** null while the total is not known yet. */
   total: number | null;
