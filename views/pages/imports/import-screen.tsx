@@ -384,7 +384,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
               </>
             )}
           </div>
-          {job && running && <JobProgressBar job={job} unit="rows" onCancel={cancelImport} />}
+          {job && job.state !== 'failed' && <JobProgressBar job={job} unit="rows" onCancel={running ? cancelImport : undefined} />}
           <Preview kind={kind} parsed={parsed} fileProblem={fileProblem} />
         </Card>
         <Card className="imports-instructions">

@@ -75,13 +75,14 @@ export function JobProgressBar({ job, unit, onCancel }: { job: JobView; unit: st
   }, []);
   const { done, total, phase } = job.progress;
   const started = job.startedAt ? Date.parse(job.startedAt) : null;
-  const elapsed = started === null ? 0 : now - started;
+  // A finished job's time is fixed; a running one's goes on.
+  const elapsed = started === null ? 0 : (job.finishedAt ? Date.parse(job.finishedAt) : now) - started;
   const fraction = total ? Math.min(done / total, 1) : null;
   const remaining = fraction && fraction > 0 && fraction < 1 ? (elapsed / fraction) * (1 - fraction) : null;
   return (
     <div className="job-progress" data-testid="job-progress" role="status" aria-live="polite">
       <div className="job-progress-line">
-        <strong>{job.state === 'queued' ? 'Waiting to start…' : (phase ?? 'Working…')}</strong>
+        <strong>{job.state === 'queued' ? 'Waiting to start…' : job.state === 'cancelled' ? 'Cancelled' : (phase ?? 'Working…')}</strong>
         {job.cancelRequested && <span className="muted"> · stopping after the current batch</span>}
       </div>
       <progress
