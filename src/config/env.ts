@@ -103,13 +103,6 @@ const EnvSchema = z.object({
       .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as */30 * * * *' })
       .optional(),
   ),
-  STORAGE: z.enum(['local', 's3']).default('local'),
-  S3_BUCKET: optionalText,
-  S3_ENDPOINT: optionalUrl,
-  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
-  S3_ACCESS_KEY_ID: optionalText,
-  S3_SECRET_ACCESS_KEY: optionalText,
-  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
 });
 
 function isCronExpression(value: string): boolean {
@@ -123,6 +116,9 @@ function isCronExpression(value: string): boolean {
 }
 
 type RawEnv = z.infer<typeof EnvSchema>;
+
+/** Every setting read from the environment (.env.example lists each one). */
+export const SETTING_NAMES = Object.keys(EnvSchema.shape);
 
 export interface Config {
   env: RawEnv['NODE_ENV'];
@@ -146,7 +142,6 @@ export interface Config {
   jobs: JobSettings;
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
-  storage: StorageSettings;
 }
 
 /** Background jobs: BullMQ on Redis when redisUrl is set, else inside the server process. */
@@ -161,11 +156,6 @@ interface JobSettings {
   /** Attempts in all for a job that fails for a passing reason (network, 429/5xx, deadlocks). */
   attempts: number;
   backoffMs: number;
-}
-
-interface StorageSettings {
-  kind: 'local' | 's3';
-  s3: { bucket?: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
 }
 
 export class ConfigError extends Error {
@@ -210,7 +200,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
   if (env.NODE_ENV !== 'test' && env.BCRYPT_COST < 12) {
     problems.push('BCRYPT_COST: must be at least 12 outside tests');
   }
-  if (env.STORAGE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -249,17 +238,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
       backoffMs: env.JOB_BACKOFF_MS,
     },
     syncSchedule: env.SYNC_SCHEDULE,
-    storage: {
-      kind: env.STORAGE,
-      s3: {
-        bucket: env.S3_BUCKET,
-        endpoint: env.S3_ENDPOINT,
-        region: env.S3_REGION,
-        accessKeyId: env.S3_ACCESS_KEY_ID,
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY,
-        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
-      },
-    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '@context/app-context.js';
@@ -58,6 +59,19 @@ describe('pacer worker', () => {
   });
 
   const count = async (table: string) => Number(((await database.db(table).count({ n: '*' }).first()) as { n: number }).n);
+
+  it('pacer --version prints the release from package.json', async () => {
+    let out = '';
+    const code = await runCli(['--version'], {
+      stdout: { write: (text: string) => ((out += text), true) } as never,
+      stderr: { write: () => true } as never,
+      stdin: process.stdin,
+      env: {},
+    });
+    expect(code).toBe(0);
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(out).toBe(`${pkg.version}\n`);
+  });
 
   it('refuses to start without REDIS_URL', async () => {
     let err = '';
