@@ -44,6 +44,3 @@ export interface JobView {
   finishedAt: string | null;
   updatedAt: string;
 }
-
-/** Long-running work by name, for the Jobs page. */
-export const JOB_TYPE_LABELS: Record<JobType, string> = { import: 'Import', sync: 'Sync', newsletter: 'Newsletter push' };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { isFinished, type JobView } from '@shared/schemas/jobs.js';
 import { apiRequest } from '@views/data/http.js';
 
@@ -11,11 +11,13 @@ const POLL_MS = 1000;
  * finished when the page reopened it). A failed read (the network, a restart) is tried again on the next beat.
  */
 export function useJob(id: number | null, onFinish: (job: JobView) => void, startedHere = false): JobView | null {
-  const [job, setJob] = useState<JobView | null>(null);
+  // Kept with the id it belongs to, so a new id shows nothing until its first read.
+  const [seen, setSeen] = useState<{ id: number; job: JobView } | null>(null);
   const finishRef = useRef(onFinish);
-  finishRef.current = onFinish;
   useEffect(() => {
-    setJob(null);
+    finishRef.current = onFinish;
+  });
+  useEffect(() => {
     if (id === null) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -24,7 +26,7 @@ export function useJob(id: number | null, onFinish: (job: JobView) => void, star
       try {
         const current = await apiRequest<JobView>('GET', `/api/jobs/${id}`);
         if (stopped) return;
-        setJob(current);
+        setSeen({ id, job: current });
         if (isFinished(current.state)) {
           if (sawRunning) finishRef.current(current);
           return;
@@ -41,22 +43,39 @@ export function useJob(id: number | null, onFinish: (job: JobView) => void, star
       clearTimeout(timer);
     };
   }, [id, startedHere]);
-  return job;
+  return seen !== null && seen.id === id ? seen.job : null;
+}
+
+/** Tells this tab's readers of remembered jobs that one changed (other tabs hear the storage event). */
+const rememberedChanged = new EventTarget();
+
+function subscribeRemembered(listener: () => void) {
+  window.addEventListener('storage', listener);
+  rememberedChanged.addEventListener('change', listener);
+  return () => {
+    window.removeEventListener('storage', listener);
+    rememberedChanged.removeEventListener('change', listener);
+  };
 }
 
 /** The job a screen started, remembered in this browser so a reload or a visit elsewhere and back finds it again. */
 export function useRememberedJob(key: string): { id: number | null; startedHere: boolean; remember(id: number | null): void } {
-  const [state, setState] = useState<{ id: number | null; startedHere: boolean }>({ id: null, startedHere: false });
-  useEffect(() => {
-    const stored = Number(window.localStorage.getItem(key));
-    if (Number.isInteger(stored) && stored > 0) setState({ id: stored, startedHere: false });
-  }, [key]);
+  // The server renders no job (it cannot see the browser's storage); the browser reads it once hydrated.
+  const stored = useSyncExternalStore(
+    subscribeRemembered,
+    () => window.localStorage.getItem(key),
+    () => null,
+  );
+  const [startedHere, setStartedHere] = useState<number | null>(null);
+  const id = Number(stored);
+  const valid = Number.isInteger(id) && id > 0 ? id : null;
   const remember = (next: number | null) => {
     if (next === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, String(next));
-    setState({ id: next, startedHere: next !== null });
+    setStartedHere(next);
+    rememberedChanged.dispatchEvent(new Event('change'));
   };
-  return { ...state, remember };
+  return { id: valid, startedHere: valid !== null && startedHere === valid, remember };
 }
 
 function duration(ms: number): string {
