@@ -4,7 +4,7 @@ import { isMysql, mysqlTableOptions } from './helpers.js';
 /**
  * jobs: one row per background job (import, sync, newsletter push) with its state, progress, result and lease, so
  * the screens, the CLI and every process read the same record whether the job ran in Redis workers or in the
- * server. job_inputs: an uploaded import's bytes in chunks, so a worker on another machine can read them.
+ * server. job_inputs: the bytes of an uploaded import file in chunks, so a worker on another machine can read them.
  * schedule_ticks: one row per schedule tick taken, so a tick runs exactly once across processes.
  */
 export async function up(knex: Knex): Promise<void> {
