@@ -113,6 +113,11 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/sync/runs', none(['kind', 'limit'])],
     ['POST /api/sync/:kind', none()],
     ['POST /api/mailchimp/audiences/:audienceId/members', object(AddMemberSchema, [['email', s('member@example.org')]])],
+    ['GET /api/jobs', none(['type', 'state', 'limit'])],
+    ['GET /api/jobs/:id', none()],
+    // No body: the fuzz checks the answers to bad job requests without starting imports or syncs of its own.
+    ['POST /api/jobs', none(['type', 'kind'])],
+    ['POST /api/jobs/:id/cancel', none()],
   ]);
   for (const kind of RECORD_TYPES) {
     const path = recordApiPath(kind);
