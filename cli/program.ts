@@ -4,15 +4,23 @@ import { registerExportCommands } from './commands/export.js';
 import { registerFilesCommands } from './commands/files.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
+import { readFileSync } from 'node:fs';
 import { registerUsersCommands } from './commands/users.js';
+import { registerWorkerCommands } from './commands/worker.js';
 import { EXIT, exitCodeFor, type CliIO } from './runtime.js';
 
 export type CommandRegistrar = (program: Command, io: CliIO) => void;
+
+/** The release, from package.json (one folder above this file both in cli/ and in the bundle's dist/). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 function buildProgram(io: CliIO): Command {
   const program = new Command('pacer')
     .description('Pacer CRM administration: users, database, imports, syncs and newsletters')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .exitOverride()
     .showHelpAfterError();
   for (const register of [
@@ -22,6 +30,7 @@ function buildProgram(io: CliIO): Command {
     registerIntegrationCommands,
     registerFilesCommands,
     registerExportCommands,
+    registerWorkerCommands,
   ]) {
     register(program, io);
   }

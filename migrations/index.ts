@@ -10,6 +10,7 @@ import * as userPreferences from './20261124120000_user_preferences.js';
 import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
 import * as contactsSortIndexes from './20261124120200_contacts_sort_indexes.js';
 import * as dashboardPaymentIndexes from './20261124150000_dashboard_payment_indexes.js';
+import * as jobs from './20261124140000_jobs.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261124120100_list_sort_indexes', listSortIndexes],
   ['20261124120200_contacts_sort_indexes', contactsSortIndexes],
   ['20261124150000_dashboard_payment_indexes', dashboardPaymentIndexes],
+  ['20261124140000_jobs', jobs],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

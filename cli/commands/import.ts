@@ -6,7 +6,8 @@ import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { AppError } from '@services/errors.js';
 import { CsvStreamReader } from '@services/imports/csv-source.js';
 import { IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
-import { importBrands, importEvents, type ImportProgress, type ImportReport } from '@services/imports/service.js';
+import type { ImportProgress, ImportReport } from '@services/imports/service.js';
+import { runJobHere } from '@services/jobs/service.js';
 
 interface ImportOptions {
   dryRun?: boolean;
@@ -106,17 +107,24 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
   let last: ImportProgress = { rowsRead: 0, appliedRows: 0, failedRows: 0 };
   const report = await withContext(io, async (ctx) => {
     try {
-      const source = await csv.source();
-      const importer = kind === 'events' ? importEvents : importBrands;
-      return await importer(ctx, source, {
-        actor: { userId: null, source: 'cli' },
-        dryRun: options.dryRun,
-        batchSize: options.batchSize,
-        onProgress: (update) => {
-          last = update;
-          progress.update(update);
+      // Recorded as a job (the Jobs page shows it, and it can be cancelled there) but run here, where the file is.
+      return (await runJobHere(
+        ctx,
+        { userId: null, source: 'cli' },
+        'import',
+        { kind, ...(options.dryRun ? { dryRun: true } : {}), batchSize: options.batchSize },
+        {
+          local: {
+            open: () => csv.source(),
+            expectedRows: (rowsRead) =>
+              size !== null && csv.bytesRead > 0 ? Math.max(rowsRead, Math.round((rowsRead * size) / csv.bytesRead)) : null,
+            onProgress: (update) => {
+              last = update;
+              progress.update(update);
+            },
+          },
         },
-      });
+      )) as unknown as ImportReport<Record<string, unknown>>;
     } catch (error) {
       // A file the engine cannot read (bad header, no rows, broken quoting) means nothing (more) was imported.
       if (error instanceof AppError && error.status === 400) {

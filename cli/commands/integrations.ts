@@ -1,8 +1,10 @@
 import { Option, type Command } from 'commander';
 import { listAudiences, testMailchimp, testWordPress } from '@services/integrations/service.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '@shared/record-types.js';
-import { pushContacts } from '@services/newsletter/service.js';
-import { runSync, SyncBusyError } from '@services/sync/service.js';
+import { PushOptionsSchema, type PushResult } from '@services/newsletter/service.js';
+import { SyncBusyError } from '@services/sync/service.js';
+import { runJobHere } from '@services/jobs/service.js';
+import { parseInput } from '@services/validate.js';
 import type { CommandRegistrar } from '../program.js';
 import { isAppError } from '@services/errors.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
@@ -67,12 +69,14 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
         for (const current of kinds) {
           const progress = opts.json ? null : progressWriter(io, syncedNouns(current));
           try {
-            const result = await runSync(ctx, current, {
-              actor: cliActor,
-              full: opts.full,
-              dryRun: opts.dryRun,
-              onProgress: progress ? ({ processed, total }) => progress.update(processed, total) : undefined,
-            });
+            // A job like the Sync button's (one of a kind at a time, shown on the Jobs page), run in this process.
+            const result = (await runJobHere(
+              ctx,
+              cliActor,
+              'sync',
+              { kind: current, ...(opts.full ? { full: true } : {}), ...(opts.dryRun ? { dryRun: true } : {}) },
+              { onProgress: progress ? ({ done, total }) => total !== null && progress.update(done, total) : undefined },
+            )) as unknown as SyncResult;
             progress?.done();
             list.push({ kind: current, result, exit: result.errors.length || result.failed ? EXIT.partial : EXIT.ok });
             if (!opts.json) printSyncResult(io, result);
@@ -107,13 +111,17 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
     .option('--json', 'machine-readable output')
     .action(async (opts: { audience: string; ownerType?: string; tag?: string; dryRun?: boolean; json?: boolean }) => {
       const progress = opts.json ? null : progressWriter(io, 'contacts');
-      const result = await withContext(io, (ctx) =>
-        pushContacts(
-          ctx,
-          { audienceId: opts.audience, ownerType: opts.ownerType, tag: opts.tag, dryRun: opts.dryRun },
-          progress ? (done, total) => progress.update(done, total) : undefined,
-        ),
-      );
+      const result = await withContext(io, async (ctx) => {
+        const params = parseInput(PushOptionsSchema, {
+          audienceId: opts.audience,
+          ownerType: opts.ownerType,
+          tag: opts.tag,
+          dryRun: opts.dryRun,
+        });
+        return (await runJobHere(ctx, cliActor, 'newsletter', params, {
+          onProgress: progress ? ({ done, total }) => total !== null && total > 0 && progress.update(done, total) : undefined,
+        })) as unknown as PushResult;
+      });
       if (progress && result.total && !result.dryRun) progress.done();
       if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.dryRun)

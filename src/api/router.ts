@@ -8,6 +8,7 @@ import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
+import { jobsReads, jobsRouter } from './jobs/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
@@ -22,6 +23,7 @@ const allReads: ReadRoute[] = [
   ...preferencesReads,
   ...contactsDirectoryReads,
   ...searchReads,
+  ...jobsReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -53,6 +55,7 @@ export function createApiRouter(): Router {
   }
   // Imports carry whole CSV files as JSON, so they bring their own larger body limit before the default one.
   router.use(importsRouter());
+  router.use(jobsRouter());
   router.use(express.json({ limit: '1mb' }));
   router.use(recordsRouter());
   router.use(attachmentsRouter());

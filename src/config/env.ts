@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from '
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseDotEnv } from 'dotenv';
+import { CronExpressionParser } from 'cron-parser';
 import * as z from 'zod';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -74,9 +75,50 @@ const EnvSchema = z.object({
   MAILCHIMP_API_KEY: optionalText,
   MAILCHIMP_BASE_URL: optionalUrl,
   HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
+  MIGRATE_ON_START: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^rediss?:\/\//.test(v), { message: 'must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379)' })
+      .optional(),
+  ),
+  QUEUE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be letters, digits, - or _')
+      .default('pacer'),
+  ),
+  WORKER_CONCURRENCY_IMPORT: z.coerce.number().int().min(1).max(50).default(1),
+  WORKER_CONCURRENCY_SYNC: z.coerce.number().int().min(1).max(50).default(1),
+  WORKER_CONCURRENCY_NEWSLETTER: z.coerce.number().int().min(1).max(50).default(1),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
+  SYNC_SCHEDULE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as */30 * * * *' })
+      .optional(),
+  ),
 });
 
+function isCronExpression(value: string): boolean {
+  if (value.trim().split(/\s+/).length !== 5) return false;
+  try {
+    CronExpressionParser.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type RawEnv = z.infer<typeof EnvSchema>;
+
+/** Every setting read from the environment (.env.example lists each one). */
+export const SETTING_NAMES = Object.keys(EnvSchema.shape);
 
 export interface Config {
   env: RawEnv['NODE_ENV'];
@@ -95,6 +137,25 @@ export interface Config {
   httpTimeoutMs: number;
   wordpress: { url?: string; user?: string; appPassword?: string; publicSiteUrl?: string };
   mailchimp: { apiKey?: string; baseUrl?: string };
+  /** Bring the schema up to date when the server starts (off when migrations run as a release step). */
+  migrateOnStart: boolean;
+  jobs: JobSettings;
+  /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
+  syncSchedule?: string;
+}
+
+/** Background jobs: BullMQ on Redis when redisUrl is set, else inside the server process. */
+interface JobSettings {
+  redisUrl?: string;
+  /** BullMQ key prefix: processes sharing one Redis for different databases need different prefixes. */
+  queuePrefix: string;
+  /** Jobs a worker process runs at once, per job type. */
+  concurrency: { import: number; sync: number; newsletter: number };
+  /** How long a job's holder may go silent before another process takes the job over. */
+  leaseMs: number;
+  /** Attempts in all for a job that fails for a passing reason (network, 429/5xx, deadlocks). */
+  attempts: number;
+  backoffMs: number;
 }
 
 export class ConfigError extends Error {
@@ -163,6 +224,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
       publicSiteUrl: env.PUBLIC_SITE_URL,
     },
     mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
+    migrateOnStart: env.MIGRATE_ON_START === 'true',
+    jobs: {
+      redisUrl: env.REDIS_URL,
+      queuePrefix: env.QUEUE_PREFIX,
+      concurrency: {
+        import: env.WORKER_CONCURRENCY_IMPORT,
+        sync: env.WORKER_CONCURRENCY_SYNC,
+        newsletter: env.WORKER_CONCURRENCY_NEWSLETTER,
+      },
+      leaseMs: env.JOB_LEASE_SECONDS * 1000,
+      attempts: env.JOB_ATTEMPTS,
+      backoffMs: env.JOB_BACKOFF_MS,
+    },
+    syncSchedule: env.SYNC_SCHEDULE,
   };
 }
 

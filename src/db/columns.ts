@@ -91,4 +91,17 @@ export const columnKinds = {
     full: 'boolean',
   },
   sync_locks: { acquiredAt: 'timestamp', heartbeatAt: 'timestamp' },
+  jobs: {
+    startedBy: 'integer',
+    progressDone: 'integer',
+    progressTotal: 'integer',
+    attempts: 'integer',
+    cancelRequested: 'boolean',
+    leaseExpiresAt: 'timestamp',
+    runAfter: 'timestamp',
+    createdAt: 'timestamp',
+    startedAt: 'timestamp',
+    finishedAt: 'timestamp',
+    updatedAt: 'timestamp',
+  },
 } satisfies Record<string, ColumnKinds>;

@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { checkWebServerSettings, ConfigError, loadConfig } from '@config/env.js';
 import { closeWhenIdle } from '@db/knex.js';
 import { migrateToLatest } from '@services/schema.js';
+import { closeJobDispatcher, jobDispatcher } from '@services/jobs/dispatch.js';
+import { startSyncSchedule } from '@services/jobs/schedule.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';
@@ -17,8 +19,14 @@ async function main() {
   const log = createLogger(config);
   exitOnFatalError(log);
   const ctx = await createServerContext(config, { log });
-  // The embedded database needs no set-up step: bring its schema up to date on start.
-  await migrateToLatest(ctx.db, { log: ctx.log });
+  // The embedded database needs no set-up step: bring its schema up to date on start (unless migrations run as a
+  // release step: MIGRATE_ON_START=false).
+  if (config.migrateOnStart) await migrateToLatest(ctx.db, { log: ctx.log });
+  // Embedded mode: this process runs the jobs, and picks up at once those a crash left behind. With Redis the
+  // workers run them (and the schedule); this process only enqueues.
+  const embedded = !config.jobs.redisUrl;
+  if (embedded) jobDispatcher(ctx);
+  const schedule = embedded ? await startSyncSchedule(ctx) : null;
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -30,7 +38,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     ctx.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    await schedule?.close();
     const clean = await drainAndClose(server, ctx.log, async () => {
+      // A job in hand is not waited for: its lease runs out and the next start (or another process) runs it again,
+      // which imports and syncs allow (their committed batches are skipped as already done).
+      await closeJobDispatcher(ctx, { leaveRunning: true });
       if (!(await closeWhenIdle(ctx.db, POOL_DRAIN_MS)))
         ctx.log.warn({ waitedMs: POOL_DRAIN_MS }, 'closed the database pool with queries still running');
     });

@@ -156,12 +156,24 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
     expect((await run(['sync', 'races'])).code).toBe(2);
   });
 
-  it('exits 1 when WordPress cannot be reached', async () => {
+  it('exits 1 when WordPress cannot be reached, after the job tried it again with backoff', async () => {
     const closed = await new FakeWordPress().start();
     await closed.close();
-    const down = await run(['sync', 'events'], { WORDPRESS_URL: closed.url });
+    const down = await run(['sync', 'events'], { WORDPRESS_URL: closed.url, JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '20' });
     expect(down.code).toBe(1);
     expect(down.err).toBe(`events: sync failed: Could not reach WordPress at ${closed.url}: connection refused\n`);
+    // A network failure may pass, so the job ran three times before it failed; its row says why.
+    const job = (await database.db('jobs').where({ type: 'sync' }).orderBy('id', 'desc').first()) as {
+      state: string;
+      attempts: number;
+      error: string | object;
+    };
+    expect(job.state).toBe('failed');
+    expect(job.attempts).toBe(3);
+    expect(typeof job.error === 'string' ? JSON.parse(job.error) : job.error).toMatchObject({
+      status: 502,
+      message: `Could not reach WordPress at ${closed.url}: connection refused`,
+    });
   });
 
   it('tests the WordPress connection and fails for a wrong application password', async () => {

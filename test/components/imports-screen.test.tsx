@@ -21,12 +21,36 @@ const type = (text: string) => fireEvent.change(textarea(), { target: { value: t
 
 afterEach(() => vi.unstubAllGlobals());
 
+afterEach(() => window.localStorage.clear());
+
+/**
+ * The job API as the screen uses it: POST /api/jobs answers a job id, then GET /api/jobs/{id} answers the job
+ * running (with progress) once and finished with `result` after that.
+ */
+function jobAnswering(result: Record<string, unknown>) {
+  let reads = 0;
+  return vi.fn(async (url: string, init?: RequestInit) => {
+    if (init?.method === 'POST' && url === '/api/jobs') return new Response(JSON.stringify({ id: 7 }), { status: 202 });
+    const running = reads++ === 0;
+    return new Response(
+      JSON.stringify({
+        id: 7,
+        type: 'import',
+        state: running ? 'running' : 'succeeded',
+        progress: { done: running ? 1 : 2, total: 2, phase: running ? 'Importing' : 'Finished' },
+        startedAt: new Date().toISOString(),
+        cancelRequested: false,
+        result: running ? null : result,
+        error: null,
+      }),
+      { status: 200 },
+    );
+  });
+}
+
 describe('events import screen', () => {
   it('has a 12-row textarea; Import is disabled while blank; Reset clears the text and the results', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ updated: 1, created: 2, skipped: 0, errors: [] }), { status: 200 })),
-    );
+    vi.stubGlobal('fetch', jobAnswering({ updated: 1, created: 2, skipped: 0, errors: [] }));
     renderScreen('events');
     expect(textarea().getAttribute('rows')).toBe('12');
     expect(button('Import Data').disabled).toBe(true);
@@ -43,10 +67,7 @@ describe('events import screen', () => {
   });
 
   it('previews the detected columns and first rows, then sends rows with their file lines and shows the tiles, errors and toast', async () => {
-    const fetchMock = vi.fn(
-      async () =>
-        new Response(JSON.stringify({ updated: 1, created: 3, skipped: 1, errors: ['Line 4: no event has event_id 9'] }), { status: 200 }),
-    );
+    const fetchMock = jobAnswering({ updated: 1, created: 3, skipped: 1, errors: ['Line 4: no event has event_id 9'] });
     vi.stubGlobal('fetch', fetchMock);
     renderScreen('events');
     type(
@@ -71,10 +92,12 @@ describe('events import screen', () => {
 
     fireEvent.click(button('Import Data'));
     const tiles = await screen.findByTestId('import-results');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/api/events/bulk-import');
-    expect(JSON.parse(init.body as string)).toEqual({
+    expect(url).toBe('/api/jobs');
+    const sent = JSON.parse(init.body as string) as { type: string; params: Record<string, unknown> };
+    expect(sent.type).toBe('import');
+    expect(sent.params).toEqual({
+      kind: 'events',
       data: [
         { event_id: '5', website: 'https://x.example.org', Emails: 'a@x.example.org, b@x.example.org', Notes: 'hi' },
         { event_id: '9', website: '', Emails: 'c@y.example.org', Notes: '' },
@@ -137,9 +160,15 @@ describe('events import screen', () => {
 describe('brands import screen', () => {
   it("has an 8-row textarea, 'Clear' and 'Import Data', and reports brands and contacts created", async () => {
     let answer!: (response: Response) => void;
+    const jobs = jobAnswering({ brandsCreated: 1, contactsCreated: 1, skipped: 0, errors: [] });
+    let first = true;
     vi.stubGlobal(
       'fetch',
-      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+      vi.fn((url: string, init?: RequestInit) => {
+        if (!first) return jobs(url, init);
+        first = false;
+        return new Promise<Response>((resolve) => (answer = resolve));
+      }),
     );
     renderScreen('brands');
     expect(textarea().getAttribute('rows')).toBe('8');
@@ -148,9 +177,9 @@ describe('brands import screen', () => {
     type('Brand,First Name,Last Name,Email\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com\n');
     fireEvent.click(button('Import Data'));
     expect(button('Importing...').disabled).toBe(true);
-    await act(async () =>
-      answer(new Response(JSON.stringify({ brandsCreated: 1, contactsCreated: 1, skipped: 0, errors: [] }), { status: 200 })),
-    );
+    await act(async () => answer(new Response(JSON.stringify({ id: 7 }), { status: 202 })));
+    // The job runs: its progress shows until it has finished.
+    expect((await screen.findByTestId('job-progress-counts')).textContent).toContain('1 / 2 rows');
     expect((await screen.findByTestId('import-result-brandsCreated')).textContent).toBe('1Brands Created');
     expect(screen.getByTestId('import-result-contactsCreated').textContent).toBe('1Contacts Created');
     expect(screen.queryByTestId('import-errors')).toBeNull();
@@ -199,10 +228,9 @@ describe('files and separators', () => {
     fireEvent.click(button('Import Data'));
     await screen.findByTestId('import-results');
     const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    return JSON.parse(init.body as string) as { data: unknown[]; lines: number[] };
+    return (JSON.parse(init.body as string) as { params: { data: unknown[]; lines: number[] } }).params;
   }
-  const answering = () =>
-    vi.fn(async () => new Response(JSON.stringify({ brandsCreated: 2, contactsCreated: 2, skipped: 0, errors: [] }), { status: 200 }));
+  const answering = () => jobAnswering({ brandsCreated: 2, contactsCreated: 2, skipped: 0, errors: [] });
 
   it('reads a chosen Windows-1252 file (Excel on Windows) as the letters it holds and sends them exactly', async () => {
     const fetchMock = answering();
@@ -212,7 +240,7 @@ describe('files and separators', () => {
     await waitFor(() => expect(textarea().value).toBe(brandsText()));
     expect(screen.getByTestId('import-file-encoding').textContent).toBe('read as Windows-1252');
     const sent = await importAndSent(fetchMock);
-    expect(sent).toEqual({ data: expectedRows, lines: [2, 3] });
+    expect(sent).toEqual({ kind: 'brands', data: expectedRows, lines: [2, 3] });
     expect(JSON.stringify(sent)).not.toContain('\uFFFD');
   });
 

@@ -12,6 +12,7 @@ import { createApp } from '@server/app.js';
 import { createLogger } from '@context/logger.js';
 import type { ServerContext } from '@server/types.js';
 import { readAssetManifest } from '@ssr/assets.js';
+import { closeJobDispatcher } from '@services/jobs/dispatch.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { testConfig, TEST_PASSWORD } from '../helpers/app.js';
 
@@ -54,6 +55,8 @@ export async function startServer(options: { env?: Record<string, string>; clock
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Jobs the test started finish before their database goes.
+      await closeJobDispatcher(ctx);
       await database.destroy();
       rmSync(uploadDir, { recursive: true, force: true });
     },

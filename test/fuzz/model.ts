@@ -131,6 +131,11 @@ export function apiRouteModels(): Map<string, RouteModel> {
         ['add', s('fuzz')],
       ]),
     ],
+    ['GET /api/jobs', none(['type', 'state', 'limit'])],
+    ['GET /api/jobs/:id', none()],
+    // No body: the fuzz checks the answers to bad job requests without starting imports or syncs of its own.
+    ['POST /api/jobs', none(['type', 'kind'])],
+    ['POST /api/jobs/:id/cancel', none()],
   ]);
   for (const kind of RECORD_TYPES) {
     const path = recordApiPath(kind);

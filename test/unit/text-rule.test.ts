@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PushOptionsSchema } from '@services/newsletter/service.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { INVALID_CHARACTER, invalidCharacterIn, isStorableText, text } from '@shared/schemas/text.js';

@@ -4,9 +4,10 @@ import express, { Router, type Request } from 'express';
 import { AppError, badRequest, payloadTooLarge } from '@services/errors.js';
 import { discardPart, whenClientLeaves } from '@services/files/multipart.js';
 import { OVERFLOW_KEY, type SourceRow } from '@shared/imports/csv-records.js';
-import { CsvStreamReader } from '@services/imports/csv-source.js';
 import { IMPORT_MESSAGES, type ImportKind } from '@shared/imports/rules.js';
-import { importBrands, importEvents, type ImportSource } from '@services/imports/service.js';
+import type { ImportReport } from '@services/imports/service.js';
+import { startImportJob, waitForJob } from '@services/jobs/service.js';
+import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
 import { checkCsvText, CsvTextError } from '@shared/csv-text.js';
 import { actorOf } from '../actor.js';
 import type { ReadRoute } from '../reads.js';
@@ -48,7 +49,7 @@ function checkText(text: string, line: number) {
  * without it row i is taken to be on line i + 2 (after the header).
  * Rows are copied into prototype-less objects, so a header cell such as "__proto__" is only ever a column name.
  */
-function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
+function sourceFromBody(kind: ImportKind, body: unknown): { header: string[]; chunks: [SourceRow[]] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw noData(kind);
   const { data, lines, ...rest } = body as { data?: unknown; lines?: unknown };
   const unknownKeys = Object.keys(rest);
@@ -92,11 +93,11 @@ function sourceFromBody(kind: ImportKind, body: unknown): ImportSource {
 }
 
 /**
- * A CSV file sent as multipart/form-data in the field "file" (`curl -F file=@brands.csv`), streamed through the
- * reader `pacer import` uses: the same encoding and separator detection, memory flat however long the file.
- * A file refused part-way (unreadable text, broken quoting) has had the batches before that line applied.
+ * A CSV file sent as multipart/form-data in the field "file" (`curl -F file=@brands.csv`): its bytes are handed to
+ * `store` as they arrive (the import job stores them for whichever process runs it), memory flat however long the
+ * file. The upload limits and a client that goes away fail the stream, and so the store.
  */
-async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (source: ImportSource) => Promise<R>): Promise<R> {
+async function withUploadedFile<R>(kind: ImportKind, req: Request, store: (file: Readable) => Promise<R>): Promise<R> {
   if (Number(req.get('content-length') ?? 0) > IMPORT_FILE_BYTES + MULTIPART_OVERHEAD_BYTES)
     throw payloadTooLarge(UPLOAD_MESSAGES.tooLarge);
   let form: busboy.Busboy;
@@ -108,14 +109,13 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
   } catch {
     throw badRequest(UPLOAD_MESSAGES.notMultipart);
   }
-  let reader = null as CsvStreamReader | null;
   let uploadFailure: AppError | undefined;
-  const received = new Promise<CsvStreamReader>((resolve, reject) => {
+  const received = new Promise<Readable>((resolve, reject) => {
     let file: Readable | null = null;
     const broken = (reason: string) => {
       const failure = badRequest(UPLOAD_MESSAGES.unreadable(reason));
       uploadFailure ??= failure;
-      // Stops the import reading it (busboy would otherwise wait for bytes that never come).
+      // Stops the store reading it (busboy would otherwise wait for bytes that never come).
       file?.destroy(failure);
       reject(failure);
     };
@@ -126,11 +126,11 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
         return;
       }
       file = stream;
-      // busboy cuts a file at the limit and ends it as if whole; failing it stops the import instead.
+      // Heard from this tick on (the store reads it after an await); the store's reading still sees the error.
+      stream.on('error', () => undefined);
+      // busboy cuts a file at the limit and ends it as if whole; failing it stops the store instead.
       stream.on('limit', () => stream.destroy(payloadTooLarge(UPLOAD_MESSAGES.tooLarge)));
-      // Given to its reader in this same tick, before anything is awaited (see CsvStreamReader).
-      reader = new CsvStreamReader(kind, stream);
-      resolve(reader);
+      resolve(stream);
     });
     // The form ended without a file (once resolved, this changes nothing).
     form.on('close', () => reject(noData(kind)));
@@ -140,13 +140,12 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
   });
   req.pipe(form);
   try {
-    return await run(await (await received).source());
+    return await store(await received);
   } catch (error) {
     // busboy fails the file stream with its own error (e.g. a body cut off) just before the form reports it; the
-    // import may see the stream's error first, so answer with what the form said, the client's fault (400).
+    // store may see the stream's error first, so answer with what the form said, the client's fault (400).
     throw uploadFailure ?? error;
   } finally {
-    reader?.close();
     // A refused file can be answered before its body was read: read the rest, unparsed, so the connection stays usable.
     if (!req.readableEnded) {
       req.unpipe(form);
@@ -155,9 +154,31 @@ async function importUploadedFile<R>(kind: ImportKind, req: Request, run: (sourc
   }
 }
 
-/** The rows of a request: an uploaded CSV file, or JSON rows (what the screens send, parsed in the browser). */
-function withSource<R>(kind: ImportKind, req: Request, run: (source: ImportSource) => Promise<R>): Promise<R> {
-  return req.is('multipart/form-data') ? importUploadedFile(kind, req, run) : run(sourceFromBody(kind, req.body));
+/**
+ * Starts an import job from a request: an uploaded CSV file, or JSON rows (what the screens send, parsed in the
+ * browser, checked here so bad rows are answered at once). Answers the job's id.
+ */
+export function startImportFromRequest(
+  req: Request,
+  kind: ImportKind,
+  options: { dryRun?: boolean; body?: unknown } = {},
+): Promise<number> {
+  const params = { kind, ...(options.dryRun ? { dryRun: true } : {}) };
+  if (req.is('multipart/form-data'))
+    return withUploadedFile(kind, req, (file) => startImportJob(req.ctx, actorOf(req), params, { format: 'csv', bytes: file }));
+  const source = sourceFromBody(kind, options.body ?? req.body);
+  const rows = source.chunks[0]!;
+  return startImportJob(req.ctx, actorOf(req), params, {
+    format: 'rows',
+    bytes: Buffer.from(JSON.stringify({ header: source.header, rows })),
+    rows: rows.length,
+  });
+}
+
+/** Enqueues the import and waits for it: the spec's endpoints answer with the counts, as they always have. */
+async function importAndWait(kind: ImportKind, req: Request): Promise<ImportReport<BrandsImportResult & EventsImportResult>> {
+  const id = await startImportFromRequest(req, kind);
+  return (await waitForJob(req.ctx, id)) as unknown as ImportReport<BrandsImportResult & EventsImportResult>;
 }
 
 /** Write endpoints of this area (mounted behind the signed-in check, before the general 1 MB JSON parser). */
@@ -166,7 +187,7 @@ export function importsRouter(): Router {
   const json = express.json({ limit: IMPORT_BODY_LIMIT });
 
   router.post('/events/bulk-import', json, async (req, res) => {
-    const report = await withSource('events', req, (source) => importEvents(req.ctx, source, { actor: actorOf(req) }));
+    const report = await importAndWait('events', req);
     req.log.info(
       { event: 'events_import', rows: report.rowsRead, updated: report.updated, created: report.created, failed: report.failedRows },
       'events imported',
@@ -175,7 +196,7 @@ export function importsRouter(): Router {
   });
 
   router.post('/brands/bulk-import', json, async (req, res) => {
-    const report = await withSource('brands', req, (source) => importBrands(req.ctx, source, { actor: actorOf(req) }));
+    const report = await importAndWait('brands', req);
     req.log.info(
       {
         event: 'brands_import',

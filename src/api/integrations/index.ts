@@ -3,7 +3,8 @@ import { integrationSettings } from '@services/integrations/clients.js';
 import { IntegrationError } from '@services/integrations/errors.js';
 import { addAudienceMember, listAudiences, testMailchimp, testWordPress, wordpressSiteInfo } from '@services/integrations/service.js';
 import { listRuns } from '@services/sync/queries.js';
-import { latestRuns, presentRun, runSync } from '@services/sync/service.js';
+import { latestRuns, presentRun } from '@services/sync/service.js';
+import { startJob, waitForJob } from '@services/jobs/service.js';
 import { actorOf } from '../actor.js';
 import type { AppContext } from '@services/context.js';
 import { defineRead, type ReadRoute } from '../reads.js';
@@ -39,8 +40,9 @@ export function integrationsRouter(): Router {
   router.post('/sync/:kind', async (req, res) => {
     const kind = String(req.params.kind);
     if (!isSyncKind(kind)) throw new IntegrationError(404, 'not_found', `No sync named ${kind}; use one of: ${SYNC_KINDS.join(', ')}`);
-    const result = await runSync(req.ctx, kind, { actor: actorOf(req) });
-    res.json(result);
+    // Enqueued and waited for: the caller gets the run's result, or its failure, as before jobs existed.
+    const id = await startJob(req.ctx, actorOf(req), 'sync', { kind });
+    res.json(await waitForJob(req.ctx, id));
   });
   router.post('/mailchimp/audiences/:audienceId/members', async (req, res) => {
     res.json(await addAudienceMember(req.ctx, String(req.params.audienceId), req.body ?? {}));

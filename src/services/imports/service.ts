@@ -41,6 +41,8 @@ export interface ImportOptions {
   /** Errors kept for the answer; the rest are counted in `failedRows` and summed up in one last line. */
   maxErrors?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Awaited before each batch is written, every batch before it committed: throws to stop the import there (cancel). */
+  beforeBatch?: () => Promise<void>;
 }
 
 export interface ImportProgress {
@@ -118,6 +120,8 @@ async function runBatches<P extends { line: number }>(
     // Progress counts the rows up to the end of this batch, reported once it has committed.
     const rowsDone = tally.rowsRead;
     if (writing) await writing;
+    // A batch boundary: every batch before this one has committed, none after it has started.
+    await options.beforeBatch?.();
     writing = apply(current, tally).then(() =>
       options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows }),
     );

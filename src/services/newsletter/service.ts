@@ -75,6 +75,7 @@ export async function pushContacts(
   ctx: AppContext,
   input: unknown,
   onProgress?: (done: number, total: number) => void,
+  beforeBatch?: () => Promise<void>,
 ): Promise<PushResult> {
   const options = parseInput(PushOptionsSchema, input);
   const client = mailchimpClient(ctx);
@@ -91,6 +92,7 @@ export async function pushContacts(
   if (options.dryRun) return result;
   let done = 0;
   for (let start = 0; start < members.length; start += PUSH_BATCH_SIZE) {
+    await beforeBatch?.();
     const batch = members.slice(start, start + PUSH_BATCH_SIZE);
     const outcomes = await Promise.allSettled(batch.map((member) => upsertAudienceMember(client, options.audienceId, member)));
     outcomes.forEach((outcome, index) => {

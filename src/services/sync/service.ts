@@ -29,6 +29,8 @@ export interface SyncOptions {
   /** Read and compare everything, write nothing (and record no run). */
   dryRun?: boolean;
   onProgress?(progress: { page: number; totalPages: number; processed: number; total: number }): void;
+  /** Awaited before each page is written: throws to stop the sync there (pages before it stay written). */
+  beforePage?: () => Promise<void>;
 }
 
 /**
@@ -227,6 +229,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     const published = new Set<number>();
     let processed = 0;
     for await (const page of client.posts(model.restBase, { modifiedAfter, fields: SYNC_FIELDS })) {
+      await options.beforePage?.();
       for (const post of page.posts) if (!post.status || post.status === 'publish') published.add(post.id);
       const outcome = await syncPage(ctx, model, page.posts, { now: started, dryRun, actor: options.actor });
       totals.created += outcome.created;

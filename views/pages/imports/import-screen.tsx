@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
 import { messageOf } from '@shared/api-error.js';
 import { CsvTextError, decodeCsvBytes, ENCODING_LABELS, type CsvEncoding, type Separator } from '@shared/csv-text.js';
@@ -6,6 +6,7 @@ import { PageHeader } from '@views/components/records/detail.js';
 import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
+import { JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
 import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
 
@@ -15,7 +16,6 @@ interface ScreenConfig {
   title: string;
   backTo: string;
   backLabel: string;
-  endpoint: string;
   rows: number;
   clearLabel: 'Reset' | 'Clear';
   failureFallback: string;
@@ -31,7 +31,6 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     title: 'Bulk Import Events',
     backTo: '/events',
     backLabel: 'Back to Events',
-    endpoint: '/api/events/bulk-import',
     rows: 12,
     clearLabel: 'Reset',
     failureFallback: 'Failed to import data',
@@ -41,9 +40,13 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
       { key: 'skipped', label: 'Skipped', value: (r) => r.skipped },
       { key: 'errors', label: 'Errors', value: (r) => r.errors.length },
     ],
-    describe: (r) => `Updated ${(r as EventsImportResult).updated} events, created ${(r as EventsImportResult).created} contacts`,
+    // "Updated 0 events" says nothing when contacts were added: then only what was created is named.
+    describe: (r) => {
+      const { updated, created } = r as EventsImportResult;
+      return updated === 0 && created > 0 ? `Created ${created} contacts` : `Updated ${updated} events, created ${created} contacts`;
+    },
     instructions: [
-      'Paste CSV text below, or choose or drop a .csv file. The first line is the header.',
+      'Paste CSV text into the CSV Data box, or choose or drop a .csv file there. The first line is the header.',
       'Required columns: event_id (the event\u2019s WordPress id) and website, plus an email column named Email or Emails.',
       'Files may be UTF-8, UTF-16 (with a BOM) or Windows-1252 (Excel\u2019s plain CSV), separated by commas, semicolons or tabs.',
       'Each row sets the event\u2019s website (a blank cell leaves it as it is) and adds its addresses as contacts. Several addresses may share a cell, separated by commas, semicolons or spaces.',
@@ -55,7 +58,6 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     title: 'Bulk Import Brands',
     backTo: '/brands',
     backLabel: 'Back to Brands',
-    endpoint: '/api/brands/bulk-import',
     rows: 8,
     clearLabel: 'Clear',
     failureFallback: 'Unknown error occurred',
@@ -67,7 +69,7 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     ],
     describe: (r) => `Created ${(r as BrandsImportResult).brandsCreated} brands and ${(r as BrandsImportResult).contactsCreated} contacts`,
     instructions: [
-      'Paste CSV text below, or choose or drop a .csv file. The first line is the header.',
+      'Paste CSV text into the CSV Data box, or choose or drop a .csv file there. The first line is the header.',
       'Required columns: Brand, First Name, Last Name and Email. Optional: Current Job (the contact\u2019s job title).',
       'Put quotes around cells that contain commas, e.g. "Fleet Feet, Inc.".',
       'Files may be UTF-8, UTF-16 (with a BOM) or Windows-1252 (Excel\u2019s plain CSV), separated by commas, semicolons or tabs.',
@@ -167,28 +169,35 @@ function Preview({ kind, parsed, fileProblem }: { kind: ImportKind; parsed: Pars
 }
 
 function Results({ config, result }: { config: ScreenConfig; result: Result }) {
+  // Brought into view when it appears: on a long page the answer would otherwise sit below the fold.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [result]);
   return (
-    <Card className="imports-results" data-testid="import-results">
-      <CardHeader title="Import Results" />
-      <div className="imports-tiles">
-        {config.tiles.map((tile) => (
-          <div key={tile.key} className={`imports-tile imports-tile-${tile.key}`} data-testid={`import-result-${tile.key}`}>
-            <span className="imports-tile-value">{tile.value(result).toLocaleString('en')}</span>
-            <span className="imports-tile-label">{tile.label}</span>
-          </div>
-        ))}
-      </div>
-      {result.errors.length > 0 && (
-        <div className="imports-errors">
-          <h3>Errors</h3>
-          <ul data-testid="import-errors">
-            {result.errors.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
+    <div ref={ref} className="imports-results">
+      <Card data-testid="import-results">
+        <CardHeader title="Import Results" />
+        <div className="imports-tiles">
+          {config.tiles.map((tile) => (
+            <div key={tile.key} className={`imports-tile imports-tile-${tile.key}`} data-testid={`import-result-${tile.key}`}>
+              <span className="imports-tile-value">{tile.value(result).toLocaleString('en')}</span>
+              <span className="imports-tile-label">{tile.label}</span>
+            </div>
+          ))}
         </div>
-      )}
-    </Card>
+        {result.errors.length > 0 && (
+          <div className="imports-errors">
+            <h3>Errors</h3>
+            <ul data-testid="import-errors">
+              {result.errors.map((error) => (
+                <li key={error}>{error}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </Card>
+    </div>
   );
 }
 
@@ -197,7 +206,28 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   const config = SCREENS[kind];
   const [text, setText] = useState('');
   const [result, setResult] = useState<Result | null>(null);
-  const [pending, setPending] = useState(false);
+  const [starting, setStarting] = useState(false);
+  // The import runs as a job: its id is remembered, so a reload or a visit elsewhere and back shows it again.
+  const { id: jobId, startedHere, remember: rememberJob } = useRememberedJob(`pacer.import.${kind}`);
+  const job = useJob(
+    jobId,
+    (finished) => {
+      if (finished.state === 'succeeded') {
+        toast({ title: 'Import completed', description: config.describe(finished.result as unknown as Result) });
+      } else if (finished.state === 'failed') {
+        toast({ title: 'Import failed', description: finished.error?.message ?? config.failureFallback, variant: 'destructive' });
+      } else {
+        toast({
+          title: 'Import cancelled',
+          description: `Stopped after ${finished.progress.done.toLocaleString('en')} rows; the rows before were imported.`,
+        });
+      }
+    },
+    startedHere,
+  );
+  const running = job !== null && (job.state === 'queued' || job.state === 'running');
+  const pending = starting || running || (jobId !== null && job === null);
+  const shownResult = result ?? (job?.state === 'succeeded' ? (job.result as unknown as Result) : null);
   const [fileName, setFileName] = useState<string | null>(null);
   // How the chosen file was read, or why it could not be (then the text stays empty).
   const [fileEncoding, setFileEncoding] = useState<CsvEncoding | null>(null);
@@ -258,6 +288,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   function clear() {
     setText('');
     setResult(null);
+    rememberJob(null);
     forgetFile();
   }
 
@@ -267,15 +298,24 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
       toast({ ...refusal(kind, checked.message), variant: 'destructive' });
       return;
     }
-    setPending(true);
+    setStarting(true);
+    setResult(null);
     try {
-      const answer = await apiRequest<Result>('POST', config.endpoint, checked.payload);
-      setResult(answer);
-      toast({ title: 'Import completed', description: config.describe(answer) });
+      const started = await apiRequest<{ id: number }>('POST', '/api/jobs', { type: 'import', params: { kind, ...checked.payload } });
+      rememberJob(started.id);
     } catch (error) {
       toast({ title: 'Import failed', description: messageOf(error, config.failureFallback), variant: 'destructive' });
     } finally {
-      setPending(false);
+      setStarting(false);
+    }
+  }
+
+  async function cancelImport() {
+    if (jobId === null) return;
+    try {
+      await apiRequest('POST', `/api/jobs/${jobId}/cancel`);
+    } catch (error) {
+      toast({ title: 'Could not cancel', description: messageOf(error, 'Could not cancel the import'), variant: 'destructive' });
     }
   }
 
@@ -344,6 +384,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
               </>
             )}
           </div>
+          {job && job.state !== 'failed' && <JobProgressBar job={job} unit="rows" onCancel={running ? cancelImport : undefined} />}
           <Preview kind={kind} parsed={parsed} fileProblem={fileProblem} />
         </Card>
         <Card className="imports-instructions">
@@ -362,7 +403,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
           </p>
         </Card>
       </div>
-      {result && <Results config={config} result={result} />}
+      {shownResult && <Results config={config} result={shownResult} />}
     </div>
   );
 }

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { loadConfig } from '@config/env.js';
+import { createAppContext } from '@context/app-context.js';
+import { createLogger } from '@context/logger.js';
+import { startWorkers } from '@services/jobs/dispatch.js';
+import { startSyncSchedule } from '@services/jobs/schedule.js';
+import type { CommandRegistrar } from '../program.js';
+import { CliExit, EXIT, type CliIO } from '../runtime.js';
+
+/** Resolves on the first SIGTERM or SIGINT (a deploy stopping the process, or Ctrl-C). */
+const stopSignal = () =>
+  new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+
+/**
+ * `pacer worker`: runs the jobs the web processes queue in Redis (imports, syncs, newsletter pushes), as many
+ * processes as wanted, each with WORKER_CONCURRENCY_<TYPE> jobs of a type at once; runs SYNC_SCHEDULE's syncs.
+ * A stop signal lets the jobs in hand finish; a killed worker's job is taken over by another after its lease.
+ */
+export const registerWorkerCommands: CommandRegistrar = (program: Command, io: CliIO) => {
+  program
+    .command('worker')
+    .description('Run background jobs (imports, syncs, newsletter pushes) from the Redis queue; needs REDIS_URL')
+    .action(async () => {
+      const config = loadConfig(io.env);
+      if (!config.jobs.redisUrl)
+        throw new CliExit(EXIT.usage, 'pacer worker needs REDIS_URL (e.g. redis://127.0.0.1:6379); without it the server runs jobs itself');
+      const ctx = await createAppContext(config, { log: createLogger(config) });
+      const workers = startWorkers(ctx);
+      const schedule = await startSyncSchedule(ctx);
+      const signal = await stopSignal();
+      ctx.log.info({ signal }, 'worker stopping: finishing the jobs in hand');
+      await schedule.close();
+      await workers.close();
+      await ctx.db.destroy();
+      ctx.log.info('worker stopped');
+    });
+};

@@ -1,0 +1,134 @@
+import * as z from 'zod';
+import type { SourceRow } from '@shared/imports/csv-records.js';
+import type { JobType } from '@shared/schemas/jobs.js';
+import { SYNC_KINDS } from '@shared/record-types.js';
+import type { Actor, AppContext } from '../context.js';
+import { badRequest } from '../errors.js';
+import { CsvStreamReader } from '../imports/csv-source.js';
+import { importBrands, importEvents, type ImportProgress, type ImportSource } from '../imports/service.js';
+import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
+import { runSync } from '../sync/service.js';
+import { parseInput } from '../validate.js';
+import { readInput, readInputText } from './input.js';
+import type { JobRow } from './queries.js';
+
+export class JobCancelledError extends Error {
+  constructor() {
+    super('The job was cancelled');
+    this.name = 'JobCancelledError';
+  }
+}
+
+export interface JobProgressUpdate {
+  done: number;
+  total: number | null;
+  phase: string | null;
+}
+
+/** An import's rows when the process running it has them at hand (the CLI reading a local file). */
+export interface LocalImportInput {
+  open(): Promise<ImportSource>;
+  /** Rows expected in all, estimated as the file is read (null when unknown, e.g. standard input). */
+  expectedRows(rowsRead: number): number | null;
+  /** The engine's own counts after each batch (the CLI's bar shows them). */
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+interface JobRun {
+  ctx: AppContext;
+  job: JobRow;
+  /** Called at each batch boundary: throws JobCancelledError once the job was cancelled (or taken over). */
+  checkpoint(): Promise<void>;
+  progress(update: Partial<JobProgressUpdate>): void;
+  local?: LocalImportInput;
+}
+
+type JobHandler = (run: JobRun) => Promise<Record<string, unknown>>;
+
+export const ImportParamsSchema = z
+  .object({
+    kind: z.enum(['events', 'brands'], { error: 'kind must be events or brands' }),
+    dryRun: z.boolean().optional(),
+    batchSize: z.number().int().min(1).max(50_000).optional(),
+  })
+  .strict();
+
+export const SyncParamsSchema = z
+  .object({
+    kind: z.enum(SYNC_KINDS, { error: `kind must be one of: ${SYNC_KINDS.join(', ')}` }),
+    full: z.boolean().optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+/** How an import's input was stored: rows checked by the request (JSON), or a CSV file as uploaded. */
+interface StoredImportInput {
+  format: 'rows' | 'csv';
+  bytes: number;
+  /** Rows, when known up front. */
+  rows?: number;
+}
+
+const actorOf = (job: JobRow): Actor => ({ userId: job.startedBy, source: job.trigger === 'cli' ? 'cli' : 'web' });
+
+/** The import's rows from the stored input, with the number of rows to expect. */
+async function storedImportSource(ctx: AppContext, job: JobRow, kind: 'events' | 'brands'): Promise<LocalImportInput> {
+  const input = job.params.input as StoredImportInput | undefined;
+  if (!input) throw badRequest('This import was started from the command line and its file is not available here; run it again');
+  if (input.format === 'rows') {
+    const stored = JSON.parse(await readInputText(ctx.db, job.id)) as { header: string[]; rows: SourceRow[] };
+    return { open: async () => ({ header: stored.header, chunks: [stored.rows] }), expectedRows: () => stored.rows.length };
+  }
+  const reader = new CsvStreamReader(kind, readInput(ctx.db, job.id));
+  return {
+    open: () => reader.source(),
+    // Rows so far scaled by the bytes still to read: exact at the end, close enough for a bar before it.
+    expectedRows: (rowsRead) => (reader.bytesRead > 0 ? Math.max(rowsRead, Math.round((rowsRead * input.bytes) / reader.bytesRead)) : null),
+  };
+}
+
+export const jobHandlers: Record<JobType, JobHandler> = {
+  async import({ ctx, job, checkpoint, progress, local }) {
+    const { input: _stored, ...asked } = job.params;
+    const params = ImportParamsSchema.parse(asked);
+    const input = local ?? (await storedImportSource(ctx, job, params.kind));
+    progress({ done: 0, total: input.expectedRows(0), phase: 'Reading the file' });
+    const source = await input.open();
+    progress({ phase: 'Importing' });
+    const importer = params.kind === 'events' ? importEvents : importBrands;
+    const report = await importer(ctx, source, {
+      actor: actorOf(job),
+      dryRun: params.dryRun,
+      batchSize: params.batchSize,
+      beforeBatch: checkpoint,
+      onProgress: (update) => {
+        input.onProgress?.(update);
+        progress({ done: update.rowsRead, total: input.expectedRows(update.rowsRead) });
+      },
+    });
+    progress({ done: report.rowsRead, total: report.rowsRead, phase: 'Finished' });
+    return { ...report };
+  },
+
+  async sync({ ctx, job, checkpoint, progress }) {
+    const params = SyncParamsSchema.parse(job.params);
+    progress({ phase: 'Reading posts' });
+    const result = await runSync(ctx, params.kind, {
+      actor: actorOf(job),
+      full: params.full,
+      dryRun: params.dryRun,
+      beforePage: checkpoint,
+      onProgress: ({ processed, total }) => progress({ done: processed, total }),
+    });
+    progress({ phase: 'Finished' });
+    return { ...result };
+  },
+
+  async newsletter({ ctx, job, checkpoint, progress }) {
+    const params = parseInput(PushOptionsSchema, job.params);
+    progress({ phase: 'Pushing contacts' });
+    const result = await pushContacts(ctx, params, (done, total) => progress({ done, total }), checkpoint);
+    progress({ done: result.total, total: result.total, phase: 'Finished' });
+    return { ...result };
+  },
+};

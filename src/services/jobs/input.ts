@@ -1,0 +1,59 @@
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { withTransaction } from '@db/transaction.js';
+import { INPUT_CHUNK_BYTES, insertInputChunks, readInputChunks } from './queries.js';
+
+/** Chunks written per insert, and read per query: a few MB at a time either way. */
+const CHUNKS_PER_QUERY = 32;
+
+/**
+ * Stores a job's input (an uploaded CSV, or the rows a screen sent) in job_inputs, so whichever process runs the job
+ * can read it, on this machine or another. Written in one transaction: a job never sees half its input.
+ */
+export async function storeInput(db: Knex, jobId: number, source: AsyncIterable<Buffer> | Buffer): Promise<number> {
+  let size = 0;
+  await withTransaction({ db }, async (trx) => {
+    size = 0;
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let carry: Buffer = Buffer.alloc(0);
+    const flush = async () => {
+      await insertInputChunks(trx, jobId, seq, pending);
+      seq += pending.length;
+      pending = [];
+    };
+    const chunks = Buffer.isBuffer(source) ? [source] : source;
+    for await (const chunk of chunks) {
+      size += chunk.length;
+      carry = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+      while (carry.length >= INPUT_CHUNK_BYTES) {
+        pending.push(carry.subarray(0, INPUT_CHUNK_BYTES));
+        carry = carry.subarray(INPUT_CHUNK_BYTES);
+        if (pending.length >= CHUNKS_PER_QUERY) await flush();
+      }
+    }
+    if (carry.length) pending.push(carry);
+    await flush();
+  });
+  return size;
+}
+
+/** A job's stored input as a stream, read a few chunks at a time. */
+export function readInput(db: Knex, jobId: number): Readable {
+  async function* chunks() {
+    let next = 0;
+    for (;;) {
+      const rows = await readInputChunks(db, jobId, next, CHUNKS_PER_QUERY);
+      for (const row of rows) yield row.bytes;
+      if (rows.length < CHUNKS_PER_QUERY) return;
+      next = rows[rows.length - 1]!.seq + 1;
+    }
+  }
+  return Readable.from(chunks());
+}
+
+export async function readInputText(db: Knex, jobId: number): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of readInput(db, jobId)) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}

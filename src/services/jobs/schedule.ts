@@ -1,0 +1,99 @@
+import { Queue, Worker } from 'bullmq';
+import { CronExpressionParser } from 'cron-parser';
+import { SYNC_KINDS } from '@shared/record-types.js';
+import type { Actor, AppContext } from '../context.js';
+import { SyncBusyError } from '../sync/service.js';
+import { closeRedis, redisConnection } from './dispatch.js';
+import { takeScheduleTick } from './queries.js';
+import { createJob, dispatchJob } from './service.js';
+
+const SCHEDULE_NAME = 'sync-all';
+/** The schedule's own queue: its jobs only start the sync jobs, so they never wait behind a long sync. */
+const SCHEDULE_QUEUE = 'schedule';
+const scheduleActor: Actor = { userId: null, source: 'cli' };
+
+/** One tick of SYNC_SCHEDULE: an incremental sync job of every kind; a kind already syncing is left to that run. */
+async function startScheduledSyncs(ctx: AppContext): Promise<number[]> {
+  const started: number[] = [];
+  for (const kind of SYNC_KINDS) {
+    try {
+      const id = await createJob(ctx, scheduleActor, 'sync', { kind }, { trigger: 'schedule' });
+      await dispatchJob(ctx, { id, type: 'sync' });
+      started.push(id);
+    } catch (error) {
+      if (!(error instanceof SyncBusyError)) throw error;
+      ctx.log.info({ kind }, 'scheduled sync skipped: one is already running');
+    }
+  }
+  return started;
+}
+
+export interface ScheduleHandle {
+  close(): Promise<void>;
+}
+
+/**
+ * Runs SYNC_SCHEDULE, exactly once per tick however many processes run it. With Redis: a BullMQ job scheduler
+ * (every worker upserts the same one, and BullMQ makes one job per tick). Embedded: each process times the ticks
+ * and the first to record a tick in schedule_ticks runs it.
+ */
+export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle> {
+  const pattern = ctx.config.syncSchedule;
+  const settings = ctx.config.jobs;
+  if (settings.redisUrl) {
+    const queueConnection = redisConnection(settings.redisUrl);
+    const queue = new Queue(SCHEDULE_QUEUE, { connection: queueConnection, prefix: settings.queuePrefix });
+    queue.on('error', (error) => ctx.log.warn({ err: error }, 'schedule queue connection problem'));
+    if (!pattern) {
+      // A schedule taken out of the settings stops.
+      await queue.removeJobScheduler(SCHEDULE_NAME);
+      await queue.close();
+      closeRedis(queueConnection);
+      return { close: async () => undefined };
+    }
+    await queue.upsertJobScheduler(SCHEDULE_NAME, { pattern }, { name: SCHEDULE_NAME, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+    const workerConnection = redisConnection(settings.redisUrl);
+    const worker = new Worker(SCHEDULE_QUEUE, () => startScheduledSyncs(ctx).then(() => undefined), {
+      connection: workerConnection,
+      prefix: settings.queuePrefix,
+    });
+    worker.on('error', (error) => ctx.log.warn({ err: error }, 'schedule worker connection problem'));
+    ctx.log.info({ pattern }, 'sync schedule on');
+    return {
+      async close() {
+        await worker.close();
+        await queue.close();
+        closeRedis(workerConnection);
+        closeRedis(queueConnection);
+      },
+    };
+  }
+  if (!pattern) return { close: async () => undefined };
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  // From the later of now and the last tick: a timer that fires a moment early must not run the same tick again.
+  const next = (after: Date) => {
+    if (closed) return;
+    const now = ctx.clock.now();
+    const tick = CronExpressionParser.parse(pattern, { currentDate: now > after ? now : after })
+      .next()
+      .toDate();
+    timer = setTimeout(() => void runTick(tick).finally(() => next(tick)), Math.max(0, tick.getTime() - now.getTime()));
+    timer.unref();
+  };
+  const runTick = async (tick: Date) => {
+    try {
+      if (await takeScheduleTick(ctx.db, SCHEDULE_NAME, tick)) await startScheduledSyncs(ctx);
+    } catch (error) {
+      ctx.log.error({ err: error }, 'scheduled sync could not start');
+    }
+  };
+  next(ctx.clock.now());
+  ctx.log.info({ pattern }, 'sync schedule on');
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
+}
