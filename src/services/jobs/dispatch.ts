@@ -1,10 +1,10 @@
 import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { JOB_TYPES, type JobType } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
 import { executeJob, newLeaseOwner } from './execute.js';
 import { findRunnableJobs } from './queries.js';
-import { RespRedisClient } from './redis-client.js';
 
 /**
  * Where a recorded job goes to run. With REDIS_URL set: a BullMQ queue per job type, served by `pacer worker`
@@ -21,12 +21,13 @@ export interface JobDispatcher {
 /** BullMQ job ids may not be plain numbers. */
 const queueJobId = (id: number) => `job-${id}`;
 
-type QueueConnection = ConstructorParameters<typeof Queue>[1]['connection'];
+/**
+ * A Redis connection for BullMQ; the caller closes it with closeRedis. BullMQ's workers block on Redis and need
+ * commands that wait for a reconnect instead of failing after a few retries (maxRetriesPerRequest: null).
+ */
+export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
 
-/** A Redis connection for BullMQ; the caller closes it (and what BullMQ duplicated from it) with closeRedis. */
-export const redisConnection = (url: string) => new RespRedisClient(url) as unknown as QueueConnection;
-
-export const closeRedis = (connection: QueueConnection) => (connection as unknown as RespRedisClient).retire();
+export const closeRedis = (connection: Redis) => void connection.quit().catch(() => undefined);
 
 /**
  * The embedded runner. Also sweeps the table every lease: jobs queued by another process of the same database,
@@ -96,7 +97,7 @@ class EmbeddedRunner implements JobDispatcher {
 class QueueDispatcher implements JobDispatcher {
   readonly mode = 'queue';
   private readonly queues = new Map<JobType, Queue>();
-  private readonly connections: QueueConnection[] = [];
+  private readonly connections: Redis[] = [];
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -175,7 +176,7 @@ export function startWorkers(ctx: AppContext): { close(): Promise<void> } {
   if (!settings.redisUrl) throw new Error('REDIS_URL is not set');
   const owner = newLeaseOwner();
   const dispatcher = jobDispatcher(ctx) as QueueDispatcher;
-  const connections: QueueConnection[] = [];
+  const connections: Redis[] = [];
   const workers = JOB_TYPES.map((type) => {
     const connection = redisConnection(settings.redisUrl!);
     connections.push(connection);
