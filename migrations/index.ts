@@ -6,6 +6,7 @@ import * as importLocks from './20261121300001_import_locks.js';
 import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_index.js';
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
+import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121400000_sync_locks_and_notices', syncLocksAndNotices],
   ['20261121500000_contacts_email_owner_index', contactsEmailOwnerIndex],
   ['20261122000000_derived_data_versions', derivedDataVersions],
+  ['20261124130000_roles_sessions_throttle', rolesSessionsThrottle],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -6,6 +6,7 @@ import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { AppError } from '@services/errors.js';
 import { CsvStreamReader } from '@services/imports/csv-source.js';
 import { IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
+import { cliActor } from '@services/context.js';
 import { importBrands, importEvents, type ImportProgress, type ImportReport } from '@services/imports/service.js';
 
 interface ImportOptions {
@@ -109,7 +110,7 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
       const source = await csv.source();
       const importer = kind === 'events' ? importEvents : importBrands;
       return await importer(ctx, source, {
-        actor: { userId: null, source: 'cli' },
+        actor: cliActor(),
         dryRun: options.dryRun,
         batchSize: options.batchSize,
         onProgress: (update) => {

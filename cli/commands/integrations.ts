@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { listAudiences, testMailchimp, testWordPress } from '@services/integrations/service.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '@shared/record-types.js';
+import { cliActor } from '@services/context.js';
 import { pushContacts } from '@services/newsletter/service.js';
 import { runSync, SyncBusyError } from '@services/sync/service.js';
 import type { CommandRegistrar } from '../program.js';
@@ -17,8 +18,6 @@ const syncedNouns = (kind: SyncKind) => RECORD_TYPE_INFO[syncedTypeOf(kind)].plu
  * settings, 3 finished with item problems, 4 the same sync is already running (docs/decisions/0042-sync-cli.md).
  */
 const SYNC_BUSY_EXIT = 4;
-
-const cliActor = { userId: null, source: 'cli' } as const;
 
 /** Worst first: a failure outranks a busy lock, which outranks item problems. */
 function worstExit(codes: number[]): number {
@@ -68,7 +67,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
           const progress = opts.json ? null : progressWriter(io, syncedNouns(current));
           try {
             const result = await runSync(ctx, current, {
-              actor: cliActor,
+              actor: cliActor(),
               full: opts.full,
               dryRun: opts.dryRun,
               onProgress: progress ? ({ processed, total }) => progress.update(processed, total) : undefined,

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { sessionInfo } from '@api/core/auth.js';
 import { integrationsOverview } from '@api/integrations/index.js';
-import type { Actor } from '@services/context.js';
+import { actorOfUser, type Actor } from '@services/context.js';
 import { createContact, deleteContact, getContact, listContacts, updateContact } from '@services/contacts/service.js';
 import { unauthorized } from '@services/errors.js';
 import { deleteFile, listFiles } from '@services/files/service.js';
@@ -25,7 +25,7 @@ export function serverDataSource(req: Request): DataSource {
     user();
     return req.ctx;
   };
-  const actor = (): Actor => ({ userId: user().id, source: 'web' });
+  const actor = (): Actor => actorOfUser(user());
   return {
     session: () => sessionInfo(req),
     stats: () => getStats(ctx()),

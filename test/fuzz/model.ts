@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { AddMemberSchema } from '@services/integrations/service.js';
-import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { LoginSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
@@ -81,7 +81,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/session', none()],
     [
       'POST /api/setup',
-      object(NewUserSchema, [
+      object(SetupSchema, [
         ['email', s('second@example.org')],
         ['password', s('long enough password')],
         ['firstName', s('Second')],

@@ -12,7 +12,7 @@ import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-const cli = { userId: null, source: 'cli' } as const;
+const cli = { userId: null, source: 'cli', role: 'admin' } as const;
 const OLD = '2026-06-01T00:00:00';
 
 function eventPosts(): FakePost[] {
@@ -196,7 +196,7 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
   });
 
   it('normalises profession types and keeps syncing past values it cannot map', async () => {
-    const result = await runSync(ctx, 'professionals', { actor: { userId: null, source: 'web' } });
+    const result = await runSync(ctx, 'professionals', { actor: { userId: null, source: 'web', role: 'staff' } });
     expect(result).toMatchObject({ created: 3, failed: 0 });
     expect(result.errors).toEqual([
       "Professional 'Aura' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; left empty",

@@ -5,6 +5,7 @@ import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../a
 import type { ContactOwnerType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
+import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
 
@@ -20,6 +21,7 @@ export async function listContacts(ctx: AppContext, entityType: ContactOwnerType
 }
 
 export async function createContact(ctx: AppContext, actor: Actor, body: unknown): Promise<Contact> {
+  requireRole(actor, 'staff');
   const input = parseInput(ContactInputSchema, body);
   const now = ctx.clock.now();
   const id = await withTransaction(ctx, async (trx) => {
@@ -37,6 +39,7 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
  * first read decides which owners to lock; the merge is redone under the lock.
  */
 export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
+  requireRole(actor, 'staff');
   const existing = await getContact(ctx, id);
   const input = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, existing, body));
   await withTransaction(ctx, async (trx) => {
@@ -56,6 +59,7 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
 }
 
 export async function deleteContact(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  requireRole(actor, 'staff');
   const deleted = await deleteContactRow(ctx.db, id);
   if (!deleted) throw notFound('Contact not found');
   ctx.log.info({ event: 'contact_deleted', contactId: id, userId: actor.userId }, 'contact deleted');

@@ -7,6 +7,7 @@ import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/ow
 import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { requireRole } from '../roles.js';
 import { detectAllowedType, type DetectedType } from './detect.js';
 import type { ReceivedUpload } from './multipart.js';
 import { deleteFileRow, findFileRow, findFileRows, insertFileRow, listFileRows, type FileRow } from './queries.js';
@@ -34,6 +35,7 @@ export async function listFiles(ctx: AppContext, entityType: RecordType, entityI
  * moved into the store and their rows inserted, in one transaction. Any failure leaves neither rows nor bytes.
  */
 export async function storeUpload(ctx: AppContext, actor: Actor, upload: ReceivedUpload): Promise<StoredFile[]> {
+  requireRole(actor, 'staff');
   const { entityType, entityId, ids } = await commitUpload(ctx, actor, upload);
   ctx.log.info({ event: 'files_uploaded', owner: `${entityType}:${entityId}`, count: ids.length }, 'files uploaded');
   return (await findFileRows(ctx.db, ids)).map(present);
@@ -153,6 +155,7 @@ function parseByteRange(header: string, size: number): { start: number; end: num
 
 /** Deletes the row, then its bytes once the delete has committed (a crash in between leaves bytes the files check removes). */
 export async function deleteFile(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  requireRole(actor, 'staff');
   const file = await getFileRow(ctx, id);
   const deleted = await deleteFileRow(ctx.db, id);
   if (!deleted) throw notFound('File not found');

@@ -2,6 +2,7 @@ import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
+import { requireRole } from '../roles.js';
 import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
 import type { SourceRow } from '@shared/imports/csv-records.js';
 import {
@@ -205,6 +206,7 @@ export async function importEvents(
   source: ImportSource,
   options: ImportOptions,
 ): Promise<ImportReport<EventsImportResult>> {
+  requireRole(options.actor, 'staff');
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('events', source.header);
   const columns = resolved.ok ? resolved.columns : {};
@@ -294,6 +296,7 @@ export async function importBrands(
   source: ImportSource,
   options: ImportOptions,
 ): Promise<ImportReport<BrandsImportResult>> {
+  requireRole(options.actor, 'staff');
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('brands', source.header);
   const columns = resolved.ok ? resolved.columns : {};

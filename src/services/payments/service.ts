@@ -8,6 +8,7 @@ import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { updateRecordRows } from '../records/writes.js';
+import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import {
   countPayments,
@@ -38,6 +39,7 @@ export async function getPayment(ctx: AppContext, id: number): Promise<Payment> 
 }
 
 export async function createPayment(ctx: AppContext, actor: Actor, body: unknown): Promise<Payment> {
+  requireRole(actor, 'staff');
   const input = parseInput(PaymentInputSchema, body);
   const now = ctx.clock.now();
   const id = await withTransaction(ctx, async (trx) => {
@@ -52,6 +54,7 @@ export async function createPayment(ctx: AppContext, actor: Actor, body: unknown
 
 /** PUT sends the payment's fields; any left out keep their stored value, and the result is validated whole. */
 export async function updatePayment(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Payment> {
+  requireRole(actor, 'staff');
   const existing = await getPayment(ctx, id);
   const input = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, existing, body));
   await withTransaction(ctx, async (trx) => {
@@ -71,6 +74,7 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
 }
 
 export async function deletePayment(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  requireRole(actor, 'staff');
   const existing = await getPayment(ctx, id);
   await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, existing.entityType, existing.entityId);

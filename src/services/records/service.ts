@@ -5,6 +5,7 @@ import { type ListQuery, type Page, type RecordDetail, type RecordItem, type Wor
 import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
 import {
@@ -136,6 +137,7 @@ export async function getRecord<K extends RecordType>(ctx: AppContext, kind: K, 
 }
 
 export async function createRecord<K extends RecordType>(ctx: AppContext, actor: Actor, kind: K, input: unknown): Promise<Detail<K>> {
+  requireRole(actor, 'staff');
   const def = definition(kind);
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
@@ -153,11 +155,12 @@ export async function createRecord<K extends RecordType>(ctx: AppContext, actor:
 /** PUT: the body is the whole form; every form field is replaced (docs/decisions/0010-record-field-mapping.md). */
 export async function updateRecord<K extends RecordType>(
   ctx: AppContext,
-  _actor: Actor,
+  actor: Actor,
   kind: K,
   idText: string | undefined,
   input: unknown,
 ): Promise<Detail<K>> {
+  requireRole(actor, 'staff');
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
@@ -176,7 +179,8 @@ export async function updateRecord<K extends RecordType>(
  * cascade) in one transaction, then the stored file bytes. A published professional (one with a wordpress id)
  * belongs to the content website and is refused.
  */
-export async function deleteRecord(ctx: AppContext, _actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
+export async function deleteRecord(ctx: AppContext, actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
+  requireRole(actor, 'staff');
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
   const storedPaths = await withTransaction(ctx, async (trx) => {

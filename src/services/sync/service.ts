@@ -9,6 +9,7 @@ import { wordpressClient } from '../integrations/clients.js';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { insertRecordRow, updateRecordRows } from '../records/writes.js';
+import { requireRole } from '../roles.js';
 import { tryAcquireLock } from './lock.js';
 import {
   finishSyncRun,
@@ -203,6 +204,7 @@ function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'suc
  * the first clean run; idempotent; writes only the content model's columns; records the run in sync_runs.
  */
 export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOptions): Promise<SyncResult> {
+  requireRole(options.actor, 'staff');
   const model = CONTENT_MODEL[kind];
   const client = wordpressClient(ctx);
   const lock = await tryAcquireLock(ctx.db, `sync:${kind}`, { clock: ctx.clock });

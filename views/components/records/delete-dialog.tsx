@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { Link, useActionData, useFetcher, useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
+import { useCanWrite } from '@views/hooks/use-session.js';
 import { toast } from '../ui/toast.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
 import { deleteFields, type DeleteConfirmation } from './actions.js';
@@ -34,6 +35,8 @@ export function ConfirmDeleteButton({ question, onConfirm, label = 'Delete', ari
   const cancelRef = useRef<HTMLButtonElement>(null);
   const asked = useActionData<DeleteConfirmation | undefined>();
   const location = useLocation();
+  const canWrite = useCanWrite();
+  if (!canWrite) return null;
 
   // Posted without JavaScript, the delete came back as a question: ask it here, in place of the button.
   if (
@@ -149,6 +152,7 @@ export function RecordDetailActions({
   question: string | null;
 }) {
   const deleteRecord = useDeleteRecord();
+  if (!useCanWrite()) return null;
   return (
     <>
       <ButtonLink to={editPath(kind, id)}>{editLabel}</ButtonLink>
