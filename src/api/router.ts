@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { unauthorized } from '@services/errors.js';
 import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
+import { accountReads, accountRouter } from './core/account.js';
 import { authRouter } from './core/auth.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
@@ -10,7 +11,7 @@ import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { localeOf } from '@server/locale.js';
 
-const allReads: ReadRoute[] = [...coreReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+const allReads: ReadRoute[] = [...coreReads, ...accountReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());
@@ -31,6 +32,7 @@ export function createApiRouter(): Router {
         await read.handler({
           ctx: req.ctx,
           user: req.user!,
+          sessionId: req.sessionId!,
           params: req.params as Record<string, string | undefined>,
           query: queryOf(req),
           locale: localeOf(req),
@@ -41,6 +43,7 @@ export function createApiRouter(): Router {
   // Imports carry whole CSV files as JSON, so they bring their own larger body limit before the default one.
   router.use(importsRouter());
   router.use(express.json({ limit: '1mb' }));
+  router.use(accountRouter());
   router.use(recordsRouter());
   router.use(attachmentsRouter());
   router.use(integrationsRouter());

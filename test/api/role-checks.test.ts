@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { apiRoutes, type ApiRoute } from '../helpers/api-routes.js';
+import { declaredApiRoutes, routeKey, type DeclaredRoute } from '../fuzz/routes.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 
@@ -9,15 +9,17 @@ type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
  * other write route must refuse a viewer with 403; a new route that forgets the role check fails this test.
  */
 const SELF_SERVICE: Record<string, string> = {
-  'post /api/login': 'signing in',
-  'post /api/logout': 'signing out',
-  'post /api/setup': 'first-run set-up (refused once a user exists)',
+  'POST /api/login': 'signing in',
+  'POST /api/logout': 'signing out',
+  'POST /api/setup': 'first-run set-up (refused once a user exists)',
+  'DELETE /api/sessions/:id': 'signing out one of my own sessions',
+  'POST /api/sessions/sign-out-others': 'signing out my other sessions',
+  'PUT /api/account': 'changing my own name',
+  'POST /api/account/password': 'changing my own password',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */
 const ADMIN_ONLY = new Set<string>([]);
-
-const keyOf = (route: ApiRoute) => `${route.method} ${route.path}`;
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */
 const urlOf = (path: string) =>
@@ -27,15 +29,15 @@ const urlOf = (path: string) =>
     .replace(':audienceId', 'abc123')
     .replace(/:[A-Za-z]+/g, '1');
 
-const send = (agent: Agent, route: ApiRoute) =>
-  (agent as unknown as Record<string, (url: string) => ReturnType<Agent['post']>>)[route.method]!(urlOf(route.path)).send({});
+const send = (agent: Agent, route: DeclaredRoute) =>
+  (agent as unknown as Record<string, (url: string) => ReturnType<Agent['post']>>)[route.method.toLowerCase()]!(urlOf(route.path)).send({});
 
 describe('roles on every /api route', () => {
   let t: TestApp;
   let viewer: Agent;
   let staff: Agent;
-  const routes = apiRoutes();
-  const writes = routes.filter((route) => route.method !== 'get' && !(keyOf(route) in SELF_SERVICE));
+  const routes = declaredApiRoutes();
+  const writes = routes.filter((route) => route.method !== 'GET' && !(routeKey(route) in SELF_SERVICE));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -45,13 +47,13 @@ describe('roles on every /api route', () => {
   afterAll(() => t.close());
 
   it('reads the route list from the router (writes of every area are in it)', () => {
-    const keys = routes.map(keyOf);
-    for (const expected of ['post /api/events', 'put /api/brands/:id', 'delete /api/files/:id', 'post /api/upload', 'post /api/sync/:kind'])
+    const keys = routes.map(routeKey);
+    for (const expected of ['POST /api/events', 'PUT /api/brands/:id', 'DELETE /api/files/:id', 'POST /api/upload', 'POST /api/sync/:kind'])
       expect(keys).toContain(expected);
     expect(writes.length).toBeGreaterThan(25);
   });
 
-  it.each(routes.filter((route) => route.method !== 'get').map((route) => [keyOf(route), route] as const))(
+  it.each(routes.filter((route) => route.method !== 'GET').map((route) => [routeKey(route), route] as const))(
     '%s refuses a viewer with 403 and a readable message, unless it is self-service',
     async (key, route) => {
       if (key in SELF_SERVICE) return;
@@ -65,16 +67,16 @@ describe('roles on every /api route', () => {
   );
 
   it('lets staff through the role check of every write that is not admin-only', async () => {
-    for (const route of writes.filter((r) => !ADMIN_ONLY.has(keyOf(r)))) {
+    for (const route of writes.filter((r) => !ADMIN_ONLY.has(routeKey(r)))) {
       const res = await send(staff, route);
-      expect(res.status, `${keyOf(route)} answered ${res.status} ${res.text}`).not.toBe(403);
+      expect(res.status, `${routeKey(route)} answered ${res.status} ${res.text}`).not.toBe(403);
     }
   });
 
   it('refuses staff on admin-only routes', async () => {
-    for (const route of routes.filter((r) => ADMIN_ONLY.has(keyOf(r)))) {
+    for (const route of routes.filter((r) => ADMIN_ONLY.has(routeKey(r)))) {
       const res = await send(staff, route);
-      expect(res.status, keyOf(route)).toBe(403);
+      expect(res.status, routeKey(route)).toBe(403);
       expect(res.body.message).toBe('Your role (Staff) does not allow you to do this (it needs an admin). Ask an admin if you need it.');
     }
   });

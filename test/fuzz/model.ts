@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { AddMemberSchema } from '@services/integrations/service.js';
-import { LoginSchema, SetupSchema } from '@shared/schemas/auth.js';
+import { LoginSchema, NameSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
@@ -89,6 +89,23 @@ export function apiRouteModels(): Map<string, RouteModel> {
       ]),
     ],
     ['GET /api/stats', none()],
+    ['GET /api/sessions', none()],
+    ['DELETE /api/sessions/:id', none()],
+    ['POST /api/sessions/sign-out-others', none()],
+    [
+      'PUT /api/account',
+      object(NameSchema, [
+        ['firstName', s('Fuzz')],
+        ['lastName', s('Person')],
+      ]),
+    ],
+    [
+      'POST /api/account/password',
+      object(PasswordChangeSchema, [
+        ['currentPassword', s('not the password')],
+        ['newPassword', s('another long password')],
+      ]),
+    ],
     ['GET /api/events/:id/wordpress-url', none()],
     ['GET /api/contacts/:id', none()],
     ['GET /api/contacts/:entityType/:entityId', none()],

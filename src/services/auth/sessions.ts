@@ -105,3 +105,8 @@ export async function endMySession(ctx: AppContext, userId: number, sessionId: s
   if (!/^[0-9a-f]{64}$/.test(sessionId) || (await deleteSession(ctx.db, { id: sessionId, userId })) === 0)
     throw notFound('Session not found');
 }
+
+/** "Sign out of all other sessions": answers how many ended. */
+export async function endOtherSessions(ctx: AppContext, userId: number, currentSessionId: string): Promise<number> {
+  return endSessionsOf(ctx.db, userId, currentSessionId);
+}

@@ -3,11 +3,18 @@ import { z } from 'zod';
 import { withTransaction } from '@db/transaction.js';
 import { ROLES, type Role } from '@shared/roles.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
-import { NewPasswordSchema, NewUserSchema, SetupSchema, type NewUserInput } from '@shared/schemas/auth.js';
+import {
+  NameSchema,
+  NewPasswordSchema,
+  NewUserSchema,
+  PasswordChangeSchema,
+  SetupSchema,
+  type NewUserInput,
+} from '@shared/schemas/auth.js';
 import { text } from '@shared/schemas/text.js';
 import { endSessionsOf } from '../auth/sessions.js';
 import type { Actor, AppContext } from '../context.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import {
@@ -141,4 +148,31 @@ export async function updateUserByEmail(ctx: AppContext, actor: Actor, email: st
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * /settings/account: anyone changes their own password, proving the current one. Every other session of theirs
+ * ends (a stolen cookie stops working); this one stays signed in.
+ */
+export async function changeMyPassword(ctx: AppContext, userId: number, currentSessionId: string, input: unknown): Promise<void> {
+  const { currentPassword, newPassword } = parseInput(PasswordChangeSchema, input);
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  if (!(await bcrypt.compare(currentPassword, user.passwordHash)))
+    throw validationFailed('The current password is not right', [
+      { path: 'currentPassword', message: 'The current password is not right' },
+    ]);
+  const passwordHash = await hashPassword(ctx, newPassword);
+  await withTransaction(ctx, async (trx) => {
+    await updateUser(trx, userId, { passwordHash });
+    await endSessionsOf(trx, userId, currentSessionId);
+  });
+  ctx.log.info({ event: 'password_changed', userId }, 'password changed; other sessions ended');
+}
+
+/** /settings/account: anyone changes their own name. */
+export async function changeMyName(ctx: AppContext, userId: number, input: unknown): Promise<PublicUser> {
+  const names = parseInput(NameSchema, input);
+  await updateUser(ctx.db, userId, names);
+  return presentUser((await findUserById(ctx.db, userId))!);
 }

@@ -32,6 +32,22 @@ export const NewUserSchema = z
   .strict();
 export type NewUserInput = z.input<typeof NewUserSchema>;
 
+/** /settings/account: my name. */
+export const NameSchema = z
+  .object({
+    firstName: text().trim().min(1, 'First name is required').max(100),
+    lastName: text().trim().min(1, 'Last name is required').max(100),
+  })
+  .strict();
+
+/** /settings/account: a new password, proven by the current one. */
+export const PasswordChangeSchema = z
+  .object({
+    currentPassword: text().min(1, 'Enter your current password'),
+    newPassword: NewPasswordSchema,
+  })
+  .strict();
+
 /** The first-run set-up form: no role to choose, the first account runs the system (an admin). */
 export const SetupSchema = NewUserSchema.omit({ role: true });
 
