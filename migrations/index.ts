@@ -7,6 +7,7 @@ import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js
 import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_index.js';
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
 import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
+import * as setPasswordLinks from './20261124130100_set_password_links.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261121500000_contacts_email_owner_index', contactsEmailOwnerIndex],
   ['20261122000000_derived_data_versions', derivedDataVersions],
   ['20261124130000_roles_sessions_throttle', rolesSessionsThrottle],
+  ['20261124130100_set_password_links', setPasswordLinks],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

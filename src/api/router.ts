@@ -4,6 +4,7 @@ import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { accountReads, accountRouter } from './core/account.js';
 import { authRouter } from './core/auth.js';
+import { usersReads, usersRouter } from './core/users.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
@@ -11,7 +12,15 @@ import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { localeOf } from '@server/locale.js';
 
-const allReads: ReadRoute[] = [...coreReads, ...accountReads, ...recordsReads, ...attachmentsReads, ...importsReads, ...integrationsReads];
+const allReads: ReadRoute[] = [
+  ...coreReads,
+  ...accountReads,
+  ...usersReads,
+  ...recordsReads,
+  ...attachmentsReads,
+  ...importsReads,
+  ...integrationsReads,
+];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());
@@ -44,6 +53,7 @@ export function createApiRouter(): Router {
   router.use(importsRouter());
   router.use(express.json({ limit: '1mb' }));
   router.use(accountRouter());
+  router.use(usersRouter());
   router.use(recordsRouter());
   router.use(attachmentsRouter());
   router.use(integrationsRouter());

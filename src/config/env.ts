@@ -74,6 +74,16 @@ const EnvSchema = z.object({
   MAILCHIMP_API_KEY: optionalText,
   MAILCHIMP_BASE_URL: optionalUrl,
   HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\//.test(v), {
+        message: 'must start with smtp:// or smtps:// (e.g. smtp://user:pass@mail.example.org:587)',
+      })
+      .optional(),
+  ),
+  MAIL_FROM: optionalText,
 });
 
 type RawEnv = z.infer<typeof EnvSchema>;
@@ -95,6 +105,8 @@ export interface Config {
   httpTimeoutMs: number;
   wordpress: { url?: string; user?: string; appPassword?: string; publicSiteUrl?: string };
   mailchimp: { apiKey?: string; baseUrl?: string };
+  /** Set-password links are emailed when both are set. */
+  mail: { smtpUrl?: string; from?: string };
 }
 
 export class ConfigError extends Error {
@@ -163,6 +175,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
       publicSiteUrl: env.PUBLIC_SITE_URL,
     },
     mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
   };
 }
 

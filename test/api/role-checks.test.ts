@@ -16,10 +16,11 @@ const SELF_SERVICE: Record<string, string> = {
   'POST /api/sessions/sign-out-others': 'signing out my other sessions',
   'PUT /api/account': 'changing my own name',
   'POST /api/account/password': 'changing my own password',
+  'POST /api/set-password/:token': 'setting my password through a one-time link (the token is the proof)',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */
-const ADMIN_ONLY = new Set<string>([]);
+const ADMIN_ONLY = new Set<string>(['GET /api/users', 'POST /api/users', 'PUT /api/users/:id', 'POST /api/users/:id/reset-link']);
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */
 const urlOf = (path: string) =>
@@ -61,7 +62,9 @@ describe('roles on every /api route', () => {
       expect(res.status, `${key} answered ${res.status} ${res.text}`).toBe(403);
       expect(res.body).toEqual({
         code: 'forbidden',
-        message: 'Your role (Viewer) does not allow you to make changes. Ask an admin if you need it.',
+        message: ADMIN_ONLY.has(key)
+          ? 'Your role (Viewer) does not allow you to do this (it needs an admin). Ask an admin if you need it.'
+          : 'Your role (Viewer) does not allow you to make changes. Ask an admin if you need it.',
       });
     },
   );

@@ -4,6 +4,8 @@
  */
 import type { z } from 'zod';
 import { AddMemberSchema } from '@services/integrations/service.js';
+import { AddUserSchema, SetPasswordSchema } from '@services/users/links.js';
+import { UserUpdateSchema } from '@services/users/service.js';
 import { LoginSchema, NameSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
@@ -90,6 +92,20 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ],
     ['GET /api/stats', none()],
     ['GET /api/sessions', none()],
+    ['GET /api/users', none()],
+    [
+      'POST /api/users',
+      object(AddUserSchema, [
+        ['email', s('fuzz.user@example.org')],
+        ['firstName', s('Fuzz')],
+        ['lastName', s('User')],
+        ['role', s('viewer')],
+      ]),
+    ],
+    ['PUT /api/users/:id', object(UserUpdateSchema, [['firstName', s('Fuzz')]])],
+    ['POST /api/users/:id/reset-link', none()],
+    ['GET /api/set-password/:token', none()],
+    ['POST /api/set-password/:token', object(SetPasswordSchema, [['password', s('a long enough password')]])],
     ['DELETE /api/sessions/:id', none()],
     ['POST /api/sessions/sign-out-others', none()],
     [
@@ -189,6 +205,8 @@ const PARAM_KINDS: Record<string, ParamKind> = {
   entityType: 'entityType',
   kind: 'syncKind',
   audienceId: 'audienceId',
+  // A set-password token is an opaque string in the path, as an audience id is.
+  token: 'audienceId',
 };
 
 export const paramKindOf = (name: string): ParamKind | undefined => PARAM_KINDS[name];

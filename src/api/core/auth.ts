@@ -2,6 +2,7 @@ import express, { Router, type Request } from 'express';
 import { login } from '@services/auth/service.js';
 import { endSession } from '@services/auth/sessions.js';
 import { unauthorized } from '@services/errors.js';
+import { describeSetPasswordLink, setPasswordWithLink } from '@services/users/links.js';
 import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
 import { publicEnv } from '@config/env.js';
 import { refuseInsecureSignIn, sessionClientOf, startSession } from '@server/session.js';
@@ -44,6 +45,17 @@ export function authRouter(): Router {
 
   router.get('/session', async (req, res) => {
     res.json(await sessionInfo(req));
+  });
+
+  // The "Set your password" page: open without a session, the one-time token in the path is the proof.
+  router.get('/set-password/:token', async (req, res) => {
+    res.json(await describeSetPasswordLink(req.ctx, req.params.token));
+  });
+
+  router.post('/set-password/:token', secureOnly, json, async (req, res) => {
+    const user = await setPasswordWithLink(req.ctx, req.params.token, req.body);
+    await startSession(req, user.id);
+    res.json({ user });
   });
 
   router.post('/setup', secureOnly, json, async (req, res) => {

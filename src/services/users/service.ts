@@ -107,7 +107,7 @@ export async function setPassword(ctx: AppContext, email: string, password: stri
   });
 }
 
-const UserUpdateSchema = z
+export const UserUpdateSchema = z
   .object({
     role: z.enum(ROLES, { error: `Role must be one of: ${ROLES.join(', ')}` }).optional(),
     isActive: z.boolean({ error: 'isActive must be true or false' }).optional(),
