@@ -8,6 +8,8 @@ import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
 import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, updateRecord } from '@services/records/service.js';
 import { getStats } from '@services/stats/service.js';
+import { listMySessions } from '@services/auth/sessions.js';
+import { listUsers } from '@services/users/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -37,6 +39,8 @@ export function serverDataSource(req: Request): DataSource {
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
+    users: () => listUsers(ctx(), actor()),
+    mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

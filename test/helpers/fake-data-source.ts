@@ -19,6 +19,8 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     contactsOf: notFound,
     paymentsOf: notFound,
     filesOf: notFound,
+    users: notFound,
+    mySessions: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,

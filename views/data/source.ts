@@ -3,6 +3,7 @@ import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import { listApiSearch } from '@shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
+import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
 import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
@@ -25,6 +26,10 @@ export interface DataSource {
   contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
   paymentsOf(ownerType: RecordType, ownerId: number): Promise<PaymentList>;
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
+  /** /settings/users (admins). */
+  users(): Promise<PublicUser[]>;
+  /** /settings/account: my signed-in sessions. */
+  mySessions(): Promise<SessionView[]>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -72,6 +77,8 @@ const browserDataSource: DataSource = {
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
+  users: () => read('/api/users'),
+  mySessions: () => read('/api/sessions'),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -17,7 +17,7 @@ import { presentUser } from './service.js';
 const LINK_TTL_MS = 72 * 3_600_000;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-export const setPasswordPath = (token: string) => `/set-password/${token}`;
+const setPasswordPath = (token: string) => `/set-password/${token}`;
 
 export interface SetPasswordLink {
   url: string;

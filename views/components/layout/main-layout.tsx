@@ -94,6 +94,10 @@ export function MainLayout({ user, children }: { user: PublicUser; children: Rea
         </Dialog.Root>
         <span className="app-title">{PRODUCT_TITLE}</span>
         <div className="header-user">
+          <nav aria-label="Settings" className="header-links">
+            {user.role === 'admin' && <a href="/settings/users">Users</a>}
+            <a href="/settings/account">Account</a>
+          </nav>
           <span className="header-email">{user.email}</span>
           <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
             <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>
