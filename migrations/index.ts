@@ -8,6 +8,7 @@ import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
 import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
 import * as setPasswordLinks from './20261124130100_set_password_links.js';
+import * as history from './20261124130200_history.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261122000000_derived_data_versions', derivedDataVersions],
   ['20261124130000_roles_sessions_throttle', rolesSessionsThrottle],
   ['20261124130100_set_password_links', setPasswordLinks],
+  ['20261124130200_history', history],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -92,6 +92,9 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ],
     ['GET /api/stats', none()],
     ['GET /api/sessions', none()],
+    ['GET /api/contacts/:id/history', none(['page'])],
+    ['GET /api/payments/:id/history', none(['page'])],
+    ['GET /api/files/:id/history', none(['page'])],
     ['GET /api/users', none()],
     [
       'POST /api/users',
@@ -151,6 +154,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     const path = recordApiPath(kind);
     models.set(`GET ${path}`, none(LIST_QUERY));
     models.set(`GET ${path}/:id`, none());
+    models.set(`GET ${path}/:id/history`, none(['page']));
     models.set(`POST ${path}`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`PUT ${path}/:id`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`DELETE ${path}/:id`, none());

@@ -5,6 +5,7 @@ import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../a
 import type { ContactOwnerType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
@@ -28,6 +29,9 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
     await lockOwner(trx, input.entityType, input.entityId);
     const newId = await insertContact(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
     if (input.isPrimary) await clearOtherPrimaries(trx, input.entityType, input.entityId, newId);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'contact', entityId: newId, action: 'create', changes: input },
+    ]);
     return newId;
   });
   ctx.log.info({ event: 'contact_created', contactId: id, owner: `${input.entityType}:${input.entityId}` }, 'contact created');
@@ -53,6 +57,9 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
     const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, body));
     await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);
+    const changes = changedFields(current, (await findContact(trx, id))!);
+    if (Object.keys(changes).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'contact', entityId: id, action: 'update', changes }]);
   });
   ctx.log.info({ event: 'contact_updated', contactId: id, userId: actor.userId }, 'contact updated');
   return getContact(ctx, id);
@@ -60,7 +67,12 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
 
 export async function deleteContact(ctx: AppContext, actor: Actor, id: number): Promise<void> {
   requireRole(actor, 'staff');
-  const deleted = await deleteContactRow(ctx.db, id);
-  if (!deleted) throw notFound('Contact not found');
+  await withTransaction(ctx, async (trx) => {
+    const contact = await findContact(trx, id);
+    if (!contact || !(await deleteContactRow(trx, id))) throw notFound('Contact not found');
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'contact', entityId: id, action: 'delete', changes: contact },
+    ]);
+  });
   ctx.log.info({ event: 'contact_deleted', contactId: id, userId: actor.userId }, 'contact deleted');
 }

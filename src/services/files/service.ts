@@ -7,6 +7,7 @@ import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/ow
 import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { detectAllowedType, type DetectedType } from './detect.js';
 import type { ReceivedUpload } from './multipart.js';
@@ -75,22 +76,38 @@ async function commitUpload(
           await storage.promote(file.tempPath, key);
           promoted.push(key);
         }
-        inserted.push(
-          await insertFileRow(trx, {
+        const values = {
+          entityType,
+          entityId: parsedId.data,
+          fileName: key,
+          originalName: file.originalName,
+          filePath: key,
+          fileType: type.mime,
+          fileSize: file.size,
+          fileCategory: type.category,
+          description: null,
+          uploadedAt: now,
+          uploadedBy: actor.userId,
+        };
+        inserted.push(await insertFileRow(trx, values));
+      }
+      const who = await historyActorOf(trx, actor);
+      await recordHistory(
+        trx,
+        ctx,
+        who,
+        inserted.map((fileId, index) => {
+          const { file, type } = checked[index]!;
+          const changes = {
             entityType,
             entityId: parsedId.data,
-            fileName: key,
             originalName: file.originalName,
-            filePath: key,
             fileType: type.mime,
             fileSize: file.size,
-            fileCategory: type.category,
-            description: null,
-            uploadedAt: now,
-            uploadedBy: actor.userId,
-          }),
-        );
-      }
+          };
+          return { entityType: 'file', entityId: fileId, action: 'create' as const, changes };
+        }),
+      );
       return inserted;
     });
     return { entityType, entityId: parsedId.data, ids };
@@ -157,8 +174,12 @@ function parseByteRange(header: string, size: number): { start: number; end: num
 export async function deleteFile(ctx: AppContext, actor: Actor, id: number): Promise<void> {
   requireRole(actor, 'staff');
   const file = await getFileRow(ctx, id);
-  const deleted = await deleteFileRow(ctx.db, id);
-  if (!deleted) throw notFound('File not found');
+  await withTransaction(ctx, async (trx) => {
+    if (!(await deleteFileRow(trx, id))) throw notFound('File not found');
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'file', entityId: id, action: 'delete', changes: file },
+    ]);
+  });
   await storageOf(ctx)
     .remove(file.filePath)
     .catch((error: unknown) => ctx.log.warn({ err: error, fileId: id }, 'stored bytes of a deleted file could not be removed'));

@@ -8,6 +8,7 @@ import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { updateRecordRows } from '../records/writes.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import {
@@ -46,6 +47,9 @@ export async function createPayment(ctx: AppContext, actor: Actor, body: unknown
     await lockOwner(trx, input.entityType, input.entityId);
     const newId = await insertPayment(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
     await refreshOwnerTotal(trx, input.entityType, input.entityId);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'payment', entityId: newId, action: 'create', changes: input },
+    ]);
     return newId;
   });
   ctx.log.info({ event: 'payment_created', paymentId: id, owner: `${input.entityType}:${input.entityId}` }, 'payment created');
@@ -68,6 +72,9 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
     const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, body));
     await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
+    const changes = changedFields(current, (await findPayment(trx, id))!);
+    if (Object.keys(changes).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'payment', entityId: id, action: 'update', changes }]);
   });
   ctx.log.info({ event: 'payment_updated', paymentId: id, userId: actor.userId }, 'payment updated');
   return getPayment(ctx, id);
@@ -84,6 +91,9 @@ export async function deletePayment(ctx: AppContext, actor: Actor, id: number): 
       throw conflict('The payment was moved meanwhile; try again');
     await deletePaymentRow(trx, id);
     await refreshOwnerTotal(trx, existing.entityType, existing.entityId);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'payment', entityId: id, action: 'delete', changes: current },
+    ]);
   });
   ctx.log.info({ event: 'payment_deleted', paymentId: id, userId: actor.userId }, 'payment deleted');
 }

@@ -5,6 +5,7 @@ import { type ListQuery, type Page, type RecordDetail, type RecordItem, type Wor
 import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
@@ -148,7 +149,11 @@ export async function createRecord<K extends RecordType>(ctx: AppContext, actor:
       updatedAt: now,
       createdBy: actor.userId,
     });
-    return present(trx, kind, (await findRecordRow(trx, def, id))!);
+    const created = await present(trx, kind, (await findRecordRow(trx, def, id))!);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: kind, entityId: id, action: 'create', changes: created },
+    ]);
+    return created;
   });
 }
 
@@ -165,12 +170,18 @@ export async function updateRecord<K extends RecordType>(
   const id = parseRecordId(kind, idText);
   const values = parseInput(def.schema, input) as RawRow;
   return withTransaction(ctx, async (trx) => {
-    const changed = await updateRecordRows(trx, kind, [id], {
+    const stored = await findRecordRow(trx, def, id, { forUpdate: true });
+    if (!stored) throw notFound(def.notFound);
+    const before = await present(trx, kind, stored);
+    await updateRecordRows(trx, kind, [id], {
       ...encodeRow(def.columns, values),
       updatedAt: encodeTimestamp(ctx.clock.now()),
     });
-    if (changed === 0) throw notFound(def.notFound);
-    return present(trx, kind, (await findRecordRow(trx, def, id))!);
+    const after = await present(trx, kind, (await findRecordRow(trx, def, id))!);
+    const changes = changedFields(before, after);
+    if (Object.keys(changes).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: kind, entityId: id, action: 'update', changes }]);
+    return after;
   });
 }
 
@@ -189,9 +200,13 @@ export async function deleteRecord(ctx: AppContext, actor: Actor, kind: RecordTy
     if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {
       throw conflict('This professional is published on the content website (it has a wordpress id) and cannot be deleted here');
     }
-    const paths = await deleteOwnedRows(trx, kind, id);
+    const record = await present(trx, kind, row);
+    const { owned, storedPaths } = await deleteOwnedRows(trx, kind, id);
     await deleteRecordRow(trx, kind, id);
-    return paths;
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: kind, entityId: id, action: 'delete', changes: { record, ...owned } },
+    ]);
+    return storedPaths;
   });
   try {
     await removeStoredFiles(ctx.config.uploadDir, storedPaths);

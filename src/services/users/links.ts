@@ -8,6 +8,7 @@ import { endSessionsOf } from '../auth/sessions.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { mailConfigured, sendMail } from '../mail/mailer.js';
+import { historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { findUserByEmail, findUserById, insertUser, updateUser } from './queries.js';
@@ -100,6 +101,9 @@ export async function addUser(
     throw code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' ? taken() : error;
   });
   const user = presentUser((await findUserById(ctx.db, id))!);
+  await withTransaction(ctx, async (trx) =>
+    recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'user', entityId: id, action: 'create', changes: user }]),
+  );
   return { user, link: await issueLink(ctx, actor, user, origin) };
 }
 

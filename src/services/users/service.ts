@@ -15,6 +15,7 @@ import { text } from '@shared/schemas/text.js';
 import { endSessionsOf } from '../auth/sessions.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import {
@@ -134,6 +135,13 @@ export async function updateUserAccount(ctx: AppContext, actor: Actor, id: numbe
     await updateUser(trx, id, changes);
     const roleChanged = changes.role !== undefined && changes.role !== user.role;
     if (roleChanged || changes.isActive === false) await endSessionsOf(trx, id);
+    const { lastLogin: _before, ...was } = presentUser(user);
+    const { lastLogin: _after, ...now } = presentUser((await findUserById(trx, id))!);
+    const changed = changedFields(was, now);
+    if (Object.keys(changed).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+        { entityType: 'user', entityId: id, action: 'update', changes: changed },
+      ]);
   });
   ctx.log.info({ event: 'user_updated', userId: id, by: actor.userId, fields: Object.keys(changes) }, 'user updated');
   return presentUser((await findUserById(ctx.db, id))!);

@@ -1,11 +1,12 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import type { ContactOwnerType } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, type ContactOwnerType } from '@shared/record-types.js';
+import { HistoryPanel } from '../history/history-panel.js';
 import { ContactsTab, FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 import { DateText, DateTimeText, InfoList, multilineText, RecentActivity, SideCard, type InfoItem } from './detail.js';
 
-const TABS = ['details', 'contacts', 'marketing'] as const;
+const TABS = ['details', 'contacts', 'marketing', 'history'] as const;
 
 export interface SyncedDetailProps {
   ownerType: ContactOwnerType;
@@ -55,6 +56,9 @@ export function SyncedDetail(props: SyncedDetailProps) {
             <Tabs.Trigger value="marketing" className="tabs-trigger">
               Marketing
             </Tabs.Trigger>
+            <Tabs.Trigger value="history" className="tabs-trigger">
+              History
+            </Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="details" className="records-tab">
             {props.details}
@@ -73,6 +77,12 @@ export function SyncedDetail(props: SyncedDetailProps) {
             <p className="muted records-note">
               The email-marketing (newsletter) integration for this screen is not yet done: inclusions are recorded here by hand.
             </p>
+          </Tabs.Content>
+          <Tabs.Content value="history" className="records-tab">
+            <HistoryPanel
+              apiPath={`${RECORD_TYPE_INFO[props.ownerType].apiPath}/${props.ownerId}`}
+              noun={RECORD_TYPE_INFO[props.ownerType].noun}
+            />
           </Tabs.Content>
         </Tabs.Root>
         <PaymentsCard

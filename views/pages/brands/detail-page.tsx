@@ -1,3 +1,5 @@
+import { RECORD_TYPE_INFO } from '@shared/record-types.js';
+import { HistoryPanel } from '@views/components/history/history-panel.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
@@ -64,6 +66,7 @@ export function Component() {
           <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
           <PaymentsCard ownerType="brand" ownerId={brand.id} payments={attachments.payments} total={attachments.paymentsTotal} />
           <FilesCard ownerType="brand" ownerId={brand.id} files={attachments.files} />
+          <HistoryPanel apiPath={`${RECORD_TYPE_INFO.brand.apiPath}/${brand.id}`} noun={RECORD_TYPE_INFO.brand.noun} />
         </div>
         <aside className="sidebar" aria-label="Summary">
           <SideCard title="Quick Info">

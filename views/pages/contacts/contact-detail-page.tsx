@@ -1,3 +1,4 @@
+import { HistoryPanel } from '@views/components/history/history-panel.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { useLoaderData } from 'react-router';
 import { contactDetailAction } from '@views/components/attachments/actions.js';
@@ -59,6 +60,7 @@ export function Component() {
           ]}
         />
       </Card>
+      <HistoryPanel apiPath={`/api/contacts/${contact.id}`} noun="contact" />
     </div>
   );
 }

@@ -1,3 +1,5 @@
+import { RECORD_TYPE_INFO } from '@shared/record-types.js';
+import { HistoryPanel } from '@views/components/history/history-panel.js';
 import { useLoaderData } from 'react-router';
 import type { Influencer } from '@shared/schemas/records.js';
 import { FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
@@ -85,6 +87,7 @@ export function Component() {
           </Card>
           <PaymentsCard ownerType="influencer" ownerId={influencer.id} payments={attachments.payments} total={attachments.paymentsTotal} />
           <FilesCard ownerType="influencer" ownerId={influencer.id} files={attachments.files} />
+          <HistoryPanel apiPath={`${RECORD_TYPE_INFO.influencer.apiPath}/${influencer.id}`} noun={RECORD_TYPE_INFO.influencer.noun} />
         </div>
         <aside className="sidebar" aria-label="Summary">
           <SideCard title="Quick Info">

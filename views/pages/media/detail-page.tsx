@@ -1,3 +1,5 @@
+import { RECORD_TYPE_INFO } from '@shared/record-types.js';
+import { HistoryPanel } from '@views/components/history/history-panel.js';
 import { useLoaderData } from 'react-router';
 import type { Media } from '@shared/schemas/records.js';
 import { ContactsCard, FilesCard, PaymentsCard } from '@views/components/attachments/index.js';
@@ -57,6 +59,7 @@ export function Component() {
           <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
           <PaymentsCard ownerType="media" ownerId={media.id} payments={attachments.payments} total={attachments.paymentsTotal} />
           <FilesCard ownerType="media" ownerId={media.id} files={attachments.files} />
+          <HistoryPanel apiPath={`${RECORD_TYPE_INFO.media.apiPath}/${media.id}`} noun={RECORD_TYPE_INFO.media.noun} />
         </div>
         <aside className="sidebar" aria-label="Summary">
           <SideCard title="Quick Info">
