@@ -3,6 +3,7 @@ import { registerDbCommands } from './commands/db.js';
 import { registerFilesCommands } from './commands/files.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
+import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
 import { EXIT, exitCodeFor, type CliIO } from './runtime.js';
 
@@ -20,6 +21,7 @@ function buildProgram(io: CliIO): Command {
     registerImportCommands,
     registerIntegrationCommands,
     registerFilesCommands,
+    registerTrashCommands,
   ]) {
     register(program, io);
   }

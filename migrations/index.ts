@@ -9,6 +9,7 @@ import * as derivedDataVersions from './20261122000000_derived_data_versions.js'
 import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
 import * as setPasswordLinks from './20261124130100_set_password_links.js';
 import * as history from './20261124130200_history.js';
+import * as deletedItems from './20261124130300_deleted_items.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261124130000_roles_sessions_throttle', rolesSessionsThrottle],
   ['20261124130100_set_password_links', setPasswordLinks],
   ['20261124130200_history', history],
+  ['20261124130300_deleted_items', deletedItems],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -4,6 +4,7 @@ import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { accountReads, accountRouter } from './core/account.js';
 import { authRouter } from './core/auth.js';
+import { trashReads, trashRouter } from './core/trash.js';
 import { usersReads, usersRouter } from './core/users.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
@@ -16,6 +17,7 @@ const allReads: ReadRoute[] = [
   ...coreReads,
   ...accountReads,
   ...usersReads,
+  ...trashReads,
   ...recordsReads,
   ...attachmentsReads,
   ...importsReads,
@@ -54,6 +56,7 @@ export function createApiRouter(): Router {
   router.use(express.json({ limit: '1mb' }));
   router.use(accountRouter());
   router.use(usersRouter());
+  router.use(trashRouter());
   router.use(recordsRouter());
   router.use(attachmentsRouter());
   router.use(integrationsRouter());

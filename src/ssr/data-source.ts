@@ -10,6 +10,7 @@ import { createRecord, deleteRecord, eventWordpressUrl, getRecord, listRecords, 
 import { getStats } from '@services/stats/service.js';
 import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
+import { listDeleted } from '@services/trash/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -41,6 +42,7 @@ export function serverDataSource(req: Request): DataSource {
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
+    deletedItems: () => listDeleted(ctx(), actor()),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

@@ -20,7 +20,14 @@ const SELF_SERVICE: Record<string, string> = {
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */
-const ADMIN_ONLY = new Set<string>(['GET /api/users', 'POST /api/users', 'PUT /api/users/:id', 'POST /api/users/:id/reset-link']);
+const ADMIN_ONLY = new Set<string>([
+  'GET /api/users',
+  'POST /api/users',
+  'PUT /api/users/:id',
+  'POST /api/users/:id/reset-link',
+  'GET /api/deleted',
+  'POST /api/deleted/:id/restore',
+]);
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */
 const urlOf = (path: string) =>

@@ -21,6 +21,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     filesOf: notFound,
     users: notFound,
     mySessions: notFound,
+    deletedItems: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,

@@ -5,6 +5,7 @@ import { listApiSearch } from '@shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
 import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
+import type { DeletedItem } from '@shared/schemas/trash.js';
 import type { Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import { apiRequest } from './http.js';
@@ -30,6 +31,8 @@ export interface DataSource {
   users(): Promise<PublicUser[]>;
   /** /settings/account: my signed-in sessions. */
   mySessions(): Promise<SessionView[]>;
+  /** /settings/deleted (admins). */
+  deletedItems(): Promise<DeletedItem[]>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -79,6 +82,7 @@ const browserDataSource: DataSource = {
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
   users: () => read('/api/users'),
   mySessions: () => read('/api/sessions'),
+  deletedItems: () => read('/api/deleted'),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

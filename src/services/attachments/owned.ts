@@ -16,11 +16,7 @@ export interface OwnedRows {
  * delete). Returns them as they were (for the history's snapshot) and the stored paths of the deleted files, so
  * the caller removes their bytes once it has committed.
  */
-export async function deleteOwnedRows(
-  trx: Knex.Transaction,
-  entityType: RecordType,
-  entityId: number,
-): Promise<{ owned: OwnedRows; storedPaths: string[] }> {
+export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordType, entityId: number): Promise<{ owned: OwnedRows }> {
   const owner = { entityType, entityId };
   const owned: OwnedRows = {
     contacts: await trx('contacts').where(owner).orderBy('id'),
@@ -30,7 +26,7 @@ export async function deleteOwnedRows(
   await trx('contacts').where(owner).delete();
   await trx('payments').where(owner).delete();
   await trx('files').where(owner).delete();
-  return { owned, storedPaths: owned.files.map((file) => String(file.filePath)) };
+  return { owned };
 }
 
 /**

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { type ListQuery, type Page, type RecordDetail, type RecordItem, type WordpressUrl } from '@shared/schemas/records.js';
-import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
+import { deleteOwnedRows } from '../attachments/owned.js';
+import { childRowsOf, putInTrash } from '../trash/service.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
@@ -187,33 +188,28 @@ export async function updateRecord<K extends RecordType>(
 
 /**
  * Deletes a record and everything it owns (contacts, payments, file rows; event distances and club schedules by
- * cascade) in one transaction, then the stored file bytes. A published professional (one with a wordpress id)
+ * cascade) in one transaction, keeping it all in Recently deleted (the file bytes stay until it is purged). A published professional (one with a wordpress id)
  * belongs to the content website and is refused.
  */
 export async function deleteRecord(ctx: AppContext, actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
   requireRole(actor, 'staff');
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
-  const storedPaths = await withTransaction(ctx, async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     const row = await findRecordRow(trx, def, id, { forUpdate: true });
     if (!row) throw notFound(def.notFound);
     if (kind === 'professional' && row.wordpressProfessionalId !== null && row.wordpressProfessionalId !== undefined) {
       throw conflict('This professional is published on the content website (it has a wordpress id) and cannot be deleted here');
     }
     const record = await present(trx, kind, row);
-    const { owned, storedPaths } = await deleteOwnedRows(trx, kind, id);
+    const children = await childRowsOf(trx, kind, id);
+    const { owned } = await deleteOwnedRows(trx, kind, id);
     await deleteRecordRow(trx, kind, id);
-    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
-      { entityType: kind, entityId: id, action: 'delete', changes: { record, ...owned } },
-    ]);
-    return storedPaths;
+    const who = await historyActorOf(trx, actor);
+    await recordHistory(trx, ctx, who, [{ entityType: kind, entityId: id, action: 'delete', changes: { record, ...owned } }]);
+    // Kept restorable for 30 days; the files' bytes stay on disk until `pacer trash purge` removes the entry.
+    await putInTrash(trx, ctx, who, kind, { record: row, children, owned });
   });
-  try {
-    await removeStoredFiles(ctx.config.uploadDir, storedPaths);
-  } catch (error) {
-    // The rows are gone; a file left behind is logged for clean-up rather than failing a committed delete.
-    ctx.log.error({ err: error, kind, id }, 'could not remove stored files of a deleted record');
-  }
 }
 
 /** The public page of a synced event: the content site's address with the wordpress post id. */

@@ -96,6 +96,7 @@ export function MainLayout({ user, children }: { user: PublicUser; children: Rea
         <div className="header-user">
           <nav aria-label="Settings" className="header-links">
             {user.role === 'admin' && <a href="/settings/users">Users</a>}
+            {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
             <a href="/settings/account">Account</a>
           </nav>
           <span className="header-email">{user.email}</span>
