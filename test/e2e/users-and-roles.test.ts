@@ -5,7 +5,7 @@ import { withTransaction } from '@db/transaction.js';
 import { insertRecordRow } from '@services/records/writes.js';
 import { createUser } from '@services/users/service.js';
 import { TEST_PASSWORD } from '../helpers/app.js';
-import { launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
+import { apiAs, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
 
 describe('users in the browser and what a viewer sees (real Chromium)', () => {
   let server: E2EServer;
@@ -92,6 +92,56 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
     await page.getByRole('link', { name: 'Jane Doe' }).waitFor();
     for (const name of ['Edit Brand', 'Delete', 'Add Contact', 'Edit Jane Doe', 'Add Payment', 'Upload Files'])
       await expect(page.getByRole('link', { name }).or(page.getByRole('button', { name })).count()).resolves.toBe(0);
+    watched.assertClean();
+    await watched.close();
+  });
+});
+
+describe('Recently deleted (real Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    await createUser(server.ctx, {
+      email: 'keeper@example.org',
+      password: TEST_PASSWORD,
+      firstName: 'Kee',
+      lastName: 'Per',
+      role: 'admin',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('an admin deletes a brand, finds it in Recently deleted and restores it with its contact', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    await signIn(page, server.baseUrl, { email: 'keeper@example.org', password: TEST_PASSWORD });
+    const brand = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Comeback Shoes' });
+    await apiAs(page, server.baseUrl, 'POST', '/api/contacts', {
+      firstName: 'Jane',
+      lastName: 'Doe',
+      entityType: 'brand',
+      entityId: brand.id,
+      isPrimary: true,
+    });
+    await apiAs(page, server.baseUrl, 'DELETE', `/api/brands/${brand.id}`);
+
+    await page.getByRole('link', { name: 'Recently deleted' }).click();
+    await page.getByRole('heading', { name: 'Recently deleted' }).waitFor();
+    await waitForHydration(page);
+    await page.getByRole('cell', { name: 'Comeback Shoes', exact: true }).waitFor();
+    await expect(page.getByRole('cell', { name: '1 contact, 0 payments, 0 files' }).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Restore Comeback Shoes' }).click();
+    await page.getByText('Nothing deleted recently').waitFor();
+
+    await page.goto(`${server.baseUrl}/brands/${brand.id}`);
+    await page.getByRole('heading', { name: 'Comeback Shoes' }).waitFor();
+    await page.getByRole('link', { name: 'Jane Doe' }).waitFor();
     watched.assertClean();
     await watched.close();
   });
