@@ -7,6 +7,7 @@ import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
+import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
 
@@ -44,8 +45,9 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
  */
 export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
   requireRole(actor, 'staff');
+  const { version, body: fields } = takeVersion(body);
   const existing = await getContact(ctx, id);
-  const input = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, existing, body));
+  const input = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, existing, fields));
   await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder<ContactOwnerType>([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
@@ -54,7 +56,8 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
     if (!current) throw notFound('Contact not found');
     if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
       throw conflict('The contact was moved meanwhile; try again');
-    const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, body));
+    await assertVersion(trx, { entityType: 'contact', entityId: id, noun: 'contact' }, current.updatedAt, version);
+    const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, fields));
     await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);
     const changes = changedFields(current, (await findContact(trx, id))!);

@@ -10,6 +10,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { updateRecordRows } from '../records/writes.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
+import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import {
   countPayments,
@@ -59,8 +60,9 @@ export async function createPayment(ctx: AppContext, actor: Actor, body: unknown
 /** PUT sends the payment's fields; any left out keep their stored value, and the result is validated whole. */
 export async function updatePayment(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Payment> {
   requireRole(actor, 'staff');
+  const { version, body: fields } = takeVersion(body);
   const existing = await getPayment(ctx, id);
-  const input = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, existing, body));
+  const input = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, existing, fields));
   await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
@@ -69,7 +71,8 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
     if (!current) throw notFound('Payment not found');
     if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
       throw conflict('The payment was moved meanwhile; try again');
-    const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, body));
+    await assertVersion(trx, { entityType: 'payment', entityId: id, noun: 'payment' }, current.updatedAt, version);
+    const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, fields));
     await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
     const changes = changedFields(current, (await findPayment(trx, id))!);

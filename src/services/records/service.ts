@@ -8,6 +8,7 @@ import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
+import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
 import {
@@ -23,7 +24,7 @@ import {
   runClubSchedules,
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
-import { type RecordType } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
 type Item<K extends RecordType> = RecordItem<K>;
 type Detail<K extends RecordType> = RecordDetail<K>;
@@ -169,11 +170,13 @@ export async function updateRecord<K extends RecordType>(
   requireRole(actor, 'staff');
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
-  const values = parseInput(def.schema, input) as RawRow;
+  const { version, body } = takeVersion(input);
+  const values = parseInput(def.schema, body) as RawRow;
   return withTransaction(ctx, async (trx) => {
     const stored = await findRecordRow(trx, def, id, { forUpdate: true });
     if (!stored) throw notFound(def.notFound);
     const before = await present(trx, kind, stored);
+    await assertVersion(trx, { entityType: kind, entityId: id, noun: RECORD_TYPE_INFO[kind].noun }, before.updatedAt, version);
     await updateRecordRows(trx, kind, [id], {
       ...encodeRow(def.columns, values),
       updatedAt: encodeTimestamp(ctx.clock.now()),
