@@ -8,7 +8,8 @@ import { AppError, badRequest } from './errors.js';
  * version keeps today's behaviour (the save wins).
  */
 export function takeVersion(input: unknown): { version: string | undefined; body: unknown } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input) || !('version' in input)) return { version: undefined, body: input };
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !('version' in input))
+    return { version: undefined, body: input };
   const { version, ...body } = input as Record<string, unknown>;
   if (version === undefined || version === null || version === '') return { version: undefined, body };
   if (typeof version !== 'string' || Number.isNaN(Date.parse(version)))
