@@ -92,6 +92,8 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ],
     ['GET /api/stats', none()],
     ['GET /api/sessions', none()],
+    ['GET /api/deleted', none()],
+    ['POST /api/deleted/:id/restore', none()],
     ['GET /api/contacts/:id/history', none(['page'])],
     ['GET /api/payments/:id/history', none(['page'])],
     ['GET /api/files/:id/history', none(['page'])],
