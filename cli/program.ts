@@ -5,6 +5,7 @@ import { registerFilesCommands } from './commands/files.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
 import { readFileSync } from 'node:fs';
+import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { EXIT, exitCodeFor, type CliIO } from './runtime.js';
@@ -31,6 +32,7 @@ function buildProgram(io: CliIO): Command {
     registerFilesCommands,
     registerExportCommands,
     registerWorkerCommands,
+    registerTrashCommands,
   ]) {
     register(program, io);
   }

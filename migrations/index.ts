@@ -6,11 +6,15 @@ import * as importLocks from './20261121300001_import_locks.js';
 import * as syncLocksAndNotices from './20261121400000_sync_locks_and_notices.js';
 import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_index.js';
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
-import * as userPreferences from './20261124120000_user_preferences.js';
-import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
 import * as contactsSortIndexes from './20261124120200_contacts_sort_indexes.js';
 import * as dashboardPaymentIndexes from './20261124150000_dashboard_payment_indexes.js';
+import * as deletedItems from './20261124130300_deleted_items.js';
+import * as history from './20261124130200_history.js';
 import * as jobs from './20261124140000_jobs.js';
+import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
+import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
+import * as setPasswordLinks from './20261124130100_set_password_links.js';
+import * as userPreferences from './20261124120000_user_preferences.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,8 +37,12 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261124120000_user_preferences', userPreferences],
   ['20261124120100_list_sort_indexes', listSortIndexes],
   ['20261124120200_contacts_sort_indexes', contactsSortIndexes],
-  ['20261124150000_dashboard_payment_indexes', dashboardPaymentIndexes],
+  ['20261124130000_roles_sessions_throttle', rolesSessionsThrottle],
+  ['20261124130100_set_password_links', setPasswordLinks],
+  ['20261124130200_history', history],
+  ['20261124130300_deleted_items', deletedItems],
   ['20261124140000_jobs', jobs],
+  ['20261124150000_dashboard_payment_indexes', dashboardPaymentIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

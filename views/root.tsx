@@ -1,4 +1,11 @@
-import { isRouteErrorResponse, Outlet, useRouteError, type LoaderFunctionArgs, type ShouldRevalidateFunction } from 'react-router';
+import {
+  isRouteErrorResponse,
+  Outlet,
+  useMatches,
+  useRouteError,
+  type LoaderFunctionArgs,
+  type ShouldRevalidateFunction,
+} from 'react-router';
 import type { SessionInfo } from '@shared/session.js';
 import { MainLayout } from './components/layout/main-layout.js';
 import { usePendingPage } from './components/layout/pending-page.js';
@@ -20,9 +27,13 @@ export const rootShouldRevalidate: ShouldRevalidateFunction = () => false;
 export function Root() {
   const session = useSession();
   const pending = usePendingPage();
+  // A page open to anyone with its link (the one-time "Set your password" page) renders without the gate.
+  const open = useMatches().some((match) => (match.handle as { open?: boolean } | undefined)?.open);
   return (
     <TooltipProvider>
-      {session.user ? (
+      {open ? (
+        <Outlet />
+      ) : session.user ? (
         <MainLayout user={session.user} theme={session.theme}>
           {pending ?? <Outlet />}
         </MainLayout>

@@ -8,6 +8,7 @@ import { integrationsRoutes } from './pages/integrations/routes.js';
 import { mediaRoutes } from './pages/media/routes.js';
 import { professionalsRoutes } from './pages/professionals/routes.js';
 import { runclubsRoutes } from './pages/runclubs/routes.js';
+import { settingsRoutes } from './pages/settings/routes.js';
 import { Root, RootHydrateFallback, rootLoader, rootShouldRevalidate, RouteErrorBoundary } from './root.js';
 
 /**
@@ -38,6 +39,7 @@ export const routes: RouteObject[] = [
           ...contactsRoutes,
           ...importsRoutes,
           ...integrationsRoutes,
+          ...settingsRoutes,
           { path: '*', lazy: () => import('./pages/system/not-found-page.js') },
         ],
       },

@@ -8,6 +8,7 @@ import { CsvStreamReader } from '@services/imports/csv-source.js';
 import { IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
 import type { ImportProgress, ImportReport } from '@services/imports/service.js';
 import { runJobHere } from '@services/jobs/service.js';
+import { cliActor } from '@services/context.js';
 
 interface ImportOptions {
   dryRun?: boolean;
@@ -110,7 +111,7 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
       // Recorded as a job (the Jobs page shows it, and it can be cancelled there) but run here, where the file is.
       return (await runJobHere(
         ctx,
-        { userId: null, source: 'cli' },
+        cliActor(),
         'import',
         { kind, ...(options.dryRun ? { dryRun: true } : {}), batchSize: options.batchSize },
         {

@@ -5,6 +5,7 @@ import { PushOptionsSchema, type PushResult } from '@services/newsletter/service
 import { SyncBusyError } from '@services/sync/service.js';
 import { runJobHere } from '@services/jobs/service.js';
 import { parseInput } from '@services/validate.js';
+import { cliActor } from '@services/context.js';
 import type { CommandRegistrar } from '../program.js';
 import { isAppError } from '@services/errors.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
@@ -19,8 +20,6 @@ const syncedNouns = (kind: SyncKind) => RECORD_TYPE_INFO[syncedTypeOf(kind)].plu
  * settings, 3 finished with item problems, 4 the same sync is already running (docs/decisions/0042-sync-cli.md).
  */
 const SYNC_BUSY_EXIT = 4;
-
-const cliActor = { userId: null, source: 'cli' } as const;
 
 /** Worst first: a failure outranks a busy lock, which outranks item problems. */
 function worstExit(codes: number[]): number {
@@ -72,7 +71,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
             // A job like the Sync button's (one of a kind at a time, shown on the Jobs page), run in this process.
             const result = (await runJobHere(
               ctx,
-              cliActor,
+              cliActor(),
               'sync',
               { kind: current, ...(opts.full ? { full: true } : {}), ...(opts.dryRun ? { dryRun: true } : {}) },
               { onProgress: progress ? ({ done, total }) => total !== null && progress.update(done, total) : undefined },
@@ -118,7 +117,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
           tag: opts.tag,
           dryRun: opts.dryRun,
         });
-        return (await runJobHere(ctx, cliActor, 'newsletter', params, {
+        return (await runJobHere(ctx, cliActor(), 'newsletter', params, {
           onProgress: progress ? ({ done, total }) => total !== null && total > 0 && progress.update(done, total) : undefined,
         })) as unknown as PushResult;
       });

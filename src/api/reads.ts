@@ -5,6 +5,8 @@ import type { ServerContext } from '@server/types.js';
 interface ReadRequest {
   ctx: ServerContext;
   user: PublicUser;
+  /** The signed-in session (the hash of its token). */
+  sessionId: string;
   params: Record<string, string | undefined>;
   query: URLSearchParams;
   /** The locale the browser asked for, for anything formatted on the server. */

@@ -3,7 +3,10 @@ import { unauthorized } from '@services/errors.js';
 import { apiNotFound } from '@server/errors.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
+import { accountReads, accountRouter } from './core/account.js';
 import { authRouter } from './core/auth.js';
+import { trashReads, trashRouter } from './core/trash.js';
+import { usersReads, usersRouter } from './core/users.js';
 import { coreReads } from './core/reads.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
@@ -16,6 +19,9 @@ import { localeOf, timeZoneOf } from '@server/locale.js';
 
 const allReads: ReadRoute[] = [
   ...coreReads,
+  ...accountReads,
+  ...usersReads,
+  ...trashReads,
   ...recordsReads,
   ...attachmentsReads,
   ...importsReads,
@@ -45,6 +51,7 @@ export function createApiRouter(): Router {
         await read.handler({
           ctx: req.ctx,
           user: req.user!,
+          sessionId: req.sessionId!,
           params: req.params as Record<string, string | undefined>,
           query: queryOf(req),
           locale: localeOf(req),
@@ -57,6 +64,9 @@ export function createApiRouter(): Router {
   router.use(importsRouter());
   router.use(jobsRouter());
   router.use(express.json({ limit: '1mb' }));
+  router.use(accountRouter());
+  router.use(usersRouter());
+  router.use(trashRouter());
   router.use(recordsRouter());
   router.use(attachmentsRouter());
   router.use(integrationsRouter());

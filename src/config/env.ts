@@ -103,6 +103,16 @@ const EnvSchema = z.object({
       .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as */30 * * * *' })
       .optional(),
   ),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\//.test(v), {
+        message: 'must start with smtp:// or smtps:// (e.g. smtp://user:pass@mail.example.org:587)',
+      })
+      .optional(),
+  ),
+  MAIL_FROM: optionalText,
 });
 
 function isCronExpression(value: string): boolean {
@@ -137,6 +147,8 @@ export interface Config {
   httpTimeoutMs: number;
   wordpress: { url?: string; user?: string; appPassword?: string; publicSiteUrl?: string };
   mailchimp: { apiKey?: string; baseUrl?: string };
+  /** Set-password links are emailed when both are set. */
+  mail: { smtpUrl?: string; from?: string };
   /** Bring the schema up to date when the server starts (off when migrations run as a release step). */
   migrateOnStart: boolean;
   jobs: JobSettings;
@@ -224,6 +236,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
       publicSiteUrl: env.PUBLIC_SITE_URL,
     },
     mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     migrateOnStart: env.MIGRATE_ON_START === 'true',
     jobs: {
       redisUrl: env.REDIS_URL,

@@ -9,6 +9,16 @@ const distance = { kind: 'decimal', scale: 2 } as const;
 
 export const columnKinds = {
   users: { isActive: 'boolean', createdAt: 'timestamp', lastLogin: 'timestamp', sessionVersion: 'integer' },
+  sessions: { userId: 'integer', createdAt: 'timestamp', lastSeenAt: 'timestamp' },
+  /** A user row read with its session in one query (the per-request check). */
+  session_users: {
+    isActive: 'boolean',
+    createdAt: 'timestamp',
+    lastLogin: 'timestamp',
+    sessionVersion: 'integer',
+    sessionCreatedAt: 'timestamp',
+    sessionLastSeenAt: 'timestamp',
+  },
   contacts: { ...audit, mailchimpTags: 'list', isPrimary: 'boolean', entityId: 'integer' },
   events: {
     ...audit,

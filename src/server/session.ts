@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import cookieSession from 'cookie-session';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { userForSession } from '@services/auth/service.js';
+import { createSession, resumeSession, type SessionClient } from '@services/auth/sessions.js';
 import { AppError } from '@services/errors.js';
 import { presentUser } from '@services/users/service.js';
 import type { Config } from '@config/env.js';
@@ -25,31 +24,23 @@ export function sessionCookie(config: Config): RequestHandler {
   });
 }
 
-/** Refresh the idle timestamp at most this often, so most answers carry no Set-Cookie. */
-const LAST_SEEN_GRANULARITY_MS = 60_000;
-
 /**
- * Resolves req.user from the signed cookie. The cookie alone proves nothing after logout, so the user's
- * session version, the absolute age (iat) and the idle time (last) are all checked on the server.
+ * Resolves req.user from the signed cookie's token: one read of the session joined to its user by primary keys
+ * (the absolute and idle limits, the user's active flag and role are all checked there, never cached), plus a write
+ * of lastSeenAt at most once a minute. A cookie whose session has ended is dropped.
  */
 export function loadCurrentUser(): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const session = req.session as SessionPayload | null | undefined;
-      if (!session?.uid || session.ver === undefined || !session.iat || !session.last) return next();
-      const { config, clock } = req.ctx;
-      const now = clock.now().getTime();
-      if (now - session.iat > config.sessionMaxMs || now - session.last > config.sessionIdleMs) {
+      if (!session?.token) return next();
+      const resumed = await resumeSession(req.ctx, session.token);
+      if (!resumed) {
         req.session = null;
         return next();
       }
-      const user = await userForSession(req.ctx, session.uid, session.ver);
-      if (!user) {
-        req.session = null;
-        return next();
-      }
-      req.user = presentUser(user);
-      if (now - session.last >= LAST_SEEN_GRANULARITY_MS) session.last = now;
+      req.user = presentUser(resumed.user);
+      req.sessionId = resumed.sessionId;
       next();
     } catch (error) {
       next(error);
@@ -79,10 +70,16 @@ export function refuseInsecureSignIn(): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => next(insecureSessionStart(req));
 }
 
-/** A brand-new session object on sign-in, so nothing from before it survives (fixation). */
-export function startSession(req: Request, userId: number, version: number): void {
+/** What the sessions table records about where a sign-in came from. */
+export const sessionClientOf = (req: Request): SessionClient => ({ ip: req.ip ?? 'unknown', userAgent: req.get('user-agent') ?? '' });
+
+/**
+ * Signs a user in: a new session row and a brand-new cookie, so nothing from before it survives (fixation). The
+ * secure-connection refusal comes first, so no row is made for a cookie the browser would drop.
+ */
+export async function startSession(req: Request, userId: number): Promise<void> {
   const refusal = insecureSessionStart(req);
   if (refusal) throw refusal;
-  const now = req.ctx.clock.now().getTime();
-  req.session = { sid: randomBytes(12).toString('base64url'), uid: userId, ver: version, iat: now, last: now } satisfies SessionPayload;
+  const token = await createSession(req.ctx, userId, sessionClientOf(req));
+  req.session = { token } satisfies SessionPayload;
 }

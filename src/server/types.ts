@@ -2,14 +2,9 @@ import type { PublicUser } from '@shared/schemas/auth.js';
 import type { AppContext } from '@services/context.js';
 import type { LoginThrottle } from '@services/auth/login-throttle.js';
 
-/** The cookie payload: signed, not encrypted, so nothing secret (security checklist item 6). */
+/** The cookie payload: signed, not encrypted; the token is checked against its hash in the sessions table. */
 export interface SessionPayload {
-  /** Random per sign-in, so every new session differs from any earlier one (fixation). */
-  sid?: string;
-  uid?: number;
-  ver?: number;
-  iat?: number;
-  last?: number;
+  token?: string;
 }
 
 export interface ServerContext extends AppContext {
@@ -32,6 +27,8 @@ declare global {
   namespace Express {
     interface Request {
       user?: PublicUser;
+      /** The signed-in session's id (the hash of the cookie's token): logout and the sessions list use it. */
+      sessionId?: string;
       ctx: ServerContext;
     }
   }

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { sessionInfo } from '@api/core/auth.js';
 import { integrationsOverview } from '@api/integrations/index.js';
-import type { Actor } from '@services/context.js';
+import { actorOfUser, type Actor } from '@services/context.js';
 import { createContact, deleteContact, getContact, listContacts, updateContact } from '@services/contacts/service.js';
 import { unauthorized } from '@services/errors.js';
 import { deleteFile, listFiles } from '@services/files/service.js';
@@ -22,6 +22,9 @@ import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
 import { timeZoneOf } from '@server/locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
+import { listMySessions } from '@services/auth/sessions.js';
+import { listUsers } from '@services/users/service.js';
+import { listDeleted } from '@services/trash/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -39,7 +42,7 @@ export function serverDataSource(req: Request): DataSource {
     user();
     return req.ctx;
   };
-  const actor = (): Actor => ({ userId: user().id, source: 'web' });
+  const actor = (): Actor => actorOfUser(user());
   return {
     session: () => sessionInfo(req),
     stats: () => getStats(ctx()),
@@ -57,6 +60,9 @@ export function serverDataSource(req: Request): DataSource {
     preferences: () => getPreferences(ctx(), user().id),
     contactsDirectory: (params) => listDirectory(ctx(), params),
     setPreference: (name, value) => setPreference(ctx(), user().id, name, { value }),
+    users: () => listUsers(ctx(), actor()),
+    mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
+    deletedItems: () => listDeleted(ctx(), actor()),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

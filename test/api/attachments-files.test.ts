@@ -5,6 +5,7 @@ import path from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalDirectoryStorage } from '@services/files/storage.js';
+import { purgeDeleted } from '@services/trash/service.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 import { waitUntil } from '../helpers/wait.js';
 import { insertOwner, samples } from './attachments-fixtures.js';
@@ -255,7 +256,7 @@ describe('files API', () => {
     expect(storedNames().filter((name) => name.startsWith('.incoming/'))).toEqual([]);
   });
 
-  it('deleting the owning record removes its contacts, payments, file rows and stored bytes', async () => {
+  it('deleting the owning record removes its rows but keeps the bytes for a restore, until the purge', async () => {
     const brand = await insertOwner(t.database.db, 'brand', 'Doomed brand');
     const owner = { entityType: 'brand', entityId: brand };
     expect((await agent.post('/api/contacts').send({ ...owner, firstName: 'A', lastName: 'B' })).status).toBe(201);
@@ -271,6 +272,21 @@ describe('files API', () => {
     expect(storedNames()).toEqual(expect.arrayContaining(names));
     expect((await agent.delete(`/api/brands/${brand}`)).status).toBe(204);
     for (const table of ['contacts', 'payments', 'files']) expect(await t.database.db(table).where(owner)).toEqual([]);
+    expect(storedNames()).toEqual(expect.arrayContaining(names));
+
+    // An admin restores it: the file rows come back with their ids and the kept bytes serve again.
+    const { agent: admin } = await t.signedInAgent('trash.admin@example.org', 'admin');
+    const [deleted] = (await admin.get('/api/deleted')).body as Array<{ id: number; name: string; holds: unknown }>;
+    expect(deleted).toMatchObject({ name: 'Doomed brand', holds: { contacts: 1, payments: 1, files: 2 } });
+    expect((await admin.post(`/api/deleted/${deleted!.id}/restore`)).status).toBe(200);
+    const fileId = uploaded.body.files[0].id as number;
+    expect((await agent.get(`/api/uploads/${fileId}`)).status).toBe(200);
+
+    // Deleted again and purged once older than 30 days: the bytes go too.
+    expect((await agent.delete(`/api/brands/${brand}`)).status).toBe(204);
+    t.clock.advance(31 * 86_400_000);
+    const purged = await purgeDeleted(t.ctx, { olderThanMs: 30 * 86_400_000, dryRun: false });
+    expect(purged.files).toBe(2);
     for (const name of names) expect(storedNames()).not.toContain(name);
   });
 

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser, setActive, setPassword } from '@services/users/service.js';
+import { cliActor } from '@services/context.js';
+import { createUser, setPassword, updateUserByEmail } from '@services/users/service.js';
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 function sessionCookieOf(setCookie: string[] | string | undefined): string {
@@ -92,7 +94,7 @@ describe('sessions and sign-in security', () => {
     expect((await login('10.5.0.1', TEST_PASSWORD)).status).toBe(429);
   });
 
-  it('issues a fresh httpOnly SameSite=Lax cookie holding only sid, uid, ver, iat and last', async () => {
+  it('issues a fresh httpOnly SameSite=Lax cookie holding only a random token, stored hashed', async () => {
     const first = await login('10.6.0.1');
     const second = await login('10.6.0.1');
     const setCookie = first.headers['set-cookie'] as unknown as string[];
@@ -101,7 +103,10 @@ describe('sessions and sign-in security', () => {
     expect(session).toMatch(/samesite=lax/i);
     expect(session).not.toMatch(/domain=/i);
     const payload = JSON.parse(Buffer.from(session.split(';')[0]!.slice('pacer='.length), 'base64').toString('utf8'));
-    expect(Object.keys(payload).sort()).toEqual(['iat', 'last', 'sid', 'uid', 'ver']);
+    expect(Object.keys(payload)).toEqual(['token']);
+    const stored = (await t.database.db('sessions').select('id')) as Array<{ id: string }>;
+    expect(stored.map((row) => row.id)).toContain(createHash('sha256').update(payload.token).digest('hex'));
+    expect(stored.map((row) => row.id)).not.toContain(payload.token);
     expect(sessionCookieOf(first.headers['set-cookie'])).not.toBe(sessionCookieOf(second.headers['set-cookie']));
   });
 
@@ -188,7 +193,7 @@ describe('sessions and sign-in security', () => {
     await setPassword(t.ctx, who, 'a brand new password');
     expect((await t.agent().get('/api/me').set('Cookie', cookie)).status).toBe(401);
     const again = sessionCookieOf((await login('10.8.0.1', 'a brand new password', who)).headers['set-cookie']);
-    await setActive(t.ctx, who, false);
+    await updateUserByEmail(t.ctx, cliActor(), who, { isActive: false });
     expect((await t.agent().get('/api/me').set('Cookie', again)).status).toBe(401);
     const refused = await login('10.8.0.1', 'a brand new password', who);
     expect(refused.status).toBe(401);

@@ -108,7 +108,7 @@ describe('the job API (embedded runner)', () => {
       await paused.promise;
       yield rows.slice(5);
     }
-    const id = await createJob(t.ctx, { userId, source: 'cli' }, 'import', { kind: 'brands', batchSize: 5 }, { hold: true });
+    const id = await createJob(t.ctx, { userId, source: 'cli', role: 'admin' }, 'import', { kind: 'brands', batchSize: 5 }, { hold: true });
     const running = executeJob(t.ctx, id, {
       owner: 'test',
       local: { open: async () => ({ header: ['Brand', 'First Name', 'Last Name', 'Email'], chunks: chunks() }), expectedRows: () => 20 },
@@ -129,7 +129,7 @@ describe('the job API (embedded runner)', () => {
 
   it('allows one sync of a kind at a time across the job API, the sync endpoint and the CLI path', async () => {
     // A sync recorded but not yet run (as if queued behind a busy worker) holds the kind.
-    const first = await createJob(t.ctx, { userId, source: 'web' }, 'sync', { kind: 'events' });
+    const first = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'events' });
     const viaJobs = await agent.post('/api/jobs').send({ type: 'sync', params: { kind: 'events' } });
     expect(viaJobs.status).toBe(409);
     expect(viaJobs.body.message).toBe('A sync of events is already running; try again when it has finished');
@@ -137,10 +137,10 @@ describe('the job API (embedded runner)', () => {
     expect(viaSync.status).toBe(409);
     expect(viaSync.body).toMatchObject({ success: false, message: 'A sync of events is already running; try again when it has finished' });
     // Another kind is not held; a cancelled queued job frees its kind at once.
-    const other = await createJob(t.ctx, { userId, source: 'web' }, 'sync', { kind: 'runclubs' });
+    const other = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'runclubs' });
     const cancelled = await agent.post(`/api/jobs/${first}/cancel`).expect(200);
     expect(cancelled.body.state).toBe('cancelled');
-    const again = await createJob(t.ctx, { userId, source: 'web' }, 'sync', { kind: 'events' });
+    const again = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'events' });
     for (const id of [other, again]) await agent.post(`/api/jobs/${id}/cancel`).expect(200);
   });
 
@@ -153,7 +153,7 @@ describe('the job API (embedded runner)', () => {
         if (calls === 1) throw Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK' });
         return { pushed: 1 };
       };
-      const passing = await finished(await startJob(t.ctx, { userId, source: 'web' }, 'newsletter', { audienceId: 'abc' }));
+      const passing = await finished(await startJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'newsletter', { audienceId: 'abc' }));
       expect(passing).toMatchObject({ state: 'succeeded', attempts: 2, result: { pushed: 1 } });
 
       jobHandlers.newsletter = async () => {
@@ -161,7 +161,7 @@ describe('the job API (embedded runner)', () => {
         throw badRequest('Not a valid audience id');
       };
       calls = 0;
-      const refused = await finished(await startJob(t.ctx, { userId, source: 'web' }, 'newsletter', { audienceId: 'abc' }));
+      const refused = await finished(await startJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'newsletter', { audienceId: 'abc' }));
       expect(refused).toMatchObject({ state: 'failed', attempts: 1, error: { status: 400, message: 'Not a valid audience id' } });
       expect(calls).toBe(1);
 
@@ -170,7 +170,7 @@ describe('the job API (embedded runner)', () => {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
       };
       calls = 0;
-      const down = await finished(await startJob(t.ctx, { userId, source: 'web' }, 'newsletter', { audienceId: 'abc' }));
+      const down = await finished(await startJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'newsletter', { audienceId: 'abc' }));
       expect(down).toMatchObject({ state: 'failed', attempts: 3, error: { status: 500 } });
       expect(calls).toBe(3);
     } finally {
@@ -182,7 +182,7 @@ describe('the job API (embedded runner)', () => {
     const rows = brandRows(20, 'Lease');
     const id = await startImportJob(
       t.ctx,
-      { userId, source: 'web' },
+      { userId, source: 'web', role: 'staff' },
       { kind: 'brands' },
       {
         format: 'rows',

@@ -215,7 +215,8 @@ describe('record CRUD API', () => {
       expect(await db('payments').where(owner).count({ n: '*' }).first()).toMatchObject({ n: 0 });
       expect(await db('files').where(owner).count({ n: '*' }).first()).toMatchObject({ n: 0 });
       expect(await db('contacts').where(otherOwner).count({ n: '*' }).first()).toMatchObject({ n: 1 });
-      expect(existsSync(path.join(t.uploadDir, key))).toBe(false);
+      // The bytes stay for Recently deleted until `pacer trash purge` removes the entry.
+      expect(existsSync(path.join(t.uploadDir, key))).toBe(true);
       expect((await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey]).toBe(before - 1);
       expect((await agent.get(base).query({ q: c.searchTerm })).body).toEqual({ items: [], total: 0 });
       expect((await agent.delete(`${base}/${id}`)).body).toEqual({ message: c.notFound, code: 'not_found' });

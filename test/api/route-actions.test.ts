@@ -69,7 +69,7 @@ describe('route loaders and actions on the server', () => {
   });
 
   it('deletes from the list and comes back to the same list URL', async () => {
-    const brand = await createRecord(t.ctx, { userId: user.id, source: 'web' }, 'brand', { brandName: 'Doomed' });
+    const brand = await createRecord(t.ctx, { userId: user.id, source: 'web', role: 'staff' }, 'brand', { brandName: 'Doomed' });
     const result: unknown = await deleteBrandFromList(
       actionArgs(post('http://x/brands?q=doom&page=2', { intent: 'delete', id: String(brand.id), confirmed: 'yes' }), serverContext(user)),
     );
@@ -78,7 +78,7 @@ describe('route loaders and actions on the server', () => {
   });
 
   it("does not find another owner's contact on an owner's contact edit page", async () => {
-    const actor = { userId: user.id, source: 'web' as const };
+    const actor = { userId: user.id, source: 'web' as const, role: 'staff' as const };
     const event = await createRecord(t.ctx, actor, 'event', { eventName: 'Owner Run' });
     const brand = await createRecord(t.ctx, actor, 'brand', { brandName: 'Other Owner' });
     const contact = await createContact(t.ctx, actor, { firstName: 'Bo', lastName: 'Brand', entityType: 'brand', entityId: brand.id });
@@ -122,7 +122,7 @@ describe('contact and payment route actions on the server', () => {
     fields: Record<string, string>,
     params: Record<string, string> = {},
   ) => action({ request: post(url, fields), params, context: context() } as unknown as ActionFunctionArgs);
-  const actor = () => ({ userId: user.id, source: 'web' as const });
+  const actor = () => ({ userId: user.id, source: 'web' as const, role: 'staff' as const });
   const locationOf = (result: unknown) => (result instanceof Response ? result.headers.get('Location') : null);
 
   it('creates a contact on its owner page from form fields and goes back to the owner', async () => {

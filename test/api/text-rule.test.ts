@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { RECORD_TYPE_INFO, RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
 import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
 import { AddMemberSchema } from '@services/integrations/service.js';
-import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { LoginSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
@@ -99,7 +99,7 @@ describe(`first-run set-up and the text rule (${database})`, () => {
   it('refuses bad text in every field, creates no user, and keeps an emoji intact (in the password too)', async () => {
     const base = { email: 'admin@example.org', password: 'a long password', firstName: 'Ada', lastName: 'Admin' };
     const anonymous = t.agent();
-    const fields = await refuseEverywhere(NewUserSchema as unknown as ObjectSchema, base, 'set-up', (body) =>
+    const fields = await refuseEverywhere(SetupSchema as unknown as ObjectSchema, base, 'set-up', (body) =>
       anonymous.post('/api/setup').send(body),
     );
     expect(fields.map((f) => f.field).sort()).toEqual(['email', 'firstName', 'lastName', 'password']);

@@ -56,16 +56,41 @@ describe('pacer users and pacer db', () => {
 
     const listed = await run('users', 'list', '--json');
     expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ email: 'ops@example.org', firstName: 'Olga', isActive: true })]);
-    const before = (await t.db('users').where({ email: 'ops@example.org' }).first()) as { passwordHash: string; sessionVersion: number };
+    const before = (await t.db('users').where({ email: 'ops@example.org' }).first()) as { id: number; passwordHash: string; role: string };
     expect(before.passwordHash).toMatch(/^\$2[ab]\$/);
+    expect(before.role).toBe('staff');
+    const signedIn = { userId: before.id, createdAt: '2026-11-21 09:00:00.000', lastSeenAt: '2026-11-21 09:00:00.000' };
+    await t.db('sessions').insert({ ...signedIn, id: 'a'.repeat(64) });
 
     expect((await run('users', 'set-password', '--email', 'ops@example.org', '--password', 'another long pw')).code).toBe(0);
-    const after = (await t.db('users').where({ email: 'ops@example.org' }).first()) as { passwordHash: string; sessionVersion: number };
+    const after = (await t.db('users').where({ email: 'ops@example.org' }).first()) as { passwordHash: string };
     expect(after.passwordHash).not.toBe(before.passwordHash);
-    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
+    // A new password ends every session of the user.
+    expect(await t.db('sessions').where({ userId: before.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+
+    await t.db('sessions').insert({ ...signedIn, id: 'b'.repeat(64) });
+    const promoted = await run('users', 'set-role', '--email', 'ops@example.org', '--role', 'admin');
+    expect(promoted).toMatchObject({ code: 0, out: 'ops@example.org is now admin\n' });
+    expect((await t.db('users').where({ id: before.id }).first()).role).toBe('admin');
+    expect(await t.db('sessions').where({ userId: before.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    const badRole = await run('users', 'set-role', '--email', 'ops@example.org', '--role', 'owner');
+    expect(badRole.code).toBe(2);
+    expect(badRole.err).toContain('Allowed choices are admin, staff, viewer');
+    // The last active admin stays one: demoting or deactivating them is refused with a reason.
+    const lastAdmin = await run('users', 'set-role', '--email', 'ops@example.org', '--role', 'viewer');
+    expect(lastAdmin.code).toBe(1);
+    expect(lastAdmin.err).toContain('This is the last active admin');
+    expect((await run('users', 'deactivate', '--email', 'ops@example.org')).err).toContain('This is the last active admin');
+    const viewer = await run('users', 'create', '--email', 'view@example.org', '--password', 'long enough pw', '--role', 'viewer');
+    expect(viewer.out).toContain('Created user view@example.org (id');
+    expect(viewer.out).toContain('viewer)');
+    expect((await run('users', 'set-role', '--email', 'ops@example.org', '--role', 'staff')).err).toContain(
+      'This is the last active admin',
+    );
+    expect((await run('users', 'set-role', '--email', 'view@example.org', '--role', 'admin')).code).toBe(0);
 
     expect((await run('users', 'deactivate', '--email', 'ops@example.org')).code).toBe(0);
-    expect((await run('users', 'list')).out).toMatch(/ops@example\.org.*inactive/);
+    expect((await run('users', 'list')).out).toMatch(/ops@example\.org.*admin\s+inactive/);
     const missing = await run('users', 'deactivate', '--email', 'nobody@example.org');
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('No user with the email nobody@example.org');

@@ -93,7 +93,7 @@ describe('pacer worker', () => {
     }));
     const id = await startImportJob(
       ctx,
-      { userId: null, source: 'web' },
+      { userId: null, source: 'web', role: 'staff' },
       { kind: 'brands', batchSize: 20 },
       { format: 'rows', bytes: Buffer.from(JSON.stringify({ header, rows })), rows: ROWS },
     );

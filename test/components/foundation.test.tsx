@@ -95,6 +95,7 @@ describe('main layout', () => {
     email: 'jo.runner@example.org',
     firstName: 'Jo',
     lastName: 'Runner',
+    role: 'staff' as const,
     isActive: true,
     createdAt: '',
     lastLogin: null,

@@ -1,5 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
+import type { Role } from '@shared/roles.js';
 import type { SessionInfo } from '@shared/session.js';
 import { Toaster } from '@views/components/ui/toast.js';
 
@@ -9,6 +10,7 @@ const testSession: SessionInfo = {
     email: 'staff@example.org',
     firstName: 'Sam',
     lastName: 'Staff',
+    role: 'staff',
     isActive: true,
     createdAt: '2026-01-01T00:00:00.000Z',
     lastLogin: null,
@@ -34,13 +36,16 @@ export function renderPage(options: {
   /** The page's route action (its forms post to it). */
   action?: RouteObject['action'];
   others?: RouteObject[];
+  /** Who is signed in: staff unless a test says otherwise. */
+  role?: Role;
 }) {
+  const session: SessionInfo = { ...testSession, user: { ...testSession.user!, role: options.role ?? 'staff' } };
   const router = createMemoryRouter(
     [
       {
         id: 'root',
         path: '/',
-        loader: () => testSession,
+        loader: () => session,
         Component: () => (
           <>
             <Outlet />
@@ -60,7 +65,7 @@ export function renderPage(options: {
         ],
       },
     ],
-    { initialEntries: [options.url], hydrationData: { loaderData: { root: testSession, page: options.data ?? null } } },
+    { initialEntries: [options.url], hydrationData: { loaderData: { root: session, page: options.data ?? null } } },
   );
   return { router, ...render(<RouterProvider router={router} />) };
 }

@@ -4,7 +4,9 @@
  */
 import type { z } from 'zod';
 import { AddMemberSchema } from '@services/integrations/service.js';
-import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { AddUserSchema, SetPasswordSchema } from '@services/users/links.js';
+import { UserUpdateSchema } from '@services/users/service.js';
+import { LoginSchema, NameSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
@@ -84,7 +86,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/session', none()],
     [
       'POST /api/setup',
-      object(NewUserSchema, [
+      object(SetupSchema, [
         ['email', s('second@example.org')],
         ['password', s('long enough password')],
         ['firstName', s('Second')],
@@ -94,6 +96,42 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/stats', none()],
     ['GET /api/dashboard', none()],
     ['GET /api/calendar/events', none(['month'])],
+    ['GET /api/sessions', none()],
+    ['GET /api/deleted', none()],
+    ['POST /api/deleted/:id/restore', none()],
+    ['GET /api/contacts/:id/history', none(['page'])],
+    ['GET /api/payments/:id/history', none(['page'])],
+    ['GET /api/files/:id/history', none(['page'])],
+    ['GET /api/users', none()],
+    [
+      'POST /api/users',
+      object(AddUserSchema, [
+        ['email', s('fuzz.user@example.org')],
+        ['firstName', s('Fuzz')],
+        ['lastName', s('User')],
+        ['role', s('viewer')],
+      ]),
+    ],
+    ['PUT /api/users/:id', object(UserUpdateSchema, [['firstName', s('Fuzz')]])],
+    ['POST /api/users/:id/reset-link', none()],
+    ['GET /api/set-password/:token', none()],
+    ['POST /api/set-password/:token', object(SetPasswordSchema, [['password', s('a long enough password')]])],
+    ['DELETE /api/sessions/:id', none()],
+    ['POST /api/sessions/sign-out-others', none()],
+    [
+      'PUT /api/account',
+      object(NameSchema, [
+        ['firstName', s('Fuzz')],
+        ['lastName', s('Person')],
+      ]),
+    ],
+    [
+      'POST /api/account/password',
+      object(PasswordChangeSchema, [
+        ['currentPassword', s('not the password')],
+        ['newPassword', s('another long password')],
+      ]),
+    ],
     ['GET /api/events/:id/wordpress-url', none()],
     ['GET /api/contacts/:id', none()],
     ['GET /api/contacts/:entityType/:entityId', none()],
@@ -141,6 +179,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     const path = recordApiPath(kind);
     models.set(`GET ${path}`, none(LIST_QUERY));
     models.set(`GET ${path}/:id`, none());
+    models.set(`GET ${path}/:id/history`, none(['page']));
     models.set(`POST ${path}`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`PUT ${path}/:id`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`DELETE ${path}/:id`, none());
@@ -198,6 +237,8 @@ const PARAM_KINDS: Record<string, ParamKind> = {
   audienceId: 'audienceId',
   segment: 'listSegment',
   name: 'preferenceName',
+  // A set-password token is an opaque string in the path, as an audience id is.
+  token: 'audienceId',
 };
 
 export const paramKindOf = (name: string): ParamKind | undefined => PARAM_KINDS[name];

@@ -10,6 +10,7 @@ import type { Clock } from '@services/context.js';
 import { createUser } from '@services/users/service.js';
 import { createApp } from '@server/app.js';
 import type { ServerContext } from '@server/types.js';
+import type { Role } from '@shared/roles.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
@@ -37,8 +38,8 @@ export interface TestApp {
   logLines: string[];
   /** A supertest agent that keeps cookies and sends our Origin on writes. */
   agent(): ReturnType<typeof supertest.agent>;
-  /** Creates a user (if needed) and returns an agent signed in as them. */
-  signedInAgent(email?: string): Promise<{ agent: ReturnType<typeof supertest.agent>; user: PublicUser }>;
+  /** Creates a user (if needed; staff unless a role is given) and returns an agent signed in as them. */
+  signedInAgent(email?: string, role?: Role): Promise<{ agent: ReturnType<typeof supertest.agent>; user: PublicUser }>;
   close(): Promise<void>;
 }
 
@@ -88,10 +89,10 @@ export async function createTestApp(
     uploadDir,
     logLines,
     agent,
-    async signedInAgent(email?: string) {
+    async signedInAgent(email?: string, role: Role = 'staff') {
       const address = email ?? `staff${++userCount}@example.org`;
       const existing = await database.db('users').where({ email: address }).first();
-      if (!existing) await createUser(ctx, { email: address, password: TEST_PASSWORD, firstName: 'Sam', lastName: 'Staff' });
+      if (!existing) await createUser(ctx, { email: address, password: TEST_PASSWORD, firstName: 'Sam', lastName: 'Staff', role });
       const a = agent();
       const res = await a.post('/api/login').send({ email: address, password: TEST_PASSWORD });
       if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);

@@ -8,7 +8,7 @@ import { FakeWordPress } from '../fakes/wordpress.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-const cli = { userId: null, source: 'cli' } as const;
+const cli = { userId: null, source: 'cli', role: 'admin' } as const;
 
 /** Synced text goes through the text rule: a post with a lone surrogate or NUL is a reported bad item, not a crash or U+FFFD. */
 describe(`WordPress sync and the text rule (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'})`, () => {

@@ -8,11 +8,13 @@ import type { AppContext } from '@services/context.js';
 import { IntegrationError } from '@services/integrations/errors.js';
 import { tryAcquireLock } from '@services/sync/lock.js';
 import { latestRuns, runSync } from '@services/sync/service.js';
+import { getHistory } from '@services/history/service.js';
+import { describeEntry } from '@shared/history.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-const cli = { userId: null, source: 'cli' } as const;
+const cli = { userId: null, source: 'cli', role: 'admin' } as const;
 const OLD = '2026-06-01T00:00:00';
 
 function eventPosts(): FakePost[] {
@@ -166,6 +168,23 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
       wordpressLastSync: synced.toISOString(),
       updatedAt: synced.toISOString(),
     });
+    // One history entry for the one changed record, named after the sync run, with the old and new values.
+    const id = Number((await event(1001))!.id);
+    const history = await getHistory(ctx, 'event', id, null);
+    expect(history.items[0]).toMatchObject({
+      action: 'update',
+      actor: { kind: 'sync', runId: String(result.runId) },
+      changes: { eventName: { from: 'Renamed in the CRM', to: 'Race – renamed in WordPress' }, locationState: { from: 'VIC', to: 'TAS' } },
+    });
+    expect(describeEntry(history.items[0]!, 'event')).toEqual(['Sync changed Event name, Location state']);
+    const fromThisRun = await database
+      .db('history')
+      .where({ runId: String(result.runId) })
+      .count({ n: '*' })
+      .first();
+    expect(Number(fromThisRun?.n)).toBe(1);
+    // The first run recorded one creation per created record, and nothing for records it left alone since.
+    expect((await getHistory(ctx, 'event', id, null)).items.map((item) => item.action)).toEqual(['update', 'create']);
   });
 
   it('reports posts that are no longer published and keeps their records', async () => {
@@ -196,7 +215,7 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
   });
 
   it('normalises profession types and keeps syncing past values it cannot map', async () => {
-    const result = await runSync(ctx, 'professionals', { actor: { userId: null, source: 'web' } });
+    const result = await runSync(ctx, 'professionals', { actor: { userId: null, source: 'web', role: 'staff' } });
     expect(result).toMatchObject({ created: 3, failed: 0 });
     expect(result.errors).toEqual([
       "Professional 'Aura' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; left empty",

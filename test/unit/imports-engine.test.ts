@@ -10,7 +10,7 @@ import { insertRecordRows } from '@services/records/writes.js';
 import { testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-const actor = { userId: null, source: 'cli' as const };
+const actor = { userId: null, source: 'cli' as const, role: 'admin' as const };
 const header = ['Brand', 'First Name', 'Last Name', 'Email'];
 
 describe('import engine', () => {

@@ -14,7 +14,7 @@ import { getStats } from '@services/stats/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-const actor = { userId: null, source: 'cli' as const };
+const actor = { userId: null, source: 'cli' as const, role: 'admin' as const };
 const stamp = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
 
 /** What the import and the sync do: write rows past the records service, through the record writes. */

@@ -3,9 +3,11 @@ import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import { listApiSearch } from '@shared/list-query.js';
 import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
+import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
+import type { DeletedItem } from '@shared/schemas/trash.js';
 import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
@@ -39,6 +41,12 @@ export interface DataSource {
   /** The contacts directory: the API's query parameters as they are (the service parses them). */
   contactsDirectory(params: Record<string, string>): Promise<Page<DirectoryContact>>;
   setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
+  /** /settings/users (admins). */
+  users(): Promise<PublicUser[]>;
+  /** /settings/account: my signed-in sessions. */
+  mySessions(): Promise<SessionView[]>;
+  /** /settings/deleted (admins). */
+  deletedItems(): Promise<DeletedItem[]>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -123,6 +131,9 @@ const browserDataSource: DataSource = {
   preferences: () => read('/api/preferences'),
   contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
+  users: () => read('/api/users'),
+  mySessions: () => read('/api/sessions'),
+  deletedItems: () => read('/api/deleted'),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from 'react-router';
+import { roleAllows } from '@shared/roles.js';
 import type { SessionInfo } from '@shared/session.js';
 
 /** The root loader's data: the signed-in user and the locale and zone pages format with. */
@@ -6,4 +7,13 @@ export function useSession(): SessionInfo {
   const data = useRouteLoaderData('root') as SessionInfo | undefined;
   if (!data) throw new Error('useSession() used outside the root route');
   return data;
+}
+
+/**
+ * Whether the signed-in user may make changes (staff and admins). Write buttons hide for a viewer; the services
+ * refuse the write anyway (403), so this only spares them buttons that cannot work.
+ */
+export function useCanWrite(): boolean {
+  const { user } = useSession();
+  return user !== null && roleAllows(user.role, 'staff');
 }

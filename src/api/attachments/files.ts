@@ -6,6 +6,7 @@ import { receiveMultipart } from '@services/files/multipart.js';
 import { deleteFile, listFiles, openFileContent, storageOf, storeUpload } from '@services/files/service.js';
 import { defineRead } from '../reads.js';
 import { actorOf } from '../actor.js';
+import { requireRole } from '@services/roles.js';
 
 export const filesReads = [
   defineRead('/api/files/:entityType/:entityId', ({ ctx, params }) =>
@@ -23,6 +24,8 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
 export function filesRouter(): Router {
   const router = Router();
   router.post('/upload', async (req, res) => {
+    // Before the bytes are received: a viewer's upload is refused without storing anything.
+    requireRole(actorOf(req), 'staff');
     if (!req.is('multipart/form-data')) throw badRequest('The upload must be sent as multipart/form-data');
     const upload = await receiveMultipart(req, storageOf(req.ctx));
     res.status(201).json({ files: await storeUpload(req.ctx, actorOf(req), upload) });

@@ -1,9 +1,11 @@
 import express, { Router, type Request } from 'express';
-import { login, logout } from '@services/auth/service.js';
+import { login } from '@services/auth/service.js';
+import { endSession } from '@services/auth/sessions.js';
 import { unauthorized } from '@services/errors.js';
+import { describeSetPasswordLink, setPasswordWithLink } from '@services/users/links.js';
 import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
 import { publicEnv } from '@config/env.js';
-import { refuseInsecureSignIn, startSession } from '@server/session.js';
+import { refuseInsecureSignIn, sessionClientOf, startSession } from '@server/session.js';
 import { localeOf, timeZoneOf, themeOf } from '@server/locale.js';
 import type { SessionInfo } from '@shared/session.js';
 
@@ -26,13 +28,13 @@ export function authRouter(): Router {
   const secureOnly = refuseInsecureSignIn();
 
   router.post('/login', secureOnly, json, async (req, res) => {
-    const result = await login(req.ctx, req.ctx.throttle, req.body, req.ip ?? 'unknown');
-    startSession(req, result.user.id, result.sessionVersion);
-    res.json({ user: result.user });
+    const user = await login(req.ctx, req.ctx.throttle, req.body, sessionClientOf(req));
+    await startSession(req, user.id);
+    res.json({ user });
   });
 
   router.post('/logout', async (req, res) => {
-    if (req.user) await logout(req.ctx, req.user.id);
+    if (req.sessionId) await endSession(req.ctx, req.sessionId);
     req.session = null;
     res.status(204).end();
   });
@@ -46,9 +48,20 @@ export function authRouter(): Router {
     res.json(await sessionInfo(req));
   });
 
+  // The "Set your password" page: open without a session, the one-time token in the path is the proof.
+  router.get('/set-password/:token', async (req, res) => {
+    res.json(await describeSetPasswordLink(req.ctx, req.params.token));
+  });
+
+  router.post('/set-password/:token', secureOnly, json, async (req, res) => {
+    const user = await setPasswordWithLink(req.ctx, req.params.token, req.body);
+    await startSession(req, user.id);
+    res.json({ user });
+  });
+
   router.post('/setup', secureOnly, json, async (req, res) => {
     const user = await createFirstAdmin(req.ctx, req.body);
-    startSession(req, user.id, 0);
+    await startSession(req, user.id);
     res.status(201).json({ user });
   });
 

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { AppError, badRequest, payloadTooLarge } from '@services/errors.js';
 import { discardPart, whenClientLeaves } from '@services/files/multipart.js';
 import { OVERFLOW_KEY, type SourceRow } from '@shared/imports/csv-records.js';
@@ -10,6 +10,7 @@ import { startImportJob, waitForJob } from '@services/jobs/service.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
 import { checkCsvText, CsvTextError } from '@shared/csv-text.js';
 import { actorOf } from '../actor.js';
+import { requireRole } from '@services/roles.js';
 import type { ReadRoute } from '../reads.js';
 
 /** GET endpoints of this area, served by /api (server-side loaders call the same services through src/ssr/data-source.ts). */
@@ -181,12 +182,18 @@ async function importAndWait(kind: ImportKind, req: Request): Promise<ImportRepo
   return (await waitForJob(req.ctx, id)) as unknown as ImportReport<BrandsImportResult & EventsImportResult>;
 }
 
+/** The role is checked before the rows are read: a viewer's import is refused without taking it in (the service checks again). */
+const staffOnly: RequestHandler = (req, _res, next) => {
+  requireRole(actorOf(req), 'staff');
+  next();
+};
+
 /** Write endpoints of this area (mounted behind the signed-in check, before the general 1 MB JSON parser). */
 export function importsRouter(): Router {
   const router = Router();
   const json = express.json({ limit: IMPORT_BODY_LIMIT });
 
-  router.post('/events/bulk-import', json, async (req, res) => {
+  router.post('/events/bulk-import', staffOnly, json, async (req, res) => {
     const report = await importAndWait('events', req);
     req.log.info(
       { event: 'events_import', rows: report.rowsRead, updated: report.updated, created: report.created, failed: report.failedRows },
@@ -195,7 +202,7 @@ export function importsRouter(): Router {
     res.json({ updated: report.updated, created: report.created, skipped: report.skipped, errors: report.errors });
   });
 
-  router.post('/brands/bulk-import', json, async (req, res) => {
+  router.post('/brands/bulk-import', staffOnly, json, async (req, res) => {
     const report = await importAndWait('brands', req);
     req.log.info(
       {

@@ -45,7 +45,7 @@ export function integrationsRouter(): Router {
     res.json(await waitForJob(req.ctx, id));
   });
   router.post('/mailchimp/audiences/:audienceId/members', async (req, res) => {
-    res.json(await addAudienceMember(req.ctx, String(req.params.audienceId), req.body ?? {}));
+    res.json(await addAudienceMember(req.ctx, actorOf(req), String(req.params.audienceId), req.body ?? {}));
   });
   return router;
 }

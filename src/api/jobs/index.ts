@@ -61,7 +61,7 @@ export function jobsRouter(): Router {
     res.status(202).json({ id });
   });
   router.post('/jobs/:id/cancel', async (req, res) => {
-    res.json(await cancelJob(req.ctx, jobIdOf(String(req.params.id))));
+    res.json(await cancelJob(req.ctx, actorOf(req), jobIdOf(String(req.params.id))));
   });
   return router;
 }

@@ -11,6 +11,8 @@ import {
   updateRecord,
 } from '@services/records/service.js';
 import { actorOf } from '../actor.js';
+import { parseId } from '@services/attachments/owners.js';
+import { getHistory } from '@services/history/service.js';
 import { validationFailed } from '@services/errors.js';
 import { readListQuery } from '@shared/list-query.js';
 import { defineRead, type ReadRoute } from '../reads.js';
@@ -33,6 +35,9 @@ export const recordsReads: ReadRoute[] = [
   ...RECORD_TYPES.flatMap((kind) => [
     defineRead(RECORD_TYPE_INFO[kind].apiPath, ({ ctx, query }) => listRecords(ctx, kind, apiListQuery(kind, query))),
     defineRead(`${RECORD_TYPE_INFO[kind].apiPath}/:id`, ({ ctx, params }) => getRecord(ctx, kind, params.id)),
+    defineRead(`${RECORD_TYPE_INFO[kind].apiPath}/:id/history`, ({ ctx, params, query }) =>
+      getHistory(ctx, kind, parseId(params.id, RECORD_TYPE_INFO[kind].singular), query.get('page')),
+    ),
   ]),
 ];
 

@@ -2,17 +2,31 @@ import type { Knex } from 'knex';
 import { storageFor } from '../files/storage.js';
 import type { RecordType } from '@shared/record-types.js';
 
+type StoredRow = Record<string, unknown>;
+
+/** The rows a record owned when it was deleted, as stored: the delete's history snapshot. */
+export interface OwnedRows {
+  contacts: StoredRow[];
+  payments: StoredRow[];
+  files: StoredRow[];
+}
+
 /**
  * Deletes the contacts, payments and file rows a record owns, inside the caller's transaction (the record's own
- * delete). Returns the stored paths of the deleted files so the caller removes their bytes once it has committed.
+ * delete). Returns them as they were (for the history's snapshot) and the stored paths of the deleted files, so
+ * the caller removes their bytes once it has committed.
  */
-export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordType, entityId: number): Promise<string[]> {
+export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordType, entityId: number): Promise<{ owned: OwnedRows }> {
   const owner = { entityType, entityId };
-  const files = (await trx('files').where(owner).select('filePath')) as Array<{ filePath: string }>;
+  const owned: OwnedRows = {
+    contacts: await trx('contacts').where(owner).orderBy('id'),
+    payments: await trx('payments').where(owner).orderBy('id'),
+    files: await trx('files').where(owner).orderBy('id'),
+  };
   await trx('contacts').where(owner).delete();
   await trx('payments').where(owner).delete();
   await trx('files').where(owner).delete();
-  return files.map((file) => file.filePath);
+  return { owned };
 }
 
 /**

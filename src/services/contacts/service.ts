@@ -5,6 +5,9 @@ import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../a
 import type { ContactOwnerType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
+import { requireRole } from '../roles.js';
+import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
 
@@ -20,12 +23,16 @@ export async function listContacts(ctx: AppContext, entityType: ContactOwnerType
 }
 
 export async function createContact(ctx: AppContext, actor: Actor, body: unknown): Promise<Contact> {
+  requireRole(actor, 'staff');
   const input = parseInput(ContactInputSchema, body);
   const now = ctx.clock.now();
   const id = await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, input.entityType, input.entityId);
     const newId = await insertContact(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
     if (input.isPrimary) await clearOtherPrimaries(trx, input.entityType, input.entityId, newId);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'contact', entityId: newId, action: 'create', changes: input },
+    ]);
     return newId;
   });
   ctx.log.info({ event: 'contact_created', contactId: id, owner: `${input.entityType}:${input.entityId}` }, 'contact created');
@@ -37,8 +44,10 @@ export async function createContact(ctx: AppContext, actor: Actor, body: unknown
  * first read decides which owners to lock; the merge is redone under the lock.
  */
 export async function updateContact(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Contact> {
+  requireRole(actor, 'staff');
+  const { version, body: fields } = takeVersion(body);
   const existing = await getContact(ctx, id);
-  const input = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, existing, body));
+  const input = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, existing, fields));
   await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder<ContactOwnerType>([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
@@ -47,16 +56,26 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
     if (!current) throw notFound('Contact not found');
     if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
       throw conflict('The contact was moved meanwhile; try again');
-    const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, body));
+    await assertVersion(trx, { entityType: 'contact', entityId: id, noun: 'contact' }, current.updatedAt, version);
+    const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, fields));
     await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);
+    const changes = changedFields(current, (await findContact(trx, id))!);
+    if (Object.keys(changes).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'contact', entityId: id, action: 'update', changes }]);
   });
   ctx.log.info({ event: 'contact_updated', contactId: id, userId: actor.userId }, 'contact updated');
   return getContact(ctx, id);
 }
 
 export async function deleteContact(ctx: AppContext, actor: Actor, id: number): Promise<void> {
-  const deleted = await deleteContactRow(ctx.db, id);
-  if (!deleted) throw notFound('Contact not found');
+  requireRole(actor, 'staff');
+  await withTransaction(ctx, async (trx) => {
+    const contact = await findContact(trx, id);
+    if (!contact || !(await deleteContactRow(trx, id))) throw notFound('Contact not found');
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'contact', entityId: id, action: 'delete', changes: contact },
+    ]);
+  });
   ctx.log.info({ event: 'contact_deleted', contactId: id, userId: actor.userId }, 'contact deleted');
 }

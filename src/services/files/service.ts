@@ -7,6 +7,8 @@ import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/ow
 import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { historyActorOf, recordHistory } from '../history/service.js';
+import { requireRole } from '../roles.js';
 import { detectAllowedType, type DetectedType } from './detect.js';
 import type { ReceivedUpload } from './multipart.js';
 import { deleteFileRow, findFileRow, findFileRows, insertFileRow, listFileRows, type FileRow } from './queries.js';
@@ -39,6 +41,7 @@ export async function filesOf(ctx: AppContext, entityType: RecordType, entityId:
  * moved into the store and their rows inserted, in one transaction. Any failure leaves neither rows nor bytes.
  */
 export async function storeUpload(ctx: AppContext, actor: Actor, upload: ReceivedUpload): Promise<StoredFile[]> {
+  requireRole(actor, 'staff');
   const { entityType, entityId, ids } = await commitUpload(ctx, actor, upload);
   ctx.log.info({ event: 'files_uploaded', owner: `${entityType}:${entityId}`, count: ids.length }, 'files uploaded');
   return (await findFileRows(ctx.db, ids)).map(present);
@@ -78,22 +81,38 @@ async function commitUpload(
           await storage.promote(file.tempPath, key);
           promoted.push(key);
         }
-        inserted.push(
-          await insertFileRow(trx, {
+        const values = {
+          entityType,
+          entityId: parsedId.data,
+          fileName: key,
+          originalName: file.originalName,
+          filePath: key,
+          fileType: type.mime,
+          fileSize: file.size,
+          fileCategory: type.category,
+          description: null,
+          uploadedAt: now,
+          uploadedBy: actor.userId,
+        };
+        inserted.push(await insertFileRow(trx, values));
+      }
+      const who = await historyActorOf(trx, actor);
+      await recordHistory(
+        trx,
+        ctx,
+        who,
+        inserted.map((fileId, index) => {
+          const { file, type } = checked[index]!;
+          const changes = {
             entityType,
             entityId: parsedId.data,
-            fileName: key,
             originalName: file.originalName,
-            filePath: key,
             fileType: type.mime,
             fileSize: file.size,
-            fileCategory: type.category,
-            description: null,
-            uploadedAt: now,
-            uploadedBy: actor.userId,
-          }),
-        );
-      }
+          };
+          return { entityType: 'file', entityId: fileId, action: 'create' as const, changes };
+        }),
+      );
       return inserted;
     });
     return { entityType, entityId: parsedId.data, ids };
@@ -158,9 +177,14 @@ function parseByteRange(header: string, size: number): { start: number; end: num
 
 /** Deletes the row, then its bytes once the delete has committed (a crash in between leaves bytes the files check removes). */
 export async function deleteFile(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  requireRole(actor, 'staff');
   const file = await getFileRow(ctx, id);
-  const deleted = await deleteFileRow(ctx.db, id);
-  if (!deleted) throw notFound('File not found');
+  await withTransaction(ctx, async (trx) => {
+    if (!(await deleteFileRow(trx, id))) throw notFound('File not found');
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'file', entityId: id, action: 'delete', changes: file },
+    ]);
+  });
   await storageOf(ctx)
     .remove(file.filePath)
     .catch((error: unknown) => ctx.log.warn({ err: error, fileId: id }, 'stored bytes of a deleted file could not be removed'));

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
+import { historyActorOf, recordHistory, type HistoryActor } from '../history/service.js';
+import { requireRole } from '../roles.js';
 import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
 import type { SourceRow } from '@shared/imports/csv-records.js';
 import {
@@ -209,6 +213,7 @@ export async function importEvents(
   source: ImportSource,
   options: ImportOptions,
 ): Promise<ImportReport<EventsImportResult>> {
+  requireRole(options.actor, 'staff');
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('events', source.header);
   const columns = resolved.ok ? resolved.columns : {};
@@ -216,6 +221,7 @@ export async function importEvents(
   const pendingWebsites = new PendingWebsites(dryRun);
   let updated = 0;
   let created = 0;
+  const who = await importHistoryActor(ctx, options.actor);
 
   const tally = await runBatches<EventRowPlan>(
     ctx,
@@ -266,6 +272,15 @@ export async function importEvents(
         if (!dryRun) {
           await setRecordColumnEach(trx, 'event', 'websiteUrl', websites, { updatedAt: now });
           await insertContacts(trx, contacts);
+          const changes = new Map<number, Record<string, unknown>>();
+          const entry = (id: number) => changes.get(id) ?? changes.set(id, {}).get(id)!;
+          const storedWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
+          for (const [id, to] of websites) entry(id).websiteUrl = { from: storedWebsite.get(id) ?? null, to };
+          for (const contact of contacts) {
+            const changed = entry(Number(contact.entityId));
+            changed.contactsAdded = Number(changed.contactsAdded ?? 0) + 1;
+          }
+          await recordImportHistory(trx, ctx, who, 'event', changes);
         }
         return { applied, skipped, failures, websites, contacts };
       });
@@ -289,6 +304,33 @@ export async function importEvents(
   };
 }
 
+/** An import is named in the history as `import` with a run id of its own, started by whoever ran it. */
+function importHistoryActor(ctx: AppContext, actor: Actor): Promise<HistoryActor> {
+  return historyActorOf(ctx.db, actor, { kind: 'import', runId: randomUUID() });
+}
+
+/** One history entry per record the batch changed (never one per field of untouched rows), in the batch's transaction. */
+function recordImportHistory(
+  trx: Knex.Transaction,
+  ctx: AppContext,
+  who: HistoryActor,
+  entityType: 'event' | 'brand',
+  changes: ReadonlyMap<number, Record<string, unknown>>,
+  created: ReadonlySet<number> = new Set(),
+): Promise<void> {
+  return recordHistory(
+    trx,
+    ctx,
+    who,
+    [...changes].map(([entityId, fields]) => ({
+      entityType,
+      entityId,
+      action: created.has(entityId) ? 'create' : 'update',
+      changes: fields,
+    })),
+  );
+}
+
 function counts(tally: Tally) {
   return { rowsRead: tally.rowsRead, droppedRows: tally.droppedRows, appliedRows: tally.appliedRows, failedRows: tally.failedRows };
 }
@@ -298,6 +340,7 @@ export async function importBrands(
   source: ImportSource,
   options: ImportOptions,
 ): Promise<ImportReport<BrandsImportResult>> {
+  requireRole(options.actor, 'staff');
   const dryRun = options.dryRun ?? false;
   const resolved = resolveColumns('brands', source.header);
   const columns = resolved.ok ? resolved.columns : {};
@@ -305,6 +348,7 @@ export async function importBrands(
   let brandsCreated = 0;
   let contactsCreated = 0;
   let dryRunIds = 0;
+  const who = await importHistoryActor(ctx, options.actor);
   // Existing brands by matching key, loaded once per import; the lowest id wins when names collide already.
   const brandIds = new Map<string, number>();
   if (resolved.ok) {
@@ -376,6 +420,14 @@ export async function importBrands(
         }
         if (!dryRun) {
           await insertContacts(trx, contacts);
+          const changes = new Map<number, Record<string, unknown>>();
+          for (const [key, id] of createdIds) changes.set(id, { brandName: { from: null, to: newBrands.get(key) } });
+          for (const contact of contacts) {
+            const id = Number(contact.entityId);
+            const changed = changes.get(id) ?? changes.set(id, {}).get(id)!;
+            changed.contactsAdded = Number(changed.contactsAdded ?? 0) + 1;
+          }
+          await recordImportHistory(trx, ctx, who, 'brand', changes, new Set(createdIds.values()));
         }
         return { createdIds, foundIds, contacts, skipped };
       });

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { UpstreamError } from '@integrations/http.js';
 import type { MailchimpClient } from '@integrations/mailchimp/client.js';
 import { text } from '@shared/schemas/text.js';
-import type { AppContext } from '../context.js';
+import type { Actor, AppContext } from '../context.js';
+import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { mailchimpClient, wordpressClient } from './clients.js';
 import { IntegrationError, integrationErrorFrom } from './errors.js';
@@ -102,9 +103,11 @@ export async function upsertAudienceMember(
 
 export async function addAudienceMember(
   ctx: AppContext,
+  actor: Actor,
   audienceId: string,
   input: unknown,
 ): Promise<ConnectionResult & { outcome: MemberOutcome }> {
+  requireRole(actor, 'staff');
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(audienceId)) throw new IntegrationError(400, 'bad_request', 'Not a valid audience id');
   const member = parseInput(AddMemberSchema, input);
   const client = mailchimpClient(ctx);

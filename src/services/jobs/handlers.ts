@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { SourceRow } from '@shared/imports/csv-records.js';
 import type { JobType } from '@shared/schemas/jobs.js';
 import { SYNC_KINDS } from '@shared/record-types.js';
-import type { Actor, AppContext } from '../context.js';
+import { cliActor, type Actor, type AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { CsvStreamReader } from '../imports/csv-source.js';
 import { importBrands, importEvents, type ImportProgress, type ImportSource } from '../imports/service.js';
@@ -69,7 +69,12 @@ interface StoredImportInput {
   rows?: number;
 }
 
-const actorOf = (job: JobRow): Actor => ({ userId: job.startedBy, source: job.trigger === 'cli' ? 'cli' : 'web' });
+/**
+ * Who a job acts as: the CLI (and the schedule) as the CLI does; a user as staff, since createJob refused to
+ * record the job unless its starter could make changes.
+ */
+const actorOf = (job: JobRow): Actor =>
+  job.trigger === 'cli' || job.trigger === 'schedule' ? cliActor() : { userId: job.startedBy, source: 'web', role: 'staff' };
 
 /** The import's rows from the stored input, with the number of rows to expect. */
 async function storedImportSource(ctx: AppContext, job: JobRow, kind: 'events' | 'brands'): Promise<LocalImportInput> {

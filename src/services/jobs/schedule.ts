@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { CronExpressionParser } from 'cron-parser';
 import { SYNC_KINDS } from '@shared/record-types.js';
-import type { Actor, AppContext } from '../context.js';
+import { cliActor, type AppContext } from '../context.js';
 import { SyncBusyError } from '../sync/service.js';
 import { closeRedis, redisConnection } from './dispatch.js';
 import { takeScheduleTick } from './queries.js';
@@ -10,14 +10,13 @@ import { createJob, dispatchJob } from './service.js';
 const SCHEDULE_NAME = 'sync-all';
 /** The schedule's own queue: its jobs only start the sync jobs, so they never wait behind a long sync. */
 const SCHEDULE_QUEUE = 'schedule';
-const scheduleActor: Actor = { userId: null, source: 'cli' };
 
 /** One tick of SYNC_SCHEDULE: an incremental sync job of every kind; a kind already syncing is left to that run. */
 async function startScheduledSyncs(ctx: AppContext): Promise<number[]> {
   const started: number[] = [];
   for (const kind of SYNC_KINDS) {
     try {
-      const id = await createJob(ctx, scheduleActor, 'sync', { kind }, { trigger: 'schedule' });
+      const id = await createJob(ctx, cliActor(), 'sync', { kind }, { trigger: 'schedule' });
       await dispatchJob(ctx, { id, type: 'sync' });
       started.push(id);
     } catch (error) {

@@ -8,6 +8,7 @@ import { jobDispatcher } from './dispatch.js';
 import { executeJob, newLeaseOwner, type ExecuteOptions } from './execute.js';
 import { storeInput } from './input.js';
 import { deleteJob, findJob, insertJob, listJobRows, releaseJob, requestCancel, type JobRow } from './queries.js';
+import { requireRole } from '../roles.js';
 
 /** The job as the API answers it: who started it by email, progress in one object, the input left out. */
 function presentJob(row: JobRow): JobView {
@@ -47,6 +48,7 @@ export async function createJob(
   params: Record<string, unknown>,
   options: { trigger?: string; hold?: boolean } = {},
 ): Promise<number> {
+  requireRole(actor, 'staff');
   const now = ctx.clock.now();
   const id = await insertJob(ctx.db, {
     type,
@@ -125,7 +127,8 @@ export async function listJobs(ctx: AppContext, filter: { type?: JobType; state?
 }
 
 /** A queued job is cancelled at once; a running one stops at its next batch boundary. A finished one cannot be. */
-export async function cancelJob(ctx: AppContext, id: number): Promise<JobView> {
+export async function cancelJob(ctx: AppContext, actor: Actor, id: number): Promise<JobView> {
+  requireRole(actor, 'staff');
   const row = await findJob(ctx.db, id);
   if (!row) throw notFound('Job not found');
   if (isFinished(row.state)) throw conflict(`The job has already ${row.state === 'succeeded' ? 'finished' : row.state}`);

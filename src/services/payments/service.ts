@@ -8,6 +8,9 @@ import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { updateRecordRows } from '../records/writes.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
+import { requireRole } from '../roles.js';
+import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import {
   countPayments,
@@ -46,12 +49,16 @@ export async function getPayment(ctx: AppContext, id: number): Promise<Payment> 
 }
 
 export async function createPayment(ctx: AppContext, actor: Actor, body: unknown): Promise<Payment> {
+  requireRole(actor, 'staff');
   const input = parseInput(PaymentInputSchema, body);
   const now = ctx.clock.now();
   const id = await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, input.entityType, input.entityId);
     const newId = await insertPayment(trx, { ...input, createdAt: now, updatedAt: now, createdBy: actor.userId });
     await refreshOwnerTotal(trx, input.entityType, input.entityId);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'payment', entityId: newId, action: 'create', changes: input },
+    ]);
     return newId;
   });
   ctx.log.info({ event: 'payment_created', paymentId: id, owner: `${input.entityType}:${input.entityId}` }, 'payment created');
@@ -60,8 +67,10 @@ export async function createPayment(ctx: AppContext, actor: Actor, body: unknown
 
 /** PUT sends the payment's fields; any left out keep their stored value, and the result is validated whole. */
 export async function updatePayment(ctx: AppContext, actor: Actor, id: number, body: unknown): Promise<Payment> {
+  requireRole(actor, 'staff');
+  const { version, body: fields } = takeVersion(body);
   const existing = await getPayment(ctx, id);
-  const input = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, existing, body));
+  const input = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, existing, fields));
   await withTransaction(ctx, async (trx) => {
     const owners = ownersInLockOrder([existing.entityType, existing.entityId], [input.entityType, input.entityId]);
     for (const [type, ownerId] of owners) await lockOwner(trx, type, ownerId);
@@ -70,15 +79,20 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
     if (!current) throw notFound('Payment not found');
     if (current.entityType !== existing.entityType || current.entityId !== existing.entityId)
       throw conflict('The payment was moved meanwhile; try again');
-    const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, body));
+    await assertVersion(trx, { entityType: 'payment', entityId: id, noun: 'payment' }, current.updatedAt, version);
+    const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, fields));
     await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
+    const changes = changedFields(current, (await findPayment(trx, id))!);
+    if (Object.keys(changes).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'payment', entityId: id, action: 'update', changes }]);
   });
   ctx.log.info({ event: 'payment_updated', paymentId: id, userId: actor.userId }, 'payment updated');
   return getPayment(ctx, id);
 }
 
 export async function deletePayment(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  requireRole(actor, 'staff');
   const existing = await getPayment(ctx, id);
   await withTransaction(ctx, async (trx) => {
     await lockOwner(trx, existing.entityType, existing.entityId);
@@ -88,6 +102,9 @@ export async function deletePayment(ctx: AppContext, actor: Actor, id: number): 
       throw conflict('The payment was moved meanwhile; try again');
     await deletePaymentRow(trx, id);
     await refreshOwnerTotal(trx, existing.entityType, existing.entityId);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: 'payment', entityId: id, action: 'delete', changes: current },
+    ]);
   });
   ctx.log.info({ event: 'payment_deleted', paymentId: id, userId: actor.userId }, 'payment deleted');
 }

@@ -2,9 +2,13 @@ import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { type ListQuery, type Page, type RecordDetail, type RecordItem, type WordpressUrl } from '@shared/schemas/records.js';
-import { deleteOwnedRows, removeStoredFiles } from '../attachments/owned.js';
+import { deleteOwnedRows } from '../attachments/owned.js';
+import { childRowsOf, putInTrash } from '../trash/service.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
+import { requireRole } from '../roles.js';
+import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import { BulkDeleteSchema } from '@shared/schemas/bulk.js';
 import { ALL_BUCKET, clubTypeBucket, definitionOf, FEATURED_BUCKET, orderOf, type RecordDefinition } from './definitions.js';
@@ -23,7 +27,7 @@ import {
   type SortPlan,
 } from './queries.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
-import { type RecordType } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
 type Item<K extends RecordType> = RecordItem<K>;
 type Detail<K extends RecordType> = RecordDetail<K>;
@@ -155,6 +159,7 @@ export async function getRecord<K extends RecordType>(ctx: AppContext, kind: K, 
 }
 
 export async function createRecord<K extends RecordType>(ctx: AppContext, actor: Actor, kind: K, input: unknown): Promise<Detail<K>> {
+  requireRole(actor, 'staff');
   const def = definition(kind);
   const values = parseInput(def.schema, input) as RawRow;
   const now = encodeTimestamp(ctx.clock.now());
@@ -165,28 +170,41 @@ export async function createRecord<K extends RecordType>(ctx: AppContext, actor:
       updatedAt: now,
       createdBy: actor.userId,
     });
-    return present(trx, kind, (await findRecordRow(trx, def, id))!);
+    const created = await present(trx, kind, (await findRecordRow(trx, def, id))!);
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: kind, entityId: id, action: 'create', changes: created },
+    ]);
+    return created;
   });
 }
 
 /** PUT: the body is the whole form; every form field is replaced (docs/decisions/0010-record-field-mapping.md). */
 export async function updateRecord<K extends RecordType>(
   ctx: AppContext,
-  _actor: Actor,
+  actor: Actor,
   kind: K,
   idText: string | undefined,
   input: unknown,
 ): Promise<Detail<K>> {
+  requireRole(actor, 'staff');
   const def = definition(kind);
   const id = parseRecordId(kind, idText);
-  const values = parseInput(def.schema, input) as RawRow;
+  const { version, body } = takeVersion(input);
+  const values = parseInput(def.schema, body) as RawRow;
   return withTransaction(ctx, async (trx) => {
-    const changed = await updateRecordRows(trx, kind, [id], {
+    const stored = await findRecordRow(trx, def, id, { forUpdate: true });
+    if (!stored) throw notFound(def.notFound);
+    const before = await present(trx, kind, stored);
+    await assertVersion(trx, { entityType: kind, entityId: id, noun: RECORD_TYPE_INFO[kind].noun }, before.updatedAt, version);
+    await updateRecordRows(trx, kind, [id], {
       ...encodeRow(def.columns, values),
       updatedAt: encodeTimestamp(ctx.clock.now()),
     });
-    if (changed === 0) throw notFound(def.notFound);
-    return present(trx, kind, (await findRecordRow(trx, def, id))!);
+    const after = await present(trx, kind, (await findRecordRow(trx, def, id))!);
+    const changes = changedFields(before, after);
+    if (Object.keys(changes).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: kind, entityId: id, action: 'update', changes }]);
+    return after;
   });
 }
 
@@ -196,45 +214,41 @@ const isPublishedProfessional = (kind: RecordType, row: RawRow) =>
 
 /**
  * Deletes one record and everything it owns (contacts, payments, file rows; event distances and club schedules by
- * cascade) inside the caller's transaction, and answers the stored file paths whose bytes the caller removes once
- * it has committed. A published professional (one with a wordpress id) belongs to the content website and is
- * refused. The single delete and the bulk delete both go through here, so whatever a delete must also do is done
- * once for both.
+ * cascade) inside the caller's transaction, keeping it all in Recently deleted for 30 days (the files' bytes stay
+ * until `pacer trash purge` removes the entry) and in the history. A published professional (one with a wordpress
+ * id) belongs to the content website and is refused. The single delete and the bulk delete both go through here,
+ * so whatever a delete must also do is done once for both.
  */
-async function deleteRecordIn(_ctx: AppContext, _actor: Actor, trx: Knex.Transaction, kind: RecordType, id: number): Promise<string[]> {
+async function deleteRecordIn(ctx: AppContext, actor: Actor, trx: Knex.Transaction, kind: RecordType, id: number): Promise<void> {
   const def = definition(kind);
   const row = await findRecordRow(trx, def, id, { forUpdate: true });
   if (!row) throw notFound(def.notFound);
   if (isPublishedProfessional(kind, row)) throw conflict(PUBLISHED_PROFESSIONAL);
-  const paths = await deleteOwnedRows(trx, kind, id);
+  const record = await present(trx, kind, row);
+  const children = await childRowsOf(trx, kind, id);
+  const { owned } = await deleteOwnedRows(trx, kind, id);
   await deleteRecordRow(trx, kind, id);
-  return paths;
+  const who = await historyActorOf(trx, actor);
+  await recordHistory(trx, ctx, who, [{ entityType: kind, entityId: id, action: 'delete', changes: { record, ...owned } }]);
+  await putInTrash(trx, ctx, who, kind, { record: row, children, owned });
 }
 
-/** Removes the bytes of deleted files after the commit; a file left behind is logged for clean-up, never a failure. */
-async function removeFilesOfDeleted(ctx: AppContext, kind: RecordType, ids: readonly number[], storedPaths: readonly string[]) {
-  try {
-    await removeStoredFiles(ctx.config.uploadDir, storedPaths);
-  } catch (error) {
-    ctx.log.error({ err: error, kind, ids }, 'could not remove stored files of deleted records');
-  }
-}
-
-/** Deletes a record and everything it owns in one transaction, then the stored file bytes. */
+/** Deletes a record and everything it owns in one transaction. */
 export async function deleteRecord(ctx: AppContext, actor: Actor, kind: RecordType, idText: string | undefined): Promise<void> {
+  requireRole(actor, 'staff');
   const id = parseRecordId(kind, idText);
-  const storedPaths = await withTransaction(ctx, (trx) => deleteRecordIn(ctx, actor, trx, kind, id));
-  await removeFilesOfDeleted(ctx, kind, [id], storedPaths);
+  await withTransaction(ctx, (trx) => deleteRecordIn(ctx, actor, trx, kind, id));
 }
 
 /**
- * POST /api/{type}/bulk-delete {ids}: every record or none, in one transaction, each through the single delete;
- * then the files' bytes. Ids that do not exist, and published professionals, are named in the refusal.
+ * POST /api/{type}/bulk-delete {ids}: every record or none, in one transaction, each through the single delete.
+ * Ids that do not exist, and published professionals, are named in the refusal.
  */
 export async function bulkDeleteRecords(ctx: AppContext, actor: Actor, kind: RecordType, body: unknown): Promise<{ deleted: number }> {
+  requireRole(actor, 'staff');
   const def = definition(kind);
   const { ids } = parseInput(BulkDeleteSchema, body);
-  const storedPaths = await withTransaction(ctx, async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     const rows = await findRecordRows(trx, def, ids);
     const found = new Set(rows.map((row) => Number(row.id)));
     const missing = ids.filter((id) => !found.has(id));
@@ -244,11 +258,8 @@ export async function bulkDeleteRecords(ctx: AppContext, actor: Actor, kind: Rec
       const names = published.map((row) => String(row.businessName)).join(', ');
       throw conflict(`Published on the content website (they have a wordpress id), so nothing was deleted: ${names}`);
     }
-    const paths: string[] = [];
-    for (const id of ids) paths.push(...(await deleteRecordIn(ctx, actor, trx, kind, id)));
-    return paths;
+    for (const id of ids) await deleteRecordIn(ctx, actor, trx, kind, id);
   });
-  await removeFilesOfDeleted(ctx, kind, ids, storedPaths);
   return { deleted: ids.length };
 }
 

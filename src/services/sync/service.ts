@@ -9,6 +9,8 @@ import { wordpressClient } from '../integrations/clients.js';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { insertRecordRow, updateRecordRows } from '../records/writes.js';
+import { historyActorOf, recordHistory, type HistoryActor, type HistoryChange } from '../history/service.js';
+import { requireRole } from '../roles.js';
 import { tryAcquireLock } from './lock.js';
 import {
   finishSyncRun,
@@ -67,7 +69,14 @@ interface PageOutcome {
 
 type Write =
   | { kind: 'create'; item: Extract<MappedPost, { ok: true }> }
-  | { kind: 'update'; id: number; item: Extract<MappedPost, { ok: true }>; changes: Record<string, unknown> };
+  | {
+      kind: 'update';
+      id: number;
+      item: Extract<MappedPost, { ok: true }>;
+      changes: Record<string, unknown>;
+      /** The record as it was, for the history's old values. */
+      before: Record<string, unknown>;
+    };
 
 /** Post values as the model's table stores them. */
 const stored = (model: PostTypeModel, values: Record<string, unknown>) => encodeRow(columnKinds[model.table], values);
@@ -78,13 +87,16 @@ async function touchLastSync(trx: Knex.Transaction, model: PostTypeModel, ids: r
 }
 
 async function applyWrites(
+  ctx: AppContext,
   trx: Knex.Transaction,
   model: PostTypeModel,
   writes: Write[],
   unchangedIds: number[],
   now: Date,
   actor: Actor,
+  who: HistoryActor,
 ): Promise<void> {
+  const history: HistoryChange[] = [];
   for (const write of writes) {
     if (write.kind === 'create') {
       const values = {
@@ -95,7 +107,8 @@ async function applyWrites(
         updatedAt: now,
         createdBy: actor.userId,
       };
-      await insertRecordRow(trx, model.recordType, stored(model, values));
+      const id = await insertRecordRow(trx, model.recordType, stored(model, values));
+      history.push({ entityType: model.recordType, entityId: id, action: 'create', changes: write.item.values });
     } else {
       await updateRecordRows(
         trx,
@@ -103,9 +116,15 @@ async function applyWrites(
         [write.id],
         stored(model, { ...write.changes, wordpressLastSync: now, updatedAt: now }),
       );
+      const changes = Object.fromEntries(
+        Object.entries(write.changes).map(([column, to]) => [column, { from: write.before[column] ?? null, to }]),
+      );
+      history.push({ entityType: model.recordType, entityId: write.id, action: 'update', changes });
     }
   }
   await touchLastSync(trx, model, unchangedIds, now);
+  // One entry per created or changed record; unchanged records only have their sync time touched.
+  await recordHistory(trx, ctx, who, history);
 }
 
 /** Compares one page of posts with the records and writes the differences in one transaction. */
@@ -113,7 +132,7 @@ async function syncPage(
   ctx: AppContext,
   model: PostTypeModel,
   posts: WpPost[],
-  options: { now: Date; dryRun: boolean; actor: Actor },
+  options: { now: Date; dryRun: boolean; actor: Actor; who: HistoryActor },
 ): Promise<PageOutcome> {
   const outcome: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
   const mapped: Array<Extract<MappedPost, { ok: true }>> = [];
@@ -142,7 +161,7 @@ async function syncPage(
       continue;
     }
     const changes = Object.fromEntries(Object.entries(item.values).filter(([column, value]) => !sameValue(record[column], value)));
-    if (Object.keys(changes).length) writes.push({ kind: 'update', id: Number(record.id), item, changes });
+    if (Object.keys(changes).length) writes.push({ kind: 'update', id: Number(record.id), item, changes, before: record });
     else unchangedIds.push(Number(record.id));
   }
   const count = (list: Write[]) => {
@@ -154,7 +173,7 @@ async function syncPage(
     return outcome;
   }
   try {
-    await withTransaction(ctx, (trx) => applyWrites(trx, model, writes, unchangedIds, options.now, options.actor));
+    await withTransaction(ctx, (trx) => applyWrites(ctx, trx, model, writes, unchangedIds, options.now, options.actor, options.who));
     count(writes);
   } catch (pageError) {
     // One bad row must not cost the page: write item by item to find it, and report only that one.
@@ -162,7 +181,7 @@ async function syncPage(
     await withTransaction(ctx, (trx) => touchLastSync(trx, model, unchangedIds, options.now));
     for (const write of writes) {
       try {
-        await withTransaction(ctx, (trx) => applyWrites(trx, model, [write], [], options.now, options.actor));
+        await withTransaction(ctx, (trx) => applyWrites(ctx, trx, model, [write], [], options.now, options.actor, options.who));
         count([write]);
       } catch (error) {
         outcome.failed++;
@@ -205,6 +224,7 @@ function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'suc
  * the first clean run; idempotent; writes only the content model's columns; records the run in sync_runs.
  */
 export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOptions): Promise<SyncResult> {
+  requireRole(options.actor, 'staff');
   const model = CONTENT_MODEL[kind];
   const client = wordpressClient(ctx);
   const lock = await tryAcquireLock(ctx.db, `sync:${kind}`, { clock: ctx.clock });
@@ -228,10 +248,11 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     const modifiedAfter = since ? new Date(Date.parse(since) - INCREMENTAL_OVERLAP_MS).toISOString() : undefined;
     const published = new Set<number>();
     let processed = 0;
+    const who = await historyActorOf(ctx.db, options.actor, { kind: 'sync', runId: String(runId ?? 'dry-run') });
     for await (const page of client.posts(model.restBase, { modifiedAfter, fields: SYNC_FIELDS })) {
       await options.beforePage?.();
       for (const post of page.posts) if (!post.status || post.status === 'publish') published.add(post.id);
-      const outcome = await syncPage(ctx, model, page.posts, { now: started, dryRun, actor: options.actor });
+      const outcome = await syncPage(ctx, model, page.posts, { now: started, dryRun, actor: options.actor, who });
       totals.created += outcome.created;
       totals.updated += outcome.updated;
       totals.unchanged += outcome.unchanged;

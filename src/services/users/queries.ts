@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
+import type { Role } from '@shared/roles.js';
 
 export interface UserRow {
   id: number;
@@ -8,6 +9,7 @@ export interface UserRow {
   passwordHash: string;
   firstName: string;
   lastName: string;
+  role: Role;
   createdAt: string;
   lastLogin: string | null;
   isActive: boolean;
@@ -33,13 +35,14 @@ export async function countUsers(db: Knex): Promise<number> {
 
 export async function insertUser(
   db: Knex,
-  user: { email: string; passwordHash: string; firstName: string; lastName: string; createdAt: Date },
+  user: { email: string; passwordHash: string; firstName: string; lastName: string; role: Role; createdAt: Date },
 ): Promise<number> {
   const [id] = await db('users').insert({
     email: user.email.toLowerCase(),
     passwordHash: user.passwordHash,
     firstName: user.firstName,
     lastName: user.lastName,
+    role: user.role,
     createdAt: encodeTimestamp(user.createdAt),
     isActive: 1,
     sessionVersion: 0,
@@ -52,16 +55,25 @@ export async function listUserRows(db: Knex): Promise<UserRow[]> {
   return rows.map(decode);
 }
 
-export async function updateUser(
-  db: Knex,
-  id: number,
-  changes: Partial<{ passwordHash: string; isActive: boolean; lastLogin: Date }>,
-  options: { bumpSessionVersion?: boolean } = {},
-): Promise<number> {
-  const values: Record<string, unknown> = {};
-  if (changes.passwordHash !== undefined) values.passwordHash = changes.passwordHash;
+export type UserChanges = Partial<{
+  passwordHash: string;
+  isActive: boolean;
+  lastLogin: Date;
+  role: Role;
+  firstName: string;
+  lastName: string;
+}>;
+
+export async function updateUser(db: Knex, id: number, changes: UserChanges): Promise<number> {
+  const values: Record<string, unknown> = { ...changes };
   if (changes.isActive !== undefined) values.isActive = changes.isActive ? 1 : 0;
   if (changes.lastLogin !== undefined) values.lastLogin = encodeTimestamp(changes.lastLogin);
-  if (options.bumpSessionVersion) values.sessionVersion = db.raw('?? + 1', ['sessionVersion']);
+  if (Object.keys(values).length === 0) return 0;
   return db('users').where({ id }).update(values);
+}
+
+/** Active admins other than `exceptId`, read under a lock so two demotions at once cannot both pass the check. */
+export async function countOtherActiveAdmins(db: Knex, exceptId: number): Promise<number> {
+  const rows = await db('users').where({ role: 'admin', isActive: 1 }).whereNot({ id: exceptId }).select('id').forUpdate();
+  return rows.length;
 }

@@ -1,11 +1,34 @@
 import bcrypt from 'bcrypt';
+import * as z from 'zod';
 import { withTransaction } from '@db/transaction.js';
+import { ROLES, type Role } from '@shared/roles.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
-import { NewPasswordSchema, NewUserSchema, type NewUserInput } from '@shared/schemas/auth.js';
-import type { AppContext } from '../context.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import {
+  NameSchema,
+  NewPasswordSchema,
+  NewUserSchema,
+  PasswordChangeSchema,
+  SetupSchema,
+  type NewUserInput,
+} from '@shared/schemas/auth.js';
+import { text } from '@shared/schemas/text.js';
+import { endSessionsOf } from '../auth/sessions.js';
+import type { Actor, AppContext } from '../context.js';
+import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
+import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
-import { countUsers, findUserByEmail, findUserById, insertUser, listUserRows, updateUser, type UserRow } from './queries.js';
+import {
+  countOtherActiveAdmins,
+  countUsers,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listUserRows,
+  updateUser,
+  type UserChanges,
+  type UserRow,
+} from './queries.js';
 
 export function presentUser(row: UserRow): PublicUser {
   return {
@@ -13,6 +36,7 @@ export function presentUser(row: UserRow): PublicUser {
     email: row.email,
     firstName: row.firstName,
     lastName: row.lastName,
+    role: row.role,
     isActive: row.isActive,
     createdAt: row.createdAt,
     lastLogin: row.lastLogin,
@@ -27,30 +51,34 @@ export async function needsFirstUser(ctx: AppContext): Promise<boolean> {
   return (await countUsers(ctx.db)) === 0;
 }
 
+const alreadyExists = (email: string) => conflict(`A user with the email ${email.toLowerCase()} already exists`);
+
+/** Creates an account with a password (the CLI, which runs with the server's own rights, and tests). */
 export async function createUser(ctx: AppContext, input: NewUserInput): Promise<PublicUser> {
   const data = parseInput(NewUserSchema, input);
-  if (await findUserByEmail(ctx.db, data.email)) throw conflict(`A user with the email ${data.email.toLowerCase()} already exists`);
+  if (await findUserByEmail(ctx.db, data.email)) throw alreadyExists(data.email);
   const passwordHash = await hashPassword(ctx, data.password);
   try {
     const id = await insertUser(ctx.db, { ...data, passwordHash, createdAt: ctx.clock.now() });
     return presentUser((await findUserById(ctx.db, id))!);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A user with the email ${data.email.toLowerCase()} already exists`);
+    if (isUniqueViolation(error)) throw alreadyExists(data.email);
     throw error;
   }
 }
 
 /**
- * First-run set-up: only while no user exists. The count and the insert share a transaction; on MySQL a
- * concurrent second set-up either sees the first user or hits the unique email, and on SQLite writers serialise.
+ * First-run set-up: only while no user exists, and the account is an admin. The count and the insert share a
+ * transaction; on MySQL a concurrent second set-up either sees the first user or hits the unique email, and on
+ * SQLite writers serialise.
  */
-export async function createFirstAdmin(ctx: AppContext, input: NewUserInput): Promise<PublicUser> {
-  const data = parseInput(NewUserSchema, input);
+export async function createFirstAdmin(ctx: AppContext, input: unknown): Promise<PublicUser> {
+  const data = parseInput(SetupSchema, input);
   const passwordHash = await hashPassword(ctx, data.password);
   const setUpAlready = () => forbidden('Set-up is already complete: sign in instead');
   const id = await withTransaction(ctx, async (trx) => {
     if ((await countUsers(trx)) > 0) throw setUpAlready();
-    return insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
+    return insertUser(trx, { ...data, role: 'admin', passwordHash, createdAt: ctx.clock.now() });
   }).catch((error: unknown) => {
     // A simultaneous set-up with the same email got there first.
     throw isUniqueViolation(error) ? setUpAlready() : error;
@@ -58,7 +86,8 @@ export async function createFirstAdmin(ctx: AppContext, input: NewUserInput): Pr
   return presentUser((await findUserById(ctx.db, id))!);
 }
 
-export async function listUsers(ctx: AppContext): Promise<PublicUser[]> {
+export async function listUsers(ctx: AppContext, actor: Actor): Promise<PublicUser[]> {
+  requireRole(actor, 'admin');
   return (await listUserRows(ctx.db)).map(presentUser);
 }
 
@@ -72,15 +101,86 @@ async function requireUserByEmail(ctx: AppContext, email: string): Promise<UserR
 export async function setPassword(ctx: AppContext, email: string, password: string): Promise<void> {
   const user = await requireUserByEmail(ctx, email);
   const valid = parseInput(NewPasswordSchema, password);
-  await updateUser(ctx.db, user.id, { passwordHash: await hashPassword(ctx, valid) }, { bumpSessionVersion: true });
+  const passwordHash = await hashPassword(ctx, valid);
+  await withTransaction(ctx, async (trx) => {
+    await updateUser(trx, user.id, { passwordHash });
+    await endSessionsOf(trx, user.id);
+  });
 }
 
-export async function setActive(ctx: AppContext, email: string, isActive: boolean): Promise<void> {
+export const UserUpdateSchema = z
+  .object({
+    role: z.enum(ROLES, { error: `Role must be one of: ${ROLES.join(', ')}` }).optional(),
+    isActive: z.boolean({ error: 'isActive must be true or false' }).optional(),
+    firstName: text().trim().min(1, 'First name is required').max(100).optional(),
+    lastName: text().trim().min(1, 'Last name is required').max(100).optional(),
+  })
+  .strict();
+
+const LAST_ADMIN = 'This is the last active admin: make another user an admin first, so someone can still manage users';
+
+/**
+ * An admin changes a user's role, active flag or names. The last active admin can neither be demoted nor
+ * deactivated (409). A role change or a deactivation ends every session of that user, so the next request they
+ * make runs under what they are now.
+ */
+export async function updateUserAccount(ctx: AppContext, actor: Actor, id: number, input: unknown): Promise<PublicUser> {
+  requireRole(actor, 'admin');
+  const changes: UserChanges = parseInput(UserUpdateSchema, input);
+  await withTransaction(ctx, async (trx) => {
+    const user = await findUserById(trx, id);
+    if (!user) throw notFound('User not found');
+    const losesAdmin = user.role === 'admin' && user.isActive && ((changes.role && changes.role !== 'admin') || changes.isActive === false);
+    if (losesAdmin && (await countOtherActiveAdmins(trx, id)) === 0) throw conflict(LAST_ADMIN);
+    await updateUser(trx, id, changes);
+    const roleChanged = changes.role !== undefined && changes.role !== user.role;
+    if (roleChanged || changes.isActive === false) await endSessionsOf(trx, id);
+    const { lastLogin: _before, ...was } = presentUser(user);
+    const { lastLogin: _after, ...now } = presentUser((await findUserById(trx, id))!);
+    const changed = changedFields(was, now);
+    if (Object.keys(changed).length)
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+        { entityType: 'user', entityId: id, action: 'update', changes: changed },
+      ]);
+  });
+  ctx.log.info({ event: 'user_updated', userId: id, by: actor.userId, fields: Object.keys(changes) }, 'user updated');
+  return presentUser((await findUserById(ctx.db, id))!);
+}
+
+/** `pacer users set-role`, `activate`, `deactivate`: the same rules by email. */
+export async function updateUserByEmail(ctx: AppContext, actor: Actor, email: string, changes: { role?: Role; isActive?: boolean }) {
   const user = await requireUserByEmail(ctx, email);
-  await updateUser(ctx.db, user.id, { isActive }, { bumpSessionVersion: !isActive });
+  return updateUserAccount(ctx, actor, user.id, changes);
 }
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * /settings/account: anyone changes their own password, proving the current one. Every other session of theirs
+ * ends (a stolen cookie stops working); this one stays signed in.
+ */
+export async function changeMyPassword(ctx: AppContext, userId: number, currentSessionId: string, input: unknown): Promise<void> {
+  const { currentPassword, newPassword } = parseInput(PasswordChangeSchema, input);
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  if (!(await bcrypt.compare(currentPassword, user.passwordHash)))
+    throw validationFailed('The current password is not right', [
+      { path: 'currentPassword', message: 'The current password is not right' },
+    ]);
+  const passwordHash = await hashPassword(ctx, newPassword);
+  await withTransaction(ctx, async (trx) => {
+    await updateUser(trx, userId, { passwordHash });
+    await endSessionsOf(trx, userId, currentSessionId);
+  });
+  ctx.log.info({ event: 'password_changed', userId }, 'password changed; other sessions ended');
+}
+
+/** /settings/account: anyone changes their own name. */
+export async function changeMyName(ctx: AppContext, userId: number, input: unknown): Promise<PublicUser> {
+  const names = parseInput(NameSchema, input);
+  await updateUser(ctx.db, userId, names);
+  return presentUser((await findUserById(ctx.db, userId))!);
 }

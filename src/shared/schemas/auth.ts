@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ROLES, type Role } from '../roles.js';
 import { text } from './text.js';
 
 /** bcrypt ignores bytes past 72, so longer passwords would be silently truncated: refuse them. */
@@ -26,9 +27,29 @@ export const NewUserSchema = z
     password: NewPasswordSchema,
     firstName: text().trim().min(1, 'First name is required').max(100),
     lastName: text().trim().min(1, 'Last name is required').max(100),
+    role: z.enum(ROLES, { error: `Role must be one of: ${ROLES.join(', ')}` }).default('staff'),
   })
   .strict();
-export type NewUserInput = z.infer<typeof NewUserSchema>;
+export type NewUserInput = z.input<typeof NewUserSchema>;
+
+/** /settings/account: my name. */
+export const NameSchema = z
+  .object({
+    firstName: text().trim().min(1, 'First name is required').max(100),
+    lastName: text().trim().min(1, 'Last name is required').max(100),
+  })
+  .strict();
+
+/** /settings/account: a new password, proven by the current one. */
+export const PasswordChangeSchema = z
+  .object({
+    currentPassword: text().min(1, 'Enter your current password'),
+    newPassword: NewPasswordSchema,
+  })
+  .strict();
+
+/** The first-run set-up form: no role to choose, the first account runs the system (an admin). */
+export const SetupSchema = NewUserSchema.omit({ role: true });
 
 /** The user as the browser and API callers see it: never the hash or the session version. */
 export interface PublicUser {
@@ -36,7 +57,19 @@ export interface PublicUser {
   email: string;
   firstName: string;
   lastName: string;
+  role: Role;
   isActive: boolean;
   createdAt: string;
   lastLogin: string | null;
+}
+
+/** One of my signed-in sessions, as /settings/account lists them. */
+export interface SessionView {
+  id: string;
+  browser: string;
+  os: string;
+  ip: string;
+  signedInAt: string;
+  lastSeenAt: string;
+  current: boolean;
 }

@@ -1,3 +1,4 @@
+import { useCanWrite } from '@views/hooks/use-session.js';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -54,6 +55,7 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
   const deleteContact = useDeleteRecord('delete-contact');
   const [dialog, setDialog] = useState<{ open: boolean; contact: Contact | null }>({ open: false, contact: null });
   const here = location.pathname + location.search;
+  const canWrite = useCanWrite();
   const openDialog = (contact: Contact | null) => setDialog({ open: true, contact });
   const setDialogOpen = useCallback((open: boolean) => setDialog((current) => ({ ...current, open })), []);
 
@@ -67,12 +69,12 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
     <Card className="attachments-card">
       <CardHeader
         title={`Contacts (${contacts.length})`}
-        actions={contacts.length > 0 && <Button onClick={() => openDialog(null)}>Add Contact</Button>}
+        actions={canWrite && contacts.length > 0 && <Button onClick={() => openDialog(null)}>Add Contact</Button>}
       />
       {contacts.length === 0 ? (
         <div className="attachments-empty">
           <p className="muted">No contacts added yet</p>
-          <Button onClick={() => openDialog(null)}>Add First Contact</Button>
+          {canWrite && <Button onClick={() => openDialog(null)}>Add First Contact</Button>}
         </div>
       ) : (
         <ul className="attachments-list">
@@ -93,9 +95,11 @@ export function ContactsCard({ ownerType, ownerId, contacts }: { ownerType: Cont
                 </span>
               </div>
               <div className="card-actions">
-                <Button variant="outline" className="btn-sm" onClick={() => edit(contact)} aria-label={`Edit ${fullName(contact)}`}>
-                  Edit
-                </Button>
+                {canWrite && (
+                  <Button variant="outline" className="btn-sm" onClick={() => edit(contact)} aria-label={`Edit ${fullName(contact)}`}>
+                    Edit
+                  </Button>
+                )}
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}

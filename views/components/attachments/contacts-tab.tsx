@@ -1,3 +1,4 @@
+import { useCanWrite } from '@views/hooks/use-session.js';
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
@@ -20,10 +21,11 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
   // Posts the detail page's `delete-contact` intent; the page's action deletes and its loader reads the list again.
   const deleteContact = useDeleteRecord('delete-contact');
   const here = location.pathname + location.search;
+  const canWrite = useCanWrite();
 
   return (
     <section className="attachments-contacts" aria-label="Contacts">
-      <CardHeader title="Contacts" actions={<ButtonLink to={addContactPath(ownerType, ownerId)}>Add Contact</ButtonLink>} />
+      <CardHeader title="Contacts" actions={canWrite && <ButtonLink to={addContactPath(ownerType, ownerId)}>Add Contact</ButtonLink>} />
       {contacts.length === 0 && <p className="muted">No contacts added yet</p>}
       <ul className="attachments-list">
         {contacts.map((contact) => (
@@ -45,14 +47,16 @@ export function ContactsTab({ ownerType, ownerId, contacts }: { ownerType: Conta
                 {contact.notes && <p className="attachments-notes">{contact.notes}</p>}
               </div>
               <div className="card-actions">
-                <ButtonLink
-                  variant="outline"
-                  className="btn-sm"
-                  to={editContactPath(ownerType, ownerId, contact.id)}
-                  aria-label={`Edit ${fullName(contact)}`}
-                >
-                  Edit
-                </ButtonLink>
+                {canWrite && (
+                  <ButtonLink
+                    variant="outline"
+                    className="btn-sm"
+                    to={editContactPath(ownerType, ownerId, contact.id)}
+                    aria-label={`Edit ${fullName(contact)}`}
+                  >
+                    Edit
+                  </ButtonLink>
+                )}
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete ${fullName(contact)}`}

@@ -1,3 +1,4 @@
+import { useCanWrite } from '@views/hooks/use-session.js';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
@@ -138,6 +139,7 @@ export function FilesCard({ ownerType, ownerId, files }: { ownerType: RecordType
   const others = files.filter((file) => file.fileCategory !== 'image');
   // Posts the detail page's `delete-file` intent; the page's action deletes and its loader reads the list again.
   const deleteFile = useDeleteRecord('delete-file');
+  const canWrite = useCanWrite();
 
   const actions = (file: StoredFile) => (
     <div className="card-actions">
@@ -162,7 +164,7 @@ export function FilesCard({ ownerType, ownerId, files }: { ownerType: RecordType
 
   return (
     <Card className="attachments-card">
-      <CardHeader title={`Files (${files.length})`} actions={<UploadFilesDialog ownerType={ownerType} ownerId={ownerId} />} />
+      <CardHeader title={`Files (${files.length})`} actions={canWrite && <UploadFilesDialog ownerType={ownerType} ownerId={ownerId} />} />
       {files.length === 0 && <p className="muted">No files uploaded yet</p>}
       {images.length > 0 && (
         <ul className="attachments-thumbs" aria-label="Images">

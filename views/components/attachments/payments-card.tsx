@@ -1,3 +1,4 @@
+import { useCanWrite } from '@views/hooks/use-session.js';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useId, useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
@@ -118,12 +119,13 @@ export function PaymentsCard({
   const closeDialog = useCallback(() => setDialogOpen(false), [setDialogOpen]);
   // Posts the detail page's `delete-payment` intent; the page's action deletes and its loader reads the list again.
   const deletePayment = useDeleteRecord('delete-payment');
+  const canWrite = useCanWrite();
 
   return (
     <Card className="attachments-card">
       <CardHeader
         title={`Payments (${payments.length})`}
-        actions={<Button onClick={() => setDialog({ open: true, payment: null })}>Add Payment</Button>}
+        actions={canWrite && <Button onClick={() => setDialog({ open: true, payment: null })}>Add Payment</Button>}
       />
       <p className="attachments-total">
         Total: <strong data-testid="payments-total">{format.money(total)}</strong>
@@ -149,14 +151,16 @@ export function PaymentsCard({
               <Badge tone={STATUS_TONES[payment.invoiceStatus] ?? 'default'}>{labelOf(INVOICE_STATUS_LABELS, payment.invoiceStatus)}</Badge>
               <strong className="attachments-amount">{format.money(payment.amount)}</strong>
               <div className="card-actions">
-                <Button
-                  variant="outline"
-                  className="btn-sm"
-                  onClick={() => setDialog({ open: true, payment })}
-                  aria-label={`Edit payment ${payment.description}`}
-                >
-                  Edit
-                </Button>
+                {canWrite && (
+                  <Button
+                    variant="outline"
+                    className="btn-sm"
+                    onClick={() => setDialog({ open: true, payment })}
+                    aria-label={`Edit payment ${payment.description}`}
+                  >
+                    Edit
+                  </Button>
+                )}
                 <ConfirmDeleteButton
                   small
                   ariaLabel={`Delete payment ${payment.description}`}

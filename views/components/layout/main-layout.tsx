@@ -104,6 +104,11 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         <KeyboardShortcuts />
         <div className="header-user">
           <ThemeToggle initial={theme} />
+          <nav aria-label="Settings" className="header-links">
+            {user.role === 'admin' && <a href="/settings/users">Users</a>}
+            {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
+            <a href="/settings/account">Account</a>
+          </nav>
           <span className="header-email">{user.email}</span>
           <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
             <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>

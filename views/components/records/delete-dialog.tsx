@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { Link, useActionData, useFetcher, useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
+import { useCanWrite } from '@views/hooks/use-session.js';
 import { toast } from '../ui/toast.js';
 import { ActionsMenu } from '../ui/actions-menu.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
@@ -45,6 +46,8 @@ export function ConfirmDeleteButton({
   const cancelRef = useRef<HTMLButtonElement>(null);
   const asked = useActionData<DeleteConfirmation | undefined>();
   const location = useLocation();
+  const canWrite = useCanWrite();
+  if (!canWrite) return null;
 
   // Posted without JavaScript, the delete came back as a question: ask it here, in place of the button.
   if (
@@ -166,6 +169,7 @@ export function RecordDetailActions({
   question: string | null;
 }) {
   const deleteRecord = useDeleteRecord();
+  if (!useCanWrite()) return null;
   return (
     <>
       <ButtonLink to={editPath(kind, id)}>{editLabel}</ButtonLink>

@@ -1,8 +1,9 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
 import { useActionData, useSearchParams } from 'react-router';
-import type { RecordType } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
+import { HistoryPanel } from '../history/history-panel.js';
 
 export interface DetailTab {
   /** Its `?tab=` value, so a link can open it directly (e.g. coming back from adding a contact). */
@@ -49,8 +50,8 @@ export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
   );
 }
 
-/** The Payments (n) and Files (n) tabs every detail page ends with. */
-export function attachmentTabs(ownerType: RecordType, ownerId: number, attachments: Attachments): DetailTab[] {
+/** The Payments (n), Files (n) and History tabs every detail page ends with. */
+export function trailingTabs(ownerType: RecordType, ownerId: number, attachments: Attachments): DetailTab[] {
   return [
     {
       value: 'payments',
@@ -63,6 +64,11 @@ export function attachmentTabs(ownerType: RecordType, ownerId: number, attachmen
       label: countedLabel('Files', attachments.files.length),
       intents: ['delete-file'],
       content: <FilesCard ownerType={ownerType} ownerId={ownerId} files={attachments.files} />,
+    },
+    {
+      value: 'history',
+      label: 'History',
+      content: <HistoryPanel apiPath={`${RECORD_TYPE_INFO[ownerType].apiPath}/${ownerId}`} noun={RECORD_TYPE_INFO[ownerType].noun} />,
     },
   ];
 }

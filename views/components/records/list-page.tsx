@@ -1,3 +1,4 @@
+import { useCanWrite } from '@views/hooks/use-session.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
@@ -214,12 +215,13 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
   const selection = useSelection(props.items.map(props.itemKey), props.query);
   const sortHref = (sort: string, dir: SortDirection) =>
     listPageHref(props.listPath, { ...props.query, sort, dir, page: 1 }, props.filter?.param);
+  const canWrite = useCanWrite();
   return (
     // Not an interactive element: it only hands the clicks of the card links inside it to the router.
     <div className="page records-list" onClick={followLink}>
       <div className="page-header">
         <h1>{props.title}</h1>
-        {props.actions && <div className="card-actions">{props.actions}</div>}
+        {props.actions && canWrite && <div className="card-actions">{props.actions}</div>}
       </div>
       <SearchBar
         listPath={props.listPath}

@@ -1,3 +1,4 @@
+import { useCanWrite } from '@views/hooks/use-session.js';
 import type { ReactNode } from 'react';
 
 export interface RecordCardProps {
@@ -18,6 +19,7 @@ export interface RecordCardProps {
  * navigations (useInAppLinkClicks), which keeps the server render of a page of cards cheap.
  */
 export function RecordCard({ to, editTo, title, badges, children, actions, testId }: RecordCardProps) {
+  const canWrite = useCanWrite();
   return (
     <article className="card record-card records-card" data-testid={testId}>
       <div className="records-card-head">
@@ -30,9 +32,11 @@ export function RecordCard({ to, editTo, title, badges, children, actions, testI
       </div>
       {children && <div className="records-card-body">{children}</div>}
       <div className="records-card-actions">
-        <a href={editTo} className="btn btn-outline btn-sm" aria-label={`Edit ${title}`}>
-          Edit
-        </a>
+        {canWrite && (
+          <a href={editTo} className="btn btn-outline btn-sm" aria-label={`Edit ${title}`}>
+            Edit
+          </a>
+        )}
         {actions}
       </div>
     </article>

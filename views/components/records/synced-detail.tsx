@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ContactOwnerType } from '@shared/record-types.js';
 import { ContactsTab, type Attachments } from '../attachments/index.js';
-import { attachmentTabs, countedLabel, DetailTabs, type DetailTab } from './detail-tabs.js';
+import { trailingTabs, countedLabel, DetailTabs, type DetailTab } from './detail-tabs.js';
 import { DateText, DateTimeText, InfoList, multilineText, RecentActivity, SideCard, type InfoItem } from './detail.js';
 
 export interface SyncedDetailProps {
@@ -61,7 +61,7 @@ export function SyncedDetail(props: SyncedDetailProps) {
         </div>
       ),
     },
-    ...attachmentTabs(props.ownerType, props.ownerId, attachments),
+    ...trailingTabs(props.ownerType, props.ownerId, attachments),
   ];
   return (
     <div className="detail-layout">

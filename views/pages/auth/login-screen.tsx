@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { messageOf } from '@shared/api-error.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
-import { LoginSchema, NewUserSchema } from '@shared/schemas/auth.js';
+import { LoginSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { apiRequest } from '@views/data/http.js';
 import { PRODUCT_TITLE } from '@views/components/layout/main-layout.js';
 import { Alert, Button, Card, FieldError, Input, Label } from '@views/components/ui/primitives.js';
@@ -86,7 +86,7 @@ export function LoginScreen() {
 
 export function SetupScreen() {
   const { pending, serverError, errors, onSubmit } = useAuthForm(
-    NewUserSchema,
+    SetupSchema,
     '/api/setup',
     ['email', 'password', 'firstName', 'lastName'],
     'Could not create the account',

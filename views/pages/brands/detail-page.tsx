@@ -1,4 +1,4 @@
-import { attachmentTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { trailingTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
 import { valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
@@ -77,7 +77,7 @@ export function Component() {
                   </>
                 ),
               },
-              ...attachmentTabs('brand', brand.id, attachments),
+              ...trailingTabs('brand', brand.id, attachments),
             ]}
           />
         </div>

@@ -1,3 +1,5 @@
+import { HistoryPanel } from '@views/components/history/history-panel.js';
+import { useCanWrite } from '@views/hooks/use-session.js';
 import { useLoaderData } from 'react-router';
 import { contactDetailAction } from '@views/components/attachments/actions.js';
 import { contactEditPath, fullName } from '@views/components/attachments/paths.js';
@@ -14,6 +16,7 @@ export const action = contactDetailAction;
 export function Component() {
   const { contact, returnTo } = useLoaderData() as ContactPageData;
   const deleteContact = useDeleteRecord();
+  const canWrite = useCanWrite();
   if (!contact) return <NotFoundView title="Contact not found" backTo={returnTo} backLabel="Return Back" />;
 
   return (
@@ -24,14 +27,16 @@ export function Component() {
         title={fullName(contact)}
         badges={contact.isPrimary ? <Badge tone="info">Primary</Badge> : undefined}
         actions={
-          <>
-            <ButtonLink to={contactEditPath(contact.id, returnTo)}>Edit Contact</ButtonLink>
-            <ConfirmDeleteButton
-              question="Are you sure you want to delete this contact? This action cannot be undone."
-              postFields={deleteFields(contact.id)}
-              onConfirm={() => deleteContact(contact.id)}
-            />
-          </>
+          canWrite && (
+            <>
+              <ButtonLink to={contactEditPath(contact.id, returnTo)}>Edit Contact</ButtonLink>
+              <ConfirmDeleteButton
+                question="Are you sure you want to delete this contact? This action cannot be undone."
+                postFields={deleteFields(contact.id)}
+                onConfirm={() => deleteContact(contact.id)}
+              />
+            </>
+          )
         }
       />
       <Card className="attachments-contact-detail">
@@ -55,6 +60,7 @@ export function Component() {
           ]}
         />
       </Card>
+      <HistoryPanel apiPath={`/api/contacts/${contact.id}`} noun="contact" />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { attachmentTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { trailingTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
 import { useLoaderData } from 'react-router';
 import type { Influencer } from '@shared/schemas/records.js';
 import { INFLUENCER_TYPE_LABELS, labelOf } from '@shared/labels.js';
@@ -96,7 +96,7 @@ export function Component() {
                   </>
                 ),
               },
-              ...attachmentTabs('influencer', influencer.id, attachments),
+              ...trailingTabs('influencer', influencer.id, attachments),
             ]}
           />
         </div>

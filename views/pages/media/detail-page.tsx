@@ -1,4 +1,4 @@
-import { attachmentTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { trailingTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
 import { useLoaderData } from 'react-router';
 import type { Media } from '@shared/schemas/records.js';
 import { ContactsCard } from '@views/components/attachments/index.js';
@@ -66,7 +66,7 @@ export function Component() {
                   </>
                 ),
               },
-              ...attachmentTabs('media', media.id, attachments),
+              ...trailingTabs('media', media.id, attachments),
             ]}
           />
         </div>

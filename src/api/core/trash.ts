@@ -1,0 +1,17 @@
+import { Router } from 'express';
+import { parseId } from '@services/attachments/owners.js';
+import { actorOfUser } from '@services/context.js';
+import { listDeleted, restoreDeleted } from '@services/trash/service.js';
+import { actorOf } from '../actor.js';
+import { defineRead, type ReadRoute } from '../reads.js';
+
+/** Recently deleted (admins; the services check the role). */
+export const trashReads: ReadRoute[] = [defineRead('/api/deleted', ({ ctx, user }) => listDeleted(ctx, actorOfUser(user)))];
+
+export function trashRouter(): Router {
+  const router = Router();
+  router.post('/deleted/:id/restore', async (req, res) => {
+    res.json(await restoreDeleted(req.ctx, actorOf(req), parseId(req.params.id, 'Deleted item')));
+  });
+  return router;
+}

@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
+import { dialectOfDb } from '@db/knex.js';
+import { HISTORY_PAGE_SIZE, type HistoryAction, type HistoryActorKind, type HistoryPage } from '@shared/history.js';
+import type { Actor, AppContext } from '../context.js';
+import { badRequest } from '../errors.js';
+
+/** What history is kept of: the six record types, and contacts, payments, files and users. */
+export type HistorySubject = string;
+
+/** Who a history entry names, resolved once per write (or once per import or sync run). */
+export interface HistoryActor {
+  actorId: number | null;
+  kind: HistoryActorKind;
+  label: string;
+  runId: string | null;
+}
+
+export interface HistoryChange {
+  entityType: HistorySubject;
+  entityId: number;
+  action: HistoryAction;
+  /** Any JSON-safe object: the changed fields, the created values, or the deleted snapshot. */
+  changes: object;
+}
+
+/** Fields a change never reports: bookkeeping the write itself sets. */
+const NOT_REPORTED = new Set(['updatedAt', 'createdAt', 'createdBy', 'uploadedAt', 'uploadedBy', 'wordpressLastSync']);
+
+/** The fields whose values differ between two presentations of the same row, with both values. */
+export function changedFields(before: object, after: object): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, to] of Object.entries(after)) {
+    if (NOT_REPORTED.has(field)) continue;
+    const from = (before as Record<string, unknown>)[field];
+    if (JSON.stringify(from ?? null) !== JSON.stringify(to ?? null)) changes[field] = { from: from ?? null, to: to ?? null };
+  }
+  return changes;
+}
+
+/**
+ * The history actor of a write: the signed-in user's name, the OS user of a CLI run, or an import or sync (with its
+ * run id) started by either.
+ */
+export async function historyActorOf(db: Knex, actor: Actor, via?: { kind: 'import' | 'sync'; runId: string }): Promise<HistoryActor> {
+  let label = actor.osUser ?? 'cli';
+  if (actor.userId !== null) {
+    const user = (await db('users').where({ id: actor.userId }).first('firstName', 'lastName', 'email')) as
+      { firstName: string; lastName: string; email: string } | undefined;
+    label = user ? `${user.firstName} ${user.lastName}`.trim() || user.email : `user ${actor.userId}`;
+  }
+  return {
+    actorId: actor.userId,
+    kind: via?.kind ?? (actor.source === 'cli' ? 'cli' : 'user'),
+    label: label.slice(0, 200),
+    runId: via?.runId ?? null,
+  };
+}
+
+/**
+ * Rows per insert statement: an import batch's entries in one statement on MySQL (9 values a row, far under its
+ * 65,535 placeholders); SQLite binds at most 32,766.
+ */
+const rowsPerInsert = (trx: Knex.Transaction) => (dialectOfDb(trx) === 'mysql' ? 2000 : 3000);
+const HISTORY_COLUMNS = ['entityType', 'entityId', 'action', 'at', 'actorId', 'actorKind', 'actorLabel', 'runId', 'changes'] as const;
+const COLUMN_LIST = HISTORY_COLUMNS.map(() => '??').join(', ');
+const ROW_PLACEHOLDERS = '(' + HISTORY_COLUMNS.map(() => '?').join(', ') + ')';
+
+/**
+ * Writes history entries in the caller's transaction, so a change and its history commit or roll back together.
+ * The statement is put together here rather than by Knex's insert builder, whose compiling of thousands of rows
+ * cost an import more than the database's own work (bench:import).
+ */
+export async function recordHistory(
+  trx: Knex.Transaction,
+  ctx: AppContext,
+  who: HistoryActor,
+  changes: readonly HistoryChange[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  const at = encodeTimestamp(ctx.clock.now());
+  const size = rowsPerInsert(trx);
+  for (let start = 0; start < changes.length; start += size) {
+    const part = changes.slice(start, start + size);
+    const bindings: Knex.Value[] = ['history', ...HISTORY_COLUMNS];
+    for (const change of part)
+      bindings.push(
+        change.entityType,
+        change.entityId,
+        change.action,
+        at,
+        who.actorId,
+        who.kind,
+        who.label,
+        who.runId,
+        JSON.stringify(change.changes),
+      );
+    await trx.raw('insert into ?? (' + COLUMN_LIST + ') values ' + part.map(() => ROW_PLACEHOLDERS).join(', '), bindings);
+  }
+}
+
+/** Newest first, a page at a time (`GET /api/{type}/{id}/history?page=`). */
+export async function getHistory(
+  ctx: AppContext,
+  entityType: HistorySubject,
+  entityId: number,
+  pageText: string | null,
+): Promise<HistoryPage> {
+  const page = pageText === null || pageText === '' ? 1 : Number(pageText);
+  if (!Number.isInteger(page) || page < 1 || page > 100_000) throw badRequest('page must be a whole number from 1');
+  const where = { entityType, entityId };
+  const [rows, count] = await Promise.all([
+    ctx
+      .db('history')
+      .where(where)
+      .orderBy('id', 'desc')
+      .limit(HISTORY_PAGE_SIZE)
+      .offset((page - 1) * HISTORY_PAGE_SIZE),
+    ctx.db('history').where(where).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+  ]);
+  return {
+    total: Number(count?.n ?? 0),
+    items: (rows as Array<Record<string, unknown>>).map((row) => ({
+      id: Number(row.id),
+      at: decodeTimestamp(row.at)!,
+      action: row.action as HistoryAction,
+      actor: { kind: row.actorKind as HistoryActorKind, label: String(row.actorLabel), runId: (row.runId as string | null) ?? null },
+      changes: JSON.parse(String(row.changes)) as Record<string, unknown>,
+    })),
+  };
+}

@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
+import { withTransaction } from '@db/transaction.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import type { DeletedItem } from '@shared/schemas/trash.js';
+import { removeStoredFiles, type OwnedRows } from '../attachments/owned.js';
+import type { Actor, AppContext } from '../context.js';
+import { conflict, notFound } from '../errors.js';
+import type { HistoryActor } from '../history/service.js';
+import { historyActorOf, recordHistory } from '../history/service.js';
+import { insertRecordRow } from '../records/writes.js';
+import { requireRole } from '../roles.js';
+
+type StoredRow = Record<string, unknown>;
+
+/** How long a deleted record can be restored before `pacer trash purge` removes it for good. */
+export const TRASH_DAYS = 30;
+
+/** Rows a record owns through a cascade (not contacts, payments or files): stored with it, restored with it. */
+const CHILD_TABLES: Partial<Record<RecordType, { table: string; column: string }>> = {
+  event: { table: 'event_distances', column: 'eventId' },
+  runclub: { table: 'run_club_schedules', column: 'clubId' },
+};
+
+const NAME_OF: Record<RecordType, (row: StoredRow) => string> = {
+  event: (row) => String(row.eventName),
+  professional: (row) => String(row.businessName),
+  runclub: (row) => String(row.clubName),
+  brand: (row) => String(row.brandName),
+  media: (row) => String(row.mediaName),
+  influencer: (row) => `${String(row.firstName)} ${String(row.lastName)}`.trim(),
+};
+
+/** Everything a deleted record held, exactly as stored, so a restore puts back the same rows and ids. */
+interface Snapshot {
+  record: StoredRow;
+  children: StoredRow[];
+  owned: OwnedRows;
+}
+
+/** The rows a record's delete cascades to besides contacts, payments and files; read before the delete. */
+export async function childRowsOf(trx: Knex.Transaction, kind: RecordType, id: number): Promise<StoredRow[]> {
+  const child = CHILD_TABLES[kind];
+  return child
+    ? trx(child.table)
+        .where({ [child.column]: id })
+        .orderBy('id')
+    : [];
+}
+
+/** Keeps a deleted record in Recently deleted, in the delete's transaction. */
+export async function putInTrash(
+  trx: Knex.Transaction,
+  ctx: AppContext,
+  who: HistoryActor,
+  kind: RecordType,
+  snapshot: Snapshot,
+): Promise<void> {
+  await trx('deleted_items').insert({
+    entityType: kind,
+    entityId: Number(snapshot.record.id),
+    name: NAME_OF[kind](snapshot.record).slice(0, 500),
+    holds: JSON.stringify({
+      contacts: snapshot.owned.contacts.length,
+      payments: snapshot.owned.payments.length,
+      files: snapshot.owned.files.length,
+    }),
+    snapshot: JSON.stringify(snapshot),
+    deletedBy: who.actorId,
+    deletedByLabel: who.label,
+    deletedAt: encodeTimestamp(ctx.clock.now()),
+  });
+}
+
+const present = (row: StoredRow): DeletedItem => ({
+  id: Number(row.id),
+  type: row.entityType as RecordType,
+  entityId: Number(row.entityId),
+  name: String(row.name),
+  deletedBy: String(row.deletedByLabel),
+  deletedAt: decodeTimestamp(row.deletedAt)!,
+  holds: JSON.parse(String(row.holds)) as DeletedItem['holds'],
+});
+
+/** `/settings/deleted` and `GET /api/deleted` (admins), newest first. */
+export async function listDeleted(ctx: AppContext, actor: Actor): Promise<DeletedItem[]> {
+  requireRole(actor, 'admin');
+  const rows = (await ctx
+    .db('deleted_items')
+    .orderBy('id', 'desc')
+    .select('id', 'entityType', 'entityId', 'name', 'holds', 'deletedByLabel', 'deletedAt')) as StoredRow[];
+  return rows.map(present);
+}
+
+/** MySQL hands JSON columns (lists) back parsed; they go back in as the JSON text they were stored as. */
+const asStored = (row: StoredRow): StoredRow =>
+  Object.fromEntries(
+    Object.entries(row).map(([column, value]) => [column, value !== null && typeof value === 'object' ? JSON.stringify(value) : value]),
+  );
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Brings a deleted record back exactly: the same ids, its contacts (primary flag included), payments (and the stored
+ * total they add up to), file rows and their kept bytes, event distances or club schedules; the record goes through
+ * the record writes, so the search index and the counts follow. A unique value taken meanwhile (a WordPress id, an
+ * id) is reported with a 409 and nothing is written.
+ */
+export async function restoreDeleted(ctx: AppContext, actor: Actor, id: number): Promise<DeletedItem> {
+  requireRole(actor, 'admin');
+  return withTransaction(ctx, async (trx) => {
+    const row = (await trx('deleted_items').where({ id }).forUpdate().first()) as StoredRow | undefined;
+    if (!row) throw notFound('Deleted item not found');
+    const item = present(row);
+    const kind = item.type;
+    const snapshot = JSON.parse(String(row.snapshot)) as Snapshot;
+    const what = `${RECORD_TYPE_INFO[kind].singular} '${item.name}'`;
+    if (await trx(RECORD_TYPE_INFO[kind].table).where({ id: item.entityId }).first('id'))
+      throw conflict(`${what} cannot be restored: another record has its id ${item.entityId} now`);
+    try {
+      await insertRecordRow(trx, kind, asStored(snapshot.record));
+      const children = snapshot.children.map(asStored);
+      if (kind === 'event' && children.length) await trx('event_distances').insert(children);
+      if (kind === 'runclub' && children.length) await trx('run_club_schedules').insert(children);
+      if (snapshot.owned.contacts.length) await trx('contacts').insert(snapshot.owned.contacts.map(asStored));
+      if (snapshot.owned.payments.length) await trx('payments').insert(snapshot.owned.payments.map(asStored));
+      if (snapshot.owned.files.length) await trx('files').insert(snapshot.owned.files.map(asStored));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw conflict(`${what} cannot be restored: one of its unique values (such as its WordPress id) is used by another row now`);
+    }
+    await trx('deleted_items').where({ id }).delete();
+    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+      { entityType: kind, entityId: item.entityId, action: 'create', changes: { restoredFrom: item.id } },
+    ]);
+    ctx.log.info({ event: 'record_restored', kind, id: item.entityId, by: actor.userId }, 'record restored');
+    return item;
+  });
+}
+
+/**
+ * `pacer trash purge`: removes for good what was deleted before the cut-off, and the stored bytes of its files (once
+ * the rows are gone). A dry run only says what would go.
+ */
+export async function purgeDeleted(
+  ctx: AppContext,
+  options: { olderThanMs: number; dryRun: boolean },
+): Promise<{ items: DeletedItem[]; files: number }> {
+  const cutoff = encodeTimestamp(new Date(ctx.clock.now().getTime() - options.olderThanMs));
+  const rows = (await ctx.db('deleted_items').where('deletedAt', '<', cutoff).orderBy('id')) as StoredRow[];
+  const paths = rows.flatMap((row) => (JSON.parse(String(row.snapshot)) as Snapshot).owned.files.map((file) => String(file.filePath)));
+  if (!options.dryRun && rows.length) {
+    await ctx
+      .db('deleted_items')
+      .whereIn(
+        'id',
+        rows.map((row) => Number(row.id)),
+      )
+      .delete();
+    await removeStoredFiles(ctx.config.uploadDir, paths);
+  }
+  return { items: rows.map(present), files: paths.length };
+}

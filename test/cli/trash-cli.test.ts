@@ -1,0 +1,65 @@
+import { PassThrough } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '@cli/program.js';
+import type { CliIO } from '@cli/runtime.js';
+import { cliActor } from '@services/context.js';
+import { createRecord, deleteRecord } from '@services/records/service.js';
+import { FakeClock, testConfig } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+
+function captureIO(env: Record<string, string>): CliIO & { out(): string; err(): string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('pacer trash purge', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.destroy());
+
+  const run = async (...argv: string[]) => {
+    const io = captureIO({ DATABASE_URL: t.url });
+    const code = await runCli(argv, io);
+    return { code, out: io.out(), err: io.err() };
+  };
+
+  it('removes only what is older than the cut-off, and a dry run removes nothing', async () => {
+    // Deleted "two days ago" by the service's clock; the CLI runs on the real clock, now.
+    const ctx = {
+      db: t.db,
+      log: pino({ level: 'silent' }),
+      config: testConfig(),
+      clock: new FakeClock(new Date(Date.now() - 2 * 86_400_000)),
+    };
+    const brand = await createRecord(ctx, cliActor(), 'brand', { brandName: 'Old Brand' });
+    await deleteRecord(ctx, cliActor(), 'brand', String(brand.id));
+
+    expect(await run('trash', 'purge')).toMatchObject({ code: 0, out: 'Removed 0 deleted record(s) and 0 stored file(s).\n' });
+    const dry = await run('trash', 'purge', '--older-than', '1d', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain(`Would remove brand ${brand.id} "Old Brand" deleted`);
+    expect(dry.out).toContain('Would remove 1 deleted record(s) and 0 stored file(s).');
+    expect(await t.db('deleted_items').count({ n: '*' }).first()).toMatchObject({ n: 1 });
+
+    expect((await run('trash', 'purge', '--older-than', '36h')).out).toContain('Removed 1 deleted record(s)');
+    expect(await t.db('deleted_items').count({ n: '*' }).first()).toMatchObject({ n: 0 });
+    const bad = await run('trash', 'purge', '--older-than', 'soon');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--older-than must be a number of days or hours, such as 30d or 12h');
+  });
+});

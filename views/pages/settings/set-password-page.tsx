@@ -1,0 +1,60 @@
+import { useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { messageOf } from '@shared/api-error.js';
+import { apiRequest } from '@views/data/http.js';
+import { PRODUCT_TITLE } from '@views/components/layout/main-layout.js';
+import { Alert, Button, Card, Input, Label } from '@views/components/ui/primitives.js';
+
+/** Opened from a one-time link an admin sent: sets the password, signs in and goes to the dashboard. */
+export function Component() {
+  const { token = '' } = useParams();
+  const [pending, setPending] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password') ?? '');
+    if (password !== String(form.get('repeat') ?? '')) {
+      setProblem('The two passwords do not match');
+      return;
+    }
+    setProblem(null);
+    setPending(true);
+    try {
+      await apiRequest('POST', `/api/set-password/${encodeURIComponent(token)}`, { password });
+      window.location.assign('/');
+    } catch (error) {
+      setProblem(messageOf(error, 'The password could not be set'));
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <Card className="auth-card">
+        <p className="auth-title">{PRODUCT_TITLE}</p>
+        <h1>Set your password</h1>
+        <p className="muted">At least 8 characters. The link works once.</p>
+        {problem && <Alert variant="destructive">{problem}</Alert>}
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <div className="field">
+            <Label htmlFor="set-password" required>
+              New password
+            </Label>
+            <Input id="set-password" name="password" type="password" autoComplete="new-password" />
+          </div>
+          <div className="field">
+            <Label htmlFor="set-password-repeat" required>
+              Repeat password
+            </Label>
+            <Input id="set-password-repeat" name="repeat" type="password" autoComplete="new-password" />
+          </div>
+          <Button type="submit" disabled={pending} className="btn-block">
+            {pending ? 'Saving...' : 'Set password'}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  );
+}
