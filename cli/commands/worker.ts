@@ -28,7 +28,7 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
       if (!config.jobs.redisUrl)
         throw new CliExit(EXIT.usage, 'pacer worker needs REDIS_URL (e.g. redis://127.0.0.1:6379); without it the server runs jobs itself');
       const ctx = await createAppContext(config, { log: createLogger(config) });
-      const workers = startWorkers(ctx);
+      const workers = await startWorkers(ctx);
       const schedule = await startSyncSchedule(ctx);
       const signal = await stopSignal();
       ctx.log.info({ signal }, 'worker stopping: finishing the jobs in hand');

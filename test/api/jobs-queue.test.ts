@@ -36,7 +36,7 @@ describe('jobs through BullMQ on Redis (queue mode)', () => {
       .expect(202);
     const id = res.body.id as number;
     expect(((await agent.get(`/api/jobs/${id}`).expect(200)).body as JobView).state).toBe('queued');
-    workers = startWorkers(t.ctx);
+    workers = await startWorkers(t.ctx);
     await waitUntil(async () => ((await agent.get(`/api/jobs/${id}`)).body as JobView).state === 'succeeded', 'a worker to run the job');
     const job = (await agent.get(`/api/jobs/${id}`)).body as JobView;
     expect(job.result).toMatchObject({ brandsCreated: 12, contactsCreated: 12 });

@@ -41,8 +41,8 @@ describe('a detail page reads each table it shows once', () => {
     expect(res.text).toContain('"paymentsTotal":"0.30"');
 
     const tables = queries.sql.map(tableOf);
-    // users: the session check; then the event, its distances, contacts, payments and files.
-    expect(tables.filter((table) => table !== 'users').sort()).toEqual(['contacts', 'event_distances', 'events', 'files', 'payments']);
+    // sessions: the session check (one join with users); then the event, its distances, contacts, payments and files.
+    expect(tables.filter((table) => table !== 'sessions').sort()).toEqual(['contacts', 'event_distances', 'events', 'files', 'payments']);
   });
 
   it('still answers 404 with the not-found view for a missing record, without reading what hangs off it twice', async () => {

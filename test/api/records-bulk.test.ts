@@ -21,7 +21,7 @@ describe('bulk actions', () => {
   const storedFiles = () => readdirSync(t.uploadDir).filter((name) => !name.startsWith('.'));
   const brand = async (brandName: string) => (await agent.post('/api/brands').send({ brandName })).body.id as number;
 
-  it('deletes the named records with what they own in one call, then their files', async () => {
+  it('deletes the named records with what they own in one call, each kept in Recently deleted', async () => {
     const ids = [await brand('One'), await brand('Two'), await brand('Three')];
     const keep = await brand('Keep');
     await agent.post('/api/contacts').send({ entityType: 'brand', entityId: ids[0], firstName: 'A', lastName: 'B', email: 'a@b.example' });
@@ -42,7 +42,15 @@ describe('bulk actions', () => {
     expect(await count('contacts')).toBe(0);
     expect(await count('payments')).toBe(0);
     expect(await count('files')).toBe(0);
-    expect(storedFiles()).toEqual([]);
+    // Each record is kept restorable with what it held, the file's bytes included, until the trash is purged.
+    expect(storedFiles()).toHaveLength(1);
+    const { agent: admin } = await t.signedInAgent('admin@example.org', 'admin');
+    const deleted = (await admin.get('/api/deleted')).body as Array<{ entityId: number; holds: Record<string, number> }>;
+    expect(deleted.map((item) => [item.entityId, item.holds]).sort(([a], [b]) => Number(a) - Number(b))).toEqual([
+      [ids[0], { contacts: 1, payments: 0, files: 0 }],
+      [ids[1], { contacts: 0, payments: 1, files: 0 }],
+      [ids[2], { contacts: 0, payments: 0, files: 1 }],
+    ]);
     // The search index followed.
     expect((await agent.get('/api/brands?q=two')).body.total).toBe(0);
   });

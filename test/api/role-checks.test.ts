@@ -17,6 +17,7 @@ const SELF_SERVICE: Record<string, string> = {
   'PUT /api/account': 'changing my own name',
   'POST /api/account/password': 'changing my own password',
   'POST /api/set-password/:token': 'setting my password through a one-time link (the token is the proof)',
+  'PUT /api/preferences/:name': 'choosing my own list views, columns and theme',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */

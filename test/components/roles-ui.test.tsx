@@ -72,16 +72,9 @@ const file: StoredFile = {
 /** What a person who can make changes sees on the brand pages; a viewer sees none of it. */
 const WRITE_CONTROLS = {
   list: [/^Add Brand$/, /^Bulk Import$/, /^Edit Stride Shoes$/, /^Delete Stride Shoes$/],
-  detail: [
-    /^Edit Brand$/,
-    /^Delete$/,
-    /^Add Contact$/,
-    /^Edit Jane Doe$/,
-    /^Add Payment$/,
-    /^Edit payment Spring banner$/,
-    /^Upload Files$/,
-    /^Delete brief.pdf$/,
-  ],
+  detail: [/^Edit Brand$/, /^Delete$/, /^Add Contact$/, /^Edit Jane Doe$/],
+  payments: [/^Add Payment$/, /^Edit payment Spring banner$/],
+  files: [/^Upload Files$/, /^Delete brief.pdf$/],
   contact: [/^Edit Contact$/, /^Delete$/],
 };
 
@@ -99,25 +92,37 @@ describe('write buttons follow the role', () => {
       path: '/brands',
       url: '/brands',
       Component: brandList.Component,
-      data: { items: [brand], total: 1, query: { q: '', filter: '', page: 1 } },
+      data: {
+        items: [brand],
+        total: 1,
+        query: { q: '', filter: '', sort: 'newest', dir: 'desc', page: 1 },
+        display: { layout: 'cards', columns: [] },
+      },
     });
     await screen.findByText('Stride Shoes');
     expect(controls(WRITE_CONTROLS.list)).toEqual(shown ? WRITE_CONTROLS.list : []);
     list.unmount();
 
-    const detail = renderPage({
-      role,
-      path: '/brands/:id',
-      url: '/brands/4',
-      Component: brandDetail.Component,
-      data: { id: 4, record: brand, attachments: { contacts: [contact], payments: [payment], paymentsTotal: '10.00', files: [file] } },
-    });
-    await screen.findByRole('heading', { name: 'Stride Shoes' });
-    expect(controls(WRITE_CONTROLS.detail)).toEqual(shown ? WRITE_CONTROLS.detail : []);
-    // Reading stays: the contact, the payment and the file's download are there for everyone.
-    expect(screen.getByText('Spring banner')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Download brief.pdf' })).toBeTruthy();
-    detail.unmount();
+    // The detail page's tabs, each opened by its ?tab= link; reading stays for everyone: the payment and the
+    // file's download are there for a viewer too.
+    const tabs = [
+      { tab: 'details', names: WRITE_CONTROLS.detail, readable: () => screen.getByText('Jane Doe') },
+      { tab: 'payments', names: WRITE_CONTROLS.payments, readable: () => screen.getByText('Spring banner') },
+      { tab: 'files', names: WRITE_CONTROLS.files, readable: () => screen.getByRole('link', { name: 'Download brief.pdf' }) },
+    ];
+    for (const { tab, names, readable } of tabs) {
+      const detail = renderPage({
+        role,
+        path: '/brands/:id',
+        url: `/brands/4?tab=${tab}`,
+        Component: brandDetail.Component,
+        data: { id: 4, record: brand, attachments: { contacts: [contact], payments: [payment], paymentsTotal: '10.00', files: [file] } },
+      });
+      await screen.findByRole('heading', { name: 'Stride Shoes' });
+      expect(controls(names), tab).toEqual(shown ? names : []);
+      expect(readable()).toBeTruthy();
+      detail.unmount();
+    }
 
     renderPage({
       role,

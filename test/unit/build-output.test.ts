@@ -29,7 +29,7 @@ const build = (...extra: string[]) =>
  * still carry zod (client-side form checks, list URL parsing) and the Radix toast and tooltip in their first load,
  * so the budget is where the pages stand now, and a change that makes any page heavier fails here.
  */
-const PAGE_BUDGET_KB = 195;
+const PAGE_BUDGET_KB = 202;
 const SIGN_IN_BUDGET_KB = 175;
 
 const KB = 1024;

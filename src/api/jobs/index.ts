@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { badRequest } from '@services/errors.js';
 import { ImportParamsSchema, SyncParamsSchema } from '@services/jobs/handlers.js';
 import { cancelJob, getJob, listJobs, startJob } from '@services/jobs/service.js';
@@ -6,6 +6,7 @@ import { PushOptionsSchema } from '@services/newsletter/service.js';
 import { parseInput } from '@services/validate.js';
 import { isJobState, isJobType, JOB_STATES, JOB_TYPES, type JobType } from '@shared/schemas/jobs.js';
 import { actorOf } from '../actor.js';
+import { requireRole } from '@services/roles.js';
 import { startImportFromRequest } from '../imports/index.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
@@ -39,7 +40,12 @@ const JOB_BODY_LIMIT = '50mb';
  */
 export function jobsRouter(): Router {
   const router = Router();
-  router.post('/jobs', express.json({ limit: JOB_BODY_LIMIT }), async (req, res) => {
+  // A viewer is refused before the (up to 50 MB) body is read.
+  const staffOnly: RequestHandler = (req, _res, next) => {
+    requireRole(actorOf(req), 'staff');
+    next();
+  };
+  router.post('/jobs', staffOnly, express.json({ limit: JOB_BODY_LIMIT }), async (req, res) => {
     const multipart = req.is('multipart/form-data');
     const body = (multipart ? { type: req.query.type, params: { kind: req.query.kind } } : (req.body ?? {})) as {
       type?: unknown;

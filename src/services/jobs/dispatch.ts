@@ -1,5 +1,5 @@
-import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { JOB_TYPES, type JobType } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
@@ -25,7 +25,16 @@ const queueJobId = (id: number) => `job-${id}`;
  * A Redis connection for BullMQ; the caller closes it with closeRedis. BullMQ's workers block on Redis and need
  * commands that wait for a reconnect instead of failing after a few retries (maxRetriesPerRequest: null).
  */
-export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
+export async function redisConnection(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  return new Redis(url, { maxRetriesPerRequest: null });
+}
+
+/**
+ * BullMQ (with ioredis) loads only in queue mode, when first needed: the embedded server never uses it, and loading
+ * it costs a start about 200 ms of CPU.
+ */
+export const loadBullmq = () => import('bullmq');
 
 export const closeRedis = (connection: Redis) => void connection.quit().catch(() => undefined);
 
@@ -96,19 +105,22 @@ class EmbeddedRunner implements JobDispatcher {
 
 class QueueDispatcher implements JobDispatcher {
   readonly mode = 'queue';
-  private readonly queues = new Map<JobType, Queue>();
-  private readonly connections: Redis[] = [];
+  private readonly queues = new Map<JobType, Promise<Queue>>();
+  private readonly connections: Array<Promise<Redis>> = [];
 
   constructor(private readonly ctx: AppContext) {}
 
-  queue(type: JobType): Queue {
+  queue(type: JobType): Promise<Queue> {
     let queue = this.queues.get(type);
     if (!queue) {
       const settings = this.ctx.config.jobs;
       const connection = redisConnection(settings.redisUrl!);
       this.connections.push(connection);
-      queue = new Queue(type, { connection, prefix: settings.queuePrefix });
-      queue.on('error', (error) => this.ctx.log.warn({ err: error }, 'job queue connection problem'));
+      queue = Promise.all([loadBullmq(), connection]).then(([{ Queue }, redis]) => {
+        const made = new Queue(type, { connection: redis, prefix: settings.queuePrefix });
+        made.on('error', (error) => this.ctx.log.warn({ err: error }, 'job queue connection problem'));
+        return made;
+      });
       this.queues.set(type, queue);
     }
     return queue;
@@ -116,7 +128,9 @@ class QueueDispatcher implements JobDispatcher {
 
   async dispatch(job: { id: number; type: JobType }): Promise<void> {
     const settings = this.ctx.config.jobs;
-    await this.queue(job.type).add(
+    await (
+      await this.queue(job.type)
+    ).add(
       job.type,
       { jobId: job.id },
       {
@@ -132,7 +146,7 @@ class QueueDispatcher implements JobDispatcher {
   /** Jobs whose rows say they should run but that the queue does not hold (Redis restarted without its data). */
   async requeueLost(): Promise<void> {
     for (const job of await findRunnableJobs(this.ctx.db, JOB_TYPES, this.ctx.clock.now())) {
-      const queued = await this.queue(job.type).getJob(queueJobId(job.id));
+      const queued = await (await this.queue(job.type)).getJob(queueJobId(job.id));
       if (!queued) {
         this.ctx.log.warn({ jobId: job.id }, 'job missing from the queue; queueing it again');
         await this.dispatch(job);
@@ -141,9 +155,9 @@ class QueueDispatcher implements JobDispatcher {
   }
 
   async close() {
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await Promise.all([...this.queues.values()].map(async (queue) => (await queue).close()));
     this.queues.clear();
-    for (const connection of this.connections.splice(0)) closeRedis(connection);
+    for (const connection of await Promise.all(this.connections.splice(0))) closeRedis(connection);
   }
 }
 
@@ -171,15 +185,16 @@ export async function closeJobDispatcher(ctx: AppContext, options: { leaveRunnin
  * lease: a worker that dies (kill -9) stops renewing it, and once it runs out another worker's stalled-job check
  * puts the job back in the queue, where it is picked up and run again (imports and syncs are idempotent).
  */
-export function startWorkers(ctx: AppContext): { close(): Promise<void> } {
+export async function startWorkers(ctx: AppContext): Promise<{ close(): Promise<void> }> {
   const settings = ctx.config.jobs;
   if (!settings.redisUrl) throw new Error('REDIS_URL is not set');
+  const { Worker } = await loadBullmq();
   const owner = newLeaseOwner();
   const dispatcher = jobDispatcher(ctx) as QueueDispatcher;
   const connections: Redis[] = [];
-  const workers = JOB_TYPES.map((type) => {
-    const connection = redisConnection(settings.redisUrl!);
-    connections.push(connection);
+  for (const _type of JOB_TYPES) connections.push(await redisConnection(settings.redisUrl));
+  const workers = JOB_TYPES.map((type, index) => {
+    const connection = connections[index]!;
     const worker = new Worker(
       type,
       async (queued) => {

@@ -1,9 +1,8 @@
-import { Queue, Worker } from 'bullmq';
 import { CronExpressionParser } from 'cron-parser';
 import { SYNC_KINDS } from '@shared/record-types.js';
 import { cliActor, type AppContext } from '../context.js';
 import { SyncBusyError } from '../sync/service.js';
-import { closeRedis, redisConnection } from './dispatch.js';
+import { closeRedis, loadBullmq, redisConnection } from './dispatch.js';
 import { takeScheduleTick } from './queries.js';
 import { createJob, dispatchJob } from './service.js';
 
@@ -40,7 +39,8 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
   const pattern = ctx.config.syncSchedule;
   const settings = ctx.config.jobs;
   if (settings.redisUrl) {
-    const queueConnection = redisConnection(settings.redisUrl);
+    const { Queue, Worker } = await loadBullmq();
+    const queueConnection = await redisConnection(settings.redisUrl);
     const queue = new Queue(SCHEDULE_QUEUE, { connection: queueConnection, prefix: settings.queuePrefix });
     queue.on('error', (error) => ctx.log.warn({ err: error }, 'schedule queue connection problem'));
     if (!pattern) {
@@ -51,7 +51,7 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
       return { close: async () => undefined };
     }
     await queue.upsertJobScheduler(SCHEDULE_NAME, { pattern }, { name: SCHEDULE_NAME, opts: { removeOnComplete: 100, removeOnFail: 100 } });
-    const workerConnection = redisConnection(settings.redisUrl);
+    const workerConnection = await redisConnection(settings.redisUrl);
     const worker = new Worker(SCHEDULE_QUEUE, () => startScheduledSyncs(ctx).then(() => undefined), {
       connection: workerConnection,
       prefix: settings.queuePrefix,

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.js';
 
 export interface Mail {
@@ -17,6 +16,8 @@ export const mailConfigured = (ctx: AppContext) => Boolean(ctx.config.mail.smtpU
 export async function sendMail(ctx: AppContext, mail: Mail): Promise<void> {
   const { smtpUrl, from } = ctx.config.mail;
   if (!smtpUrl || !from) throw new Error('Mail is not configured (set SMTP_URL and MAIL_FROM)');
+  // Loaded when mail is first sent: most servers never send any, and it would cost every start.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(smtpUrl);
   try {
     await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
