@@ -169,7 +169,16 @@ async function checkScreen(page: Page, name: string, width: number): Promise<str
   const problems: string[] = [];
   await page.evaluate(() => document.fonts.ready);
   const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  if (sideways > 0) problems.push(`${name} at ${width}px scrolls sideways by ${sideways}px`);
+  if (sideways > 0) {
+    // Name the innermost elements that stick out, so the failure says what to fix.
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .slice(-3)
+        .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+    );
+    problems.push(`${name} at ${width}px scrolls sideways by ${sideways}px (${outside.join(', ')})`);
+  }
   for (const word of await wordsBrokenInCells(page)) problems.push(`${name} at ${width}px breaks ${word}`);
   for (const label of await wrappedLabels(page)) problems.push(`${name} at ${width}px wraps ${label} onto two lines`);
   for (const theme of THEMES) {

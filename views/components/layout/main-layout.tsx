@@ -64,6 +64,17 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+/** The settings pages this user may open: their account, and for admins the users and Recently deleted. */
+function SettingsLinks({ role, className }: { role: PublicUser['role']; className: string }) {
+  return (
+    <nav aria-label="Settings" className={className}>
+      {role === 'admin' && <a href="/settings/users">Users</a>}
+      {role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
+      <a href="/settings/account">Account</a>
+    </nav>
+  );
+}
+
 async function signOut() {
   try {
     await apiRequest('POST', '/api/logout');
@@ -96,6 +107,8 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
                 </Dialog.Close>
               </div>
               <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
+              {/* On a phone the header has no room for them: the drawer carries them instead. */}
+              <SettingsLinks role={user.role} className="drawer-links" />
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>
@@ -104,11 +117,7 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         <KeyboardShortcuts />
         <div className="header-user">
           <ThemeToggle initial={theme} />
-          <nav aria-label="Settings" className="header-links">
-            {user.role === 'admin' && <a href="/settings/users">Users</a>}
-            {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
-            <a href="/settings/account">Account</a>
-          </nav>
+          <SettingsLinks role={user.role} className="header-links" />
           <span className="header-email">{user.email}</span>
           <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
             <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>
