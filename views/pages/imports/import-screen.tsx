@@ -402,7 +402,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
           </pre>
           {isAdmin && (
             <p className="muted" data-testid="import-terminal-tip">
-              Very large files import faster on the server itself: sign in to it and run <code>pacer import {kind} FILE</code>.
+              Very large files import faster on the server: run <code>pacer import {kind} FILE</code> there.
             </p>
           )}
         </Card>
