@@ -56,9 +56,10 @@ export function timeZoneOf(req: Request): string {
 const themeCookie = new RegExp(`(?:^|;\\s*)${THEME_COOKIE}=([^;]+)`);
 
 /**
- * The visitor's colour theme, read where the page is rendered so the first paint already has it. Kept in a cookie
- * of this browser for now; this one function is where a per-user preference would be read instead.
+ * The visitor's colour theme, read where the page is rendered so the first paint already has it: the signed-in
+ * user's saved choice (read with their session, so it follows them to every browser), else this browser's
+ * cookie (the sign-in page, or a user who never chose).
  */
 export function themeOf(req: Request): ThemeChoice {
-  return parseThemeChoice(themeCookie.exec(req.get('cookie') ?? '')?.[1]);
+  return req.themePreference ?? parseThemeChoice(themeCookie.exec(req.get('cookie') ?? '')?.[1]);
 }

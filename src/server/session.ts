@@ -41,6 +41,7 @@ export function loadCurrentUser(): RequestHandler {
       }
       req.user = presentUser(resumed.user);
       req.sessionId = resumed.sessionId;
+      req.themePreference = resumed.theme;
       next();
     } catch (error) {
       next(error);

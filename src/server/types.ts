@@ -1,4 +1,5 @@
 import type { PublicUser } from '@shared/schemas/auth.js';
+import type { ThemeChoice } from '@shared/theme.js';
 import type { AppContext } from '@services/context.js';
 import type { LoginThrottle } from '@services/auth/login-throttle.js';
 
@@ -29,6 +30,8 @@ declare global {
       user?: PublicUser;
       /** The signed-in session's id (the hash of the cookie's token): logout and the sessions list use it. */
       sessionId?: string;
+      /** The signed-in user's chosen theme, read with the session; undefined when they never chose one. */
+      themePreference?: ThemeChoice;
       ctx: ServerContext;
     }
   }

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { sessionInfo } from '@api/core/auth.js';
 import { integrationsOverview } from '@api/integrations/index.js';
 import { actorOfUser, type Actor } from '@services/context.js';
-import { createContact, deleteContact, getContact, listContacts, updateContact } from '@services/contacts/service.js';
+import { createContact, deleteContact, listContacts, updateContact } from '@services/contacts/service.js';
 import { unauthorized } from '@services/errors.js';
 import { deleteFile, listFiles } from '@services/files/service.js';
 import { createPayment, deletePayment, listPayments, updatePayment } from '@services/payments/service.js';
@@ -16,7 +16,7 @@ import {
   updateRecord,
 } from '@services/records/service.js';
 import { getPreferences, setPreference } from '@services/preferences/service.js';
-import { listDirectory } from '@services/contacts/directory.js';
+import { getContactOwner, getContactWithOwner, listDirectory } from '@services/contacts/directory.js';
 import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
@@ -53,7 +53,8 @@ export function serverDataSource(req: Request): DataSource {
     getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),
     recordPage: (kind, id) => getRecordPage(ctx(), kind, id),
     eventWordpressUrl: (eventId) => eventWordpressUrl(ctx(), String(eventId)),
-    contact: (id) => getContact(ctx(), id),
+    contact: (id) => getContactWithOwner(ctx(), id),
+    contactOwner: (ownerType, ownerId) => getContactOwner(ctx(), ownerType, ownerId),
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),

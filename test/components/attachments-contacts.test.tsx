@@ -27,6 +27,18 @@ const contact = (overrides: Partial<Contact> = {}): Contact => ({
   ...overrides,
 });
 
+/** The contact as the contact pages' loaders give it: with its owner by name. */
+const contactOfEvent = (overrides: Partial<Contact> = {}) => ({
+  ...contact(overrides),
+  owner: { type: 'event' as const, id: 7, name: 'Sydney Harbour Half Marathon' },
+});
+
+/** The "Contact of …" line: its text and where its link leads. */
+function contactOfLine() {
+  const line = screen.getByTestId('contact-of');
+  return { text: line.textContent, href: within(line).getByRole('link').getAttribute('href') };
+}
+
 afterEach(() => vi.unstubAllGlobals());
 
 /** The toast store outlives a test, so wait for the toast whose title and description both match. */
@@ -190,9 +202,10 @@ describe('contact pages', () => {
       url: '/contacts/5?return=%2Fevents%2F7',
       Component: detailPage.Component,
       action: detailPage.action,
-      data: { id: 5, contact: contact(), returnTo: '/events/7' },
+      data: { id: 5, contact: contactOfEvent(), returnTo: '/events/7' },
     });
     expect(screen.getByRole('heading', { name: 'Jane Doe' })).toBeTruthy();
+    expect(contactOfLine()).toEqual({ text: 'Contact of Sydney Harbour Half Marathon (Event)', href: '/events/7' });
     expect(screen.getByText('Race director')).toBeTruthy();
     expect(screen.getByText('runners')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe('/events/7');
@@ -226,8 +239,10 @@ describe('contact pages', () => {
       url: '/contacts/5/edit?return=%2Fmedia%2F3',
       Component: editPage.Component,
       action: editPage.action,
-      data: { id: 5, contact: contact(), returnTo: '/media/3' },
+      data: { id: 5, contact: contactOfEvent(), returnTo: '/media/3' },
     });
+    expect(contactOfLine()).toEqual({ text: 'Contact of Sydney Harbour Half Marathon (Event)', href: '/events/7' });
+    expect(screen.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe('/media/3');
     fireEvent.change(screen.getByLabelText(/Last Name/), { target: { value: 'Smith' } });
     fireEvent.click(screen.getByRole('button', { name: 'Update Contact' }));
     await findToast('Contact updated successfully');
@@ -242,8 +257,16 @@ describe('contact pages', () => {
       url: '/runclubs/4/contacts/add',
       Component: ownerPage.Component,
       action: ownerPage.action,
-      data: { ownerType: 'runclub', ownerId: 4, contact: null, mode: 'add', found: true },
+      data: {
+        ownerType: 'runclub',
+        ownerId: 4,
+        contact: null,
+        owner: { type: 'runclub', id: 4, name: 'Bondi Dawn Runners' },
+        mode: 'add',
+        found: true,
+      },
     });
+    expect(contactOfLine()).toEqual({ text: 'Contact of Bondi Dawn Runners (Run Club)', href: '/runclubs/4' });
     expect(screen.getByText('First Name').parentElement?.textContent).toContain('*');
     fireEvent.change(screen.getByLabelText(/First Name/), { target: { value: 'Kim' } });
     fireEvent.change(screen.getByLabelText(/Last Name/), { target: { value: 'Lee' } });
@@ -265,7 +288,14 @@ describe('contact pages', () => {
       url: '/events/7/contacts/add',
       Component: ownerPage.Component,
       action: ownerPage.action,
-      data: { ownerType: 'event', ownerId: 7, contact: null, mode: 'add', found: true },
+      data: {
+        ownerType: 'event',
+        ownerId: 7,
+        contact: null,
+        owner: { type: 'event', id: 7, name: 'Sydney Harbour Half Marathon' },
+        mode: 'add',
+        found: true,
+      },
     });
     fireEvent.change(screen.getByLabelText(/First Name/), { target: { value: 'Kim' } });
     fireEvent.change(screen.getByLabelText(/Last Name/), { target: { value: 'Lee' } });
@@ -281,7 +311,7 @@ describe('contact pages', () => {
       path: '/brands/:id/contacts/:contactId/edit',
       url: '/brands/3/contacts/99/edit',
       Component: ownerPage.Component,
-      data: { ownerType: 'brand', ownerId: 3, contact: null, mode: 'edit', found: false },
+      data: { ownerType: 'brand', ownerId: 3, contact: null, owner: null, mode: 'edit', found: false },
     });
     expect(screen.getByRole('heading', { name: 'Contact not found' })).toBeTruthy();
     expect(screen.getByText('The contact you are trying to edit does not exist.')).toBeTruthy();

@@ -1,18 +1,12 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@views/components/ui/toast.js';
+import type { Role } from '@shared/roles.js';
 import { ImportScreen } from '@views/pages/imports/import-screen.js';
 import { ACCENTED, brandsText, utf16leWithBom, utf8WithLateBadByte, windows1252 } from '../helpers/csv-bytes.js';
+import { renderPage } from './records-render.js';
 
-function renderScreen(kind: 'events' | 'brands') {
-  const router = createMemoryRouter([{ path: '*', element: <ImportScreen kind={kind} /> }], { initialEntries: ['/'] });
-  return render(
-    <>
-      <RouterProvider router={router} />
-      <Toaster />
-    </>,
-  );
+function renderScreen(kind: 'events' | 'brands', role: Role = 'staff') {
+  return renderPage({ path: '/import', url: '/import', Component: () => <ImportScreen kind={kind} />, role });
 }
 
 const textarea = () => screen.getByTestId('import-text') as HTMLTextAreaElement;
@@ -294,5 +288,24 @@ describe('files and separators', () => {
     fireEvent.click(button('Import Data'));
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Line 2: contains \uFFFD'));
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('the terminal tip', () => {
+  it('tells an admin the command to run for very large files', () => {
+    renderScreen('events', 'admin');
+    const tip = screen.getByTestId('import-terminal-tip').textContent;
+    expect(tip).toContain('Very large files import faster');
+    expect(tip).toContain('pacer import events FILE');
+  });
+
+  it('is not shown to staff or viewers, who cannot use the server', () => {
+    for (const role of ['staff', 'viewer'] as const) {
+      const { unmount } = renderScreen('brands', role);
+      expect(screen.getByTestId('import-sample')).toBeTruthy();
+      expect(screen.queryByTestId('import-terminal-tip')).toBeNull();
+      expect(document.body.textContent).not.toContain('pacer import');
+      unmount();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as page from '@views/pages/integrations/integrations-page.js';
 import { parseTags } from '@views/pages/integrations/mailchimp-tab.js';
 import { findToast, renderPage } from './records-render.js';
+import type { Role } from '@shared/roles.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 
 const overview: IntegrationsOverview = {
@@ -64,8 +65,43 @@ function stubFetch(routes: Record<string, Answer | ((body: unknown) => Answer | 
 
 afterEach(() => vi.unstubAllGlobals());
 
-const renderIntegrations = (url = '/integrations') =>
-  renderPage({ path: '/integrations', url, Component: page.Component, data: overview, loader: () => overview });
+const renderIntegrations = (url = '/integrations', role: Role = 'staff', data: IntegrationsOverview = overview) =>
+  renderPage({ path: '/integrations', url, Component: page.Component, data, loader: () => data, role });
+
+const notConfigured: IntegrationsOverview = {
+  ...overview,
+  wordpress: { configured: false, url: null, credentials: false },
+  mailchimp: { configured: false },
+};
+const notConfiguredAlerts = () =>
+  screen
+    .queryAllByRole('alert', { hidden: true })
+    .filter((alert) => alert.textContent?.startsWith('Not configured'))
+    .map((alert) => alert.textContent?.replace(/^Not configured/, ''));
+
+describe('Not configured, by role', () => {
+  it('tells an admin which server settings connect the website and Mailchimp', () => {
+    renderIntegrations('/integrations', 'admin', notConfigured);
+    expect(notConfiguredAlerts()).toEqual([
+      'Set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD on the server to connect the website.',
+      'Set MAILCHIMP_API_KEY on the server to connect Mailchimp.',
+    ]);
+  });
+
+  it('asks staff and viewers to get an admin to connect them, naming no settings', () => {
+    for (const role of ['staff', 'viewer'] as const) {
+      const { unmount } = renderIntegrations('/integrations', role, notConfigured);
+      expect(notConfiguredAlerts()).toEqual(['Ask an admin to connect the website.', 'Ask an admin to connect Mailchimp.']);
+      expect(document.body.textContent).not.toMatch(/WORDPRESS_|MAILCHIMP_/);
+      unmount();
+    }
+  });
+
+  it('shows no such alert once both are configured', () => {
+    renderIntegrations('/integrations', 'admin');
+    expect(notConfiguredAlerts()).toEqual([]);
+  });
+});
 
 describe('Integrations page', () => {
   it('shows the overview, Not tested, disabled Sync buttons and how each sync last went', () => {

@@ -129,7 +129,7 @@ describe('write buttons follow the role', () => {
       path: '/contacts/:id',
       url: '/contacts/5',
       Component: contactDetail.Component,
-      data: { contact, returnTo: '/brands/4' },
+      data: { contact: { ...contact, owner: { type: 'brand', id: 4, name: 'Stride Shoes' } }, returnTo: '/brands/4' },
     });
     await screen.findByRole('heading', { name: 'Jane Doe' });
     expect(controls(WRITE_CONTROLS.contact)).toEqual(shown ? WRITE_CONTROLS.contact : []);

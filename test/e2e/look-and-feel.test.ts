@@ -289,7 +289,13 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
     const systemLight = await background();
     expect(systemDark).not.toBe(systemLight);
 
-    // System → Light → Dark: the page changes at once and the choice is remembered in a cookie.
+    // System → Light → Dark: the page changes at once and the choice is remembered in a cookie and as the user's
+    // preference (saved in the background: the next page waits for that save, as a person's next click would).
+    const saved = (value: string) =>
+      page.waitForResponse(
+        (response) => response.url().endsWith('/api/preferences/theme') && response.request().postData() === JSON.stringify({ value }),
+      );
+    const darkSaved = saved('dark');
     const toggle = page.getByRole('button', { name: /^Theme: / });
     await expect(toggle.getAttribute('aria-label')).resolves.toBe('Theme: System. Switch to Light');
     await toggle.click();
@@ -298,6 +304,7 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
     expect(await background()).toBe(systemDark);
     const cookies = await watched.context.cookies(server.baseUrl);
     expect(cookies.find((cookie) => cookie.name === 'theme')?.value).toBe('dark');
+    expect((await darkSaved).status()).toBe(200);
 
     // The next page arrives already dark, though the system says light: no flash of the wrong theme.
     const response = await page.goto(`${server.baseUrl}/brands`);
@@ -306,9 +313,11 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
     await expect(page.getByRole('button', { name: /^Theme: / }).getAttribute('aria-label')).resolves.toBe('Theme: Dark. Switch to System');
 
     // Back to System: the attribute goes, and the page follows the device again.
+    const systemSaved = saved('system');
     await page.getByRole('button', { name: /^Theme: / }).click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
     expect(await background()).toBe(systemLight);
+    expect((await systemSaved).status()).toBe(200);
     watched.assertClean();
   });
 

@@ -21,6 +21,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     recordPage: (kind, id) => composeRecordPage(ds, kind, id),
     eventWordpressUrl: notFound,
     contact: notFound,
+    contactOwner: notFound,
     contactsOf: notFound,
     paymentsOf: notFound,
     filesOf: notFound,

@@ -11,7 +11,7 @@ import type { DeletedItem } from '@shared/schemas/trash.js';
 import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
-import type { DirectoryContact } from '@shared/schemas/contacts-directory.js';
+import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -32,7 +32,10 @@ export interface DataSource {
   /** A record with its contacts, payments and files (its detail page); the record's 404 when it does not exist. */
   recordPage<K extends RecordType>(kind: K, id: number): Promise<RecordPage<K>>;
   eventWordpressUrl(eventId: number): Promise<WordpressUrl>;
-  contact(id: number): Promise<Contact>;
+  /** A contact with its owner by name (the contact pages name the owner). */
+  contact(id: number): Promise<DirectoryContact>;
+  /** A record that contacts belong to, by name; the record's 404 when it does not exist. */
+  contactOwner(ownerType: ContactOwnerType, ownerId: number): Promise<ContactOwner>;
   contactsOf(ownerType: ContactOwnerType, ownerId: number): Promise<Contact[]>;
   paymentsOf(ownerType: RecordType, ownerId: number): Promise<PaymentList>;
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
@@ -124,7 +127,8 @@ const browserDataSource: DataSource = {
   getRecord: (kind, id) => read(recordPath(kind, id)),
   recordPage: (kind, id) => composeRecordPage(browserDataSource, kind, id),
   eventWordpressUrl: (eventId) => read(`${recordPath('event', eventId)}/wordpress-url`),
-  contact: (id) => read(`/api/contacts/${id}`),
+  contact: (id) => read(`/api/contacts/${id}?include=owner`),
+  contactOwner: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}/owner`),
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),

@@ -16,6 +16,8 @@ export interface SessionWithUser {
   user: UserRow;
   createdAt: string;
   lastSeenAt: string;
+  /** The user's stored theme preference (JSON text), or null when they never chose one. */
+  themePreference: string | null;
 }
 
 export async function insertSession(
@@ -34,17 +36,20 @@ export async function insertSession(
 
 /** The per-request read: the session by its primary key joined to its user by theirs, in one query. */
 export async function findSessionWithUser(db: Knex, id: string): Promise<SessionWithUser | undefined> {
+  // The theme comes along by its primary key, so every page's first paint has it without a query of its own.
   const row = (await db('sessions as s')
     .join('users as u', 'u.id', 's.userId')
+    .leftJoin('user_preferences as p', function themePreference() {
+      this.on('p.userId', '=', 'u.id').andOn('p.name', '=', db.raw('?', ['theme']));
+    })
     .where('s.id', id)
-    .select('u.*', 's.createdAt as sessionCreatedAt', 's.lastSeenAt as sessionLastSeenAt')
+    .select('u.*', 's.createdAt as sessionCreatedAt', 's.lastSeenAt as sessionLastSeenAt', 'p.value as themePreference')
     .first()) as Record<string, unknown> | undefined;
   if (!row) return undefined;
-  const { sessionCreatedAt, sessionLastSeenAt, ...user } = decodeRow<UserRow & { sessionCreatedAt: string; sessionLastSeenAt: string }>(
-    columnKinds.session_users,
-    row,
-  );
-  return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt };
+  const { sessionCreatedAt, sessionLastSeenAt, themePreference, ...user } = decodeRow<
+    UserRow & { sessionCreatedAt: string; sessionLastSeenAt: string; themePreference: string | null }
+  >(columnKinds.session_users, row);
+  return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, themePreference };
 }
 
 export async function touchSession(db: Knex, id: string, at: Date): Promise<void> {

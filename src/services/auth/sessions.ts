@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import Bowser from 'bowser';
 import type { Knex } from 'knex';
 import type { SessionView } from '@shared/schemas/auth.js';
+import type { ThemeChoice } from '@shared/theme.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
+import { storedPreference } from '../preferences/service.js';
 import type { UserRow } from '../users/queries.js';
 import {
   deleteSession,
@@ -52,6 +54,8 @@ export async function createSession(ctx: AppContext, userId: number, client: Ses
 export interface ResumedSession {
   user: UserRow;
   sessionId: string;
+  /** The theme the user chose (read with the session), or undefined when they never chose one. */
+  theme: ThemeChoice | undefined;
 }
 
 /** The signed-in user of a cookie's token, when the session exists, is within its limits and the user is active. */
@@ -68,7 +72,8 @@ export async function resumeSession(ctx: AppContext, token: unknown): Promise<Re
     return undefined;
   }
   if (idle >= LAST_SEEN_GRANULARITY_MS) await touchSession(ctx.db, sessionId, now);
-  return { user: found.user, sessionId };
+  const theme = found.themePreference === null ? undefined : storedPreference('theme', found.themePreference);
+  return { user: found.user, sessionId, theme };
 }
 
 /** Logout: ends this session only; the same person stays signed in on their other devices. */

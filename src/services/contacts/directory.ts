@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import { decodeRows } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, type ContactOwnerType } from '@shared/record-types.js';
-import { ContactsQuerySchema, type ContactsQuery, type DirectoryContact } from '@shared/schemas/contacts-directory.js';
+import { ContactsQuerySchema, type ContactOwner, type ContactsQuery, type DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import type { Page } from '@shared/schemas/records.js';
 import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 
 type RawRow = Record<string, unknown>;
@@ -78,4 +79,19 @@ export async function listDirectory(ctx: AppContext, input: Record<string, unkno
   const counted = (await filtered(ctx.db, query).count({ n: '*' }).first()) as { n: number | string } | undefined;
   const rows = (await directoryRows(ctx.db, query).limit(query.limit).offset(query.offset)) as RawRow[];
   return { items: rows.map(presentDirectoryRow), total: Number(counted?.n ?? 0) };
+}
+
+/** One contact with its owner's name, in one query (the contact detail and edit pages name the owner). */
+export async function getContactWithOwner(ctx: AppContext, id: number): Promise<DirectoryContact> {
+  const [row] = (await directoryRows(ctx.db, parseInput(ContactsQuerySchema, {})).where('c.id', id).limit(1)) as RawRow[];
+  if (!row) throw notFound('Contact not found');
+  return presentDirectoryRow(row);
+}
+
+/** A record that contacts belong to, by name (the add-contact page names it); its not-found error when it does not exist. */
+export async function getContactOwner(ctx: AppContext, type: ContactOwnerType, id: number): Promise<ContactOwner> {
+  const row = (await ctx.db(RECORD_TYPE_INFO[type].table).where({ id }).first(`${OWNER_NAME[type]} as name`)) as
+    { name: unknown } | undefined;
+  if (!row) throw notFound(RECORD_TYPE_INFO[type].notFound);
+  return { type, id, name: String(row.name ?? '') };
 }

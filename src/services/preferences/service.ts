@@ -13,19 +13,25 @@ import { notFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { preferenceRows, upsertPreference } from './queries.js';
 
+/** A stored preference's value, or undefined when its text no longer fits the setting's schema (read as the default). */
+export function storedPreference<N extends PreferenceName>(name: N, text: string): Preferences[N] | undefined {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = PreferenceSchemas[name].safeParse(stored);
+  return parsed.success ? (parsed.data as Preferences[N]) : undefined;
+}
+
 /** Every preference of a user: what they chose, where it still fits its schema, else the default. */
 export async function getPreferences(ctx: AppContext, userId: number): Promise<Preferences> {
   const out: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
   for (const row of await preferenceRows(ctx.db, userId)) {
     if (!isPreferenceName(row.name)) continue;
-    let stored: unknown;
-    try {
-      stored = JSON.parse(row.value);
-    } catch {
-      continue;
-    }
-    const parsed = PreferenceSchemas[row.name].safeParse(stored);
-    if (parsed.success) out[row.name] = parsed.data;
+    const value = storedPreference(row.name, row.value);
+    if (value !== undefined) out[row.name] = value;
   }
   return out as Preferences;
 }

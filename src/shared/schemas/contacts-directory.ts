@@ -45,7 +45,14 @@ export const ContactsQuerySchema = z
   .transform((query) => ({ ...query, tag: query.tag?.trim() || undefined, dir: query.dir ?? CONTACT_SORTS[query.sort] }));
 export type ContactsQuery = z.output<typeof ContactsQuerySchema>;
 
-/** A directory row: the contact and the record it belongs to. */
+/** The record a contact belongs to, by name (the directory's rows and the contact pages name it). */
+export interface ContactOwner {
+  type: ContactOwnerType;
+  id: number;
+  name: string;
+}
+
+/** A directory row (and the contact pages' contact): the contact and the record it belongs to. */
 export interface DirectoryContact extends Contact {
-  owner: { type: ContactOwnerType; id: number; name: string };
+  owner: ContactOwner;
 }

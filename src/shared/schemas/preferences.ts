@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types.js';
+import { THEME_CHOICES } from '../theme.js';
 
 /**
  * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
@@ -44,8 +45,6 @@ const TABLE_COLUMNS = {
   contacts: ['name', 'email', 'phone', 'jobTitle', 'owner', 'isPrimary', 'mailchimpTags'],
 } as const satisfies Record<ListName, readonly [string, ...string[]]>;
 
-const THEMES = ['system', 'light', 'dark'] as const;
-
 const columnsOf = (list: ListName) =>
   z
     .array(
@@ -64,7 +63,7 @@ const listPreferences = Object.fromEntries(
 ) as Record<`${ListName}.view`, z.ZodType<ListLayout>> & Record<`${ListName}.columns`, z.ZodType<string[]>>;
 
 export const PreferenceSchemas = {
-  theme: z.enum(THEMES, { error: `theme must be one of: ${THEMES.join(', ')}` }),
+  theme: z.enum(THEME_CHOICES, { error: `theme must be one of: ${THEME_CHOICES.join(', ')}` }),
   ...listPreferences,
 };
 export type PreferenceName = keyof typeof PreferenceSchemas;

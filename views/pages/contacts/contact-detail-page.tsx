@@ -2,6 +2,7 @@ import { HistoryPanel } from '@views/components/history/history-panel.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { useLoaderData } from 'react-router';
 import { contactDetailAction } from '@views/components/attachments/actions.js';
+import { ContactOf } from '@views/components/attachments/owner-link.js';
 import { contactEditPath, fullName } from '@views/components/attachments/paths.js';
 import { deleteFields } from '@views/components/records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
@@ -39,6 +40,7 @@ export function Component() {
           )
         }
       />
+      <ContactOf owner={contact.owner} />
       <Card className="attachments-contact-detail">
         <InfoList
           items={[

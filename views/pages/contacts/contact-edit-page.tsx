@@ -1,6 +1,7 @@
 import { useLoaderData } from 'react-router';
 import { contactEditAction } from '@views/components/attachments/actions.js';
 import { ContactForm } from '@views/components/attachments/contact-form.js';
+import { ContactOf } from '@views/components/attachments/owner-link.js';
 import { editMissingText, NotFoundView, PageHeader } from '@views/components/records/detail.js';
 import { Card } from '@views/components/ui/primitives.js';
 import { contactLoader, type ContactPageData } from './loaders.js';
@@ -16,6 +17,7 @@ export function Component() {
   return (
     <div className="page">
       <PageHeader backTo={returnTo} backLabel="Back" title="Edit Contact" />
+      <ContactOf owner={contact.owner} />
       <Card>
         <ContactForm ownerType={contact.entityType} ownerId={contact.entityId} contact={contact} place={{ cancelTo: returnTo }} />
       </Card>

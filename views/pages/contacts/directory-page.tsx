@@ -1,9 +1,10 @@
 import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '@shared/api-error.js';
-import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, recordPagePath } from '@shared/record-types.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
 import { CONTACT_SORTS, type ContactSort, type DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import { PAGE_SIZE, type Page, type SortDirection } from '@shared/schemas/records.js';
 import { fullName } from '@views/components/attachments/paths.js';
+import { OwnerLink } from '@views/components/attachments/owner-link.js';
 import { intentAction } from '@views/components/records/actions.js';
 import { preferenceIntent } from '@views/components/records/list-actions.js';
 import { pageCount } from '@views/components/records/list-query.js';
@@ -68,11 +69,7 @@ const href = (params: DirectoryParams, change: Partial<DirectoryParams>) => {
   return withQuery('/contacts', { ...next, page: next.page > 1 ? next.page : undefined });
 };
 
-const ownerLink = (contact: DirectoryContact) => (
-  <Link to={recordPagePath(contact.owner.type, contact.owner.id)}>
-    {contact.owner.name} <span className="muted">({RECORD_TYPE_INFO[contact.owner.type].singular})</span>
-  </Link>
-);
+const ownerLink = (contact: DirectoryContact) => <OwnerLink owner={contact.owner} />;
 
 const columns: Array<TableColumn<DirectoryContact>> = [
   { key: 'name', label: 'Name', sort: 'name', render: (c) => <Link to={`/contacts/${c.id}`}>{fullName(c)}</Link> },

@@ -6,6 +6,7 @@ import { PageHeader } from '@views/components/records/detail.js';
 import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
+import { useIsAdmin } from '@views/hooks/use-session.js';
 import { JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
 import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
@@ -204,6 +205,7 @@ function Results({ config, result }: { config: ScreenConfig; result: Result }) {
 /** The bulk import screen of spec point 2, shared by events and brands. */
 export function ImportScreen({ kind }: { kind: ImportKind }) {
   const config = SCREENS[kind];
+  const isAdmin = useIsAdmin();
   const [text, setText] = useState('');
   const [result, setResult] = useState<Result | null>(null);
   const [starting, setStarting] = useState(false);
@@ -398,9 +400,11 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
           <pre className="imports-sample" data-testid="import-sample">
             {IMPORT_SAMPLES[kind]}
           </pre>
-          <p className="muted">
-            Very large files import faster from the terminal: <code>pacer import {kind} FILE</code>.
-          </p>
+          {isAdmin && (
+            <p className="muted" data-testid="import-terminal-tip">
+              Very large files import faster on the server: run <code>pacer import {kind} FILE</code> there.
+            </p>
+          )}
         </Card>
       </div>
       {shownResult && <Results config={config} result={shownResult} />}

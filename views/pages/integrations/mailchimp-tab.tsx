@@ -135,7 +135,8 @@ export function MailchimpTab({ overview, status, onStatus }: ServiceTabProps) {
         onTest={test}
         statusTestId="mailchimp-status"
         configured={overview.mailchimp.configured}
-        notConfigured="Set MAILCHIMP_API_KEY on the server to connect the email-marketing service."
+        service="Mailchimp"
+        settings="MAILCHIMP_API_KEY"
       >
         {account && (
           <dl className="dl" data-testid="account-info">

@@ -32,7 +32,8 @@ export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
         onTest={test}
         statusTestId="wordpress-status"
         configured={overview.wordpress.configured}
-        notConfigured="Set WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD on the server to connect the content website."
+        service="the website"
+        settings="WORDPRESS_URL, WORDPRESS_USER and WORDPRESS_APP_PASSWORD"
       >
         {overview.wordpress.url && <p className="muted">Address: {overview.wordpress.url}</p>}
         {site && (
