@@ -50,7 +50,7 @@ describe('pacer users and pacer db', () => {
     const rows = (await t.db('history').where({ entityType: 'user', entityId: user.id })) as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ action: 'create', actorId: null, actorKind: 'cli', actorLabel: userInfo().username });
-    expect(JSON.parse(rows[0].changes as string)).toMatchObject({ email: 'hist@example.org', role: 'viewer' });
+    expect(JSON.parse(rows[0]!.changes as string)).toMatchObject({ email: 'hist@example.org', role: 'viewer' });
     // A refused create leaves no entry behind.
     expect((await run('users', 'create', '--email', 'hist@example.org', '--password', 'long enough pw')).code).toBe(1);
     expect(await t.db('history').where({ entityType: 'user' }).count({ n: '*' })).toEqual([{ n: 1 }]);
