@@ -4,7 +4,7 @@ import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import { gatedAction, isServerContext, dataSource } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
 import { failureToast } from './delete-dialog.js';
-import { allFields, readForm, type FormSection, type FormValue } from './form-fields.js';
+import { allFields, readForm, type FormSection } from './form-fields.js';
 import { parseRecordId } from './loaders.js';
 import { detailPath, type RecordConfig } from './record-config.js';
 
@@ -32,10 +32,13 @@ export interface WriteFailure {
 export interface EditConflict {
   /** The server's message, naming who changed it and when. */
   message: string;
-  /** The row's current version: a form carrying it saves again deliberately over the other change. */
+  /**
+   * The row's current version: a form carrying it saves again deliberately over the other change ('' when the
+   * current row cannot be read singly, as a payment: the save then carries no version and overwrites).
+   */
   version: string;
   /** What the user had typed, so a page posted without JavaScript shows it again. */
-  values: Record<string, FormValue>;
+  values: Record<string, unknown>;
 }
 
 /** The version an edit form was loaded from (its hidden `version` field); undefined when it sent none. */
@@ -48,13 +51,13 @@ export function formVersion(form: FormData): string | undefined {
  * The answer to an edit conflict: no toast (the form itself shows the message with its two choices, in the
  * browser and without JavaScript alike), the typed values and the version that overwrites.
  */
-export function conflicted(title: string, error: unknown, current: { updatedAt: string }, values: Record<string, FormValue>) {
+export function conflicted(title: string, error: unknown, current: { updatedAt: string } | null, values: Record<string, unknown>) {
   const failure: WriteFailure = {
     title,
     message: messageOf(error, ''),
     errors: {},
     toasted: false,
-    conflict: { message: messageOf(error, ''), version: current.updatedAt, values },
+    conflict: { message: messageOf(error, ''), version: current?.updatedAt ?? '', values },
   };
   return data(failure, { status: 409 });
 }
