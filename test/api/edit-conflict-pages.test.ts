@@ -94,4 +94,39 @@ describe('record edit pages: no silent lost updates', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('version must be the updatedAt the form was loaded with');
   });
+  it('the contact edit page answers a stale save the same way, keeping what was typed', async () => {
+    const event = (await anna.post('/api/events').send({ eventName: 'Contact Conflict Run' })).body as { id: number };
+    const owner = { entityType: 'event', entityId: String(event.id) };
+    const contact = (await anna.post('/api/contacts').send({ firstName: 'Jo', lastName: 'Lane', entityType: 'event', entityId: event.id }))
+      .body as { id: number };
+    const editPage = `/events/${event.id}/contacts/${contact.id}/edit`;
+    const opened = versionIn((await ben.get(editPage)).text)!;
+    t.clock.advance(1_000);
+    const annas = await anna
+      .post(editPage)
+      .type('form')
+      .send(form({ firstName: 'Jo', lastName: 'Lane', jobTitle: 'Director', version: opened, ...owner }));
+    expect(annas.status).toBe(302);
+    const current = (await anna.get(`/api/contacts/${contact.id}`)).body as { updatedAt: string };
+
+    t.clock.advance(1_000);
+    const stale = await ben
+      .post(editPage)
+      .type('form')
+      .send(form({ firstName: 'Jo', lastName: 'Lane', jobTitle: 'Owner', version: opened, ...owner }));
+    expect(stale.status).toBe(409);
+    expect(stale.text).toContain(`This contact was changed by Anna Lee at ${current.updatedAt} after you opened it.`);
+    expect(valueOf(stale.text, 'jobTitle')).toBe('Owner');
+    expect(versionIn(stale.text)).toBe(current.updatedAt);
+    expect(stale.text).toMatch(new RegExp(`<a[^>]*href="${editPage}"[^>]*>Reload</a>`));
+    expect((await ben.get(`/api/contacts/${contact.id}`)).body.jobTitle).toBe('Director');
+
+    expect(valueOf((await ben.get(editPage)).text, 'jobTitle')).toBe('Director');
+    const overwritten = await ben
+      .post(editPage)
+      .type('form')
+      .send(form({ firstName: 'Jo', lastName: 'Lane', jobTitle: 'Owner', version: versionIn(stale.text)!, ...owner }));
+    expect(overwritten.status).toBe(302);
+    expect((await ben.get(`/api/contacts/${contact.id}`)).body.jobTitle).toBe('Owner');
+  });
 });
