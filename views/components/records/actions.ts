@@ -29,7 +29,7 @@ export interface WriteFailure {
 }
 
 /** A save refused because the row changed after the form loaded it (issue 13, "No silent lost updates"). */
-export interface EditConflict {
+interface EditConflict {
   /** The server's message, naming who changed it and when. */
   message: string;
   /**
