@@ -31,7 +31,7 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .action(async (opts: { email: string; password?: string; firstName: string; lastName: string; role: Role }) => {
       const password = await passwordFrom(io, opts.password);
       const user = await withContext(io, (ctx) =>
-        createUser(ctx, { email: opts.email, password, firstName: opts.firstName, lastName: opts.lastName, role: opts.role }),
+        createUser(ctx, { email: opts.email, password, firstName: opts.firstName, lastName: opts.lastName, role: opts.role }, cliActor()),
       );
       io.stdout.write(`Created user ${user.email} (id ${user.id}, ${user.role})\n`);
     });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeTimestamp } from '@db/codecs.js';
+import { EDIT_CONFLICT } from '@shared/api-error.js';
 import { AppError, badRequest } from './errors.js';
 
 /**
@@ -33,7 +34,7 @@ export async function assertVersion(
   const when = last ? decodeTimestamp(last.at)! : storedUpdatedAt;
   throw new AppError(
     409,
-    'edit_conflict',
+    EDIT_CONFLICT,
     `This ${subject.noun} was changed by ${who} at ${when} after you opened it. Reload to see their change, or save again to overwrite it.`,
   );
 }

@@ -71,3 +71,22 @@ const isIssue = (value: unknown): value is { path: string; message: string } =>
   'message' in value &&
   typeof value.path === 'string' &&
   typeof value.message === 'string';
+
+/** The code of a save refused because the row changed since the form loaded it. */
+export const EDIT_CONFLICT = 'edit_conflict';
+
+/**
+ * True for the 409 `edit_conflict` of a save against an older version (issue 13): the server ran the write (an
+ * AppError's code) or the browser called /api (the JSON body's code).
+ */
+export function isEditConflict(error: unknown): boolean {
+  if (statusOf(error) !== 409) return false;
+  if (error instanceof HttpError) {
+    try {
+      return (JSON.parse(error.body) as Partial<ApiErrorBody>).code === EDIT_CONFLICT;
+    } catch {
+      return false;
+    }
+  }
+  return (error as { code?: unknown }).code === EDIT_CONFLICT;
+}

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
@@ -41,6 +42,20 @@ describe('pacer users and pacer db', () => {
     expect(first.out).toContain('Search index and counts rebuilt (their definition changed).');
     expect(await t.db.schema.hasTable('contacts')).toBe(true);
     expect((await run('db', 'migrate')).out).toBe('Already up to date.\n');
+  });
+
+  it('records a history entry for a user created with pacer users create, naming the CLI run', async () => {
+    expect((await run('users', 'create', '--email', 'hist@example.org', '--password', 'long enough pw', '--role', 'viewer')).code).toBe(0);
+    const user = (await t.db('users').where({ email: 'hist@example.org' }).first()) as { id: number };
+    const rows = (await t.db('history').where({ entityType: 'user', entityId: user.id })) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: 'create', actorId: null, actorKind: 'cli', actorLabel: userInfo().username });
+    expect(JSON.parse(rows[0]!.changes as string)).toMatchObject({ email: 'hist@example.org', role: 'viewer' });
+    // A refused create leaves no entry behind.
+    expect((await run('users', 'create', '--email', 'hist@example.org', '--password', 'long enough pw')).code).toBe(1);
+    expect(await t.db('history').where({ entityType: 'user' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    await t.db('history').where({ entityType: 'user', entityId: user.id }).delete();
+    await t.db('users').where({ id: user.id }).delete();
   });
 
   it('creates, lists, re-passwords and deactivates users', async () => {

@@ -214,7 +214,9 @@ describe('record forms', () => {
     expect(url).toBe('/api/events/5');
     expect(init.method).toBe('PUT');
     const sent = JSON.parse(String(init.body)) as Record<string, unknown>;
-    expect(Object.keys(sent).sort()).toEqual(Object.keys(EventInputSchema.shape).sort());
+    // Every form field, and the version the form was loaded from (issue 13: no silent lost updates).
+    expect(Object.keys(sent).sort()).toEqual([...Object.keys(EventInputSchema.shape), 'version'].sort());
+    expect(sent.version).toBe(event.updatedAt);
     expect(sent).toMatchObject({
       eventName: 'Harbour Marathon 2027',
       trackType: ['road', 'bridge'],
@@ -224,6 +226,75 @@ describe('record forms', () => {
     await act(async () => answer(new Response(JSON.stringify({ ...event, eventName: 'Harbour Marathon 2027' }), { status: 200 })));
     await findToast('Event updated successfully');
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/5'));
+  });
+
+  describe('an edit that someone else saved first (409 edit_conflict)', () => {
+    const theirs: Event = { ...event, eventName: 'Harbour Marathon by Anna', updatedAt: '2026-11-02T09:30:00.000Z' };
+    const message = `This event was changed by Anna Lee at ${theirs.updatedAt} after you opened it. Reload to see their change, or save again to overwrite it.`;
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+    /** The server: the first PUT is stale, GET answers Anna's version, a PUT carrying her version saves. */
+    function stubServer() {
+      const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+        if (init?.method === 'PUT') {
+          const sent = JSON.parse(String(init.body)) as Event & { version?: string };
+          if (sent.version !== theirs.updatedAt) return json({ code: 'edit_conflict', message }, 409);
+          return json({ ...sent, id: 5, updatedAt: '2026-11-02T10:00:00.000Z' });
+        }
+        if (url === '/api/events/5') return json(theirs);
+        return json({ message: 'unexpected' }, 500);
+      });
+      vi.stubGlobal('fetch', fetchMock);
+      return fetchMock;
+    }
+    const puts = (fetchMock: ReturnType<typeof stubServer>) =>
+      fetchMock.mock.calls
+        .filter(([, init]) => init?.method === 'PUT')
+        .map(([, init]) => JSON.parse(String(init!.body)) as Record<string, unknown>);
+
+    async function conflictAfterTyping() {
+      const fetchMock = stubServer();
+      let current = event;
+      const rendered = renderPage({
+        path: '/events/:id/edit',
+        url: '/events/5/edit',
+        Component: EventEdit,
+        action: EventEditAction,
+        data: { id: 5, record: event },
+        // A reload reads the record as it is now: Anna's change.
+        loader: () => ({ id: 5, record: current }),
+        others: [detailStub('events/:id')],
+      });
+      current = theirs;
+      fireEvent.change(await screen.findByLabelText(/^Event name( \*)?$/), { target: { value: 'Harbour Marathon by Ben' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Update Event' }));
+      const alert = await screen.findByText(message);
+      return { fetchMock, alert, ...rendered };
+    }
+
+    it('shows who changed it and when, keeps what was typed, and Save anyway overwrites with their version', async () => {
+      const { fetchMock, router } = await conflictAfterTyping();
+      expect(puts(fetchMock)[0]).toMatchObject({ eventName: 'Harbour Marathon by Ben', version: event.updatedAt });
+      expect(screen.getByLabelText<HTMLInputElement>(/^Event name( \*)?$/).value).toBe('Harbour Marathon by Ben');
+      expect(router.state.location.pathname).toBe('/events/5/edit');
+
+      fireEvent.click(screen.getByRole('button', { name: 'Save anyway' }));
+      await findToast('Event updated successfully');
+      await waitFor(() => expect(router.state.location.pathname).toBe('/events/5'));
+      expect(puts(fetchMock)[1]).toMatchObject({ eventName: 'Harbour Marathon by Ben', version: theirs.updatedAt });
+    });
+
+    it('Reload drops what was typed and shows the other change', async () => {
+      const { fetchMock } = await conflictAfterTyping();
+      fireEvent.click(screen.getByRole('link', { name: 'Reload' }));
+      await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>(/^Event name( \*)?$/).value).toBe('Harbour Marathon by Anna'));
+      expect(screen.queryByText(message)).toBeNull();
+      // A save from the reloaded form carries the new version.
+      fireEvent.click(screen.getByRole('button', { name: 'Update Event' }));
+      await findToast('Event updated successfully');
+      expect(puts(fetchMock)[1]).toMatchObject({ eventName: 'Harbour Marathon by Anna', version: theirs.updatedAt });
+    });
   });
 
   it('says that the record being edited does not exist', async () => {

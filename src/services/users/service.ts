@@ -13,7 +13,7 @@ import {
 } from '@shared/schemas/auth.js';
 import { text } from '@shared/schemas/text.js';
 import { endSessionsOf } from '../auth/sessions.js';
-import type { Actor, AppContext } from '../context.js';
+import { cliActor, type Actor, type AppContext } from '../context.js';
 import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
@@ -53,14 +53,23 @@ export async function needsFirstUser(ctx: AppContext): Promise<boolean> {
 
 const alreadyExists = (email: string) => conflict(`A user with the email ${email.toLowerCase()} already exists`);
 
-/** Creates an account with a password (the CLI, which runs with the server's own rights, and tests). */
-export async function createUser(ctx: AppContext, input: NewUserInput): Promise<PublicUser> {
+/**
+ * Creates an account with a password (the CLI, which runs with the server's own rights, and tests). Like "Add
+ * user" it leaves a history entry, in the same transaction as the row, naming who ran it.
+ */
+export async function createUser(ctx: AppContext, input: NewUserInput, actor: Actor = cliActor()): Promise<PublicUser> {
   const data = parseInput(NewUserSchema, input);
   if (await findUserByEmail(ctx.db, data.email)) throw alreadyExists(data.email);
   const passwordHash = await hashPassword(ctx, data.password);
   try {
-    const id = await insertUser(ctx.db, { ...data, passwordHash, createdAt: ctx.clock.now() });
-    return presentUser((await findUserById(ctx.db, id))!);
+    return await withTransaction(ctx, async (trx) => {
+      const id = await insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
+      const user = presentUser((await findUserById(trx, id))!);
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+        { entityType: 'user', entityId: id, action: 'create', changes: user },
+      ]);
+      return user;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyExists(data.email);
     throw error;

@@ -1,8 +1,9 @@
 import { useId, type ReactNode } from 'react';
-import { Form, Link } from 'react-router';
+import { Form, Link, useLocation, useRevalidator } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
-import { FailureAlert } from '../records/record-form.js';
+import { initialText } from '../records/form-fields.js';
+import { EditConflictAlert, FailureAlert } from '../records/record-form.js';
 import { Button, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { contactBody } from './actions.js';
 import type { Contact } from '@shared/schemas/attachments.js';
@@ -12,11 +13,54 @@ import { useCheckedSubmit } from './use-checked-submit.js';
  * The <form> of an attachment form: on a page a <Form> posting the page's own action, in a dialog the fetcher's
  * form posting the detail page's action. Either way a refused post the server ran shows its failure on top.
  */
-export function PostedForm({ form, children }: { form: ReturnType<typeof useCheckedSubmit>; children: ReactNode }) {
+export function PostedForm({
+  form,
+  version,
+  closeDialog,
+  children,
+}: {
+  form: ReturnType<typeof useCheckedSubmit>;
+  /** The updatedAt of the item being edited (absent when adding): the save carries it (issue 13). */
+  version?: string;
+  /**
+   * In a dialog, how it closes: Reload closes it and reads the page's data again, so the card shows the other
+   * change. On a page Reload opens the page afresh.
+   */
+  closeDialog?: () => void;
+  children: ReactNode;
+}) {
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  const conflict = form.failure?.conflict;
   const props = { method: 'post', className: 'attachments-form', noValidate: true, onSubmit: form.onSubmit } as const;
   const content = (
     <>
       <FailureAlert failure={form.failure} />
+      {version !== undefined && <input type="hidden" name="version" value={conflict?.version ?? version} />}
+      {conflict && (
+        <EditConflictAlert
+          title={form.failure!.title}
+          message={conflict.message}
+          reload={
+            closeDialog ? (
+              <Button
+                variant="outline"
+                onClick={() => {
+                  void revalidator.revalidate();
+                  closeDialog();
+                }}
+              >
+                Reload
+              </Button>
+            ) : (
+              <Link to={location.pathname + location.search} className="btn btn-outline">
+                Reload
+              </Link>
+            )
+          }
+          saveAnyway={<Button type="submit">Save anyway</Button>}
+        />
+      )}
       {children}
     </>
   );
@@ -40,6 +84,9 @@ export function ContactForm({ ownerType, ownerId, contact, place }: ContactFormP
   const id = useId();
   const form = useCheckedSubmit(ContactInputSchema, contactBody, 'onSaved' in place ? place.onSaved : undefined);
   const { errors, pending } = form;
+  // After an edit conflict the form keeps what was typed (a page posted without JavaScript renders it afresh).
+  const shown = (form.failure?.conflict?.values ?? contact ?? {}) as Partial<Record<string, unknown>>;
+  const initial = (name: string) => initialText(shown[name]);
 
   const field = (name: string) => ({
     id: `${id}-${name}`,
@@ -49,7 +96,7 @@ export function ContactForm({ ownerType, ownerId, contact, place }: ContactFormP
   });
 
   return (
-    <PostedForm form={form}>
+    <PostedForm form={form} version={contact?.updatedAt} closeDialog={'onSaved' in place ? place.onCancel : undefined}>
       {'onSaved' in place && <input type="hidden" name="intent" value="save-contact" />}
       {'onSaved' in place && contact && <input type="hidden" name="id" value={contact.id} />}
       <input type="hidden" name="entityType" value={ownerType} />
@@ -59,49 +106,45 @@ export function ContactForm({ ownerType, ownerId, contact, place }: ContactFormP
           <Label htmlFor={`${id}-firstName`} required>
             First Name
           </Label>
-          <Input {...field('firstName')} defaultValue={contact?.firstName ?? ''} autoComplete="off" />
+          <Input {...field('firstName')} defaultValue={initial('firstName')} autoComplete="off" />
           <FieldError id={`${id}-firstName-error`} message={errors.firstName} />
         </div>
         <div className="field">
           <Label htmlFor={`${id}-lastName`} required>
             Last Name
           </Label>
-          <Input {...field('lastName')} defaultValue={contact?.lastName ?? ''} autoComplete="off" />
+          <Input {...field('lastName')} defaultValue={initial('lastName')} autoComplete="off" />
           <FieldError id={`${id}-lastName-error`} message={errors.lastName} />
         </div>
         <div className="field">
           <Label htmlFor={`${id}-jobTitle`}>Job Title</Label>
-          <Input {...field('jobTitle')} defaultValue={contact?.jobTitle ?? ''} />
+          <Input {...field('jobTitle')} defaultValue={initial('jobTitle')} />
           <FieldError id={`${id}-jobTitle-error`} message={errors.jobTitle} />
         </div>
         <div className="field">
           <Label htmlFor={`${id}-email`}>Email</Label>
-          <Input {...field('email')} type="email" defaultValue={contact?.email ?? ''} />
+          <Input {...field('email')} type="email" defaultValue={initial('email')} />
           <FieldError id={`${id}-email-error`} message={errors.email} />
         </div>
         <div className="field">
           <Label htmlFor={`${id}-phone`}>Phone</Label>
-          <Input {...field('phone')} type="tel" defaultValue={contact?.phone ?? ''} />
+          <Input {...field('phone')} type="tel" defaultValue={initial('phone')} />
           <FieldError id={`${id}-phone-error`} message={errors.phone} />
         </div>
         <div className="field">
           <Label htmlFor={`${id}-mailchimpTags`}>Mailchimp Tags</Label>
-          <Input
-            {...field('mailchimpTags')}
-            defaultValue={(contact?.mailchimpTags ?? []).join(', ')}
-            placeholder="newsletter, runner, vip"
-          />
+          <Input {...field('mailchimpTags')} defaultValue={initial('mailchimpTags')} placeholder="newsletter, runner, vip" />
           <p className="muted attachments-hint">Separate tags with commas</p>
           <FieldError id={`${id}-mailchimpTags-error`} message={errors.mailchimpTags} />
         </div>
       </div>
       <div className="field">
         <Label htmlFor={`${id}-notes`}>Notes</Label>
-        <Textarea {...field('notes')} rows={4} defaultValue={contact?.notes ?? ''} />
+        <Textarea {...field('notes')} rows={4} defaultValue={initial('notes')} />
         <FieldError id={`${id}-notes-error`} message={errors.notes} />
       </div>
       <div className="field checkbox-row">
-        <input id={`${id}-isPrimary`} name="isPrimary" type="checkbox" defaultChecked={contact?.isPrimary ?? false} />
+        <input id={`${id}-isPrimary`} name="isPrimary" type="checkbox" defaultChecked={shown.isPrimary === true} />
         <label htmlFor={`${id}-isPrimary`}>Primary contact</label>
       </div>
       <div className="form-actions">

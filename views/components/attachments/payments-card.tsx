@@ -60,7 +60,7 @@ function PaymentForm({
   );
 
   return (
-    <PostedForm form={form}>
+    <PostedForm form={form} version={payment?.updatedAt} closeDialog={onClose}>
       <input type="hidden" name="intent" value="save-payment" />
       {payment && <input type="hidden" name="id" value={payment.id} />}
       <input type="hidden" name="entityType" value={ownerType} />

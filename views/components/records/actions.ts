@@ -1,5 +1,5 @@
 import { data, redirect, replace, type ActionFunctionArgs } from 'react-router';
-import { issuesOf, messageOf, statusOf } from '@shared/api-error.js';
+import { isEditConflict, issuesOf, messageOf, statusOf } from '@shared/api-error.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import { gatedAction, isServerContext, dataSource } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
@@ -24,6 +24,42 @@ export interface WriteFailure {
   errors: FieldErrors;
   /** True when the browser showed the failure as a toast; otherwise (the server ran the action) the form says it. */
   toasted: boolean;
+  /** Set when someone else saved first: the form keeps what was typed and offers Reload or Save anyway. */
+  conflict?: EditConflict;
+}
+
+/** A save refused because the row changed after the form loaded it (issue 13, "No silent lost updates"). */
+interface EditConflict {
+  /** The server's message, naming who changed it and when. */
+  message: string;
+  /**
+   * The row's current version: a form carrying it saves again deliberately over the other change ('' when the
+   * current row cannot be read singly, as a payment: the save then carries no version and overwrites).
+   */
+  version: string;
+  /** What the user had typed, so a page posted without JavaScript shows it again. */
+  values: Record<string, unknown>;
+}
+
+/** The version an edit form was loaded from (its hidden `version` field); undefined when it sent none. */
+export function formVersion(form: FormData): string | undefined {
+  const version = form.get('version');
+  return typeof version === 'string' && version !== '' ? version : undefined;
+}
+
+/**
+ * The answer to an edit conflict: no toast (the form itself shows the message with its two choices, in the
+ * browser and without JavaScript alike), the typed values and the version that overwrites.
+ */
+export function conflicted(title: string, error: unknown, current: { updatedAt: string } | null, values: Record<string, unknown>) {
+  const failure: WriteFailure = {
+    title,
+    message: messageOf(error, ''),
+    errors: {},
+    toasted: false,
+    conflict: { message: messageOf(error, ''), version: current?.updatedAt ?? '', values },
+  };
+  return data(failure, { status: 409 });
 }
 
 /** How the browser tells a refused write: records title the toast with the spec's text (failureToast). */
@@ -53,15 +89,26 @@ export function announce(context: unknown, title: string) {
 export function recordFormAction(config: RecordConfig, sections: readonly FormSection[]) {
   const fields = allFields(sections);
   return gatedAction(async ({ request, params, context }: ActionFunctionArgs) => {
-    const body = readForm(await request.formData(), fields);
+    const form = await request.formData();
+    const body = readForm(form, fields);
     const ds = dataSource(context);
-    const editing = params.id !== undefined;
+    if (params.id === undefined) {
+      try {
+        const saved = await ds.createRecord(config.kind, body);
+        announce(context, config.messages.created);
+        return redirect(detailPath(config, saved.id));
+      } catch (error) {
+        return failed(context, config.messages.createFailed, error);
+      }
+    }
+    const id = parseRecordId(params.id);
     try {
-      const saved = editing ? await ds.updateRecord(config.kind, parseRecordId(params.id), body) : await ds.createRecord(config.kind, body);
-      announce(context, editing ? config.messages.updated : config.messages.created);
+      const saved = await ds.updateRecord(config.kind, id, { ...body, version: formVersion(form) });
+      announce(context, config.messages.updated);
       return redirect(detailPath(config, saved.id));
     } catch (error) {
-      return failed(context, editing ? config.messages.updateFailed : config.messages.createFailed, error);
+      if (isEditConflict(error)) return conflicted(config.messages.updateFailed, error, await ds.getRecord(config.kind, id), body);
+      return failed(context, config.messages.updateFailed, error);
     }
   });
 }

@@ -19,14 +19,22 @@ export interface EditRecordPageProps {
 
 /** The edit page of every record type (its loader is recordLoader): the prefilled form, or "does not exist". */
 export function EditRecordPage({ config, schema, sections, title, notFound, listBackLabel }: EditRecordPageProps) {
-  const { record } = useLoaderData() as RecordData<{ id: number }>;
+  const { record } = useLoaderData() as RecordData<{ id: number; updatedAt: string }>;
   if (!record)
     return <NotFoundView title={notFound} message={editMissingText(config.noun)} backTo={config.listPath} backLabel={listBackLabel} />;
   const back = detailPath(config, record.id);
   return (
     <div className="page">
       <PageHeader backTo={back} backLabel={`Back to ${title}`} title={`Edit ${title}`} />
-      <RecordForm schema={schema} sections={sections} record={record} submitLabel={`Update ${title}`} cancelTo={back} />
+      {/* A reload after an edit conflict loads a newer version: the form starts again from it. */}
+      <RecordForm
+        key={record.updatedAt}
+        schema={schema}
+        sections={sections}
+        record={record}
+        submitLabel={`Update ${title}`}
+        cancelTo={back}
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Form, Link, useActionData, useNavigation } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Form, Link, useActionData, useLocation, useNavigation } from 'react-router';
 import type { z } from 'zod';
 import { Alert, Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
@@ -101,10 +101,36 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
  * does, with the spec's text and the server's own message. In the browser the toast already said it.
  */
 export function FailureAlert({ failure }: { failure: WriteFailure | undefined }) {
-  if (!failure || failure.toasted) return null;
+  if (!failure || failure.toasted || failure.conflict) return null;
   return (
     <Alert variant="destructive" title={failure.title}>
       {failure.message && failure.message !== failure.title ? failure.message : null}
+    </Alert>
+  );
+}
+
+/**
+ * Someone else saved first (issue 13): the server's message (who changed it and when) and the two ways on. Reload
+ * drops what was typed and shows the other change; Save anyway overwrites it deliberately.
+ */
+export function EditConflictAlert({
+  title,
+  message,
+  reload,
+  saveAnyway,
+}: {
+  title: string;
+  message: string;
+  reload: ReactNode;
+  saveAnyway: ReactNode;
+}) {
+  return (
+    <Alert variant="destructive" title={title}>
+      <p>{message}</p>
+      <div className="form-actions">
+        {reload}
+        {saveAnyway}
+      </div>
     </Alert>
   );
 }
@@ -113,8 +139,8 @@ export interface RecordFormProps {
   /** The shared zod schema the API parses the same body with. */
   schema: z.ZodType;
   sections: readonly FormSection[];
-  /** The record being edited; absent when creating. */
-  record?: ({ id: number } & object) | null;
+  /** The record being edited (its updatedAt is the version the save carries); absent when creating. */
+  record?: ({ id: number; updatedAt: string } & object) | null;
   /** 'Create Brand' / 'Update Brand'; while pending the button reads 'Creating...' / 'Updating...'. */
   submitLabel: string;
   cancelTo: string;
@@ -132,9 +158,12 @@ export function RecordForm({ schema, sections, record, submitLabel, cancelTo }: 
   const failure = useActionData<WriteFailure>();
   // The browser's own check; null once the form passed it, so the answer to the last post shows instead.
   const [checked, setChecked] = useState<FieldErrors | null>(null);
+  const location = useLocation();
   const editing = Boolean(record);
   const fields = allFields(sections);
-  const values = (record ?? {}) as Record<string, unknown>;
+  const conflict = failure?.conflict;
+  // After a conflict the form keeps what was typed (a page posted without JavaScript renders it afresh).
+  const values = (conflict?.values ?? record ?? {}) as Record<string, unknown>;
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const errors = checked ?? (pending ? {} : (failure?.errors ?? {}));
 
@@ -163,6 +192,19 @@ export function RecordForm({ schema, sections, record, submitLabel, cancelTo }: 
   return (
     <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit}>
       <FailureAlert failure={pending ? undefined : failure} />
+      {record && <input type="hidden" name="version" value={conflict?.version ?? record.updatedAt} />}
+      {conflict && !pending && (
+        <EditConflictAlert
+          title={failure.title}
+          message={conflict.message}
+          reload={
+            <Link to={location.pathname + location.search} className="btn btn-outline">
+              Reload
+            </Link>
+          }
+          saveAnyway={<Button type="submit">Save anyway</Button>}
+        />
+      )}
       {sections.map((section, index) => (
         <Card key={section.title ?? index} className="records-form-section">
           {section.title && <h2 className="card-title records-form-title">{section.title}</h2>}
