@@ -98,14 +98,25 @@ describe('events import screen', () => {
       ],
       lines: [3, 4],
     });
-    expect(within(tiles).getByTestId('import-result-updated').textContent).toBe('1Updated');
-    expect(within(tiles).getByTestId('import-result-created').textContent).toBe('3Created');
+    expect(within(tiles).getByTestId('import-result-updated').textContent).toBe('1Events Updated');
+    expect(within(tiles).getByTestId('import-result-created').textContent).toBe('3Contacts Created');
     expect(within(tiles).getByTestId('import-result-skipped').textContent).toBe('1Skipped');
     expect(within(tiles).getByTestId('import-result-errors').textContent).toBe('1Errors');
     expect(screen.getByTestId('import-errors').textContent).toBe('Line 4: no event has event_id 9');
     const toast = await screen.findByTestId('toast');
     expect(toast.textContent).toContain('Import completed');
     expect(toast.textContent).toContain('Updated 1 events, created 3 contacts');
+  });
+
+  it("keeps the spec's toast word for word when only contacts were added, and the tiles say what each count is", async () => {
+    vi.stubGlobal('fetch', jobAnswering({ updated: 0, created: 2, skipped: 0, errors: [] }));
+    renderScreen('events');
+    type('event_id,website,Email\n5,,a@x.example.org\n');
+    fireEvent.click(button('Import Data'));
+    const tiles = await screen.findByTestId('import-results');
+    expect(within(tiles).getByTestId('import-result-updated').textContent).toBe('0Events Updated');
+    expect(within(tiles).getByTestId('import-result-created').textContent).toBe('2Contacts Created');
+    expect((await screen.findByTestId('toast')).textContent).toContain('Updated 0 events, created 2 contacts');
   });
 
   it('refuses text with a missing column or no usable rows with the spec texts, without calling the server', async () => {
