@@ -5,6 +5,7 @@ import { checkStoredFiles, type FilesCheckReport } from '@services/files/check.j
 
 function printReport(io: CliIO, report: FilesCheckReport) {
   const out = (line: string) => io.stdout.write(`${line}\n`);
+  out(`Store: ${report.store}`);
   out(`Stored files without a row: ${report.bytesWithoutRow.length}`);
   for (const key of report.bytesWithoutRow) out(`  ${key}`);
   out(`Rows without stored bytes: ${report.rowsWithoutBytes.length}`);

@@ -2,23 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
 import { encodeTimestamp } from '@db/codecs.js';
+import { fakeIO } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-
-function fakeIO(env: NodeJS.ProcessEnv) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), env };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+import { insertTrashedFile } from '../helpers/stored-files.js';
 
 describe('pacer files check', () => {
   let database: TestDatabase;
@@ -50,6 +39,7 @@ describe('pacer files check', () => {
   const orphan = `${randomUUID()}.jpg`;
   const recentOrphan = `${randomUUID()}.gif`;
   const missing = `${randomUUID()}.mp4`;
+  const trashed = `${randomUUID()}.png`;
   let missingRowId: number;
 
   beforeAll(async () => {
@@ -61,6 +51,9 @@ describe('pacer files check', () => {
     storeBytes(orphan);
     storeBytes(recentOrphan, false);
     missingRowId = await insertRow(missing);
+    // Recently deleted keeps its files' bytes until the purge: never an orphan.
+    storeBytes(trashed);
+    await insertTrashedFile(database.db, trashed);
     mkdirSync(path.join(uploadDir, '.incoming'));
     const leftover = path.join(uploadDir, '.incoming', `${randomUUID()}.part`);
     writeFileSync(leftover, 'half');
@@ -97,6 +90,7 @@ describe('pacer files check', () => {
     expect(report.fixed).toEqual({ bytesRemoved: 1, rowsRemoved: 1, incomingRemoved: 1 });
     expect(existsSync(path.join(uploadDir, orphan))).toBe(false);
     expect(existsSync(path.join(uploadDir, kept))).toBe(true);
+    expect(existsSync(path.join(uploadDir, trashed))).toBe(true);
     expect(existsSync(path.join(uploadDir, recentOrphan))).toBe(true);
     expect(await database.db('files').where({ id: missingRowId }).first()).toBeUndefined();
     expect(await database.db('files').where({ filePath: kept }).first()).toBeDefined();
