@@ -43,6 +43,16 @@ describe('S3 file storage (against a real S3-compatible server)', () => {
     expect((await openStorage(config, log, 'local')).location).toBe(uploadDir);
   });
 
+  it("says in the log, not in a multi-line stderr warning, that the SDK's 2027 releases need Node 22", async () => {
+    const lines: string[] = [];
+    const capture = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const own = testConfig({ UPLOAD_DIR: uploadDir, ...s3.env });
+    await openStorage(own, capture);
+    await closeStorage(own);
+    const said = lines.map((line) => JSON.parse(line) as { msg: string }).filter((line) => line.msg.includes('need Node 22'));
+    expect(said).toHaveLength(Number(process.versions.node.split('.')[0]) < 22 ? 1 : 0);
+  });
+
   it('receives an upload on local scratch disk, then puts it in the bucket and removes the scratch file', async () => {
     const { tempPath, size } = await storage.receive(Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]));
     expect(size).toBe(bytes.length);

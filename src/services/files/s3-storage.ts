@@ -18,6 +18,7 @@ type S3Sdk = typeof import('@aws-sdk/client-s3');
  */
 export async function createS3Storage(settings: S3Settings, uploadDir: string, log: Logger): Promise<FileStorage> {
   if (!settings.bucket) throw new Error('S3_BUCKET is not set: it names the bucket files are kept in');
+  sayNodeVersionInTheLog(log);
   const sdk = await import('@aws-sdk/client-s3');
   const client = new sdk.S3Client({
     region: settings.region,
@@ -30,6 +31,22 @@ export async function createS3Storage(settings: S3Settings, uploadDir: string, l
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   return new S3Storage(sdk, client, settings.bucket, uploadDir, log);
+}
+
+/** The first Node major the SDK's releases after January 2027 support. */
+const SDK_NODE_MAJOR = 22;
+
+/**
+ * On older Node the SDK writes a multi-line warning straight to stderr, between the server's JSON log lines. It is
+ * said once in the log instead (the lock file pins an SDK release that supports Node 20).
+ */
+function sayNodeVersionInTheLog(log: Logger): void {
+  if (Number(process.versions.node.split('.')[0]) >= SDK_NODE_MAJOR) return;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  log.info(
+    { node: process.versions.node },
+    `AWS SDK releases after January 2027 need Node ${SDK_NODE_MAJOR}: upgrade Node before upgrading @aws-sdk/client-s3`,
+  );
 }
 
 class S3Storage extends ReceivingStorage implements FileStorage {
