@@ -74,8 +74,9 @@ async function commitUpload(
     }
 
     for (const { file, key } of checked) {
-      await storage.promote(file.tempPath, key);
+      // Listed first: a store that kept the bytes but failed afterwards is cleaned up too.
       promoted.push(key);
+      await storage.promote(file.tempPath, key);
     }
 
     const now = ctx.clock.now();
