@@ -36,8 +36,8 @@ function printMigration(io: CliIO, report: FilesMigrateReport) {
   } else {
     out(
       `Every file is in ${report.to} and verified. To switch, set STORAGE=${report.target} on every web and worker process ` +
-        'and restart them; run this again just before, to copy what was uploaded meanwhile. Nothing was removed from ' +
-        `${report.from}.`,
+        `and restart them, then run this again to copy what was uploaded to ${report.from} meanwhile. Nothing was removed ` +
+        `from ${report.from}.`,
     );
   }
 }

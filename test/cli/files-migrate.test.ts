@@ -173,8 +173,13 @@ describe('pacer files migrate / files check on S3', () => {
       for (const [key, bytes] of stored) expect(Buffer.compare(readFileSync(path.join(fresh, key)), bytes), key).toBe(0);
 
       // Once switched, a file uploaded only to the new store is not a failure of the old one.
+      const uploadedSince = `${randomUUID()}.png`;
+      writeFileSync(path.join(fresh, uploadedSince), 'new bytes');
+      const sinceId = await insertFileRow(database.db, uploadedSince, 9);
       const afterSwitch = await run(['files', 'migrate', '--to', 'local'], { ...base, UPLOAD_DIR: fresh, ...s3.env, STORAGE: 'local' });
+      await database.db('files').where({ id: sinceId }).delete();
       expect(afterSwitch.code).toBe(0);
+      expect(afterSwitch.stdout).toContain(`only in ${fresh} (uploaded there): 1`);
       expect(afterSwitch.stdout).toContain('STORAGE is already local: nothing to switch.');
     } finally {
       rmSync(fresh, { recursive: true, force: true });
