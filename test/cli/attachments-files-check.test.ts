@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
-import { encodeTimestamp } from '@db/codecs.js';
 import { fakeIO } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { insertTrashedFile } from '../helpers/stored-files.js';
+import { insertFileRow, insertTrashedFile } from '../helpers/stored-files.js';
 
 describe('pacer files check', () => {
   let database: TestDatabase;
@@ -19,20 +18,6 @@ describe('pacer files check', () => {
     const file = path.join(uploadDir, key);
     writeFileSync(file, 'bytes');
     if (old) utimesSync(file, hourAgo, hourAgo);
-  };
-  const insertRow = async (key: string) => {
-    const [id] = (await database.db('files').insert({
-      entityType: 'event',
-      entityId: 1,
-      fileName: key,
-      originalName: 'x.png',
-      filePath: key,
-      fileType: 'image/png',
-      fileSize: 5,
-      fileCategory: 'image',
-      uploadedAt: encodeTimestamp(new Date()),
-    })) as number[];
-    return Number(id);
   };
 
   const kept = `${randomUUID()}.png`;
@@ -47,10 +32,10 @@ describe('pacer files check', () => {
     uploadDir = mkdtempSync(path.join(tmpdir(), 'pacer-files-check-'));
     env = { NODE_ENV: 'test', DATABASE_URL: database.url, UPLOAD_DIR: uploadDir, SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'silent' };
     storeBytes(kept);
-    await insertRow(kept);
+    await insertFileRow(database.db, kept, 5);
     storeBytes(orphan);
     storeBytes(recentOrphan, false);
-    missingRowId = await insertRow(missing);
+    missingRowId = await insertFileRow(database.db, missing, 5);
     // Recently deleted keeps its files' bytes until the purge: never an orphan.
     storeBytes(trashed);
     await insertTrashedFile(database.db, trashed);
