@@ -3,6 +3,7 @@ import { createAppContext } from '@context/app-context.js';
 import { createLogger } from '@context/logger.js';
 import type { AppContext } from '@services/context.js';
 import { AppError } from '@services/errors.js';
+import { closeStorage } from '@services/files/storage.js';
 import pino from 'pino';
 
 /** Exit codes shared by every command (architecture page). */
@@ -29,7 +30,7 @@ export const processIO = (): CliIO => ({ stdout: process.stdout, stderr: process
 
 /**
  * Runs a command body with a full service context (same config, database and services as the web server) and
- * always closes the database. Logs go to stderr so stdout stays clean for results and --json.
+ * always closes the database (and the file store's connections). Logs go to stderr so stdout stays clean for results and --json.
  */
 export async function withContext<T>(io: CliIO, work: (ctx: AppContext) => Promise<T>): Promise<T> {
   const config = loadConfig(io.env);
@@ -38,6 +39,7 @@ export async function withContext<T>(io: CliIO, work: (ctx: AppContext) => Promi
   try {
     return await work(ctx);
   } finally {
+    await closeStorage(config);
     await ctx.db.destroy();
   }
 }

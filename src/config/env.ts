@@ -65,6 +65,28 @@ const EnvSchema = z.object({
   COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   TRUST_PROXY: trustProxySetting,
   UPLOAD_DIR: z.string().default('data/uploads'),
+  STORAGE: z.preprocess(emptyToUndefined, z.enum(['local', 's3'], { message: 'must be local or s3' }).default('local')),
+  S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+      .optional(),
+  ),
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL such as http://minio:9000' }).optional(),
+  ),
+  S3_REGION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as eu-west-1')
+      .default('us-east-1'),
+  ),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { message: 'must be true or false' }).default('false')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
@@ -140,6 +162,9 @@ export interface Config {
   sessionMaxMs: number;
   cookieSecure: boolean;
   trustProxy: TrustProxy | undefined;
+  /** Uploaded files stay on this machine's disk, or go to a bucket several processes share. */
+  storage: StorageSettings;
+  /** The local store (STORAGE=local), and on every backend the scratch space of uploads being received. */
   uploadDir: string;
   logLevel: RawEnv['LOG_LEVEL'];
   bcryptCost: number;
@@ -154,6 +179,26 @@ export interface Config {
   jobs: JobSettings;
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
+}
+
+export type StorageBackend = 'local' | 's3';
+
+interface StorageSettings {
+  backend: StorageBackend;
+  /** Read whatever STORAGE says, so `pacer files migrate --to s3` can copy there before the switch. */
+  s3: S3Settings;
+}
+
+export interface S3Settings {
+  /** Required when STORAGE=s3 (and to migrate files to s3). */
+  bucket?: string;
+  /** An S3-compatible service (MinIO, R2, …); unset for AWS itself. */
+  endpoint?: string;
+  region: string;
+  /** Both or neither: without them the SDK's own chain applies (AWS_* variables, an instance or task role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Bucket in the path (http://host/bucket/key) rather than the host name, as most S3-compatible services need. */
+  forcePathStyle: boolean;
 }
 
 /** Background jobs: BullMQ on Redis when redisUrl is set, else inside the server process. */
@@ -212,6 +257,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
   if (env.NODE_ENV !== 'test' && env.BCRYPT_COST < 12) {
     problems.push('BCRYPT_COST: must be at least 12 outside tests');
   }
+  if (env.STORAGE === 's3' && !env.S3_BUCKET) {
+    problems.push('S3_BUCKET: required when STORAGE=s3 (the bucket uploaded files are kept in)');
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+    problems.push(
+      `${missing}: required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} (set both, or neither to use the AWS credential chain)`,
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -224,6 +278,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
     sessionMaxMs: env.SESSION_MAX_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : env.NODE_ENV === 'production',
     trustProxy: env.TRUST_PROXY,
+    storage: {
+      backend: env.STORAGE,
+      s3: {
+        bucket: env.S3_BUCKET,
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        credentials:
+          env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+            : undefined,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+      },
+    },
     uploadDir: path.resolve(cwd, env.UPLOAD_DIR),
     logLevel: env.LOG_LEVEL,
     bcryptCost: env.BCRYPT_COST,

@@ -45,6 +45,16 @@ describe('the server process', () => {
     expect(run.stderr).toContain('COOKIE_SECURE=false');
   });
 
+  it('refuses to start on S3 storage without a bucket, in one line naming the setting', async () => {
+    const run = await runNode(['src/server/main.ts'], {
+      STORAGE: 's3',
+      S3_BUCKET: '',
+      DATABASE_URL: 'mysql://nobody@127.0.0.1:1/none',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('Invalid settings:\n  - S3_BUCKET: required when STORAGE=s3 (the bucket uploaded files are kept in)\n');
+  });
+
   it('logs an uncaught exception or an unhandled rejection as fatal JSON and exits non-zero', async () => {
     const crash = (failure: string) =>
       runNode(

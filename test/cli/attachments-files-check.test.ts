@@ -2,23 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
-import { encodeTimestamp } from '@db/codecs.js';
+import { fakeIO } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-
-function fakeIO(env: NodeJS.ProcessEnv) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), env };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+import { insertFileRow, insertTrashedFile } from '../helpers/stored-files.js';
 
 describe('pacer files check', () => {
   let database: TestDatabase;
@@ -31,25 +19,12 @@ describe('pacer files check', () => {
     writeFileSync(file, 'bytes');
     if (old) utimesSync(file, hourAgo, hourAgo);
   };
-  const insertRow = async (key: string) => {
-    const [id] = (await database.db('files').insert({
-      entityType: 'event',
-      entityId: 1,
-      fileName: key,
-      originalName: 'x.png',
-      filePath: key,
-      fileType: 'image/png',
-      fileSize: 5,
-      fileCategory: 'image',
-      uploadedAt: encodeTimestamp(new Date()),
-    })) as number[];
-    return Number(id);
-  };
 
   const kept = `${randomUUID()}.png`;
   const orphan = `${randomUUID()}.jpg`;
   const recentOrphan = `${randomUUID()}.gif`;
   const missing = `${randomUUID()}.mp4`;
+  const trashed = `${randomUUID()}.png`;
   let missingRowId: number;
 
   beforeAll(async () => {
@@ -57,10 +32,13 @@ describe('pacer files check', () => {
     uploadDir = mkdtempSync(path.join(tmpdir(), 'pacer-files-check-'));
     env = { NODE_ENV: 'test', DATABASE_URL: database.url, UPLOAD_DIR: uploadDir, SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'silent' };
     storeBytes(kept);
-    await insertRow(kept);
+    await insertFileRow(database.db, kept, 5);
     storeBytes(orphan);
     storeBytes(recentOrphan, false);
-    missingRowId = await insertRow(missing);
+    missingRowId = await insertFileRow(database.db, missing, 5);
+    // Recently deleted keeps its files' bytes until the purge: never an orphan.
+    storeBytes(trashed);
+    await insertTrashedFile(database.db, trashed);
     mkdirSync(path.join(uploadDir, '.incoming'));
     const leftover = path.join(uploadDir, '.incoming', `${randomUUID()}.part`);
     writeFileSync(leftover, 'half');
@@ -97,6 +75,7 @@ describe('pacer files check', () => {
     expect(report.fixed).toEqual({ bytesRemoved: 1, rowsRemoved: 1, incomingRemoved: 1 });
     expect(existsSync(path.join(uploadDir, orphan))).toBe(false);
     expect(existsSync(path.join(uploadDir, kept))).toBe(true);
+    expect(existsSync(path.join(uploadDir, trashed))).toBe(true);
     expect(existsSync(path.join(uploadDir, recentOrphan))).toBe(true);
     expect(await database.db('files').where({ id: missingRowId }).first()).toBeUndefined();
     expect(await database.db('files').where({ filePath: kept }).first()).toBeDefined();

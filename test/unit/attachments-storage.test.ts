@@ -59,7 +59,7 @@ describe('LocalDirectoryStorage', () => {
     writeFileSync(path.join(dir, key), 'x');
     const outside = mkdtempSync(path.join(tmpdir(), 'pacer-outside-'));
     writeFileSync(path.join(outside, 'keep.txt'), 'x');
-    await removeStoredFiles(dir, [key, newStorageKey('png'), `../${path.basename(outside)}/keep.txt`]);
+    await removeStoredFiles(storage, [key, newStorageKey('png'), `../${path.basename(outside)}/keep.txt`]);
     expect(readdirSync(dir)).toEqual([]);
     expect(readdirSync(outside)).toEqual(['keep.txt']);
     rmSync(outside, { recursive: true, force: true });

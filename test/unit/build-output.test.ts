@@ -87,6 +87,15 @@ describe('the production build', () => {
     expect(signIn.kb).toBeLessThanOrEqual(SIGN_IN_BUDGET_KB);
   });
 
+  it('imports the clients only some processes need when first used, not at the server start', () => {
+    const server = readFileSync(path.join(distDir, 'server.js'), 'utf8');
+    const loadedLater = ['@aws-sdk/client-s3', 'bullmq', 'ioredis', 'nodemailer'];
+    for (const name of loadedLater) {
+      expect(server, name).toContain(`import("${name}")`);
+      expect(server, name).not.toMatch(new RegExp(`(from|import)\\s*"${name.replace('/', '\\/')}"`));
+    }
+  });
+
   it('starts from cold to a healthy /healthz within 500 ms once migrations are applied', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pacer-cold-start-'));
     try {

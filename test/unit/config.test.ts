@@ -72,6 +72,43 @@ describe('settings', () => {
     expect(() => checkWebServerSettings(loadConfig({}, { cwd: tempDir() }))).not.toThrow();
   });
 
+  it('reads the S3 storage settings, and names what is missing or malformed', () => {
+    const cwd = tempDir();
+    expect(loadConfig({}, { cwd }).storage).toEqual({
+      backend: 'local',
+      s3: { bucket: undefined, endpoint: undefined, region: 'us-east-1', credentials: undefined, forcePathStyle: false },
+    });
+    const s3 = loadConfig(
+      {
+        STORAGE: 's3',
+        S3_BUCKET: 'pacer-files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-west-1',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
+      { cwd },
+    );
+    expect(s3.storage).toEqual({
+      backend: 's3',
+      s3: {
+        bucket: 'pacer-files',
+        endpoint: 'http://minio:9000',
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+        forcePathStyle: true,
+      },
+    });
+    expect(() => loadConfig({ STORAGE: 's3' }, { cwd })).toThrow(/^Invalid settings:\n {2}- S3_BUCKET: required when STORAGE=s3[^\n]*$/);
+    expect(() => loadConfig({ STORAGE: 'disk' }, { cwd })).toThrow(/STORAGE: must be local or s3/);
+    expect(() => loadConfig({ S3_BUCKET: 'My_Bucket' }, { cwd })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ S3_ENDPOINT: 'minio:9000' }, { cwd })).toThrow(/S3_ENDPOINT: must be an http:\/\/ or https:\/\/ URL/);
+    expect(() => loadConfig({ S3_FORCE_PATH_STYLE: 'yes' }, { cwd })).toThrow(/S3_FORCE_PATH_STYLE: must be true or false/);
+    expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'key' }, { cwd })).toThrow(/S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID/);
+    expect(() => loadConfig({ S3_SECRET_ACCESS_KEY: 'secret' }, { cwd })).toThrow(/S3_ACCESS_KEY_ID: required with S3_SECRET_ACCESS_KEY/);
+  });
+
   it('reads .env for values not already in the environment', () => {
     const cwd = tempDir();
     writeFileSync(path.join(cwd, '.env'), 'PORT=4321\nLOG_LEVEL=debug\n# comment\n');

@@ -27,7 +27,7 @@ export function filesRouter(): Router {
     // Before the bytes are received: a viewer's upload is refused without storing anything.
     requireRole(actorOf(req), 'staff');
     if (!req.is('multipart/form-data')) throw badRequest('The upload must be sent as multipart/form-data');
-    const upload = await receiveMultipart(req, storageOf(req.ctx));
+    const upload = await receiveMultipart(req, await storageOf(req.ctx));
     res.status(201).json({ files: await storeUpload(req.ctx, actorOf(req), upload) });
   });
 

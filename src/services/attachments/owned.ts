@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { storageFor } from '../files/storage.js';
+import type { FileStorage } from '../files/storage.js';
 import type { RecordType } from '@shared/record-types.js';
 
 type StoredRow = Record<string, unknown>;
@@ -33,8 +33,7 @@ export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordT
  * Removes stored bytes after the owning rows are gone; a file already missing is not an error, and a path that
  * is not one of our generated names is skipped (the files check reports anything left behind).
  */
-export async function removeStoredFiles(uploadDir: string, storedPaths: readonly string[]): Promise<void> {
-  const storage = storageFor(uploadDir);
+export async function removeStoredFiles(storage: FileStorage, storedPaths: readonly string[]): Promise<void> {
   for (const stored of storedPaths) {
     try {
       await storage.remove(stored);

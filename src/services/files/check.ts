@@ -1,8 +1,11 @@
 import type { AppContext } from '../context.js';
+import { storedPathsInTrash } from '../trash/service.js';
 import { allStoredPaths, deleteFileRows } from './queries.js';
-import { isStorageKey, storageFor } from './storage.js';
+import { isStorageKey, openStorage } from './storage.js';
 
 export interface FilesCheckReport {
+  /** Where the files were looked for: the upload directory or s3://bucket. */
+  store: string;
   /** Stored files no row points to (older than the grace period). */
   bytesWithoutRow: string[];
   /** Rows whose stored file is missing. */
@@ -16,14 +19,15 @@ export interface FilesCheckReport {
 }
 
 /**
- * Compares the upload directory with the files table. An upload moves its bytes in just before its rows commit,
- * so bytes younger than the grace period are never treated as orphans.
+ * Compares the configured store (the upload directory or the S3 bucket) with the files table and the files kept in
+ * Recently deleted. An upload stores its bytes just before its rows commit, so bytes younger than the grace period
+ * are never treated as orphans.
  */
 export async function checkStoredFiles(ctx: AppContext, options: { fix: boolean; graceMs: number }): Promise<FilesCheckReport> {
-  const storage = storageFor(ctx.config.uploadDir);
+  const storage = await openStorage(ctx.config, ctx.log);
   const cutoff = ctx.clock.now().getTime() - options.graceMs;
   const rows = await allStoredPaths(ctx.db);
-  const referenced = new Set(rows.map((row) => row.filePath));
+  const referenced = new Set([...rows.map((row) => row.filePath), ...(await storedPathsInTrash(ctx.db))]);
   const stored = await storage.list();
   const storedKeys = new Set(stored.map((entry) => entry.key));
 
@@ -33,6 +37,7 @@ export async function checkStoredFiles(ctx: AppContext, options: { fix: boolean;
   const staleIncoming = incoming.filter((entry) => entry.modifiedAt.getTime() <= cutoff).map((entry) => entry.tempPath);
   const rowsWithoutBytes = rows.filter((row) => !storedKeys.has(row.filePath));
   const report: FilesCheckReport = {
+    store: storage.location,
     bytesWithoutRow,
     rowsWithoutBytes,
     staleIncoming,

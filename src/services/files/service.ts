@@ -6,17 +6,17 @@ import { ownerId } from '@shared/schemas/fields.js';
 import { assertOwnerExists, lockOwner, parseRecordType } from '../attachments/owners.js';
 import type { RecordType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
-import { AppError, badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, isAppError, notFound } from '../errors.js';
 import { historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { detectAllowedType, type DetectedType } from './detect.js';
 import type { ReceivedUpload } from './multipart.js';
 import { deleteFileRow, findFileRow, findFileRows, insertFileRow, listFileRows, type FileRow } from './queries.js';
-import { newStorageKey, storageFor, type FileStorage } from './storage.js';
+import { newStorageKey, openStorage, type FileStorage } from './storage.js';
 
-/** The one store of this process: the upload directory from the settings (outside public/). */
-export function storageOf(ctx: AppContext): FileStorage {
-  return storageFor(ctx.config.uploadDir);
+/** The one store of this process: STORAGE's (the upload directory, outside public/, or the S3 bucket). */
+export function storageOf(ctx: AppContext): Promise<FileStorage> {
+  return openStorage(ctx.config, ctx.log);
 }
 
 const contentUrlOf = (id: number) => `/api/uploads/${id}`;
@@ -38,7 +38,7 @@ export async function filesOf(ctx: AppContext, entityType: RecordType, entityId:
 
 /**
  * Stores a received upload: every file is checked first (type by its bytes), and only when all pass are they
- * moved into the store and their rows inserted, in one transaction. Any failure leaves neither rows nor bytes.
+ * put into the store, then their rows inserted in one transaction. Any failure leaves neither rows nor bytes.
  */
 export async function storeUpload(ctx: AppContext, actor: Actor, upload: ReceivedUpload): Promise<StoredFile[]> {
   requireRole(actor, 'staff');
@@ -48,15 +48,17 @@ export async function storeUpload(ctx: AppContext, actor: Actor, upload: Receive
 }
 
 /**
- * Checks, promotes and inserts in one transaction; the clean-up below covers only what happens before the commit,
- * so a later failure (the read back) can never remove the bytes of rows that were committed.
+ * Checks, stores the bytes, then inserts the rows in one transaction. The bytes go in before the transaction, so
+ * the owner lock (ADR 0020) is never held while they travel (an S3 upload can take seconds); bytes without a row
+ * for a moment are what the files check's grace period allows for. The clean-up below covers only what happens
+ * before the commit, so a later failure (the read back) can never remove the bytes of rows that were committed.
  */
 async function commitUpload(
   ctx: AppContext,
   actor: Actor,
   upload: ReceivedUpload,
 ): Promise<{ entityType: RecordType; entityId: number; ids: number[] }> {
-  const storage = storageOf(ctx);
+  const storage = await storageOf(ctx);
   const promoted: string[] = [];
   try {
     const entityType = parseRecordType(upload.fields.entityType);
@@ -71,16 +73,17 @@ async function commitUpload(
       checked.push({ file, type, key: newStorageKey(type.extension) });
     }
 
+    for (const { file, key } of checked) {
+      // Listed first: a store that kept the bytes but failed afterwards is cleaned up too.
+      promoted.push(key);
+      await storage.promote(file.tempPath, key);
+    }
+
     const now = ctx.clock.now();
     const ids = await withTransaction(ctx, async (trx) => {
       await lockOwner(trx, entityType, parsedId.data);
       const inserted: number[] = [];
       for (const { file, type, key } of checked) {
-        // A retried attempt finds the bytes already moved: only the rows are rolled back and written again.
-        if (!promoted.includes(key)) {
-          await storage.promote(file.tempPath, key);
-          promoted.push(key);
-        }
         const values = {
           entityType,
           entityId: parsedId.data,
@@ -149,8 +152,12 @@ export interface FileContent {
  */
 export async function openFileContent(ctx: AppContext, id: number, rangeHeader?: string): Promise<FileContent> {
   const file = await getFileRow(ctx, id);
-  const storage = storageOf(ctx);
-  const size = await storage.size(file.filePath).catch(() => null);
+  const storage = await storageOf(ctx);
+  // A refused key is as good as missing; the store being unreachable is a 503 of its own.
+  const size = await storage.size(file.filePath).catch((error: unknown) => {
+    if (isAppError(error)) throw error;
+    return null;
+  });
   if (size === null) throw notFound('The stored file is missing');
   const range = rangeHeader ? parseByteRange(rangeHeader, size) : null;
   if (range === 'unsatisfiable') {
@@ -186,7 +193,7 @@ export async function deleteFile(ctx: AppContext, actor: Actor, id: number): Pro
     ]);
   });
   await storageOf(ctx)
-    .remove(file.filePath)
+    .then((storage) => storage.remove(file.filePath))
     .catch((error: unknown) => ctx.log.warn({ err: error, fileId: id }, 'stored bytes of a deleted file could not be removed'));
   ctx.log.info({ event: 'file_deleted', fileId: id, userId: actor.userId }, 'file deleted');
 }

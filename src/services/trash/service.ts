@@ -4,6 +4,7 @@ import { withTransaction } from '@db/transaction.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
 import { removeStoredFiles, type OwnedRows } from '../attachments/owned.js';
+import { openStorage } from '../files/storage.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import type { HistoryActor } from '../history/service.js';
@@ -141,6 +142,18 @@ export async function restoreDeleted(ctx: AppContext, actor: Actor, id: number):
   });
 }
 
+const filePathsOf = (row: StoredRow): string[] =>
+  (JSON.parse(String(row.snapshot)) as Snapshot).owned.files.map((file) => String(file.filePath));
+
+/**
+ * The stored paths of the files kept in Recently deleted: their bytes stay until the purge, so the files check
+ * leaves them alone and a migration copies them (a restore must find them).
+ */
+export async function storedPathsInTrash(db: Knex): Promise<string[]> {
+  const rows = (await db('deleted_items').select('snapshot').orderBy('id')) as StoredRow[];
+  return rows.flatMap(filePathsOf);
+}
+
 /**
  * `pacer trash purge`: removes for good what was deleted before the cut-off, and the stored bytes of its files (once
  * the rows are gone). A dry run only says what would go.
@@ -151,7 +164,7 @@ export async function purgeDeleted(
 ): Promise<{ items: DeletedItem[]; files: number }> {
   const cutoff = encodeTimestamp(new Date(ctx.clock.now().getTime() - options.olderThanMs));
   const rows = (await ctx.db('deleted_items').where('deletedAt', '<', cutoff).orderBy('id')) as StoredRow[];
-  const paths = rows.flatMap((row) => (JSON.parse(String(row.snapshot)) as Snapshot).owned.files.map((file) => String(file.filePath)));
+  const paths = rows.flatMap(filePathsOf);
   if (!options.dryRun && rows.length) {
     await ctx
       .db('deleted_items')
@@ -160,7 +173,7 @@ export async function purgeDeleted(
         rows.map((row) => Number(row.id)),
       )
       .delete();
-    await removeStoredFiles(ctx.config.uploadDir, paths);
+    await removeStoredFiles(await openStorage(ctx.config, ctx.log), paths);
   }
   return { items: rows.map(present), files: paths.length };
 }
