@@ -1,0 +1,84 @@
+// CI step (.ci/run): the production install works from a clean checkout with no dev dependencies. Clones the
+// committed tree into a temp folder, runs `npm ci --omit=dev` (from the npm cache when it can), `npm run build`,
+// starts `node dist/server.js` on a temp SQLite database and waits for /healthz and /readyz to answer 200.
+// It compiles the native addons (better-sqlite3, bcrypt), about two minutes, which is why it is a CI step and not a
+// test of the suite.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const work = mkdtempSync(path.join(tmpdir(), 'pacer-production-install-'));
+const checkout = path.join(work, 'pacer');
+const DEADLINE_MS = 60_000;
+
+const step = (title, command, args, cwd = checkout) => {
+  console.log(`--- ${title}: ${[command, ...args].join(' ')}`);
+  execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+};
+
+/** Resolves with the port once the server says it listens; rejects if it exits or the deadline passes. */
+function startServer() {
+  const server = spawn(process.execPath, ['dist/server.js'], {
+    cwd: checkout,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'check-production-install-secret-0123456789',
+      COOKIE_SECURE: 'false',
+      DATABASE_URL: `sqlite:${path.join(work, 'pacer.sqlite')}`,
+      UPLOAD_DIR: path.join(work, 'uploads'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+    },
+  });
+  let output = '';
+  const port = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not listen within ${DEADLINE_MS} ms:\n${output}`)), DEADLINE_MS);
+    const read = (chunk) => {
+      output += chunk.toString();
+      const found = /listening on http:\/\/localhost:(\d+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(Number(found[1]));
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${output}`));
+    });
+  });
+  return { server, port };
+}
+
+async function answers200(url) {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const status = await fetch(url).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${url} answered ${status || 'nothing'} until the deadline`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+let server;
+try {
+  step('clean checkout', 'git', ['clone', '--quiet', root, checkout], work);
+  step('install without dev dependencies', 'npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']);
+  step('build', 'npm', ['run', 'build']);
+  const started = startServer();
+  server = started.server;
+  const port = await started.port;
+  for (const probe of ['/healthz', '/readyz']) await answers200(`http://127.0.0.1:${port}${probe}`);
+  console.log(`--- node dist/server.js answers /healthz and /readyz on port ${port}`);
+} finally {
+  server?.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
