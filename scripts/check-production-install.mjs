@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = path.resolve(import.meta.dirname, '..');
 const work = mkdtempSync(path.join(tmpdir(), 'pacer-production-install-'));
@@ -18,7 +19,17 @@ const step = (title, command, args, cwd = checkout) => {
   execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 };
 
-/** Resolves with the port once the server says it listens; rejects if it exits or the deadline passes. */
+/** Waits for `check` to answer something truthy, every 200 ms, until the deadline; answers it. */
+async function waitFor(check, what) {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const found = await check();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
 function startServer() {
   const server = spawn(process.execPath, ['dist/server.js'], {
     cwd: checkout,
@@ -35,38 +46,23 @@ function startServer() {
     },
   });
   let output = '';
-  const port = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not listen within ${DEADLINE_MS} ms:\n${output}`)), DEADLINE_MS);
-    const read = (chunk) => {
-      output += chunk.toString();
-      const found = /listening on http:\/\/localhost:(\d+)/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(Number(found[1]));
-      }
-    };
-    server.stdout.on('data', read);
-    server.stderr.on('data', read);
-    server.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
+  server.stdout.on('data', (chunk) => (output += chunk.toString()));
+  server.stderr.on('data', (chunk) => (output += chunk.toString()));
+  /** Resolves with the port once the server says it listens; rejects if it exits or the deadline passes. */
+  const port = waitFor(() => {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    return Number(/listening on http:\/\/localhost:(\d+)/.exec(output)?.[1] ?? 0);
+  }, 'the server to listen').catch((error) => {
+    throw new Error(`${error.message}\n${output}`);
   });
   return { server, port };
 }
 
-async function answers200(url) {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const status = await fetch(url).then(
-      (res) => res.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${url} answered ${status || 'nothing'} until the deadline`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const statusOf = (url) =>
+  globalThis.fetch(url).then(
+    (res) => res.status,
+    () => 0,
+  );
 
 let server;
 try {
@@ -76,7 +72,8 @@ try {
   const started = startServer();
   server = started.server;
   const port = await started.port;
-  for (const probe of ['/healthz', '/readyz']) await answers200(`http://127.0.0.1:${port}${probe}`);
+  for (const probe of ['/healthz', '/readyz'])
+    await waitFor(async () => (await statusOf(`http://127.0.0.1:${port}${probe}`)) === 200, `${probe} to answer 200`);
   console.log(`--- node dist/server.js answers /healthz and /readyz on port ${port}`);
 } finally {
   server?.kill('SIGTERM');
