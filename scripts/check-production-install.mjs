@@ -1,10 +1,11 @@
 // CI step (.ci/run): the production install works from a clean checkout with no dev dependencies. Clones the
 // committed tree into a temp folder, runs `npm ci --omit=dev` (from the npm cache when it can), `npm run build`,
-// starts `node dist/server.js` on a temp SQLite database and waits for /healthz and /readyz to answer 200.
+// starts `node dist/server.js` on a temp SQLite database and waits for /healthz and /readyz to answer 200; then, with
+// dist/ removed, checks that `pacer --version` builds the CLI on first use.
 // It compiles the native addons (better-sqlite3, bcrypt), about two minutes, which is why it is a CI step and not a
 // test of the suite.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,6 +76,12 @@ try {
   for (const probe of ['/healthz', '/readyz'])
     await waitFor(async () => (await statusOf(`http://127.0.0.1:${port}${probe}`)) === 200, `${probe} to answer 200`);
   console.log(`--- node dist/server.js answers /healthz and /readyz on port ${port}`);
+  // The `pacer` launcher of an install never built: it builds the CLI first, then runs the command.
+  rmSync(path.join(checkout, 'dist'), { recursive: true, force: true });
+  const version = execFileSync(process.execPath, ['bin/pacer.js', '--version'], { cwd: checkout, encoding: 'utf8' }).trim();
+  const expected = JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8')).version;
+  if (version !== expected) throw new Error(`pacer --version printed ${JSON.stringify(version)}, not ${expected}`);
+  console.log(`--- pacer built its CLI on first use and printed its version, ${version}`);
 } finally {
   server?.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
