@@ -4,6 +4,7 @@ import { createAppContext } from '@context/app-context.js';
 import { createLogger } from '@context/logger.js';
 import { startWorkers } from '@services/jobs/dispatch.js';
 import { startSyncSchedule } from '@services/jobs/schedule.js';
+import { pendingMigrationsProblem } from '@services/schema.js';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, type CliIO } from '../runtime.js';
 
@@ -28,6 +29,12 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
       if (!config.jobs.redisUrl)
         throw new CliExit(EXIT.usage, 'pacer worker needs REDIS_URL (e.g. redis://127.0.0.1:6379); without it the server runs jobs itself');
       const ctx = await createAppContext(config, { log: createLogger(config) });
+      // A worker never migrates: jobs on an older schema would fail one by one.
+      const problem = await pendingMigrationsProblem(ctx.db);
+      if (problem) {
+        await ctx.db.destroy();
+        throw new CliExit(EXIT.failure, problem);
+      }
       const workers = await startWorkers(ctx);
       const schedule = await startSyncSchedule(ctx);
       const signal = await stopSignal();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { checkWebServerSettings, ConfigError, loadConfig } from '@config/env.js';
 import { closeWhenIdle } from '@db/knex.js';
-import { migrateToLatest } from '@services/schema.js';
+import { migrateToLatest, pendingMigrationsProblem } from '@services/schema.js';
 import { closeJobDispatcher, jobDispatcher } from '@services/jobs/dispatch.js';
 import { startSyncSchedule } from '@services/jobs/schedule.js';
 import { createApp } from './app.js';
@@ -9,6 +9,9 @@ import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';
 import { createLogger } from '@context/logger.js';
 import { drainAndClose } from './shutdown.js';
+
+/** A reason not to start that the operator can act on: printed as its one line, without a stack. */
+class StartRefused extends Error {}
 
 /** After the last connection closes, how long handlers whose clients left may still use the database. */
 const POOL_DRAIN_MS = 10_000;
@@ -22,6 +25,11 @@ async function main() {
   // The embedded database needs no set-up step: bring its schema up to date on start (unless migrations run as a
   // release step: MIGRATE_ON_START=false).
   if (config.migrateOnStart) await migrateToLatest(ctx.db, { log: ctx.log });
+  else {
+    // Migrations run as a release step: serving requests on an older schema would fail them one by one.
+    const problem = await pendingMigrationsProblem(ctx.db);
+    if (problem) throw new StartRefused(problem);
+  }
   // Embedded mode: this process runs the jobs, and picks up at once those a crash left behind. With Redis the
   // workers run them (and the schedule); this process only enqueues.
   const embedded = !config.jobs.redisUrl;
@@ -55,7 +63,7 @@ async function main() {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    `${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    `${error instanceof ConfigError || error instanceof StartRefused ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { applyMigrations } from '@db/migrate.js';
+import { applyMigrations, migrationStatus } from '@db/migrate.js';
 import { refreshDerivedData } from './records/derived.js';
 
 export interface MigrateResult {
@@ -19,4 +19,18 @@ export async function migrateToLatest(db: Knex, options: { log?: Logger } = {}):
   const applied = await applyMigrations(db);
   const derivedDataRebuilt = await refreshDerivedData(db, options);
   return { applied, derivedDataRebuilt };
+}
+
+/**
+ * Null when every migration is applied; else a line saying how many are pending and what to do, for a process that
+ * does not migrate by itself (a web server with MIGRATE_ON_START=false, a worker) and must not run on an old schema.
+ */
+export async function pendingMigrationsProblem(db: Knex): Promise<string | null> {
+  const { pending } = await migrationStatus(db);
+  if (pending.length === 0) return null;
+  return (
+    `The database schema is not up to date: ${pending.length} migration${pending.length === 1 ? '' : 's'} pending ` +
+    `(${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}). Run \`pacer db migrate\` (the release step), ` +
+    'or start the web server with MIGRATE_ON_START=true.'
+  );
 }

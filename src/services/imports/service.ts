@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
@@ -124,7 +125,10 @@ async function runBatches<P extends { line: number }>(
     // Progress counts the rows up to the end of this batch, reported once it has committed.
     const rowsDone = tally.rowsRead;
     if (writing) await writing;
-    // A batch boundary: every batch before this one has committed, none after it has started.
+    // A batch boundary: every batch before this one has committed, none after it has started. Rows already in
+    // memory and SQLite's synchronous driver would otherwise never give the event loop back until the end, so the
+    // job's timers (lease renewal, progress) and the process's other requests get their turn here.
+    await nextTurn();
     await options.beforeBatch?.();
     writing = apply(current, tally).then(() =>
       options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows }),

@@ -11,7 +11,7 @@ const SCHEDULE_NAME = 'sync-all';
 const SCHEDULE_QUEUE = 'schedule';
 
 /** One tick of SYNC_SCHEDULE: an incremental sync job of every kind; a kind already syncing is left to that run. */
-async function startScheduledSyncs(ctx: AppContext): Promise<number[]> {
+async function startScheduledSyncs(ctx: AppContext, tick: Date): Promise<number[]> {
   const started: number[] = [];
   for (const kind of SYNC_KINDS) {
     try {
@@ -23,6 +23,7 @@ async function startScheduledSyncs(ctx: AppContext): Promise<number[]> {
       ctx.log.info({ kind }, 'scheduled sync skipped: one is already running');
     }
   }
+  ctx.log.info({ tick: tick.toISOString(), jobIds: started }, 'scheduled sync all');
   return started;
 }
 
@@ -52,10 +53,16 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
     }
     await queue.upsertJobScheduler(SCHEDULE_NAME, { pattern }, { name: SCHEDULE_NAME, opts: { removeOnComplete: 100, removeOnFail: 100 } });
     const workerConnection = await redisConnection(settings.redisUrl);
-    const worker = new Worker(SCHEDULE_QUEUE, () => startScheduledSyncs(ctx).then(() => undefined), {
-      connection: workerConnection,
-      prefix: settings.queuePrefix,
-    });
+    // The scheduler names each tick's job after the tick's time (prevMillis), so a tick is one job however many
+    // workers upsert the scheduler.
+    const worker = new Worker(
+      SCHEDULE_QUEUE,
+      (queued) => startScheduledSyncs(ctx, new Date(queued.opts.prevMillis ?? queued.timestamp)).then(() => undefined),
+      {
+        connection: workerConnection,
+        prefix: settings.queuePrefix,
+      },
+    );
     worker.on('error', (error) => ctx.log.warn({ err: error }, 'schedule worker connection problem'));
     ctx.log.info({ pattern }, 'sync schedule on');
     return {
@@ -82,7 +89,7 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
   };
   const runTick = async (tick: Date) => {
     try {
-      if (await takeScheduleTick(ctx.db, SCHEDULE_NAME, tick)) await startScheduledSyncs(ctx);
+      if (await takeScheduleTick(ctx.db, SCHEDULE_NAME, tick)) await startScheduledSyncs(ctx, tick);
     } catch (error) {
       ctx.log.error({ err: error }, 'scheduled sync could not start');
     }

@@ -1,0 +1,88 @@
+// CI step (.ci/run): the production install works from a clean checkout with no dev dependencies. Clones the
+// committed tree into a temp folder, runs `npm ci --omit=dev` (from the npm cache when it can), `npm run build`,
+// starts `node dist/server.js` on a temp SQLite database and waits for /healthz and /readyz to answer 200; then, with
+// dist/ removed, checks that `pacer --version` builds the CLI on first use.
+// It compiles the native addons (better-sqlite3, bcrypt), about two minutes, which is why it is a CI step and not a
+// test of the suite.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const root = path.resolve(import.meta.dirname, '..');
+const work = mkdtempSync(path.join(tmpdir(), 'pacer-production-install-'));
+const checkout = path.join(work, 'pacer');
+const DEADLINE_MS = 60_000;
+
+const step = (title, command, args, cwd = checkout) => {
+  console.log(`--- ${title}: ${[command, ...args].join(' ')}`);
+  execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+};
+
+/** Waits for `check` to answer something truthy, every 200 ms, until the deadline; answers it. */
+async function waitFor(check, what) {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const found = await check();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+function startServer() {
+  const server = spawn(process.execPath, ['dist/server.js'], {
+    cwd: checkout,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'check-production-install-secret-0123456789',
+      COOKIE_SECURE: 'false',
+      DATABASE_URL: `sqlite:${path.join(work, 'pacer.sqlite')}`,
+      UPLOAD_DIR: path.join(work, 'uploads'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+    },
+  });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk.toString()));
+  server.stderr.on('data', (chunk) => (output += chunk.toString()));
+  /** Resolves with the port once the server says it listens; rejects if it exits or the deadline passes. */
+  const port = waitFor(() => {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    return Number(/listening on http:\/\/localhost:(\d+)/.exec(output)?.[1] ?? 0);
+  }, 'the server to listen').catch((error) => {
+    throw new Error(`${error.message}\n${output}`);
+  });
+  return { server, port };
+}
+
+const statusOf = (url) =>
+  globalThis.fetch(url).then(
+    (res) => res.status,
+    () => 0,
+  );
+
+let server;
+try {
+  step('clean checkout', 'git', ['clone', '--quiet', root, checkout], work);
+  step('install without dev dependencies', 'npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']);
+  step('build', 'npm', ['run', 'build']);
+  const started = startServer();
+  server = started.server;
+  const port = await started.port;
+  for (const probe of ['/healthz', '/readyz'])
+    await waitFor(async () => (await statusOf(`http://127.0.0.1:${port}${probe}`)) === 200, `${probe} to answer 200`);
+  console.log(`--- node dist/server.js answers /healthz and /readyz on port ${port}`);
+  // The `pacer` launcher of an install never built: it builds the CLI first, then runs the command.
+  rmSync(path.join(checkout, 'dist'), { recursive: true, force: true });
+  const version = execFileSync(process.execPath, ['bin/pacer.js', '--version'], { cwd: checkout, encoding: 'utf8' }).trim();
+  const expected = JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8')).version;
+  if (version !== expected) throw new Error(`pacer --version printed ${JSON.stringify(version)}, not ${expected}`);
+  console.log(`--- pacer built its CLI on first use and printed its version, ${version}`);
+} finally {
+  server?.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
