@@ -200,4 +200,16 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     viewer.assertClean();
     await viewer.close();
   });
+  it('keeps the bulk bar on a phone screen without sideways scrolling', async () => {
+    const phone = await openRecordsPage(browser, { width: 390, height: 844 });
+    const { page } = phone;
+    await signIn(page, server.baseUrl, { email: 'staff@example.org', password: TEST_PASSWORD }, '/contacts');
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Cards' }).click();
+    await page.getByRole('checkbox', { name: 'Select Ann Able' }).click();
+    await page.getByRole('button', { name: 'Add to Mailchimp audience' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    phone.assertClean();
+    await phone.close();
+  });
 });

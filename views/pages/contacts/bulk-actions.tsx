@@ -132,7 +132,7 @@ function AudienceReport({ result }: { result: BulkMailchimpResult }) {
         never re-subscribed), failed {result.failed.length}.
       </p>
       {result.failed.length > 0 && (
-        <ul className="bulk-failures" aria-label="Failed">
+        <ul aria-label="Failed">
           {result.failed.map((failure) => (
             <li key={failure.id}>
               {failure.email}: {failure.message}
