@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '@shared/history.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { failDeleteOf } from '../helpers/failing-delete.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 
@@ -67,6 +68,21 @@ describe('contacts bulk actions', () => {
       expect(res.body.message).toBe('Contact not found: 777777, 777778');
       expect(await count()).toBe(before);
       expect((await historyOf(a)).map((entry) => entry.action)).toEqual(['create']);
+    });
+
+    it('rolls back every delete of the call when the database fails part-way', async () => {
+      const a = await contact('Rae');
+      const b = await contact('Sol');
+      const before = await count();
+      const restore = await failDeleteOf(t.database.db, 'contacts', b);
+      try {
+        expect((await agent.post('/api/contacts/bulk-delete').send({ ids: [a, b] })).status).toBe(500);
+      } finally {
+        await restore();
+      }
+      expect(await count()).toBe(before);
+      expect((await historyOf(a)).map((entry) => entry.action)).toEqual(['create']);
+      expect((await agent.post('/api/contacts/bulk-delete').send({ ids: [a, b] })).body).toEqual({ deleted: 2 });
     });
 
     it('takes at most 1,000 ids and refuses malformed lists with a 400', async () => {
