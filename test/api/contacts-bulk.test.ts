@@ -213,4 +213,42 @@ describe('contacts bulk actions', () => {
       expect(mc.requests).toEqual([]);
     });
   });
+  describe("the directory page's action (the same writes, run on the server)", () => {
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+    it('tags, adds to an audience and deletes the posted ids, then shows the same list again', async () => {
+      const a = await contact('Quin', { email: 'quin@stride.example' });
+      const b = await contact('Ros', { email: 'ros@stride.example' });
+      const ids = `${a},${b}`;
+      const tagged = await agent
+        .post('/contacts?q=stride')
+        .type('form')
+        .send(form({ intent: 'bulk-tags', ids, add: 'page-tag', remove: '' }));
+      expect([tagged.status, tagged.headers.location]).toEqual([302, '/contacts?q=stride']);
+      expect((await agent.get(`/api/contacts/${b}`)).body.mailchimpTags).toEqual(['page-tag']);
+
+      const added = await agent
+        .post('/contacts')
+        .type('form')
+        .send(form({ intent: 'bulk-mailchimp', ids, audienceId: 'runners1' }));
+      expect(added.status).toBe(200);
+      expect(mc.member('runners1', 'ros@stride.example')).toMatchObject({ status: 'subscribed', tags: ['page-tag'] });
+
+      const deleted = await agent
+        .post('/contacts')
+        .type('form')
+        .send(form({ intent: 'bulk-delete', ids }));
+      expect([deleted.status, deleted.headers.location]).toEqual([302, '/contacts']);
+      expect((await agent.get(`/api/contacts/${a}`)).status).toBe(404);
+
+      const { agent: viewer } = await t.signedInAgent('viewer@example.org', 'viewer');
+      const c = await contact('Sam');
+      const refused = await viewer
+        .post('/contacts')
+        .type('form')
+        .send(form({ intent: 'bulk-delete', ids: String(c) }));
+      expect(refused.status).toBe(403);
+      expect((await agent.get(`/api/contacts/${c}`)).status).toBe(200);
+    });
+  });
 });
