@@ -17,6 +17,8 @@ import {
 } from '@services/records/service.js';
 import { getPreferences, setPreference } from '@services/preferences/service.js';
 import { getContactOwner, getContactWithOwner, listDirectory } from '@services/contacts/directory.js';
+import { bulkAddToAudience, bulkDeleteContacts, bulkTagContacts } from '@services/contacts/bulk.js';
+import { listAudiences } from '@services/integrations/service.js';
 import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
@@ -68,6 +70,10 @@ export function serverDataSource(req: Request): DataSource {
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),
     bulkDeleteRecords: (kind, ids) => bulkDeleteRecords(ctx(), actor(), kind, { ids }),
+    bulkDeleteContacts: (ids) => bulkDeleteContacts(ctx(), actor(), { ids }),
+    bulkTagContacts: (ids, change) => bulkTagContacts(ctx(), actor(), { ids, ...change }),
+    addContactsToAudience: (ids, audienceId) => bulkAddToAudience(ctx(), actor(), { ids, audienceId }),
+    mailchimpAudiences: () => listAudiences(ctx()),
     createContact: (input) => createContact(ctx(), actor(), input),
     updateContact: (id, input) => updateContact(ctx(), actor(), id, input),
     deleteContact: (id) => deleteContact(ctx(), actor(), id),

@@ -139,4 +139,47 @@ describe('contacts directory', () => {
     expect(lines[2]).toContain(',yes,vip,brand,Stride Shoes,');
     expect((await agent.get('/api/export/contacts?ownerType=influencer')).status).toBe(400);
   });
+  it('exports only the selected contacts when given ids, and refuses a bad id list', async () => {
+    const res = await agent
+      .get(`/api/export/contacts?sort=name&ids=${ids.cy},${ids.ana}`)
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    const lines = (res.body as Buffer).subarray(3).toString('utf8').trim().split('\r\n');
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(' '))).toEqual(['Ana Lima', 'Cy Lima']);
+    const refused = await agent.get('/api/export/contacts?ids=1,x');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Each id must be a positive whole number');
+  });
+
+  it('breaks ties by id, in both directions, whatever the sort', async () => {
+    const tied: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await agent.post('/api/contacts').send({
+        entityType: 'brand',
+        entityId: brandId,
+        firstName: 'Tie',
+        lastName: 'Same',
+        email: 'same@tie.example',
+        jobTitle: 'Same Job',
+      });
+      tied.push(res.body.id as number);
+    }
+    for (const sort of ['newest', 'name', 'email', 'jobTitle', 'updatedAt']) {
+      const order = async (dir: string) => (await list(`q=tie&sort=${sort}&dir=${dir}`)).items.map((c) => c.id);
+      expect(await order('asc'), sort).toEqual(tied);
+      expect(await order('desc'), sort).toEqual([...tied].reverse());
+    }
+    // Every sort, both ways, over the whole directory: each row once, and the reverse order reversed.
+    for (const sort of ['newest', 'name', 'email', 'jobTitle', 'updatedAt']) {
+      const asc = (await list(`sort=${sort}&dir=asc`)).items.map((c) => c.id);
+      const desc = (await list(`sort=${sort}&dir=desc`)).items.map((c) => c.id);
+      expect(new Set(asc).size, sort).toBe(5);
+      expect(desc, sort).toEqual([...asc].reverse());
+    }
+  });
 });

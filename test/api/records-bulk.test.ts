@@ -4,6 +4,7 @@ import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { insertRecordRow } from '@services/records/writes.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { failDeleteOf } from '../helpers/failing-delete.js';
 import { samples } from './attachments-fixtures.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -62,6 +63,23 @@ describe('bulk actions', () => {
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Brand not found: 999999');
     expect(await count('brands')).toBe(before);
+  });
+
+  it('rolls back every record of the call when the database fails part-way', async () => {
+    const ids = [await brand('Gamma'), await brand('Delta')];
+    await agent.post('/api/contacts').send({ entityType: 'brand', entityId: ids[0], firstName: 'G', lastName: 'H', email: 'g@h.example' });
+    const [brands, contacts] = [await count('brands'), await count('contacts')];
+    const restore = await failDeleteOf(t.database.db, 'brands', ids[1]!);
+    try {
+      expect((await agent.post('/api/brands/bulk-delete').send({ ids })).status).toBe(500);
+    } finally {
+      await restore();
+    }
+    // The first brand was deleted in the same transaction before the second failed: it is all back.
+    expect([await count('brands'), await count('contacts')]).toEqual([brands, contacts]);
+    expect((await agent.get('/api/brands?q=gamma')).body.total).toBe(1);
+    const { agent: admin } = await t.signedInAgent('admin@example.org', 'admin');
+    expect(((await admin.get('/api/deleted')).body as Array<{ entityId: number }>).map((item) => item.entityId)).not.toContain(ids[0]);
   });
 
   it('refuses published professionals, naming them, and deletes none of the others', async () => {

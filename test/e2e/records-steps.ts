@@ -51,8 +51,8 @@ export function cardTitles(page: Page): Promise<string[]> {
  * A watched page for the record screens. The harness serves only the built assets, not public/favicon.svg, so
  * Chromium's favicon request would log a 404 at random moments: it is answered from the real file instead.
  */
-export async function openRecordsPage(browser: Browser): Promise<WatchedPage> {
-  const watched = await openPage(browser);
+export async function openRecordsPage(browser: Browser, options?: Parameters<typeof openPage>[1]): Promise<WatchedPage> {
+  const watched = await openPage(browser, options);
   await watched.context.route('**/favicon.svg', (route) => route.fulfill({ path: 'public/favicon.svg', contentType: 'image/svg+xml' }));
   return watched;
 }

@@ -14,7 +14,7 @@ import { RecordInputSchemas } from '@shared/schemas/records.js';
 import type { MultipartBody } from './multipart.js';
 import type { DeclaredRoute } from './routes.js';
 import type { IdOwner, Json } from './values.js';
-import { BulkDeleteSchema, BulkTagsSchema } from '@shared/schemas/bulk.js';
+import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema } from '@shared/schemas/bulk.js';
 import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -168,6 +168,14 @@ export function apiRouteModels(): Map<string, RouteModel> {
       object(BulkTagsSchema, [
         ['ids', { a: [{ id: 'contact', pick: 0 }] }],
         ['add', s('fuzz')],
+      ]),
+    ],
+    ['POST /api/contacts/bulk-delete', object(BulkDeleteSchema, [['ids', { a: [{ id: 'contact', pick: 0 }] }]])],
+    [
+      'POST /api/contacts/bulk-mailchimp',
+      object(BulkMailchimpSchema, [
+        ['ids', { a: [{ id: 'contact', pick: 0 }] }],
+        ['audienceId', s('abc123')],
       ]),
     ],
     ['GET /api/jobs', none(['type', 'state', 'limit'])],

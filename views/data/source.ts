@@ -9,7 +9,8 @@ import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
 import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
-import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
+import type { IntegrationsOverview, MailchimpAudience } from '@shared/schemas/integrations.js';
+import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import { apiRequest } from './http.js';
@@ -55,6 +56,12 @@ export interface DataSource {
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
   deleteRecord(kind: RecordType, id: number): Promise<void>;
   bulkDeleteRecords(kind: RecordType, ids: readonly number[]): Promise<{ deleted: number }>;
+  /** The contacts directory's bulk actions. */
+  bulkDeleteContacts(ids: readonly number[]): Promise<{ deleted: number }>;
+  bulkTagContacts(ids: readonly number[], change: { add: string; remove: string }): Promise<{ updated: number }>;
+  addContactsToAudience(ids: readonly number[], audienceId: string): Promise<BulkMailchimpResult>;
+  /** The Mailchimp audiences a selection of contacts can be added to. */
+  mailchimpAudiences(): Promise<MailchimpAudience[]>;
   createContact(input: unknown): Promise<Contact>;
   updateContact(id: number, input: unknown): Promise<Contact>;
   deleteContact(id: number): Promise<void>;
@@ -142,6 +149,10 @@ const browserDataSource: DataSource = {
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),
   bulkDeleteRecords: (kind, ids) => apiRequest('POST', `${RECORD_TYPE_INFO[kind].apiPath}/bulk-delete`, { ids }),
+  bulkDeleteContacts: (ids) => apiRequest('POST', '/api/contacts/bulk-delete', { ids }),
+  bulkTagContacts: (ids, change) => apiRequest('POST', '/api/contacts/bulk-tags', { ids, ...change }),
+  addContactsToAudience: (ids, audienceId) => apiRequest('POST', '/api/contacts/bulk-mailchimp', { ids, audienceId }),
+  mailchimpAudiences: () => read('/api/mailchimp/audiences'),
   createContact: (input) => apiRequest('POST', '/api/contacts', input),
   updateContact: (id, input) => apiRequest('PUT', `/api/contacts/${id}`, input),
   deleteContact: (id) => apiRequest('DELETE', `/api/contacts/${id}`),

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { bulkTagContacts } from '@services/contacts/bulk.js';
+import { bulkAddToAudience, bulkDeleteContacts, bulkTagContacts } from '@services/contacts/bulk.js';
 import { listDirectory } from '@services/contacts/directory.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 import { actorOf } from '../actor.js';
@@ -14,6 +14,12 @@ export function contactsBulkRouter(): Router {
   const router = Router();
   router.post('/contacts/bulk-tags', async (req, res) => {
     res.json(await bulkTagContacts(req.ctx, actorOf(req), req.body));
+  });
+  router.post('/contacts/bulk-delete', async (req, res) => {
+    res.json(await bulkDeleteContacts(req.ctx, actorOf(req), req.body));
+  });
+  router.post('/contacts/bulk-mailchimp', async (req, res) => {
+    res.json(await bulkAddToAudience(req.ctx, actorOf(req), req.body));
   });
   return router;
 }

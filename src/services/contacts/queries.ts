@@ -38,10 +38,11 @@ export async function clearOtherPrimaries(trx: Db, entityType: ContactOwnerType,
   await trx('contacts').where({ entityType, entityId, isPrimary: true }).whereNot({ id: keepId }).update({ isPrimary: false });
 }
 
-/** The contacts of the given ids, locked for update (a bulk change reads them first). */
-export async function findContactsForUpdate(trx: Db, ids: readonly number[]): Promise<Contact[]> {
-  const rows = (await trx('contacts')
+/** The contacts of the given ids in id order, locked for update when a bulk change reads them first. */
+export async function findContactsByIds(db: Db, ids: readonly number[], options: { forUpdate?: boolean } = {}): Promise<Contact[]> {
+  const query = db('contacts')
     .whereIn('id', [...ids])
-    .forUpdate()) as Array<Record<string, unknown>>;
-  return rows.map(decode);
+    .orderBy('id');
+  if (options.forUpdate) query.forUpdate();
+  return ((await query) as Array<Record<string, unknown>>).map(decode);
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Contact } from '@shared/schemas/attachments.js';
 import { withTransaction } from '@db/transaction.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
@@ -5,7 +6,7 @@ import { assertOwnerExists, lockOwner, mergeOver, ownersInLockOrder } from '../a
 import type { ContactOwnerType } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
-import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
+import { changedFields, historyActorOf, recordHistory, type HistoryChange } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
@@ -72,10 +73,23 @@ export async function deleteContact(ctx: AppContext, actor: Actor, id: number): 
   requireRole(actor, 'staff');
   await withTransaction(ctx, async (trx) => {
     const contact = await findContact(trx, id);
-    if (!contact || !(await deleteContactRow(trx, id))) throw notFound('Contact not found');
-    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
-      { entityType: 'contact', entityId: id, action: 'delete', changes: contact },
-    ]);
+    if (!contact) throw notFound('Contact not found');
+    await deleteContactsIn(trx, ctx, actor, [contact]);
   });
   ctx.log.info({ event: 'contact_deleted', contactId: id, userId: actor.userId }, 'contact deleted');
+}
+
+/**
+ * Deletes contacts read inside the caller's transaction, each with a history entry holding what it was. The single
+ * delete and the bulk delete both go through here.
+ */
+export async function deleteContactsIn(trx: Knex.Transaction, ctx: AppContext, actor: Actor, contacts: readonly Contact[]): Promise<void> {
+  for (const contact of contacts) if (!(await deleteContactRow(trx, contact.id))) throw notFound('Contact not found');
+  const entries = contacts.map((contact): HistoryChange => ({
+    entityType: 'contact',
+    entityId: contact.id,
+    action: 'delete',
+    changes: contact,
+  }));
+  if (entries.length > 0) await recordHistory(trx, ctx, await historyActorOf(trx, actor), entries);
 }

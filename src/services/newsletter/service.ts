@@ -1,31 +1,33 @@
 import * as z from 'zod';
-import { MailchimpError } from '@integrations/mailchimp/client.js';
+import { MailchimpError, type MailchimpClient } from '@integrations/mailchimp/client.js';
 import { text } from '@shared/schemas/text.js';
+import { audienceId } from '@shared/schemas/integrations.js';
 import type { AppContext } from '../context.js';
 import { CONTACT_OWNER_TYPES } from '@shared/record-types.js';
 import { mailchimpClient } from '../integrations/clients.js';
 import { integrationErrorFrom } from '../integrations/errors.js';
-import { upsertAudienceMember } from '../integrations/service.js';
+import { upsertAudienceMember, type MemberOutcome } from '../integrations/service.js';
 import { parseInput } from '../validate.js';
-import { contactsWithEmail } from './queries.js';
+import { contactsWithEmail, type ContactForNewsletter } from './queries.js';
 
 export const PushOptionsSchema = z
   .object({
-    audienceId: text('An audience id is required')
-      .trim()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid audience id'),
+    audienceId,
     ownerType: z.enum(CONTACT_OWNER_TYPES, { error: `Owner type must be one of: ${CONTACT_OWNER_TYPES.join(', ')}` }).optional(),
     tag: text().trim().min(1, 'The tag must not be empty').optional(),
     dryRun: z.boolean().optional(),
   })
   .strict();
 
+/** One audience member made of one or more contacts sharing an address. */
 interface PushMember {
   email: string;
   firstName: string;
   lastName: string;
   phone: string | null;
   tags: string[];
+  /** The contacts this member was made of. */
+  contactIds: number[];
 }
 
 export interface PushResult {
@@ -40,7 +42,7 @@ export interface PushResult {
 }
 
 /** Contacts become one member per address (case-insensitive); tags of all contacts with that address are merged. */
-function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmail>>, tag?: string): PushMember[] {
+export function membersFrom(contacts: readonly ContactForNewsletter[], tag?: string): PushMember[] {
   const byEmail = new Map<string, PushMember>();
   const wanted = tag?.toLowerCase();
   for (const contact of contacts) {
@@ -50,6 +52,7 @@ function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmail>>, ta
     if (member) {
       for (const t of contact.mailchimpTags) if (!member.tags.includes(t)) member.tags.push(t);
       member.phone ??= contact.phone;
+      member.contactIds.push(contact.id);
     } else {
       byEmail.set(key, {
         email: contact.email.trim(),
@@ -57,6 +60,7 @@ function membersFrom(contacts: Awaited<ReturnType<typeof contactsWithEmail>>, ta
         lastName: contact.lastName,
         phone: contact.phone,
         tags: [...contact.mailchimpTags],
+        contactIds: [contact.id],
       });
     }
   }
@@ -68,9 +72,38 @@ const PUSH_BATCH_SIZE = 50;
 const fatalStatus = (reason: unknown) => reason instanceof MailchimpError && [401, 403, 404].includes(reason.status ?? 0);
 
 /**
- * Pushes contacts to an audience as upserts with their tags, a batch at a time (the client keeps at most 10
- * requests in flight). One member's failure is reported and the rest carry on.
+ * Upserts members into an audience a batch at a time (the client keeps at most 10 requests in flight), never
+ * re-subscribing an unsubscribed address. One member's failure is its outcome and the rest carry on; an audience
+ * that does not exist, or a rejected key, fails every member of the first batch alike and is thrown instead.
  */
+export async function upsertMembers(
+  client: MailchimpClient,
+  audienceId: string,
+  members: readonly PushMember[],
+  hooks: { beforeBatch?: () => Promise<void>; onProgress?: (done: number, total: number) => void } = {},
+): Promise<Array<PromiseSettledResult<MemberOutcome>>> {
+  const outcomes: Array<PromiseSettledResult<MemberOutcome>> = [];
+  for (let start = 0; start < members.length; start += PUSH_BATCH_SIZE) {
+    await hooks.beforeBatch?.();
+    const batch = members.slice(start, start + PUSH_BATCH_SIZE);
+    const settled = await Promise.allSettled(batch.map((member) => upsertAudienceMember(client, audienceId, member)));
+    const first = settled[0];
+    if (start === 0 && first?.status === 'rejected' && settled.every((o) => o.status === 'rejected' && fatalStatus(o.reason))) {
+      throw integrationErrorFrom(first.reason);
+    }
+    outcomes.push(...settled);
+    hooks.onProgress?.(outcomes.length, members.length);
+  }
+  return outcomes;
+}
+
+/** Why Mailchimp refused a member, as readable text. */
+export function failureMessage(reason: unknown): string {
+  const error = integrationErrorFrom(reason);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Pushes contacts (all, or of one owner type or tag) to an audience as upserts with their tags. */
 export async function pushContacts(
   ctx: AppContext,
   input: unknown,
@@ -90,28 +123,15 @@ export async function pushContacts(
     dryRun: Boolean(options.dryRun),
   };
   if (options.dryRun) return result;
-  let done = 0;
-  for (let start = 0; start < members.length; start += PUSH_BATCH_SIZE) {
-    await beforeBatch?.();
-    const batch = members.slice(start, start + PUSH_BATCH_SIZE);
-    const outcomes = await Promise.allSettled(batch.map((member) => upsertAudienceMember(client, options.audienceId, member)));
-    outcomes.forEach((outcome, index) => {
-      if (outcome.status === 'fulfilled')
-        result[outcome.value === 'added' ? 'added' : outcome.value === 'updated' ? 'updated' : 'unsubscribed']++;
-      else {
-        result.failed++;
-        const error = integrationErrorFrom(outcome.reason);
-        result.errors.push(`${batch[index]!.email}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
-    done += batch.length;
-    onProgress?.(done, members.length);
-    // An audience that does not exist, or a rejected key, fails every member alike: stop at the first batch.
-    const first = outcomes[0];
-    if (start === 0 && first?.status === 'rejected' && outcomes.every((o) => o.status === 'rejected' && fatalStatus(o.reason))) {
-      throw integrationErrorFrom(first.reason);
+  const outcomes = await upsertMembers(client, options.audienceId, members, { beforeBatch, onProgress });
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled')
+      result[outcome.value === 'added' ? 'added' : outcome.value === 'updated' ? 'updated' : 'unsubscribed']++;
+    else {
+      result.failed++;
+      result.errors.push(`${members[index]!.email}: ${failureMessage(outcome.reason)}`);
     }
-  }
+  });
   ctx.log.info({ audienceId: options.audienceId, ...result, errors: result.errors.length }, 'newsletter push finished');
   return result;
 }

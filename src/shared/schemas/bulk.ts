@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { tags } from './contacts.js';
+import { audienceId } from './integrations.js';
 
 /** Bulk actions (delete, tags, export of a selection) take at most this many ids a call. */
 export const MAX_BULK_IDS = 1000;
@@ -31,3 +32,18 @@ export const BulkTagsSchema = z
   .object({ ids: idList, add: tags, remove: tags })
   .strict()
   .refine((body) => body.add.length > 0 || body.remove.length > 0, { message: 'Name a tag to add or to remove', path: ['add'] });
+
+/** POST /api/contacts/bulk-mailchimp: the selected contacts go to this audience. */
+export const BulkMailchimpSchema = z.object({ ids: idList, audienceId }).strict();
+
+/**
+ * What adding contacts to an audience did: `added` new members, `updated` members already there, `skipped`
+ * contacts left out (no email address, or the address unsubscribed from this audience: never re-subscribed), and
+ * each contact Mailchimp refused, with its reason.
+ */
+export interface BulkMailchimpResult {
+  added: number;
+  updated: number;
+  skipped: number;
+  failed: Array<{ id: number; email: string; message: string }>;
+}

@@ -1,4 +1,5 @@
 import type { SyncKind } from '../record-types.js';
+import { text } from './text.js';
 
 /** Wire shapes of the integrations area: what the sync, WordPress and Mailchimp endpoints answer. */
 
@@ -66,3 +67,8 @@ export interface IntegrationsOverview {
   mailchimp: { configured: boolean };
   latestRuns: Record<SyncKind, SyncRunView | null>;
 }
+
+/** A Mailchimp audience id, as the audiences list gives it. */
+export const audienceId = text('An audience id is required')
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid audience id');

@@ -17,19 +17,28 @@ export function preferenceIntent(list: ListName, setting: 'view' | 'columns'): I
   };
 }
 
-/** Deletes the selected records (the form's `ids`, comma separated) in one call, then shows the list again. */
-function bulkDeleteIntent(config: RecordConfig): IntentHandler {
+/** The selection a bulk form posts: its `ids` field, comma separated. */
+export function postedIds(form: FormData): number[] {
+  return String(form.get('ids') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
+}
+
+/**
+ * Deletes the selected rows (the form's `ids`) in one call through `remove`, announces `deleted(n)`, then shows the
+ * list again; a refusal is toasted under `failedTitle`.
+ */
+export function bulkDeleteIntent(
+  remove: (context: unknown, ids: number[]) => Promise<{ deleted: number }>,
+  words: { deleted(count: number): string; failedTitle: string },
+): IntentHandler {
   return async ({ request, context }, form) => {
-    const ids = String(form.get('ids') ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map(Number);
-    const { pluralNoun } = RECORD_TYPE_INFO[config.kind];
     try {
-      const { deleted } = await dataSource(context).bulkDeleteRecords(config.kind, ids);
-      announce(context, deleted === 1 ? config.messages.deleted : `${deleted} ${pluralNoun} deleted`);
+      const { deleted } = await remove(context, postedIds(form));
+      announce(context, words.deleted(deleted));
     } catch (error) {
-      return failed(context, `Could not delete the selected ${pluralNoun}`, error);
+      return failed(context, words.failedTitle, error);
     }
     return sameLocation(request);
   };
@@ -42,6 +51,9 @@ export function listAction(config: RecordConfig) {
     view: preferenceIntent(list, 'view'),
     columns: preferenceIntent(list, 'columns'),
     delete: deleteRecordIntent(config, 'list'),
-    'bulk-delete': bulkDeleteIntent(config),
+    'bulk-delete': bulkDeleteIntent((context, ids) => dataSource(context).bulkDeleteRecords(config.kind, ids), {
+      deleted: (count) => (count === 1 ? config.messages.deleted : `${count} ${RECORD_TYPE_INFO[config.kind].pluralNoun} deleted`),
+      failedTitle: `Could not delete the selected ${RECORD_TYPE_INFO[config.kind].pluralNoun}`,
+    }),
   });
 }

@@ -1,6 +1,6 @@
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useNavigation } from 'react-router';
+import { Link, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '@shared/list-query.js';
@@ -8,8 +8,8 @@ import { DEFAULT_SORT, type SortDirection } from '@shared/schemas/records.js';
 import { listPageHref, pageCount } from './list-query.js';
 import type { ListDisplay } from './loaders.js';
 import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
-import { BulkBar, exportHref, SelectBox, useSelection } from './selection.js';
-import { recordTypeOfSegment } from '@shared/record-types.js';
+import { BulkBar, exportHref, matchingRecordIds, SelectBox, SelectPageBox, useSelection } from './selection.js';
+import { RECORD_TYPE_INFO, recordTypeOfSegment } from '@shared/record-types.js';
 
 interface FilterOption {
   value: string;
@@ -212,7 +212,8 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
   const empty = props.empty(searching);
   const followLink = useInAppLinkClicks();
   const kind = recordTypeOfSegment(props.listPath.slice(1))!;
-  const selection = useSelection(props.items.map(props.itemKey), props.query);
+  const selection = useSelection(props.items.map(props.itemKey), `${props.query.q}\n${props.query.filter}`);
+  const location = useLocation();
   const sortHref = (sort: string, dir: SortDirection) =>
     listPageHref(props.listPath, { ...props.query, sort, dir, page: 1 }, props.filter?.param);
   const canWrite = useCanWrite();
@@ -244,7 +245,15 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
           Export CSV
         </a>
       </div>
-      <BulkBar kind={kind} selection={selection} total={props.total} pageSize={props.pageSize} query={props.query} />
+      <BulkBar
+        selection={selection}
+        total={props.total}
+        pageSize={props.pageSize}
+        noun={RECORD_TYPE_INFO[kind].noun}
+        pluralNoun={RECORD_TYPE_INFO[kind].pluralNoun}
+        matchingIds={() => matchingRecordIds(kind, location.search)}
+        exportHref={(ids) => exportHref(kind, props.query, ids)}
+      />
       {!props.problem && (
         <p className="muted records-count" role="status">
           {props.total === 1 ? '1 result' : `${props.total} results`}
@@ -277,14 +286,7 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
             items={props.items}
             itemKey={props.itemKey}
             lead={{
-              header: (
-                <input
-                  type="checkbox"
-                  aria-label="Select all on this page"
-                  checked={selection.allMatching || selection.pageSelected}
-                  onChange={selection.togglePage}
-                />
-              ),
+              header: <SelectPageBox selection={selection} />,
               cell: (item) => <SelectBox selection={selection} id={props.itemKey(item)} label={props.itemLabel(item)} />,
             }}
           />

@@ -1,4 +1,4 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { readListQuery, filterParamOf, type ListView } from '@shared/list-query.js';
 import { MAX_BULK_IDS } from '@shared/schemas/bulk.js';
@@ -9,17 +9,17 @@ import { toast } from '../ui/toast.js';
 import { ConfirmDeleteButton } from './delete-dialog.js';
 
 /**
- * Which records of a list are selected for a bulk action: ids ticked on any page, or "all N matching" the list's
- * search and filter. Shift-click ticks (or unticks) the range from the last box clicked on this page. A new search
- * or filter starts afresh.
+ * Which rows of a list are selected for a bulk action: ids ticked on any page, or "all N matching" the list's
+ * search and filters. Shift-click ticks (or unticks) the range from the last box clicked on this page. `scope` is the
+ * list's search and filters as one text: a new search or filter starts afresh.
  */
-export function useSelection(pageIds: readonly number[], query: ListView) {
+export function useSelection(pageIds: readonly number[], scope: string) {
   const [selected, setSelected] = useState<readonly number[]>([]);
   const [allMatching, setAllMatching] = useState(false);
   const anchor = useRef<number | null>(null);
-  const [scope, setScope] = useState(`${query.q}\n${query.filter}`);
-  if (scope !== `${query.q}\n${query.filter}`) {
-    setScope(`${query.q}\n${query.filter}`);
+  const [shownScope, setShownScope] = useState(scope);
+  if (shownScope !== scope) {
+    setShownScope(scope);
     setSelected([]);
     setAllMatching(false);
   }
@@ -73,46 +73,64 @@ export function exportHref(kind: RecordType, query: ListView, ids?: readonly num
   });
 }
 
-/** Every id matching the list's search and filter, read page by page from the list API (at most the bulk limit). */
-async function matchingIds(kind: RecordType, search: string): Promise<number[]> {
-  const read = readListQuery(kind, new URLSearchParams(search), 'page');
-  if (!read.ok) throw new Error(read.message);
+/** Every id of a list, read page by page (100 a read) up to the bulk limit; `readPage` reads one page from an offset. */
+export async function collectIds(readPage: (limit: number, offset: number) => Promise<{ items: ReadonlyArray<{ id: number }> }>) {
   const ids: number[] = [];
   for (let offset = 0; ids.length < MAX_BULK_IDS; offset += 100) {
-    const page = await dataSource(null).listRecords(kind, { ...read.query, limit: 100, offset });
+    const page = await readPage(100, offset);
     ids.push(...page.items.map((item) => item.id));
     if (page.items.length < 100) break;
   }
   return ids;
 }
 
-/** What can be done with a selection: delete (one confirmation naming the count), export, or clear it. */
-export function BulkBar({
-  kind,
-  selection,
-  total,
-  pageSize,
-  query,
-}: {
-  kind: RecordType;
+/** Every id matching a record list's search and filter (at most the bulk limit). */
+export function matchingRecordIds(kind: RecordType, search: string): Promise<number[]> {
+  const read = readListQuery(kind, new URLSearchParams(search), 'page');
+  if (!read.ok) return Promise.reject(new Error(read.message));
+  return collectIds((limit, offset) => dataSource(null).listRecords(kind, { ...read.query, limit, offset }));
+}
+
+/**
+ * The selection's ids for a bulk action, read from the list when "all N matching" is selected; null (after a toast
+ * saying why) when more than the bulk limit are selected. `done` says what the action does ('deleted').
+ */
+export type SelectedIds = (done: string) => Promise<number[] | null>;
+
+export interface BulkBarProps {
   selection: Selection;
   total: number;
   pageSize: number;
-  query: ListView;
-}) {
+  /** How one and several of the list's rows are called ('brand', 'brands'). */
+  noun: string;
+  pluralNoun: string;
+  /** Every id matching the list's search and filters (at most the bulk limit). */
+  matchingIds(): Promise<number[]>;
+  /** The CSV download of the given ids (or of the whole list when none are given). */
+  exportHref(ids?: readonly number[]): string;
+  /** The list's own bulk actions, placed after Delete selected (the contacts directory's tags and audience). */
+  actions?(selectedIds: SelectedIds, count: number): ReactNode;
+}
+
+/** What can be done with a selection: delete (one confirmation naming the count), export, the list's own actions, or clear it. */
+export function BulkBar({ selection, total, pageSize, noun, pluralNoun, matchingIds, exportHref, actions }: BulkBarProps) {
   const fetcher = useFetcher();
   const location = useLocation();
   const count = selection.allMatching ? total : selection.selected.length;
   if (count === 0) return null;
-  const { pluralNoun, noun } = RECORD_TYPE_INFO[kind];
   const words = count === 1 ? `1 ${noun}` : `${count} ${pluralNoun}`;
 
-  async function deleteSelected() {
+  const selectedIds: SelectedIds = async (done) => {
     if (count > MAX_BULK_IDS) {
-      toast({ title: `At most ${MAX_BULK_IDS} ${pluralNoun} can be deleted at a time`, variant: 'destructive' });
-      return;
+      toast({ title: `At most ${MAX_BULK_IDS} ${pluralNoun} can be ${done} at a time`, variant: 'destructive' });
+      return null;
     }
-    const ids = selection.allMatching ? await matchingIds(kind, location.search) : selection.selected;
+    return selection.allMatching ? matchingIds() : [...selection.selected];
+  };
+
+  async function deleteSelected() {
+    const ids = await selectedIds('deleted');
+    if (!ids) return;
     await fetcher.submit({ intent: 'bulk-delete', ids: ids.join(',') }, { method: 'post', action: location.pathname + location.search });
     selection.clear();
   }
@@ -131,12 +149,25 @@ export function BulkBar({
         question={`Are you sure you want to delete ${words}? This cannot be undone.`}
         onConfirm={deleteSelected}
       />
-      <a className="btn btn-outline btn-sm" href={exportHref(kind, query, selection.allMatching ? undefined : selection.selected)} download>
+      <a className="btn btn-outline btn-sm" href={exportHref(selection.allMatching ? undefined : selection.selected)} download>
         Export selected
       </a>
+      {actions?.(selectedIds, count)}
       <button type="button" className="btn btn-outline btn-sm" onClick={selection.clear}>
         Clear selection
       </button>
     </div>
+  );
+}
+
+/** The head cell of a table with selection boxes: ticks (or unticks) every row of this page. */
+export function SelectPageBox({ selection }: { selection: Selection }) {
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select all on this page"
+      checked={selection.allMatching || selection.pageSelected}
+      onChange={selection.togglePage}
+    />
   );
 }

@@ -5,8 +5,10 @@ import { CONTACT_SORTS, type ContactSort, type DirectoryContact } from '@shared/
 import { PAGE_SIZE, type Page, type SortDirection } from '@shared/schemas/records.js';
 import { fullName } from '@views/components/attachments/paths.js';
 import { OwnerLink } from '@views/components/attachments/owner-link.js';
-import { intentAction } from '@views/components/records/actions.js';
-import { preferenceIntent } from '@views/components/records/list-actions.js';
+import { announce, failed, intentAction, sameLocation, type IntentHandler } from '@views/components/records/actions.js';
+import { bulkDeleteIntent, postedIds, preferenceIntent } from '@views/components/records/list-actions.js';
+import { BulkBar, collectIds, SelectBox, SelectPageBox, useSelection } from '@views/components/records/selection.js';
+import { ContactBulkActions, type AudienceAnswer } from './bulk-actions.js';
 import { pageCount } from '@views/components/records/list-query.js';
 import {
   ColumnPicker,
@@ -37,10 +39,13 @@ function paramsOf(search: URLSearchParams): DirectoryParams {
   return { ...(Object.fromEntries(PARAMS.map((name) => [name, search.get(name) ?? ''])) as Record<(typeof PARAMS)[number], string>), page };
 }
 
+/** The parameters that are set (an empty one stays out of the URL). */
+const withoutBlanks = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+
 export const loader = gated(async ({ request, context }: LoaderFunctionArgs): Promise<DirectoryData> => {
   const ds = dataSource(context);
   const params = paramsOf(new URL(request.url).searchParams);
-  const api = Object.fromEntries(PARAMS.filter((name) => params[name] !== '').map((name) => [name, params[name]]));
+  const api = withoutBlanks(Object.fromEntries(PARAMS.map((name) => [name, params[name]])));
   const pendingDisplay = listDisplayOf(ds, 'contacts');
   try {
     const [list, display] = await Promise.all([
@@ -62,7 +67,45 @@ export const loader = gated(async ({ request, context }: LoaderFunctionArgs): Pr
   }
 });
 
-export const action = intentAction({ view: preferenceIntent('contacts', 'view'), columns: preferenceIntent('contacts', 'columns') });
+const contactsWord = (count: number) => (count === 1 ? '1 contact' : `${count} contacts`);
+
+/** Adds or removes the typed tags on the selected contacts, then shows the list again. */
+const bulkTagsIntent: IntentHandler = async ({ request, context }, form) => {
+  const change = { add: String(form.get('add') ?? ''), remove: String(form.get('remove') ?? '') };
+  try {
+    const { updated } = await dataSource(context).bulkTagContacts(postedIds(form), change);
+    announce(context, `Tags changed on ${contactsWord(updated)}`);
+  } catch (error) {
+    return failed(context, 'Could not change the tags of the selected contacts', error);
+  }
+  return sameLocation(request);
+};
+
+/** Adds the selected contacts to a Mailchimp audience; the dialog shows the report it hands back. */
+const bulkMailchimpIntent: IntentHandler = async ({ context }, form) => {
+  try {
+    const result = await dataSource(context).addContactsToAudience(postedIds(form), String(form.get('audienceId') ?? ''));
+    announce(
+      context,
+      `Mailchimp: ${result.added} added, ${result.updated} updated, ${result.skipped} skipped, ${result.failed.length} failed`,
+    );
+    const answer: AudienceAnswer = { mailchimp: result };
+    return answer;
+  } catch (error) {
+    return failed(context, 'Could not add the selected contacts to the audience', error);
+  }
+};
+
+export const action = intentAction({
+  view: preferenceIntent('contacts', 'view'),
+  columns: preferenceIntent('contacts', 'columns'),
+  'bulk-delete': bulkDeleteIntent((context, ids) => dataSource(context).bulkDeleteContacts(ids), {
+    deleted: (count) => (count === 1 ? 'Contact deleted successfully' : `${count} contacts deleted`),
+    failedTitle: 'Could not delete the selected contacts',
+  }),
+  'bulk-tags': bulkTagsIntent,
+  'bulk-mailchimp': bulkMailchimpIntent,
+});
 
 const href = (params: DirectoryParams, change: Partial<DirectoryParams>) => {
   const next = { ...params, ...change };
@@ -100,6 +143,15 @@ export function Component() {
   const current = { sort, dir: (params.dir || CONTACT_SORTS[sort] || 'desc') as SortDirection };
   const sortHref = (next: string, dir: SortDirection) => href(params, { sort: next, dir, page: 1 });
   const pages = pageCount(total, PAGE_SIZE);
+  const filters = { q: params.q, ownerType: params.ownerType, tag: params.tag, primary: params.primary };
+  const selection = useSelection(
+    items.map((contact) => contact.id),
+    Object.values(filters).join('\n'),
+  );
+  const listed = withoutBlanks({ ...filters, sort: params.sort, dir: params.dir });
+  const exportHref = (ids?: readonly number[]) => withQuery('/api/export/contacts', { ...listed, ids: ids?.join(',') });
+  const matchingIds = () =>
+    collectIds((limit, offset) => dataSource(null).contactsDirectory({ ...listed, limit: String(limit), offset: String(offset) }));
   return (
     <div className="page records-list">
       <div className="page-header">
@@ -156,7 +208,20 @@ export function Component() {
           keep={{ q: params.q, ownerType: params.ownerType, tag: params.tag, primary: params.primary }}
         />
         {display.layout === 'table' && <ColumnPicker columns={columns} shown={display.columns} />}
+        <a className="btn btn-outline btn-sm" href={exportHref()} download>
+          Export CSV
+        </a>
       </div>
+      <BulkBar
+        selection={selection}
+        total={total}
+        pageSize={PAGE_SIZE}
+        noun="contact"
+        pluralNoun="contacts"
+        matchingIds={matchingIds}
+        exportHref={exportHref}
+        actions={(selectedIds, count) => <ContactBulkActions selectedIds={selectedIds} count={count} onDone={selection.clear} />}
+      />
       {problem ? (
         <Alert variant="destructive">{problem}</Alert>
       ) : (
@@ -175,11 +240,16 @@ export function Component() {
           columns={columns.filter((column) => display.columns.includes(column.key))}
           items={items}
           itemKey={(c) => c.id}
+          lead={{
+            header: <SelectPageBox selection={selection} />,
+            cell: (contact) => <SelectBox selection={selection} id={contact.id} label={fullName(contact)} />,
+          }}
         />
       ) : (
         <ul className="card-grid records-grid" aria-label="Contacts">
           {items.map((contact) => (
             <li key={contact.id} className="records-grid-item">
+              <SelectBox selection={selection} id={contact.id} label={fullName(contact)} />
               <article className="card record-card records-card" data-testid="contact-card">
                 <h2 className="records-card-title">
                   <Link to={`/contacts/${contact.id}`}>{fullName(contact)}</Link>
