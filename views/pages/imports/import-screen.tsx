@@ -199,6 +199,14 @@ function Results({ config, result }: { config: ScreenConfig; result: Result }) {
   );
 }
 
+/** A finished import's tiles and errors, as its screen shows them (the Jobs page shows the same). */
+export function ImportResults({ kind, result }: { kind: ImportKind; result: Result }) {
+  return <Results config={SCREENS[kind]} result={result} />;
+}
+
+/** The import's toast text: 'Updated {n} events, created {n} contacts' or 'Created {n} brands and {n} contacts'. */
+export const describeImport = (kind: ImportKind, result: Result) => SCREENS[kind].describe(result);
+
 /** The bulk import screen of spec point 2, shared by events and brands. */
 export function ImportScreen({ kind }: { kind: ImportKind }) {
   const config = SCREENS[kind];
