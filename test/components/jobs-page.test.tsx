@@ -84,6 +84,7 @@ describe('Jobs page', () => {
     expect(item(2).textContent).toContain('Events · dry run');
     expect(within(item(2)).getByTestId('job-counts').textContent).toBe('Updated 4 events, created 6 contacts');
     expect(within(item(1)).getByTestId('job-state').textContent).toBe('Failed');
+    expect(within(item(1)).getByTestId('job-counts').textContent).toBe('Could not reach WordPress at https://cms.example.org');
     expect(item(1).textContent).toContain('By staff@example.org');
   });
 

@@ -149,25 +149,31 @@ function JobItem({ listed }: { listed: JobView }) {
     <li className="job-item" data-testid={`job-${job.id}`}>
       <details>
         <summary className="job-summary">
-          <span className="job-title">
-            <strong>{JOB_TYPE_LABELS[job.type]}</strong> <span className="muted">#{job.id}</span>
-          </span>
-          <Badge tone={STATE_TONES[job.state]} data-testid="job-state">
-            {labelOf(JOB_STATE_LABELS, job.state)}
-          </Badge>
-          <span className="job-params">{paramsSummary(job)}</span>
-          <span className="muted job-meta">
-            By {startedBy(job)} · started {format.dateTime(job.startedAt ?? job.createdAt)}
-            {job.finishedAt && ` · finished ${format.dateTime(job.finishedAt)}`}
-            {finishedIn && ` · took ${finishedIn}`}
-          </span>
-          {!running && (
-            <span className="job-counts" data-testid="job-counts">
-              {job.state === 'succeeded'
-                ? countsSummary(job)
-                : `${job.progress.done.toLocaleString('en')} / ${job.progress.total?.toLocaleString('en') ?? '?'} ${UNITS[job.type]}`}
+          <span className="job-head">
+            <span className="job-title">
+              <strong>{JOB_TYPE_LABELS[job.type]}</strong> <span className="muted">#{job.id}</span>
             </span>
-          )}
+            <Badge tone={STATE_TONES[job.state]} data-testid="job-state">
+              {labelOf(JOB_STATE_LABELS, job.state)}
+            </Badge>
+            <span className="job-params">{paramsSummary(job)}</span>
+          </span>
+          <span className="job-foot">
+            {!running && (
+              <span className="job-counts" data-testid="job-counts">
+                {job.state === 'succeeded'
+                  ? countsSummary(job)
+                  : job.state === 'failed'
+                    ? (job.error?.message ?? 'Failed')
+                    : `${job.progress.done.toLocaleString('en')} / ${job.progress.total?.toLocaleString('en') ?? '?'} ${UNITS[job.type]}`}
+              </span>
+            )}
+            <span className="muted job-meta">
+              By {startedBy(job)} · started {format.dateTime(job.startedAt ?? job.createdAt)}
+              {job.finishedAt && ` · finished ${format.dateTime(job.finishedAt)}`}
+              {finishedIn && ` · took ${finishedIn}`}
+            </span>
+          </span>
         </summary>
         <div className="job-detail">
           {running ? <p className="muted">Still running: its result shows here when it has finished.</p> : <JobOutcome job={job} />}
