@@ -191,6 +191,15 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     await expect(listed.nth(1).getByTestId('push-summary').textContent()).resolves.toBe(
       'Dry run: 2 contacts would be pushed to audience runners1',
     );
+
+    // On a phone neither the push form nor the opened jobs scroll sideways.
+    await page.setViewportSize({ width: 390, height: 800 });
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await sideways()).toBe(0);
+    await page.goto(`${server.baseUrl}/integrations?tab=email`);
+    await waitForHydration(page);
+    await page.getByTestId('push-form').waitFor();
+    expect(await sideways()).toBe(0);
     watched.assertClean();
   }, 120_000);
 });
