@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { messageOf } from '@shared/api-error.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, type ContactOwnerType } from '@shared/record-types.js';
-import { isFinished, type JobView } from '@shared/schemas/jobs.js';
+import { isFinished } from '@shared/schemas/jobs.js';
 import { describePush, type PushResult } from '@shared/schemas/newsletter.js';
 import type { MailchimpAudience } from '@shared/schemas/integrations.js';
 import { Button, Input, Label } from '@views/components/ui/primitives.js';
@@ -9,23 +9,7 @@ import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { JobProgressBar, useActiveJobs, useJob } from '../jobs/job-progress.js';
-
-/** A finished push as `pacer newsletter push` prints it: the summary line, then each member that failed. */
-export function PushSummary({ job }: { job: JobView }) {
-  const result = job.result as unknown as PushResult;
-  return (
-    <div className="push-summary" data-testid="push-summary">
-      <p>{describePush(result, String(job.params.audienceId))}</p>
-      {result.errors.length > 0 && (
-        <ul className="push-errors">
-          {result.errors.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
+import { PushSummary } from './push-summary.js';
 
 const emptyPush = { audienceId: '', ownerType: '' as ContactOwnerType | '', tag: '', dryRun: true };
 

@@ -8,26 +8,8 @@ import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { JobProgressBar, useJob } from '../jobs/job-progress.js';
+import { SyncResultView } from './sync-result.js';
 import type { SyncKind, SyncResult, SyncRunView } from './types.js';
-
-const MAX_LISTED_PROBLEMS = 20;
-
-function ProblemList({ problems, label }: { problems: string[]; label: string }) {
-  if (problems.length === 0) return null;
-  return (
-    <details className="sync-problems">
-      <summary>
-        {problems.length} {label}
-      </summary>
-      <ul>
-        {problems.slice(0, MAX_LISTED_PROBLEMS).map((problem, index) => (
-          <li key={index}>{problem}</li>
-        ))}
-        {problems.length > MAX_LISTED_PROBLEMS && <li className="muted">…and {problems.length - MAX_LISTED_PROBLEMS} more</li>}
-      </ul>
-    </details>
-  );
-}
 
 function LastRun({ run }: { run: SyncRunView | null }) {
   const format = useFormat();
@@ -45,27 +27,6 @@ function LastRun({ run }: { run: SyncRunView | null }) {
         {run.durationMs !== null && ` · ${(run.durationMs / 1000).toFixed(1)} s`}
       </p>
       {run.status === 'failed' && run.message && <p className="sync-bad">{run.message}</p>}
-    </div>
-  );
-}
-
-/** A finished sync's counts and problems: on its card, and on the Jobs page. */
-export function SyncResultView({ result }: { result: SyncResult }) {
-  return (
-    <div className="sync-result" data-testid="sync-result">
-      <div className="sync-tiles">
-        <div>
-          <span className="sync-number">{result.created}</span> created
-        </div>
-        <div>
-          <span className="sync-number">{result.updated}</span> updated
-        </div>
-        <div>
-          <span className="sync-number">{result.errors.length}</span> errors
-        </div>
-      </div>
-      <ProblemList problems={result.errors} label="errors" />
-      <ProblemList problems={result.unpublished} label="no longer published (kept)" />
     </div>
   );
 }

@@ -12,9 +12,9 @@ import { apiRequest } from '@views/data/http.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
-import { describeImport, ImportResults } from '../imports/import-screen.js';
-import { PushSummary } from '../integrations/newsletter-form.js';
-import { SyncResultView } from '../integrations/sync-card.js';
+import { describeImport, ImportResults } from '../imports/import-results.js';
+import { PushSummary } from '../integrations/push-summary.js';
+import { SyncResultView } from '../integrations/sync-result.js';
 import { duration, JobProgressBar, useJob } from './job-progress.js';
 
 interface JobsData {
