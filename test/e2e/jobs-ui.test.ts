@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
-import { sampleEvents, seedMailchimp } from '../fakes/sample-data.js';
+import { sampleEvents, sampleProfessionals, seedMailchimp } from '../fakes/sample-data.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
 import {
   apiAs,
@@ -28,7 +28,7 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
   let mc: FakeMailchimp;
 
   beforeAll(async () => {
-    wp = await new FakeWordPress({ posts: { events: sampleEvents(150) } }).start();
+    wp = await new FakeWordPress({ posts: { events: sampleEvents(150), professionals: sampleProfessionals(140) } }).start();
     mc = await new FakeMailchimp().start();
     seedMailchimp(mc);
     server = await startServer({
@@ -200,6 +200,36 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     await waitForHydration(page);
     await page.getByTestId('push-form').waitFor();
     expect(await sideways()).toBe(0);
+    watched.assertClean();
+  }, 120_000);
+
+  it('cancels a running sync from its card: it stops before the next page and the Jobs page says cancelled', async () => {
+    const { page } = watched;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const toast = page.getByTestId('toast');
+    await page.goto(`${server.baseUrl}/integrations`);
+    await waitForHydration(page);
+    await page.getByRole('tabpanel', { name: 'Content Website' }).getByRole('button', { name: 'Test Connection' }).click();
+    await toast.filter({ hasText: 'Connection Successful' }).waitFor();
+    const card = page.getByTestId('sync-card-professionals');
+    const release = wp.holdAnswers();
+    try {
+      await page.getByRole('button', { name: 'Sync Professionals' }).click();
+      await card.getByTestId('job-progress').waitFor();
+      await card.getByRole('button', { name: 'Cancel' }).click();
+      await card.getByTestId('job-progress').filter({ hasText: 'stopping after the current batch' }).waitFor();
+    } finally {
+      release();
+    }
+    await toast.filter({ hasText: 'Sync cancelled' }).waitFor({ timeout: 60_000 });
+    await expect(card.getByTestId('job-progress').count()).resolves.toBe(0);
+    expect(await server.database.db('professionals').count({ n: '*' }).first()).toEqual({ n: 0 });
+
+    await page.goto(`${server.baseUrl}/jobs?type=sync&state=cancelled`);
+    await waitForHydration(page);
+    const listed = page.getByTestId('job-list').locator(':scope > li');
+    await expect(listed.count()).resolves.toBe(1);
+    await expect(listed.textContent()).resolves.toContain('Professionals · changes only');
     watched.assertClean();
   }, 120_000);
 });
