@@ -5,6 +5,7 @@ import { eventsRoutes } from './pages/events/routes.js';
 import { importsRoutes } from './pages/imports/routes.js';
 import { influencersRoutes } from './pages/influencers/routes.js';
 import { integrationsRoutes } from './pages/integrations/routes.js';
+import { jobsRoutes } from './pages/jobs/routes.js';
 import { mediaRoutes } from './pages/media/routes.js';
 import { professionalsRoutes } from './pages/professionals/routes.js';
 import { runclubsRoutes } from './pages/runclubs/routes.js';
@@ -39,6 +40,7 @@ export const routes: RouteObject[] = [
           ...contactsRoutes,
           ...importsRoutes,
           ...integrationsRoutes,
+          ...jobsRoutes,
           ...settingsRoutes,
           { path: '*', lazy: () => import('./pages/system/not-found-page.js') },
         ],

@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { listAudiences, testMailchimp, testWordPress } from '@services/integrations/service.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, SYNC_KINDS, syncedTypeOf, type SyncKind } from '@shared/record-types.js';
-import { PushOptionsSchema, type PushResult } from '@services/newsletter/service.js';
+import { PushOptionsSchema } from '@services/newsletter/service.js';
+import { describePush, type PushResult } from '@shared/schemas/newsletter.js';
 import { SyncBusyError } from '@services/sync/service.js';
 import { runJobHere } from '@services/jobs/service.js';
 import { parseInput } from '@services/validate.js';
@@ -123,12 +124,8 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
       });
       if (progress && result.total && !result.dryRun) progress.done();
       if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else if (result.dryRun)
-        io.stdout.write(`Dry run: ${result.total} contact${result.total === 1 ? '' : 's'} would be pushed to audience ${opts.audience}\n`);
       else {
-        io.stdout.write(
-          `Pushed ${result.total} contacts to audience ${opts.audience}: ${result.added} added, ${result.updated} updated, ${result.unsubscribed} unsubscribed (kept unsubscribed), ${result.failed} failed\n`,
-        );
+        io.stdout.write(`${describePush(result, opts.audience)}\n`);
         for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
       }
       if (result.failed) throw new CliExit(EXIT.partial, '');

@@ -4,6 +4,7 @@ import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from './schemas/records/profe
 import { CLUB_TYPES } from './schemas/records/runclub.js';
 import { LOCATION_STATES } from './schemas/records/fields.js';
 import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS } from './schemas/records/lists.js';
+import { JOB_STATES, JOB_TYPES } from './schemas/jobs.js';
 
 /**
  * What a stored value reads on screen. One map per enum, typed by the enum, so a new value fails to compile
@@ -78,6 +79,20 @@ export function valueLabel(value: string): string {
   const words = value.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+export const JOB_TYPE_LABELS: Labels<typeof JOB_TYPES> = {
+  import: 'Import',
+  sync: 'Sync',
+  newsletter: 'Newsletter push',
+};
+
+export const JOB_STATE_LABELS: Labels<typeof JOB_STATES> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
 
 /** The label of an enum value; a value the map does not know (an older row) reads as its words. */
 export function labelOf<T extends string>(labels: Readonly<Record<T, string>>, value: string): string {

@@ -27,6 +27,7 @@ import { getRecordPage } from '@services/attachments/record-page.js';
 import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
 import { listDeleted } from '@services/trash/service.js';
+import { listJobs } from '@services/jobs/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import type { DataSource } from '@views/data/source.js';
 
@@ -62,6 +63,7 @@ export function serverDataSource(req: Request): DataSource {
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
     preferences: () => getPreferences(ctx(), user().id),
     contactsDirectory: (params) => listDirectory(ctx(), params),
+    jobs: (params) => listJobs(ctx(), params),
     setPreference: (name, value) => setPreference(ctx(), user().id, name, { value }),
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),

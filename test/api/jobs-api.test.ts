@@ -73,6 +73,24 @@ describe('the job API (embedded runner)', () => {
     expect((await agent.get('/api/jobs?type=sync').expect(200)).body.items.map((item: JobView) => item.id)).not.toContain(job.id);
   });
 
+  it('renders the /jobs page on the server with the URL filters, and a refused filter as a 400 on the page', async () => {
+    const res = await agent.post('/api/jobs').send({ type: 'import', params: { kind: 'brands', ...brandRows(3, 'Paged') } });
+    const job = await finished(res.body.id as number);
+    const page = await agent.get('/jobs?type=import&state=succeeded');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Jobs</h1>');
+    expect(page.text).toContain(`data-testid="job-${job.id}"`);
+    expect(page.text).toContain('Created 3 brands and 3 contacts');
+    expect(page.text).toMatch(/By (<!-- -->)?jobs@example.org/);
+    expect(page.text).toContain('href="/jobs"');
+    const others = await agent.get('/jobs?type=sync');
+    expect(others.status).toBe(200);
+    expect(others.text).not.toContain(`data-testid="job-${job.id}"`);
+    const refused = await agent.get('/jobs?state=done');
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('state must be one of: queued, running, succeeded, failed, cancelled');
+  });
+
   it('records a file the import refuses as a failed job with the endpoint answer', async () => {
     const res = await agent
       .post('/api/jobs?type=import&kind=brands')

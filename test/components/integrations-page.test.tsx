@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as page from '@views/pages/integrations/integrations-page.js';
 import { parseTags } from '@views/pages/integrations/mailchimp-tab.js';
 import { findToast, renderPage } from './records-render.js';
 import type { Role } from '@shared/roles.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
+import { jobView } from './job-fixtures.js';
 
 const overview: IntegrationsOverview = {
   wordpress: { configured: true, url: 'https://cms.example.org', credentials: true },
@@ -49,13 +50,16 @@ const overview: IntegrationsOverview = {
 };
 
 type Answer = { status?: number; body: unknown };
-function stubFetch(routes: Record<string, Answer | ((body: unknown) => Answer | Promise<Answer>)>) {
+type Route = Answer | ((body: unknown) => Answer | Promise<Answer>);
+let stubbed: Record<string, Route> = {};
+function stubFetch(routes: Record<string, Route>) {
+  stubbed = routes;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const method = init.method ?? 'GET';
       const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      const route = routes[`${method} ${url}`] ?? routes[`${method} ${url.split('?')[0]}`];
+      const route = stubbed[`${method} ${url}`] ?? stubbed[`${method} ${url.split('?')[0]}`];
       const answer = typeof route === 'function' ? await route(body) : (route ?? { status: 404, body: { message: 'no route' } });
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       return new Response(text, { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
@@ -63,6 +67,8 @@ function stubFetch(routes: Record<string, Answer | ((body: unknown) => Answer | 
   );
 }
 
+// Nothing reaches a network: a route a test does not give answers 404.
+beforeEach(() => stubFetch({}));
 afterEach(() => vi.unstubAllGlobals());
 
 const renderIntegrations = (url = '/integrations', role: Role = 'staff', data: IntegrationsOverview = overview) =>
@@ -133,30 +139,13 @@ describe('Integrations page', () => {
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Connection test failed'));
   });
 
-  it('enables syncing after a successful test, shows Syncing..., the result and the toasts', async () => {
-    let finish: (answer: Answer) => void = () => undefined;
-    const pending = new Promise<Answer>((resolve) => (finish = resolve));
-    stubFetch({
-      'GET /api/wordpress/test': { body: { success: true, message: 'Connected to Pacer as Edith' } },
-      'GET /api/wordpress/site-info': { body: { name: 'Pacer & Friends', url: 'https://cms.example.org', description: 'Runners’ news' } },
-      'GET /api/integrations/overview': { body: overview },
-      'POST /api/sync/events': () => pending,
-      'POST /api/sync/professionals': {
-        status: 409,
-        body: { success: false, message: 'A sync of professionals is already running', code: 'sync_running' },
-      },
-    });
-    renderIntegrations();
-    fireEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
-    expect((await findToast('Connection Successful')).textContent).toContain('Connected to Pacer as Edith');
-    await waitFor(() => expect(screen.getByTestId('site-info').textContent).toContain('Pacer & Friends'));
-    expect(screen.getByTestId('overview-wordpress-status').textContent).toBe('Connected');
-
-    fireEvent.click(screen.getByRole('button', { name: 'Sync Events' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Sync Events' }).textContent).toBe('Syncing...'));
-    expect((screen.getByRole('button', { name: 'Sync Events' }) as HTMLButtonElement).disabled).toBe(true);
-    finish({
-      body: {
+  it('starts the sync as a job, shows its progress and Cancel, then the result and the toasts', async () => {
+    let current = jobView({ progress: { done: 40, total: 150, phase: 'Reading posts' } });
+    const succeeded = jobView({
+      state: 'succeeded',
+      progress: { done: 150, total: 150, phase: 'Finished' },
+      finishedAt: '2026-11-20T10:00:05.000Z',
+      result: {
         success: true,
         message: '3 events read',
         created: 2,
@@ -166,15 +155,87 @@ describe('Integrations page', () => {
         kind: 'events',
       },
     });
+    const started: unknown[] = [];
+    stubFetch({
+      'GET /api/wordpress/test': { body: { success: true, message: 'Connected to Pacer as Edith' } },
+      'GET /api/wordpress/site-info': { body: { name: 'Pacer & Friends', url: 'https://cms.example.org', description: 'Runners’ news' } },
+      'GET /api/integrations/overview': { body: overview },
+      'GET /api/jobs': { body: { items: [] } },
+      'POST /api/jobs': (body) => {
+        started.push(body);
+        return (body as { params: { kind: string } }).params.kind === 'events'
+          ? { status: 202, body: { id: 7 } }
+          : { status: 409, body: { success: false, message: 'A sync of professionals is already running', code: 'sync_running' } };
+      },
+      'GET /api/jobs/7': () => ({ body: current }),
+      'POST /api/jobs/7/cancel': () => ({ body: (current = { ...current, cancelRequested: true }) }),
+    });
+    renderIntegrations();
+    fireEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
+    expect((await findToast('Connection Successful')).textContent).toContain('Connected to Pacer as Edith');
+    await waitFor(() => expect(screen.getByTestId('site-info').textContent).toContain('Pacer & Friends'));
+    expect(screen.getByTestId('overview-wordpress-status').textContent).toBe('Connected');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sync Events' }));
+    const card = screen.getByTestId('sync-card-events');
+    await waitFor(() => expect(within(card).getByTestId('job-progress-counts').textContent).toContain('40 / 150 items'));
+    expect(started).toEqual([{ type: 'sync', params: { kind: 'events' } }]);
+    expect(screen.getByRole('button', { name: 'Sync Events' }).textContent).toBe('Syncing...');
+    expect((screen.getByRole('button', { name: 'Sync Events' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(card).getByTestId('job-progress').textContent).toContain('Reading posts');
+    fireEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(within(card).getByTestId('job-progress').textContent).toContain('stopping after the current batch'));
+
+    current = succeeded;
     expect((await findToast('Sync Successful')).textContent).toContain('3 events read');
-    const result = within(screen.getByTestId('sync-card-events')).getByTestId('sync-result').textContent;
+    const result = within(card).getByTestId('sync-result').textContent;
     expect(result).toContain('2 created');
     expect(result).toContain('1 updated');
     expect(result).toContain('1 errors');
     expect(result).toContain('1 no longer published (kept)');
+    expect(within(card).queryByTestId('job-progress')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sync Events' }).textContent).toBe('Sync');
 
+    // A sync of this kind already running elsewhere: the spec's 'Sync Failed' with the server's answer.
     fireEvent.click(screen.getByRole('button', { name: 'Sync Professionals' }));
     expect((await findToast('Sync Failed')).textContent).toContain('A sync of professionals is already running');
+  });
+
+  it('finds a sync still running after a reload, follows it to its end, and shows a failure with the spec toast', async () => {
+    const running = jobView({ id: 12, params: { kind: 'runclubs' }, progress: { done: 5, total: 20, phase: 'Reading posts' } });
+    let finished = false;
+    stubFetch({
+      'GET /api/jobs?type=sync&state=running': { body: { items: [running] } },
+      'GET /api/jobs?type=sync&state=queued': { body: { items: [] } },
+      'GET /api/jobs/12': () => ({
+        body: finished
+          ? { ...running, state: 'failed', error: { status: 502, message: 'Could not reach WordPress', code: 'upstream', body: {} } }
+          : running,
+      }),
+      'GET /api/integrations/overview': { body: overview },
+    });
+    renderIntegrations();
+    const card = screen.getByTestId('sync-card-runclubs');
+    await waitFor(() => expect(within(card).getByTestId('job-progress-counts').textContent).toContain('5 / 20 items'));
+    expect(screen.getByRole('button', { name: 'Sync Run Clubs' }).textContent).toBe('Syncing...');
+    // The other kinds are not running.
+    expect(within(screen.getByTestId('sync-card-events')).queryByTestId('job-progress')).toBeNull();
+    finished = true;
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Sync FailedCould not reach WordPress×'));
+    await waitFor(() => expect(within(card).queryByTestId('job-progress')).toBeNull());
+  });
+
+  it('shows a viewer the progress of a running sync without Cancel', async () => {
+    const running = jobView({ id: 12, progress: { done: 5, total: 20, phase: 'Reading posts' } });
+    stubFetch({
+      'GET /api/jobs?type=sync&state=running': { body: { items: [running] } },
+      'GET /api/jobs?type=sync&state=queued': { body: { items: [] } },
+      'GET /api/jobs/12': { body: running },
+    });
+    renderIntegrations('/integrations', 'viewer');
+    const card = screen.getByTestId('sync-card-events');
+    await waitFor(() => expect(within(card).getByTestId('job-progress-counts').textContent).toContain('5 / 20 items'));
+    expect(within(card).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
   it('checks the add-member form, splits tags, and reports audience and member failures', async () => {
@@ -214,7 +275,7 @@ describe('Integrations page', () => {
     });
     fireEvent.click(within(panel).getByRole('button', { name: 'Load Audiences' }));
     await waitFor(() => expect(screen.getByTestId('audience-list').textContent).toContain('Runners Weekly42 members'));
-    fireEvent.change(screen.getByLabelText(/Audience/), { target: { value: 'aud1' } });
+    fireEvent.change(within(screen.getByTestId('add-member-form')).getByLabelText(/Audience/), { target: { value: 'aud1' } });
     fireEvent.change(screen.getByLabelText(/Email/, { selector: 'input' }), { target: { value: 'x@example.org' } });
     fireEvent.change(screen.getByLabelText('Tags'), { target: { value: 'A, B ,,' } });
     fireEvent.click(within(panel).getByRole('button', { name: 'Add Member' }));
@@ -231,5 +292,91 @@ describe('Integrations page', () => {
     fireEvent.change(screen.getByLabelText(/Email/, { selector: 'input' }), { target: { value: 'taken@example.org' } });
     fireEvent.click(within(panel).getByRole('button', { name: 'Add Member' }));
     expect((await findToast('Failed to Add Member')).textContent).toContain('This value should be a valid email');
+  });
+
+  it("pushes contacts to an audience as a job: a dry run, then a real run, with progress and the CLI's summary", async () => {
+    const posted: unknown[] = [];
+    let current = jobView();
+    stubFetch({
+      'GET /api/mailchimp/audiences': { body: [{ id: 'aud1', name: 'Runners Weekly', stats: { member_count: 42 } }] },
+      'POST /api/jobs': (body) => {
+        posted.push(body);
+        return { status: 202, body: { id: posted.length + 20 } };
+      },
+      'GET /api/jobs/21': () => ({ body: current }),
+      'GET /api/jobs/22': () => ({ body: current }),
+    });
+    renderIntegrations('/integrations?tab=email');
+    const form = screen.getByTestId('push-form');
+    fireEvent.click(within(form).getByRole('button', { name: 'Push Contacts' }));
+    expect((await findToast('Missing Information')).textContent).toContain('Please select an audience');
+    expect(posted).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load Audiences' }));
+    await waitFor(() =>
+      expect(
+        within(form)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toContain('Runners Weekly'),
+    );
+    fireEvent.change(within(form).getByLabelText(/Audience/), { target: { value: 'aud1' } });
+    fireEvent.change(within(form).getByLabelText('Contacts of'), { target: { value: 'professional' } });
+    fireEvent.change(within(form).getByLabelText('Only with tag'), { target: { value: ' VIP ' } });
+    expect((within(form).getByLabelText(/Dry run/) as HTMLInputElement).checked).toBe(true);
+    current = jobView({
+      id: 21,
+      type: 'newsletter',
+      params: { audienceId: 'aud1', dryRun: true },
+      progress: { done: 0, total: null, phase: 'Pushing contacts' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Push Contacts' }));
+    await waitFor(() => expect(within(form).getByTestId('job-progress').textContent).toContain('Pushing contacts'));
+    expect(posted[0]).toEqual({ type: 'newsletter', params: { audienceId: 'aud1', ownerType: 'professional', tag: 'VIP', dryRun: true } });
+    current = {
+      ...current,
+      state: 'succeeded',
+      result: { total: 3, added: 0, updated: 0, unsubscribed: 0, failed: 0, errors: [], dryRun: true },
+    };
+    expect((await findToast('Newsletter push finished')).textContent).toContain('Dry run: 3 contacts would be pushed to audience aud1');
+    expect(within(form).getByTestId('push-summary').textContent).toBe('Dry run: 3 contacts would be pushed to audience aud1');
+
+    fireEvent.click(within(form).getByLabelText(/Dry run/));
+    current = jobView({
+      id: 22,
+      type: 'newsletter',
+      params: { audienceId: 'aud1' },
+      progress: { done: 50, total: 120, phase: 'Pushing contacts' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Push Contacts' }));
+    await waitFor(() => expect(within(form).getByTestId('job-progress-counts').textContent).toContain('50 / 120 contacts'));
+    expect(within(form).getByRole('button', { name: 'Pushing...' })).toBeTruthy();
+    expect((posted[1] as { params: { dryRun: boolean } }).params.dryRun).toBe(false);
+    current = {
+      ...current,
+      state: 'succeeded',
+      result: {
+        total: 120,
+        added: 100,
+        updated: 18,
+        unsubscribed: 1,
+        failed: 1,
+        errors: ['x@example.org: Invalid Resource'],
+        dryRun: false,
+      },
+    };
+    await waitFor(() =>
+      expect(within(form).getByTestId('push-summary').textContent).toBe(
+        'Pushed 120 contacts to audience aud1: 100 added, 18 updated, 1 unsubscribed (kept unsubscribed), 1 failedx@example.org: Invalid Resource',
+      ),
+    );
+    expect(within(form).queryByTestId('job-progress')).toBeNull();
+  });
+
+  it('lets a viewer see the push form but not start a push', () => {
+    renderIntegrations('/integrations?tab=email', 'viewer');
+    const form = screen.getByTestId('push-form');
+    expect(within(form).queryByRole('button', { name: 'Push Contacts' })).toBeNull();
+    expect(form.textContent).toContain('Viewers can see pushes on the Jobs page but not start one.');
   });
 });

@@ -62,8 +62,8 @@ describe('bulk import screens (real Chromium)', () => {
     const toast = await toastText(page);
     expect(toast).toContain('Import completed');
     expect(toast).toContain('Updated 1 events, created 2 contacts');
-    await expect(page.getByTestId('import-result-updated').textContent()).resolves.toBe('1Updated');
-    await expect(page.getByTestId('import-result-created').textContent()).resolves.toBe('2Created');
+    await expect(page.getByTestId('import-result-updated').textContent()).resolves.toBe('1Events Updated');
+    await expect(page.getByTestId('import-result-created').textContent()).resolves.toBe('2Contacts Created');
     await expect(page.getByTestId('import-result-skipped').textContent()).resolves.toBe('1Skipped');
     await expect(page.getByTestId('import-errors').textContent()).resolves.toBe('Line 3: no event has event_id 999');
     const event = await server.ctx.db('events').where({ wordpressEventId: 101 }).first();
@@ -88,7 +88,7 @@ describe('bulk import screens (real Chromium)', () => {
     await page.getByText('events.csv').waitFor();
     await importButton.click();
     await expect.poll(() => page.getByTestId('import-result-skipped').textContent()).toBe('2Skipped');
-    await expect(page.getByTestId('import-result-created').textContent()).resolves.toBe('0Created');
+    await expect(page.getByTestId('import-result-created').textContent()).resolves.toBe('0Contacts Created');
 
     // Refused before sending, with the spec's words.
     await page.getByRole('button', { name: 'Reset' }).click();

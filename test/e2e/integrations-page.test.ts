@@ -97,7 +97,7 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
     await toast.filter({ hasText: 'Missing Information' }).waitFor();
     await expect(toast.textContent()).resolves.toContain('Please select an audience and provide an email address');
 
-    await page.getByLabel('Audience').selectOption('runners1');
+    await page.getByTestId('add-member-form').getByLabel('Audience').selectOption('runners1');
     await page.getByRole('textbox', { name: 'Email' }).fill('new.runner@example.org');
     await page.getByLabel('First name').fill('Nat');
     await page.getByLabel('Tags').fill('Race Director, , VIP ');
@@ -109,7 +109,7 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
       tags: ['Race Director', 'VIP'],
     });
 
-    await page.getByLabel('Audience').selectOption('runners1');
+    await page.getByTestId('add-member-form').getByLabel('Audience').selectOption('runners1');
     await page.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
     await page.getByRole('button', { name: 'Add Member' }).click();
     await toast.filter({ hasText: 'Failed to Add Member' }).waitFor();

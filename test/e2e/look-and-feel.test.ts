@@ -18,6 +18,8 @@ import {
   startServer,
 } from './harness.js';
 import { expectToast, openRecordsPage } from './records-steps.js';
+import { waitUntil } from '../helpers/wait.js';
+import type { JobView } from '@shared/schemas/jobs.js';
 
 /**
  * Every screen of the spec, at a phone's 390 px and a laptop's 1366 px, in the light and the dark theme, from the
@@ -42,7 +44,7 @@ interface AxeViolation {
   nodes: Array<{ target: string[] }>;
 }
 
-/** The screens of the spec's route table (and the calendar and detail tabs this issue adds), by name. */
+/** The screens of the spec's route table (and the calendar, detail tabs and Jobs page added beside it), by name. */
 function screensOf(ids: { contact: number }): Array<[name: string, url: string]> {
   return [
     ['dashboard', '/'],
@@ -76,6 +78,7 @@ function screensOf(ids: { contact: number }): Array<[name: string, url: string]>
     ['influencer-detail', '/influencers/1'],
     ['influencer-edit', '/influencers/1/edit'],
     ['integrations', '/integrations'],
+    ['jobs', '/jobs'],
     ['contact-detail', `/contacts/${ids.contact}?return=/events/1`],
     ['contact-edit', `/contacts/${ids.contact}/edit?return=/events/1`],
     ['not-found', '/no-such-page'],
@@ -215,6 +218,25 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
     await server?.close();
   });
 
+  /**
+   * Jobs for the Jobs page to list that change no other screen: a brands import's dry run (succeeds) and a
+   * newsletter push with Mailchimp not configured (fails with its error), each waited for to the end.
+   */
+  async function startJobsToList() {
+    const rows = [{ Brand: 'Harbour Runners', 'First Name': 'Ana', 'Last Name': 'Lima', Email: 'ana@harbour.example.org' }];
+    for (const job of [
+      { type: 'import', params: { kind: 'brands', dryRun: true, data: rows, lines: [2] } },
+      { type: 'newsletter', params: { audienceId: 'runners1', ownerType: 'brand', dryRun: true } },
+    ]) {
+      const { id } = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/jobs', job);
+      await waitUntil(
+        async () => ['succeeded', 'failed'].includes((await apiAs<JobView>(page, server.baseUrl, 'GET', `/api/jobs/${id}`)).state),
+        `job ${id} to finish`,
+        60_000,
+      );
+    }
+  }
+
   it('the sign-in screen', async () => {
     const problems: string[] = [];
     for (const width of WIDTHS) {
@@ -234,6 +256,7 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
         await signIn(page, server.baseUrl, credentials);
         const contacts = await apiAs<Array<{ id: number }>>(page, server.baseUrl, 'GET', '/api/contacts/event/1');
         contactId = contacts[0]!.id;
+        await startJobsToList();
       }
     });
 

@@ -29,6 +29,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     preferences: () => Promise.resolve(DEFAULT_PREFERENCES),
     setPreference: notFound,
     contactsDirectory: notFound,
+    jobs: notFound,
     users: notFound,
     mySessions: notFound,
     deletedItems: notFound,

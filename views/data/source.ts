@@ -13,6 +13,7 @@ import type { IntegrationsOverview, MailchimpAudience } from '@shared/schemas/in
 import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
+import type { JobView } from '@shared/schemas/jobs.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -45,6 +46,8 @@ export interface DataSource {
   /** The contacts directory: the API's query parameters as they are (the service parses them). */
   contactsDirectory(params: Record<string, string>): Promise<Page<DirectoryContact>>;
   setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
+  /** The Jobs page: recent jobs, the API's query parameters as they are (type, state; the service checks them). */
+  jobs(params: Record<string, string>): Promise<{ items: JobView[] }>;
   /** /settings/users (admins). */
   users(): Promise<PublicUser[]>;
   /** /settings/account: my signed-in sessions. */
@@ -141,6 +144,7 @@ const browserDataSource: DataSource = {
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
   preferences: () => read('/api/preferences'),
   contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
+  jobs: (params) => read(`/api/jobs?${new URLSearchParams(params).toString()}`),
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
   users: () => read('/api/users'),
   mySessions: () => read('/api/sessions'),

@@ -1,6 +1,6 @@
 import type { ApiErrorBody } from '@shared/api-error.js';
 import type { SyncKind } from '@shared/record-types.js';
-import { isFinished, type JobState, type JobType, type JobView } from '@shared/schemas/jobs.js';
+import { isFinished, isJobState, isJobType, JOB_STATES, JOB_TYPES, type JobType, type JobView } from '@shared/schemas/jobs.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { SyncBusyError } from '../sync/service.js';
@@ -122,8 +122,18 @@ export async function getJob(ctx: AppContext, id: number): Promise<JobView> {
   return presentJob(row);
 }
 
-export async function listJobs(ctx: AppContext, filter: { type?: JobType; state?: JobState; limit?: number }): Promise<JobView[]> {
-  return (await listJobRows(ctx.db, { ...filter, limit: filter.limit ?? 50 })).map(presentJob);
+/**
+ * The recent jobs, newest first, optionally of one type and state: the query parameters as the API and the Jobs
+ * page's URL carry them (`type`, `state`, `limit`), checked here so both answer the same 400.
+ */
+export async function listJobs(ctx: AppContext, query: { type?: string; state?: string; limit?: string }): Promise<{ items: JobView[] }> {
+  const type = query.type || undefined;
+  const state = query.state || undefined;
+  if (type !== undefined && !isJobType(type)) throw badRequest(`type must be one of: ${JOB_TYPES.join(', ')}`);
+  if (state !== undefined && !isJobState(state)) throw badRequest(`state must be one of: ${JOB_STATES.join(', ')}`);
+  const limit = Number(query.limit || '50');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badRequest('limit must be a whole number from 1 to 200');
+  return { items: (await listJobRows(ctx.db, { type, state, limit })).map(presentJob) };
 }
 
 /** A queued job is cancelled at once; a running one stops at its next batch boundary. A finished one cannot be. */

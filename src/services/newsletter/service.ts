@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MailchimpError, type MailchimpClient } from '@integrations/mailchimp/client.js';
 import { text } from '@shared/schemas/text.js';
 import { audienceId } from '@shared/schemas/integrations.js';
+import type { PushResult } from '@shared/schemas/newsletter.js';
 import type { AppContext } from '../context.js';
 import { CONTACT_OWNER_TYPES } from '@shared/record-types.js';
 import { mailchimpClient } from '../integrations/clients.js';
@@ -28,17 +29,6 @@ interface PushMember {
   tags: string[];
   /** The contacts this member was made of. */
   contactIds: number[];
-}
-
-export interface PushResult {
-  total: number;
-  added: number;
-  updated: number;
-  /** Already in the audience but unsubscribed: details updated, never re-subscribed. */
-  unsubscribed: number;
-  failed: number;
-  errors: string[];
-  dryRun: boolean;
 }
 
 /** Contacts become one member per address (case-insensitive); tags of all contacts with that address are merged. */

@@ -14,13 +14,15 @@ import { ThemeToggle } from './theme-toggle.js';
 
 export const PRODUCT_TITLE = 'Pacer CRM';
 
-/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations. */
+/** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations, jobs. */
 export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/', label: 'Dashboard' },
   ...RECORD_TYPES.map((type) => ({ to: RECORD_TYPE_INFO[type].path, label: RECORD_TYPE_INFO[type].plural })),
   // Every contact of every owner in one list (issue 12), beside the spec's screens.
   { to: '/contacts', label: 'Contacts' },
   { to: '/integrations', label: 'Integrations' },
+  // Recent and running imports, syncs and newsletter pushes (issue 14), beside the spec's screens.
+  { to: '/jobs', label: 'Jobs' },
 ];
 
 export function avatarInitials(email: string): string {

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type DragEvent } from 'react';
 import { headerKey, IMPORT_COLUMNS, IMPORT_MESSAGES, IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
 import { messageOf } from '@shared/api-error.js';
 import { CsvTextError, decodeCsvBytes, ENCODING_LABELS, type CsvEncoding, type Separator } from '@shared/csv-text.js';
@@ -8,6 +8,7 @@ import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useIsAdmin } from '@views/hooks/use-session.js';
 import { JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
+import { describeImport, ImportResults } from './import-results.js';
 import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
 
@@ -20,8 +21,6 @@ interface ScreenConfig {
   rows: number;
   clearLabel: 'Reset' | 'Clear';
   failureFallback: string;
-  tiles: Array<{ key: string; label: string; value: (result: Result) => number }>;
-  describe: (result: Result) => string;
   instructions: string[];
 }
 
@@ -35,14 +34,6 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     rows: 12,
     clearLabel: 'Reset',
     failureFallback: 'Failed to import data',
-    tiles: [
-      // The spec's toast says "Updated 0 events, created N contacts" word for word; the tiles name what each count is.
-      { key: 'updated', label: 'Events Updated', value: (r) => (r as EventsImportResult).updated },
-      { key: 'created', label: 'Contacts Created', value: (r) => (r as EventsImportResult).created },
-      { key: 'skipped', label: 'Skipped', value: (r) => r.skipped },
-      { key: 'errors', label: 'Errors', value: (r) => r.errors.length },
-    ],
-    describe: (r) => `Updated ${(r as EventsImportResult).updated} events, created ${(r as EventsImportResult).created} contacts`,
     instructions: [
       'Paste CSV text into the CSV Data box, or choose or drop a .csv file there. The first line is the header.',
       'Required columns: event_id (the event\u2019s WordPress id) and website, plus an email column named Email or Emails.',
@@ -59,13 +50,6 @@ const SCREENS: Record<ImportKind, ScreenConfig> = {
     rows: 8,
     clearLabel: 'Clear',
     failureFallback: 'Unknown error occurred',
-    tiles: [
-      { key: 'brandsCreated', label: 'Brands Created', value: (r) => (r as BrandsImportResult).brandsCreated },
-      { key: 'contactsCreated', label: 'Contacts Created', value: (r) => (r as BrandsImportResult).contactsCreated },
-      { key: 'skipped', label: 'Skipped', value: (r) => r.skipped },
-      { key: 'errors', label: 'Errors', value: (r) => r.errors.length },
-    ],
-    describe: (r) => `Created ${(r as BrandsImportResult).brandsCreated} brands and ${(r as BrandsImportResult).contactsCreated} contacts`,
     instructions: [
       'Paste CSV text into the CSV Data box, or choose or drop a .csv file there. The first line is the header.',
       'Required columns: Brand, First Name, Last Name and Email. Optional: Current Job (the contact\u2019s job title).',
@@ -166,39 +150,6 @@ function Preview({ kind, parsed, fileProblem }: { kind: ImportKind; parsed: Pars
   );
 }
 
-function Results({ config, result }: { config: ScreenConfig; result: Result }) {
-  // Brought into view when it appears: on a long page the answer would otherwise sit below the fold.
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-  }, [result]);
-  return (
-    <div ref={ref} className="imports-results">
-      <Card data-testid="import-results">
-        <CardHeader title="Import Results" />
-        <div className="imports-tiles">
-          {config.tiles.map((tile) => (
-            <div key={tile.key} className={`imports-tile imports-tile-${tile.key}`} data-testid={`import-result-${tile.key}`}>
-              <span className="imports-tile-value">{tile.value(result).toLocaleString('en')}</span>
-              <span className="imports-tile-label">{tile.label}</span>
-            </div>
-          ))}
-        </div>
-        {result.errors.length > 0 && (
-          <div className="imports-errors">
-            <h3>Errors</h3>
-            <ul data-testid="import-errors">
-              {result.errors.map((error) => (
-                <li key={error}>{error}</li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </Card>
-    </div>
-  );
-}
-
 /** The bulk import screen of spec point 2, shared by events and brands. */
 export function ImportScreen({ kind }: { kind: ImportKind }) {
   const config = SCREENS[kind];
@@ -212,7 +163,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
     jobId,
     (finished) => {
       if (finished.state === 'succeeded') {
-        toast({ title: 'Import completed', description: config.describe(finished.result as unknown as Result) });
+        toast({ title: 'Import completed', description: describeImport(kind, finished.result as unknown as Result) });
       } else if (finished.state === 'failed') {
         toast({ title: 'Import failed', description: finished.error?.message ?? config.failureFallback, variant: 'destructive' });
       } else {
@@ -404,7 +355,7 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
           )}
         </Card>
       </div>
-      {shownResult && <Results config={config} result={shownResult} />}
+      {shownResult && <ImportResults kind={kind} result={shownResult} />}
     </div>
   );
 }

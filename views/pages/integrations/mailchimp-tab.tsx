@@ -5,6 +5,7 @@ import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
+import { NewsletterPushForm } from './newsletter-form.js';
 import type { ServiceTabProps } from './types.js';
 import type { MailchimpAccount, MailchimpAudience } from '@shared/schemas/integrations.js';
 
@@ -57,7 +58,7 @@ function AddMemberForm({ audiences }: { audiences: MailchimpAudience[] }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={submit} noValidate data-testid="add-member-form">
       <div className="form-grid">
         <div className="field">
           <Label htmlFor="member-audience" required>
@@ -178,6 +179,10 @@ export function MailchimpTab({ overview, status, onStatus }: ServiceTabProps) {
       <Card>
         <CardHeader title="Add Member" />
         <AddMemberForm audiences={audiences ?? []} />
+      </Card>
+      <Card data-testid="push-card">
+        <CardHeader title="Push Contacts" />
+        <NewsletterPushForm audiences={audiences ?? []} />
       </Card>
     </div>
   );

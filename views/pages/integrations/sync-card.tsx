@@ -1,30 +1,15 @@
 import { useState } from 'react';
 import { useRevalidator } from 'react-router';
-import { messageOf } from '@shared/api-error.js';
+import { messageOf, statusOf } from '@shared/api-error.js';
+import { isFinished } from '@shared/schemas/jobs.js';
 import { Button, Card, CardHeader } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
+import { useCanWrite } from '@views/hooks/use-session.js';
+import { JobProgressBar, useJob } from '../jobs/job-progress.js';
+import { SyncResultView } from './sync-result.js';
 import type { SyncKind, SyncResult, SyncRunView } from './types.js';
-
-const MAX_LISTED_PROBLEMS = 20;
-
-function ProblemList({ problems, label }: { problems: string[]; label: string }) {
-  if (problems.length === 0) return null;
-  return (
-    <details className="sync-problems">
-      <summary>
-        {problems.length} {label}
-      </summary>
-      <ul>
-        {problems.slice(0, MAX_LISTED_PROBLEMS).map((problem, index) => (
-          <li key={index}>{problem}</li>
-        ))}
-        {problems.length > MAX_LISTED_PROBLEMS && <li className="muted">…and {problems.length - MAX_LISTED_PROBLEMS} more</li>}
-      </ul>
-    </details>
-  );
-}
 
 function LastRun({ run }: { run: SyncRunView | null }) {
   const format = useFormat();
@@ -46,34 +31,77 @@ function LastRun({ run }: { run: SyncRunView | null }) {
   );
 }
 
-/** One post type's sync: the button (only once the connection test passed), its syncing state and result. */
+/**
+ * One post type's sync: the button (only once the connection test passed), its progress and result. The sync runs
+ * as a job: the click answers at once with its id and the card follows it; a sync of this kind already queued or
+ * running (`activeJobId`: started before a reload, in another tab, by the CLI or the schedule) is followed too.
+ */
 export function SyncCard({
   kind,
   title,
   connected,
   lastRun,
+  activeJobId,
+  onBusy,
 }: {
   kind: SyncKind;
   title: string;
   connected: boolean;
   lastRun: SyncRunView | null;
+  activeJobId: number | null;
+  /** A sync of this kind turned out to be running already: look for it again. */
+  onBusy: () => void;
 }) {
-  const [syncing, setSyncing] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const [startedId, setStartedId] = useState<number | null>(null);
   const [result, setResult] = useState<SyncResult | null>(null);
   const revalidator = useRevalidator();
+  const canWrite = useCanWrite();
+  const followed = startedId ?? activeJobId;
+  const job = useJob(
+    followed,
+    (finished) => {
+      if (finished.state === 'succeeded') {
+        const answer = finished.result as unknown as SyncResult;
+        setResult(answer);
+        if (answer.success) toast({ title: 'Sync Successful', description: answer.message });
+        else toast({ title: 'Sync Failed', description: answer.message || 'Sync failed', variant: 'destructive' });
+      } else if (finished.state === 'failed') {
+        toast({ title: 'Sync Failed', description: finished.error?.message || 'Sync failed', variant: 'destructive' });
+      } else {
+        toast({
+          title: 'Sync cancelled',
+          description: `Stopped after ${finished.progress.done.toLocaleString('en')} items; the pages before were saved.`,
+        });
+      }
+      void revalidator.revalidate();
+    },
+    followed !== null && followed === startedId,
+  );
+  const running = job !== null && !isFinished(job.state);
+  const busy = starting || running || (followed !== null && job === null);
 
   async function sync() {
-    setSyncing(true);
+    setStarting(true);
+    setResult(null);
     try {
-      const answer = await apiRequest<SyncResult>('POST', `/api/sync/${kind}`);
-      setResult(answer);
-      if (answer.success) toast({ title: 'Sync Successful', description: answer.message });
-      else toast({ title: 'Sync Failed', description: answer.message || 'Sync failed', variant: 'destructive' });
+      const started = await apiRequest<{ id: number }>('POST', '/api/jobs', { type: 'sync', params: { kind } });
+      setStartedId(started.id);
     } catch (error) {
       toast({ title: 'Sync Failed', description: messageOf(error, 'Sync failed'), variant: 'destructive' });
+      // Another tab, process or the schedule is running this sync: follow that one instead.
+      if (statusOf(error) === 409) onBusy();
     } finally {
-      setSyncing(false);
-      void revalidator.revalidate();
+      setStarting(false);
+    }
+  }
+
+  async function cancel() {
+    if (followed === null) return;
+    try {
+      await apiRequest('POST', `/api/jobs/${followed}/cancel`);
+    } catch (error) {
+      toast({ title: 'Could not cancel', description: messageOf(error, 'Could not cancel the sync'), variant: 'destructive' });
     }
   }
 
@@ -83,29 +111,14 @@ export function SyncCard({
         level={3}
         title={title}
         actions={
-          <Button onClick={sync} disabled={!connected || syncing} aria-label={`Sync ${title}`}>
-            {syncing ? 'Syncing...' : 'Sync'}
+          <Button onClick={sync} disabled={!connected || busy} aria-label={`Sync ${title}`}>
+            {busy ? 'Syncing...' : 'Sync'}
           </Button>
         }
       />
-      {!connected && <p className="muted">Test the connection first.</p>}
-      {result && (
-        <div className="sync-result" data-testid="sync-result">
-          <div className="sync-tiles">
-            <div>
-              <span className="sync-number">{result.created}</span> created
-            </div>
-            <div>
-              <span className="sync-number">{result.updated}</span> updated
-            </div>
-            <div>
-              <span className="sync-number">{result.errors.length}</span> errors
-            </div>
-          </div>
-          <ProblemList problems={result.errors} label="errors" />
-          <ProblemList problems={result.unpublished} label="no longer published (kept)" />
-        </div>
-      )}
+      {!connected && !running && <p className="muted">Test the connection first.</p>}
+      {job && running && <JobProgressBar job={job} unit="items" onCancel={canWrite ? cancel : undefined} />}
+      {result && <SyncResultView result={result} />}
       <LastRun run={lastRun} />
     </Card>
   );

@@ -4,6 +4,7 @@ import { Alert } from '@views/components/ui/primitives.js';
 import { apiRequest } from '@views/data/http.js';
 import { ConnectionCard } from './connection-card.js';
 import { runConnectionTest } from './connection-test.js';
+import { useActiveJobs } from '../jobs/job-progress.js';
 import { SyncCard } from './sync-card.js';
 import { SYNC_CARDS, type ServiceTabProps } from './types.js';
 import type { WpSiteInfo } from '@shared/schemas/integrations.js';
@@ -11,6 +12,8 @@ import type { WpSiteInfo } from '@shared/schemas/integrations.js';
 export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
   const [site, setSite] = useState<WpSiteInfo | null>(null);
   const [siteError, setSiteError] = useState<string | null>(null);
+  // Syncs already queued or running (before a reload, elsewhere): each card follows its own kind's.
+  const activeSyncs = useActiveJobs('sync');
 
   async function test() {
     onStatus('testing');
@@ -60,6 +63,8 @@ export function WordPressTab({ overview, status, onStatus }: ServiceTabProps) {
             title={card.title}
             connected={status === 'connected'}
             lastRun={overview.latestRuns[card.kind]}
+            activeJobId={activeSyncs.jobs?.find((job) => job.params.kind === card.kind)?.id ?? null}
+            onBusy={activeSyncs.refresh}
           />
         ))}
       </div>

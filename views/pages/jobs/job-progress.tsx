@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { isFinished, type JobView } from '@shared/schemas/jobs.js';
+import { isFinished, type JobType, type JobView } from '@shared/schemas/jobs.js';
 import { apiRequest } from '@views/data/http.js';
 
 /** How often a running job is read again: the progress bar moves about once a second. */
@@ -46,6 +46,31 @@ export function useJob(id: number | null, onFinish: (job: JobView) => void, star
   return seen !== null && seen.id === id ? seen.job : null;
 }
 
+/**
+ * The queued and running jobs of a type, read when the page opens and again on `refresh()`: a job started before
+ * a reload, in another tab, from the command line or by the schedule is found and can be followed with useJob.
+ * Null until read; a failed read counts as none (the page still works, it only does not show the others' jobs).
+ */
+export function useActiveJobs(type: JobType): { jobs: JobView[] | null; refresh(): void } {
+  const [jobs, setJobs] = useState<JobView[] | null>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let stopped = false;
+    const ofState = (state: 'queued' | 'running') =>
+      apiRequest<{ items: JobView[] }>('GET', `/api/jobs?type=${type}&state=${state}`).then(
+        (answer) => answer.items,
+        () => [],
+      );
+    void Promise.all([ofState('running'), ofState('queued')]).then(([running, queued]) => {
+      if (!stopped) setJobs([...running, ...queued]);
+    });
+    return () => {
+      stopped = true;
+    };
+  }, [type, round]);
+  return { jobs, refresh: () => setRound((n) => n + 1) };
+}
+
 /** Tells this tab's readers of remembered jobs that one changed (other tabs hear the storage event). */
 const rememberedChanged = new EventTarget();
 
@@ -78,7 +103,8 @@ export function useRememberedJob(key: string): { id: number | null; startedHere:
   return { id: valid, startedHere: valid !== null && startedHere === valid, remember };
 }
 
-function duration(ms: number): string {
+/** '42 s', '3 min 5 s', '1 h 2 min'. */
+export function duration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
