@@ -14,9 +14,11 @@ export const PAYMENT_TOTALS = 'payment_totals';
 
 /** Invoices still to be paid. */
 export const AWAITING_STATUSES = ['pending', 'overdue'] as const;
-/** The owners whose payments are advertising spend: those that keep a totalAdvertisingSpend (read when asked, as
- * queries.ts, which writes through this module, defines that map). */
-export const advertisingOwners = (): RecordType[] => RECORD_TYPES.filter((type) => OWNER_TOTAL_COLUMN[type] === 'totalAdvertisingSpend');
+/**
+ * The owners whose payments are advertising spend: those that keep a totalAdvertisingSpend. Read when asked, since
+ * queries.ts, which defines that map, writes through this module.
+ */
+const advertisingOwners = (): RecordType[] => RECORD_TYPES.filter((type) => OWNER_TOTAL_COLUMN[type] === 'totalAdvertisingSpend');
 
 export const AWAITING_BUCKET = 'awaiting';
 /** Advertising spend paid in a month ('YYYY-MM'), by payment date. */
