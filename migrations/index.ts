@@ -8,6 +8,7 @@ import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
 import * as contactsSortIndexes from './20261124120200_contacts_sort_indexes.js';
 import * as dashboardPaymentIndexes from './20261124150000_dashboard_payment_indexes.js';
+import * as dashboardPaymentTotals from './20261125180000_dashboard_payment_totals.js';
 import * as deletedItems from './20261124130300_deleted_items.js';
 import * as history from './20261124130200_history.js';
 import * as jobs from './20261124140000_jobs.js';
@@ -43,6 +44,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261124130300_deleted_items', deletedItems],
   ['20261124140000_jobs', jobs],
   ['20261124150000_dashboard_payment_indexes', dashboardPaymentIndexes],
+  ['20261125180000_dashboard_payment_totals', dashboardPaymentTotals],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -5,6 +5,7 @@ import { withTransaction } from '@db/transaction.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import type { AppContext } from '@services/context.js';
 import { conflict } from '@services/errors.js';
+import { insertPayment } from '@services/payments/queries.js';
 import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 
 /**
@@ -400,20 +401,19 @@ async function seedPayments(
   let count = 0;
   for (const owner of plan) {
     for (const [description, amount] of owner.amounts) {
-      await trx('payments').insert(
-        encodeRow(columnKinds.payments, {
-          entityType: owner.entityType,
-          entityId: owner.entityId,
-          description,
-          amount,
-          paymentType: 'advertising',
-          paymentDate: '2026-10-01',
-          invoiceNumber: `INV-${1000 + count}`,
-          invoiceStatus: count % 2 ? 'paid' : 'pending',
-          createdAt: stamp,
-          updatedAt: stamp,
-        }),
-      );
+      // Through the payments' own write, which keeps the dashboard's payment totals in step.
+      await insertPayment(trx, {
+        entityType: owner.entityType,
+        entityId: owner.entityId,
+        description,
+        amount,
+        paymentType: 'advertising',
+        paymentDate: '2026-10-01',
+        invoiceNumber: `INV-${1000 + count}`,
+        invoiceStatus: count % 2 ? 'paid' : 'pending',
+        createdAt: stamp,
+        updatedAt: stamp,
+      });
       count++;
     }
     await updateRecordRows(trx, owner.entityType, [owner.entityId], {

@@ -3,6 +3,7 @@ import { withContext } from '../runtime.js';
 import { migrationStatus, rollbackLast } from '@db/migrate.js';
 import { migrateToLatest } from '@services/schema.js';
 import { seedDemoData } from '@seeds/demo.js';
+import { rebuildPaymentTotals } from '@services/payments/totals.js';
 import { rebuildDerivedData } from '@services/records/derived.js';
 
 export const registerDbCommands: CommandRegistrar = (program, io) => {
@@ -39,9 +40,12 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     });
 
   db.command('reindex')
-    .description('Rebuild the search index and the record counts from the record rows (a repair tool)')
+    .description('Rebuild the search index, the record counts and the payment totals from the rows (a repair tool)')
     .action(async () => {
-      await withContext(io, (ctx) => rebuildDerivedData(ctx.db));
+      await withContext(io, async (ctx) => {
+        await rebuildDerivedData(ctx.db);
+        await rebuildPaymentTotals(ctx.db);
+      });
       io.stdout.write('Search index and counts rebuilt.\n');
     });
 

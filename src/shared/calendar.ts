@@ -2,6 +2,7 @@
  * Calendar arithmetic on date-only values ('YYYY-MM-DD') and months ('YYYY-MM'), done in UTC so no time zone
  * can move a day. Shared by the dashboard service and the season calendar, on the server and in the browser.
  */
+import { dateFormatter } from './format.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -11,7 +12,7 @@ const dayText = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The calendar day an instant falls on in a time zone (en-CA formats as YYYY-MM-DD). */
 export function dayInZone(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return dateFormatter('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
 }
 
 export function addDays(day: string, days: number): string {
@@ -52,12 +53,10 @@ export function monthWeeks(month: string): string[][] {
 
 /** 'March 2027' in the visitor's locale. */
 export function monthTitle(month: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc(`${month}-01`));
+  return dateFormatter(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc(`${month}-01`));
 }
 
 /** 'Mar' (or 'Mar 27' with the year) in the visitor's locale. */
 export function shortMonth(month: string, locale: string, withYear = false): string {
-  return new Intl.DateTimeFormat(locale, { month: 'short', ...(withYear ? { year: '2-digit' } : {}), timeZone: 'UTC' }).format(
-    utc(`${month}-01`),
-  );
+  return dateFormatter(locale, { month: 'short', ...(withYear ? { year: '2-digit' } : {}), timeZone: 'UTC' }).format(utc(`${month}-01`));
 }

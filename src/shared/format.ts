@@ -16,6 +16,11 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, 
   return formatters.get(key, build) as T;
 }
 
+/** A date formatter for these options, built once per locale and options. */
+export function dateFormatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return cached(`dtf|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+}
+
 /** Formatting a date costs more than looking it up, and a page of cards repeats few distinct days. */
 const formattedDays = new BoundedCache<string, string>(5000);
 

@@ -72,7 +72,42 @@ describe('season calendar (GET /api/calendar/events and /events?view=calendar)',
     expect(thisMonth.text).toMatch(/<td class="calendar-day calendar-today" aria-current="date" data-day="2026-11-21">/);
     // A malformed month on the page shows this month rather than an error.
     expect((await agent.get('/events?view=calendar&month=nope')).text).toContain('November 2026');
-    // The list keeps a plain link to the calendar.
-    expect((await agent.get('/events')).text).toContain('href="/events?view=calendar"');
+  });
+
+  /** The view switch's button for a view, pressed or not, as the server paints it. */
+  const pressed = (html: string, label: string) => new RegExp(`<button[^>]*aria-pressed="true"[^>]*>${label}</button>`).test(html);
+  const choose = (from: string, view: string) => agent.post(from).type('form').send({ intent: 'view', view });
+
+  it('is the third entry of the events view switch, remembered per user, and works without JavaScript', async () => {
+    const { agent: newcomer } = await t.signedInAgent();
+    // New users get the cards; the switch offers Cards | Table | Calendar, only on events.
+    const list = await newcomer.get('/events');
+    expect(list.text).toContain('data-testid="event-card"');
+    expect(pressed(list.text, 'Cards')).toBe(true);
+    expect(list.text).toMatch(/>Cards<\/button>.*>Table<\/button>.*>Calendar<\/button>/s);
+    expect((await newcomer.get('/brands')).text).not.toContain('>Calendar</button>');
+
+    // Choosing Calendar (a plain form post) remembers it and goes to the calendar, which shows Calendar as current.
+    const chosen = await choose('/events', 'calendar');
+    expect([chosen.status, chosen.headers.location]).toEqual([302, '/events?view=calendar']);
+    const calendar = await agent.get('/events?view=calendar&month=2027-03');
+    expect(pressed(calendar.text, 'Calendar')).toBe(true);
+    expect(calendar.text).toContain('March 2027');
+    // Remembered on the server: plain /events paints the calendar at once; a search or a filter still shows the list,
+    // in cards.
+    expect((await agent.get('/events')).text).toContain('calendar-day calendar-today');
+    const searched = await agent.get('/events?q=march');
+    expect(searched.text).toContain('data-testid="event-card"');
+    expect(pressed(searched.text, 'Cards')).toBe(true);
+    // Switching month keeps the view; Table from the calendar goes back to the list, in a table.
+    const monthKept = await choose('/events?view=calendar&month=2027-03', 'calendar');
+    expect(monthKept.headers.location).toBe('/events?view=calendar&month=2027-03');
+    const table = await choose('/events?view=calendar&month=2027-03', 'table');
+    expect([table.status, table.headers.location]).toEqual([302, '/events']);
+    const back = await agent.get('/events');
+    expect(back.text).toContain('records-table');
+    expect(pressed(back.text, 'Table')).toBe(true);
+    // Other lists have no calendar to choose.
+    expect((await agent.put('/api/preferences/brands.view').send({ value: 'calendar' })).status).toBe(400);
   });
 });

@@ -30,9 +30,13 @@ describe('user preferences', () => {
     const unknown = await agent.put('/api/preferences/colour').send({ value: 'red' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('No preference is named colour');
-    const badView = await agent.put('/api/preferences/events.view').send({ value: 'calendar' });
+    // Only events have a calendar view.
+    const badView = await agent.put('/api/preferences/brands.view').send({ value: 'calendar' });
     expect(badView.status).toBe(400);
     expect(badView.body.message).toBe('view must be one of: cards, table');
+    expect((await agent.put('/api/preferences/events.view').send({ value: 'list' })).body.message).toBe(
+      'view must be one of: cards, table, calendar',
+    );
     const badColumn = await agent.put('/api/preferences/brands.columns').send({ value: ['notes'] });
     expect(badColumn.status).toBe(400);
     expect(badColumn.body.message).toContain('columns must be some of: brandName');

@@ -132,20 +132,26 @@ describe('pacer users and pacer db', () => {
     }
     const owners = (await t.db('contacts').distinct('entityType').pluck('entityType')) as string[];
     expect(owners.sort()).toEqual(['brand', 'event', 'media', 'professional', 'runclub']);
+    // Its payments went through the payments' write, so the dashboard's totals count them.
+    expect(await t.db('payment_totals').orderBy('bucket').pluck('bucket')).toEqual(['awaiting', 'spend:2026-10']);
     const again = await run('db', 'seed', '--demo');
     expect(again.code).toBe(1);
     expect(again.err).toContain('already has records');
   });
 
-  it('rebuilds the search index and counts from the rows', async () => {
+  it('rebuilds the search index, counts and payment totals from the rows', async () => {
     await t.db('record_counts').delete();
     await t.db('record_search_grams').delete();
+    await t.db('payment_totals').delete();
     const res = await run('db', 'reindex');
     expect(res.code).toBe(0);
     expect(res.out).toContain('Search index and counts rebuilt.');
     const totals = (await t.db('record_counts').where({ bucket: 'all' }).pluck('total')) as Array<number | string>;
     expect(totals.map(Number).sort((a, b) => a - b)).toEqual([4, 5, 5, 6, 6, 8]);
     expect(Number(((await t.db('record_search_grams').count({ n: '*' }).first()) as { n: number }).n)).toBeGreaterThan(0);
+    // The demo's three pending payments.
+    const awaiting = (await t.db('payment_totals').where({ bucket: 'awaiting' }).first()) as { payments: number; cents: number | string };
+    expect([Number(awaiting.payments), Number(awaiting.cents)]).toEqual([3, 644900]);
   });
 
   it('rolls back the last batch', async () => {

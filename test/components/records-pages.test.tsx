@@ -126,6 +126,43 @@ describe('record lists', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/events/7/edit'));
   });
 
+  it('offers Cards | Table | Calendar on events (Cards current for a new user), and no calendar on other lists', async () => {
+    renderPage({ path: '/events', url: '/events', Component: eventList.Component, data: listData([event({ id: 1 })]) });
+    const views = within(await screen.findByRole('form', { name: 'View' }));
+    expect(views.getAllByRole('button').map((button) => [button.textContent, button.getAttribute('aria-pressed')])).toEqual([
+      ['Cards', 'true'],
+      ['Table', 'false'],
+      ['Calendar', 'false'],
+    ]);
+    expect(views.getByRole('button', { name: 'Calendar' }).getAttribute('value')).toBe('calendar');
+  });
+
+  it('shows the season calendar with the same switch, Calendar current, and Bulk Import kept', async () => {
+    const calendar = {
+      view: 'calendar' as const,
+      calendar: {
+        month: '2027-03',
+        today: '2027-03-10',
+        truncated: false,
+        events: [
+          { id: 3, eventName: 'March Opener', eventStartDate: '2027-03-14', eventEndDate: null, featuredRace: false, locationState: 'NSW' },
+        ],
+      },
+    };
+    renderPage({ path: '/events', url: '/events?view=calendar&month=2027-03', Component: eventList.Component, data: calendar });
+    const views = within(await screen.findByRole('form', { name: 'View' }));
+    expect(views.getAllByRole('button').map((button) => [button.textContent, button.getAttribute('aria-pressed')])).toEqual([
+      ['Cards', 'false'],
+      ['Table', 'false'],
+      ['Calendar', 'true'],
+    ]);
+    expect(screen.getByRole('heading', { name: 'March 2027' })).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: /March Opener/ })[0]!.getAttribute('href')).toBe('/events/3');
+    expect(screen.getByRole('link', { name: 'Bulk Import' }).getAttribute('href')).toBe('/events/bulk-import');
+    // No separate Calendar link any more: the switch is the way there.
+    expect(screen.queryByRole('link', { name: 'Calendar' })).toBeNull();
+  });
+
   it("says 'No events found' and that events come from the content website", async () => {
     renderPage({ path: '/events', url: '/events', Component: eventList.Component, data: listData([]) });
     expect(await screen.findByRole('heading', { name: 'No events found' })).toBeTruthy();
@@ -188,6 +225,12 @@ describe('record lists', () => {
     });
     const nav = await screen.findByRole('navigation', { name: 'Pagination' });
     expect(within(nav).getByText(/Page 2 of 3/)).toBeTruthy();
+    // Brands have no calendar view.
+    expect(
+      within(screen.getByRole('form', { name: 'View' }))
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Cards', 'Table']);
     expect(within(nav).getByRole('link', { name: 'Previous' }).getAttribute('href')).toBe('/brands?q=run');
     expect(within(nav).getByRole('link', { name: 'Next' }).getAttribute('href')).toBe('/brands?q=run&page=3');
   });

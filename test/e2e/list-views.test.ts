@@ -100,6 +100,41 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
     expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews']);
   });
 
+  it('switches events between Cards, Table and the season calendar, and remembers the calendar', async () => {
+    const { page } = watched;
+    const base = server.baseUrl;
+    await apiAs(page, base, 'POST', '/api/events', { eventName: 'May Harbour Run', eventStartDate: '2027-05-14' });
+    await page.goto(`${base}/events`);
+    await waitForHydration(page);
+    const viewButton = (name: string) => page.getByRole('form', { name: 'View' }).getByRole('button', { name });
+    expect(await viewButton('Cards').getAttribute('aria-pressed')).toBe('true');
+
+    await viewButton('Calendar').click();
+    await page.waitForURL(/\/events\?view=calendar$/);
+    await page.locator('.calendar-today').first().waitFor();
+    expect(await viewButton('Calendar').getAttribute('aria-pressed')).toBe('true');
+    // Month navigation stays in the URL and keeps the switch.
+    await page.getByRole('link', { name: /Next month/ }).click();
+    await page.waitForURL(/view=calendar&month=\d{4}-\d{2}/);
+    await page.goto(`${base}/events?view=calendar&month=2027-05`);
+    await waitForHydration(page);
+    await page
+      .getByRole('link', { name: /May Harbour Run/ })
+      .first()
+      .waitFor();
+    // Remembered on the server: plain /events paints the calendar first.
+    expect(await (await page.context().request.get(`${base}/events`)).text()).toContain('calendar-today');
+
+    await viewButton('Table').click();
+    await page.waitForURL(/\/events$/);
+    await page.getByRole('table', { name: 'Events' }).waitFor();
+    expect(await viewButton('Table').getAttribute('aria-pressed')).toBe('true');
+    await viewButton('Cards').click();
+    await page.locator('[data-testid="event-card"]').first().waitFor();
+    expect(await viewButton('Cards').getAttribute('aria-pressed')).toBe('true');
+    watched.assertClean();
+  });
+
   it('exports the filtered list as the CSV download', async () => {
     const { page } = watched;
     await page.goto(`${server.baseUrl}/brands`);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { FileStorage } from '../files/storage.js';
+import { adjustPaymentTotals } from '../payments/totals.js';
 import type { RecordType } from '@shared/record-types.js';
 
 type StoredRow = Record<string, unknown>;
@@ -25,6 +26,7 @@ export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordT
   };
   await trx('contacts').where(owner).delete();
   await trx('payments').where(owner).delete();
+  await adjustPaymentTotals(trx, owned.payments, []);
   await trx('files').where(owner).delete();
   return { owned };
 }

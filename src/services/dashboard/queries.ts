@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { decodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
-import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
+import { ALL_BUCKET } from '../records/definitions.js';
+import { PAYMENT_TOTALS } from '../payments/totals.js';
+import { COUNTS } from '../records/derived.js';
 
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
@@ -22,100 +25,125 @@ const nameOf = (type: RecordType, row: RawRow) =>
     .filter((part) => part !== null && part !== undefined && part !== '')
     .join(' ');
 
-/**
- * Money summed in SQL as whole cents: exact on MySQL's DECIMAL, and on SQLite's float column too, since every
- * rounded amount is a whole number well inside a double's exact range.
- */
-const SUM_CENTS_AS_CENTS = 'COALESCE(SUM(ROUND(?? * 100)), 0) AS cents';
-
 export function centsToMoney(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const whole = Math.abs(Math.round(cents));
   return `${sign}${Math.trunc(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
 }
 
-/** Events starting from `from` to `until` (both included), soonest first; on the eventStartDate index. */
-export async function upcomingEventRows(db: Db, from: string, until: string, limit: number) {
-  const range = () => db('events').where('eventStartDate', '>=', from).andWhere('eventStartDate', '<=', until);
-  const [rows, count] = await Promise.all([
-    range()
-      .select('id', 'eventName', 'eventStartDate', 'eventEndDate', 'locationState', 'featuredRace')
-      .orderBy([
-        { column: 'eventStartDate', order: 'asc' },
-        { column: 'id', order: 'asc' },
-      ])
-      .limit(limit) as Promise<RawRow[]>,
-    range().count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
-  ]);
-  return { rows: rows.map((row) => decodeRow<RawRow>(columnKinds.events, row)), total: Number(count?.n ?? 0) };
+/** What `dashboardFigures` reads. */
+export interface FigureRanges {
+  /** The record_counts kinds whose 'all' bucket is read. */
+  countCodes: readonly number[];
+  upcoming: { from: string; until: string };
+  /** The payment_totals buckets read. */
+  paymentBuckets: readonly string[];
 }
 
 /**
- * Payments whose invoice is still to be paid: their number, exact total and the oldest (undated last). The oldest
- * are read per status, each in the order of the (invoiceStatus, paymentDate) index, and merged here, so no read
- * sorts every awaiting payment.
+ * Every number the dashboard shows, in one statement (a UNION ALL, so one round trip): the six record counts and the
+ * payment totals (awaiting payment, spend per month) from the totals the services keep, by primary key, and the
+ * events starting in the upcoming window, counted over the eventStartDate index.
  */
-export async function awaitingPaymentRows(db: Db, statuses: readonly string[], limit: number) {
+export async function dashboardFigures(db: Db, ranges: FigureRanges) {
+  const part = (name: string) => db.raw('? AS part', [name]);
+  const statement = db(COUNTS)
+    .whereIn('kind', ranges.countCodes)
+    .andWhere('bucket', ALL_BUCKET)
+    .select(part('count'), 'kind AS code', 'bucket', 'total AS n', db.raw('0 AS cents'))
+    .unionAll([
+      db('events')
+        .where('eventStartDate', '>=', ranges.upcoming.from)
+        .andWhere('eventStartDate', '<=', ranges.upcoming.until)
+        .select(part('upcoming'), db.raw('0'), db.raw("''"), db.raw('COUNT(*)'), db.raw('0')),
+      db(PAYMENT_TOTALS).whereIn('bucket', ranges.paymentBuckets).select(part('payments'), db.raw('0'), 'bucket', 'payments', 'cents'),
+    ]);
+  const rows = (await statement) as Array<{
+    part: string;
+    code: number | string;
+    bucket: string;
+    n: number | string;
+    cents: number | string;
+  }>;
+  const counts = new Map<number, Map<string, number>>(ranges.countCodes.map((code) => [code, new Map()]));
+  const payments = new Map<string, { count: number; cents: number }>();
+  let upcoming = 0;
+  for (const row of rows) {
+    if (row.part === 'count') counts.get(Number(row.code))?.set(row.bucket, Number(row.n));
+    else if (row.part === 'upcoming') upcoming = Number(row.n);
+    else payments.set(row.bucket, { count: Number(row.n), cents: Number(row.cents) });
+  }
+  return { counts, upcoming, payments };
+}
+
+/** Events starting from `from` to `until` (both included), soonest first; on the eventStartDate index. */
+export async function upcomingEventRows(db: Db, from: string, until: string, limit: number) {
+  const rows = (await db('events')
+    .where('eventStartDate', '>=', from)
+    .andWhere('eventStartDate', '<=', until)
+    .select('id', 'eventName', 'eventStartDate', 'eventEndDate', 'locationState', 'featuredRace')
+    .orderBy([
+      { column: 'eventStartDate', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .limit(limit)) as RawRow[];
+  return rows.map((row) => decodeRow<RawRow>(columnKinds.events, row));
+}
+
+/**
+ * The oldest payments whose invoice is still to be paid (undated last), with their owners' names, in one statement:
+ * the oldest dated and the undated of each status come from the (invoiceStatus, paymentDate, id) index in its order, each a
+ * LIMIT inside a derived table (which both SQLite and MySQL accept); their union is ordered and cut to `limit`, and
+ * the few rows left are joined to their owners by primary key. No read sorts every awaiting payment.
+ */
+export async function oldestAwaitingRows(db: Db, statuses: readonly string[], limit: number) {
   const columns = ['id', 'description', 'amount', 'paymentDate', 'invoiceStatus', 'entityType', 'entityId'];
-  const byDate = [
-    { column: 'paymentDate', order: 'asc' as const },
-    { column: 'id', order: 'asc' as const },
-  ];
-  const [summary, undated, ...dated] = await Promise.all([
-    db('payments')
-      .whereIn('invoiceStatus', statuses)
-      .select(db.raw('COUNT(*) AS n'), db.raw(SUM_CENTS_AS_CENTS, ['amount']))
-      .first() as Promise<{ n: number | string; cents: number | string | null } | undefined>,
-    db('payments').whereIn('invoiceStatus', statuses).whereNull('paymentDate').select(columns).orderBy('id').limit(limit) as Promise<
-      RawRow[]
-    >,
-    ...statuses.map(
-      (status) =>
-        db('payments').where('invoiceStatus', status).whereNotNull('paymentDate').select(columns).orderBy(byDate).limit(limit) as Promise<
-          RawRow[]
-        >,
-    ),
+  // Per status: the dated oldest, then the undated (NULL dates sort first in the index, so they are a range of their own).
+  const parts = statuses.flatMap((status, index) => [
+    {
+      sql: 'SELECT * FROM (SELECT ?? FROM payments WHERE invoiceStatus = ? AND paymentDate IS NOT NULL ORDER BY paymentDate, id LIMIT ?) AS ??',
+      bindings: [[...columns], status, limit, `dated_${index}`] as Knex.RawBinding[],
+    },
+    {
+      sql: 'SELECT * FROM (SELECT ?? FROM payments WHERE invoiceStatus = ? AND paymentDate IS NULL ORDER BY id LIMIT ?) AS ??',
+      bindings: [[...columns], status, limit, `undated_${index}`] as Knex.RawBinding[],
+    },
   ]);
-  const rows = dated
-    .flat()
-    .map((row) => decodeRow<RawRow>(columnKinds.payments, row))
-    .sort((a, b) =>
-      a.paymentDate === b.paymentDate ? Number(a.id) - Number(b.id) : String(a.paymentDate) < String(b.paymentDate) ? -1 : 1,
+  const query = db
+    .from(
+      db.raw(
+        ['(', parts.map((part) => part.sql).join(' UNION ALL '), ') AS awaiting'].join(''),
+        parts.flatMap((part) => part.bindings),
+      ),
     )
-    .concat(undated.map((row) => decodeRow<RawRow>(columnKinds.payments, row)))
-    .slice(0, limit);
-  return { count: Number(summary?.n ?? 0), total: centsToMoney(Number(summary?.cents ?? 0)), rows };
+    .select(columns.map((column) => `awaiting.${column}`));
+  for (const type of RECORD_TYPES) {
+    const owner = `owner_${type}`;
+    query
+      .leftJoin(`${RECORD_TYPE_INFO[type].table} AS ${owner}`, function joinOwner() {
+        this.on(`${owner}.id`, '=', 'awaiting.entityId').andOn('awaiting.entityType', '=', db.raw('?', [type]));
+      })
+      .select(NAME_COLUMNS[type].map((column) => `${owner}.${column} AS ${type}_${column}`));
+  }
+  const rows = (await query
+    .orderByRaw('CASE WHEN awaiting.paymentDate IS NULL THEN 1 ELSE 0 END')
+    .orderBy([
+      { column: 'awaiting.paymentDate', order: 'asc' },
+      { column: 'awaiting.id', order: 'asc' },
+    ])
+    .limit(limit)) as RawRow[];
+  return rows.map((row) => {
+    const type = row.entityType as RecordType;
+    const names = Object.fromEntries(NAME_COLUMNS[type].map((column) => [column, row[`${type}_${column}`]]));
+    const hasOwner = NAME_COLUMNS[type].some((column) => row[`${type}_${column}`] !== null && row[`${type}_${column}`] !== undefined);
+    return {
+      ...decodeRow<RawRow>(columnKinds.payments, pick(row, columns)),
+      ownerName: hasOwner ? nameOf(type, names) : null,
+    } as RawRow & { ownerName: string | null };
+  });
 }
 
-/** The names of a few records, one query per type asked for (never one per record). */
-export async function recordNames(db: Db, wanted: ReadonlyArray<{ type: RecordType; id: number }>): Promise<Map<string, string>> {
-  const byType = new Map<RecordType, number[]>();
-  for (const { type, id } of wanted) byType.set(type, [...(byType.get(type) ?? []), id]);
-  const names = new Map<string, string>();
-  await Promise.all(
-    [...byType].map(async ([type, ids]) => {
-      const rows = (await db(RECORD_TYPE_INFO[type].table)
-        .whereIn('id', ids)
-        .select('id', ...NAME_COLUMNS[type])) as RawRow[];
-      for (const row of rows) names.set(`${type}:${Number(row.id)}`, nameOf(type, row));
-    }),
-  );
-  return names;
-}
-
-/** Cents paid per day between two days (both included) by the given owner types; on the paymentDate index. */
-export async function spendPerDay(db: Db, ownerTypes: readonly RecordType[], from: string, until: string) {
-  const rows = (await db('payments')
-    .whereIn('entityType', ownerTypes)
-    .andWhere('paymentDate', '>=', from)
-    .andWhere('paymentDate', '<=', until)
-    .groupBy('paymentDate')
-    .select('paymentDate', db.raw(SUM_CENTS_AS_CENTS, ['amount']))) as RawRow[];
-  return rows.map((row) => ({
-    day: decodeRow<{ paymentDate: string }>(columnKinds.payments, { paymentDate: row.paymentDate }).paymentDate,
-    cents: Number(row.cents ?? 0),
-  }));
-}
+const pick = (row: RawRow, columns: readonly string[]): RawRow => Object.fromEntries(columns.map((column) => [column, row[column]]));
 
 /**
  * The most recently changed records of every type in one query: each type's newest rows come from its updatedAt

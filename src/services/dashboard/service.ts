@@ -2,56 +2,49 @@ import { addDays, dayInZone, monthOfDay, monthsUpTo } from '@shared/calendar.js'
 import { RECORD_TYPES, type RecordType } from '@shared/record-types.js';
 import { UPCOMING_DAYS, type Dashboard } from '@shared/schemas/dashboard.js';
 import type { AppContext } from '../context.js';
-import { OWNER_TOTAL_COLUMN } from '../payments/queries.js';
-import { getStats } from '../stats/service.js';
+import { AWAITING_BUCKET, AWAITING_STATUSES, spendBucket } from '../payments/totals.js';
+import { STATS_CODES, statsOfCounts } from '../stats/service.js';
 import { latestRuns } from '../sync/service.js';
-import { awaitingPaymentRows, centsToMoney, recentlyChangedRows, recordNames, spendPerDay, upcomingEventRows } from './queries.js';
+import { centsToMoney, dashboardFigures, oldestAwaitingRows, recentlyChangedRows, upcomingEventRows } from './queries.js';
 
 /** How much each block shows. */
 const UPCOMING_SHOWN = 8;
 const AWAITING_SHOWN = 5;
 const SPEND_MONTHS = 12;
 const RECENT_SHOWN = 8;
-/** Invoices still to be paid. */
-const AWAITING_STATUSES = ['pending', 'overdue'] as const;
-/** The owners whose payments are advertising spend: those that keep a totalAdvertisingSpend. */
-const ADVERTISING_OWNERS = RECORD_TYPES.filter((type) => OWNER_TOTAL_COLUMN[type] === 'totalAdvertisingSpend');
 
 /**
- * Everything the dashboard shows, in one call: each block is one or two indexed queries with a small limit
- * (owner names are one query per type among the few rows shown), so its cost does not grow with the data.
+ * Everything the dashboard shows, in one call of five statements run side by side: every number (counts, the upcoming
+ * count, the awaiting count and total, the spend per month, the last two kept as payment totals) in one UNION ALL of
+ * index reads, then the upcoming events,
+ * the oldest awaiting payments with their owners' names, the last sync per kind and the recent changes, each an
+ * indexed read with a small limit, so the page's cost does not grow with the data (nor with the rows it shows).
  * `timeZone` decides which calendar day is "today" for the visitor.
  */
 export async function getDashboard(ctx: AppContext, timeZone: string): Promise<Dashboard> {
   const today = dayInZone(ctx.clock.now(), timeZone);
   const until = addDays(today, UPCOMING_DAYS);
   const months = monthsUpTo(monthOfDay(today), SPEND_MONTHS);
-  const [stats, upcoming, awaiting, spendDays, lastSyncs, recent] = await Promise.all([
-    getStats(ctx),
+  const [figures, upcoming, awaiting, lastSyncs, recent] = await Promise.all([
+    dashboardFigures(ctx.db, {
+      countCodes: STATS_CODES,
+      upcoming: { from: today, until },
+      paymentBuckets: [AWAITING_BUCKET, ...months.map(spendBucket)],
+    }),
     upcomingEventRows(ctx.db, today, until, UPCOMING_SHOWN),
-    awaitingPaymentRows(ctx.db, AWAITING_STATUSES, AWAITING_SHOWN),
-    spendPerDay(ctx.db, ADVERTISING_OWNERS, `${months[0]}-01`, today),
+    oldestAwaitingRows(ctx.db, AWAITING_STATUSES, AWAITING_SHOWN),
     latestRuns(ctx),
     recentlyChangedRows(ctx.db, RECORD_TYPES, RECENT_SHOWN),
   ]);
-  const owners = await recordNames(
-    ctx.db,
-    awaiting.rows.map((row) => ({ type: row.entityType as RecordType, id: Number(row.entityId) })),
-  );
 
-  const centsPerMonth = new Map<string, number>(months.map((month) => [month, 0]));
-  for (const { day, cents } of spendDays) {
-    const month = monthOfDay(day);
-    if (centsPerMonth.has(month)) centsPerMonth.set(month, centsPerMonth.get(month)! + cents);
-  }
-
+  const awaitingTotal = figures.payments.get(AWAITING_BUCKET);
   return {
     today,
-    stats,
+    stats: statsOfCounts(figures.counts),
     upcomingEvents: {
       until,
-      total: upcoming.total,
-      items: upcoming.rows.map((row) => ({
+      total: figures.upcoming,
+      items: upcoming.map((row) => ({
         id: Number(row.id),
         eventName: String(row.eventName),
         eventStartDate: String(row.eventStartDate),
@@ -61,22 +54,18 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
       })),
     },
     awaitingPayment: {
-      count: awaiting.count,
-      total: awaiting.total,
-      oldest: awaiting.rows.map((row) => {
-        const type = row.entityType as RecordType;
-        const id = Number(row.entityId);
-        return {
-          id: Number(row.id),
-          description: String(row.description),
-          amount: String(row.amount),
-          paymentDate: (row.paymentDate as string | null) ?? null,
-          invoiceStatus: String(row.invoiceStatus),
-          owner: { type, id, name: owners.get(`${type}:${id}`) ?? null },
-        };
-      }),
+      count: awaitingTotal?.count ?? 0,
+      total: centsToMoney(awaitingTotal?.cents ?? 0),
+      oldest: awaiting.map((row) => ({
+        id: Number(row.id),
+        description: String(row.description),
+        amount: String(row.amount),
+        paymentDate: (row.paymentDate as string | null) ?? null,
+        invoiceStatus: String(row.invoiceStatus),
+        owner: { type: row.entityType as RecordType, id: Number(row.entityId), name: row.ownerName },
+      })),
     },
-    advertisingSpend: [...centsPerMonth].map(([month, cents]) => ({ month, total: centsToMoney(cents) })),
+    advertisingSpend: months.map((month) => ({ month, total: centsToMoney(figures.payments.get(spendBucket(month))?.cents ?? 0) })),
     lastSyncs,
     recentlyChanged: recent,
   };

@@ -3,6 +3,7 @@ import { decodeRow, encodeRow, sumMoney } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { Payment } from '@shared/schemas/attachments.js';
 import type { RecordType } from '@shared/record-types.js';
+import { adjustPaymentTotals } from './totals.js';
 
 type Db = Knex | Knex.Transaction;
 const decode = (row: Record<string, unknown>) => decodeRow<Payment>(columnKinds.payments, row);
@@ -51,17 +52,24 @@ export async function sumPayments(db: Db, filter: PaymentFilter): Promise<string
   return sumMoney(rows.map((row) => (typeof row.amount === 'number' ? row.amount.toFixed(2) : String(row.amount))));
 }
 
-export async function insertPayment(trx: Db, values: Record<string, unknown>): Promise<number> {
+/** The three writes of one payment row; each keeps the dashboard's payment totals in step in the same transaction. */
+export async function insertPayment(trx: Knex.Transaction, values: Record<string, unknown>): Promise<number> {
   const [inserted] = (await trx('payments').insert(encodeRow(columnKinds.payments, values))) as number[];
+  await adjustPaymentTotals(trx, [], [values]);
   return Number(inserted);
 }
 
-export async function updatePaymentRow(trx: Db, id: number, values: Record<string, unknown>): Promise<void> {
+export async function updatePaymentRow(trx: Knex.Transaction, id: number, values: Record<string, unknown>): Promise<void> {
+  const before = (await trx('payments').where({ id }).first()) as Record<string, unknown> | undefined;
   await trx('payments').where({ id }).update(encodeRow(columnKinds.payments, values));
+  if (before) await adjustPaymentTotals(trx, [before], [{ ...before, ...values }]);
 }
 
-export async function deletePaymentRow(trx: Db, id: number): Promise<number> {
-  return trx('payments').where({ id }).delete();
+export async function deletePaymentRow(trx: Knex.Transaction, id: number): Promise<number> {
+  const before = (await trx('payments').where({ id }).first()) as Record<string, unknown> | undefined;
+  const deleted = await trx('payments').where({ id }).delete();
+  if (before && deleted) await adjustPaymentTotals(trx, [before], []);
+  return deleted;
 }
 
 /** The stored total each record type keeps of its payments (media and influencers keep none). */

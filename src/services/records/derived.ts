@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { dialectOfDb } from '@db/knex.js';
 import { withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
+import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
 import { type RecordType } from '@shared/record-types.js';
 
@@ -11,7 +12,8 @@ import { type RecordType } from '@shared/record-types.js';
  * Derived data for fast lists and search (docs/decisions/0011-record-search-and-counts.md):
  * - record_search_docs: one row per record, its normalised search text and the filter buckets it counts in;
  * - record_search_grams: the trigram postings of that text (primary key kind, gram, recordId);
- * - record_counts: how many records of each type (bucket "all") and per filter bucket.
+ * - record_counts: how many records of each type (bucket "all") and per filter bucket;
+ * - payment_totals: the dashboard's payment figures (src/services/payments/totals.ts), rebuilt with the rest.
  * Every change goes through `reindexRecords`, which compares a record's current row with its stored document, so
  * one call handles inserts, updates and deletes alike, inside the writer's transaction.
  * After the last migration, `refreshDerivedData` rebuilds all of it once whenever its definition (the version
@@ -28,7 +30,7 @@ const VERSION_ROW = 'records';
  * Bump when the rules that turn a row into its document change while the columns read stay the same
  * (normalisation, grams, buckets, how fields are joined): adding or dropping a column changes the version by itself.
  */
-const DERIVED_RULES_VERSION = 1;
+const DERIVED_RULES_VERSION = 2; // 2: payment_totals joined the derived data
 
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
@@ -227,6 +229,7 @@ export async function refreshDerivedData(db: Knex, options: { log?: Logger } = {
     const started = Date.now();
     options.log?.info('derived data definition changed: rebuilding the search index and record counts');
     await rebuildDerivedData(trx);
+    await rebuildPaymentTotals(trx);
     await trx(VERSIONS).insert({ name: VERSION_ROW, version }).onConflict('name').merge();
     options.log?.info({ ms: Date.now() - started }, 'search index and record counts rebuilt');
     return true;

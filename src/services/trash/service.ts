@@ -5,6 +5,7 @@ import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
 import { removeStoredFiles, type OwnedRows } from '../attachments/owned.js';
 import { openStorage } from '../files/storage.js';
+import { adjustPaymentTotals } from '../payments/totals.js';
 import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import type { HistoryActor } from '../history/service.js';
@@ -127,7 +128,11 @@ export async function restoreDeleted(ctx: AppContext, actor: Actor, id: number):
       if (kind === 'event' && children.length) await trx('event_distances').insert(children);
       if (kind === 'runclub' && children.length) await trx('run_club_schedules').insert(children);
       if (snapshot.owned.contacts.length) await trx('contacts').insert(snapshot.owned.contacts.map(asStored));
-      if (snapshot.owned.payments.length) await trx('payments').insert(snapshot.owned.payments.map(asStored));
+      if (snapshot.owned.payments.length) {
+        const payments = snapshot.owned.payments.map(asStored);
+        await trx('payments').insert(payments);
+        await adjustPaymentTotals(trx, [], payments);
+      }
       if (snapshot.owned.files.length) await trx('files').insert(snapshot.owned.files.map(asStored));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

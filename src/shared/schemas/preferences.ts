@@ -12,9 +12,19 @@ const LIST_NAMES = [...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment
 export type ListName = (typeof LIST_NAMES)[number];
 export const listNameOf = (type: RecordType): ListName => RECORD_TYPE_INFO[type].segment;
 
-/** The ways a list can be shown; the first is the default. Another view (a calendar) joins by adding its id here. */
-export const LIST_LAYOUTS = ['cards', 'table'] as const;
+/** Every way a list can be shown. */
+const LIST_LAYOUTS = ['cards', 'table', 'calendar'] as const;
 export type ListLayout = (typeof LIST_LAYOUTS)[number];
+
+/** The ways each list can be shown, in the switch's order; the first is the default. Only events have a calendar. */
+type Layouts = readonly [ListLayout, ...ListLayout[]];
+/** The views every list has. */
+export const COMMON_LAYOUTS: Layouts = ['cards', 'table'];
+const LAYOUTS = {
+  ...(Object.fromEntries(LIST_NAMES.map((list) => [list, COMMON_LAYOUTS])) as Record<ListName, Layouts>),
+  events: LIST_LAYOUTS,
+} satisfies Record<ListName, Layouts>;
+export const layoutsOf = (list: ListName): readonly ListLayout[] => LAYOUTS[list];
 
 /** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
 const TABLE_COLUMNS = {
@@ -57,7 +67,7 @@ const columnsOf = (list: ListName) =>
 
 const listPreferences = Object.fromEntries(
   LIST_NAMES.flatMap((list) => [
-    [`${list}.view`, z.enum(LIST_LAYOUTS, { error: `view must be one of: ${LIST_LAYOUTS.join(', ')}` })],
+    [`${list}.view`, z.enum(LAYOUTS[list], { error: `view must be one of: ${LAYOUTS[list].join(', ')}` })],
     [`${list}.columns`, columnsOf(list)],
   ]),
 ) as Record<`${ListName}.view`, z.ZodType<ListLayout>> & Record<`${ListName}.columns`, z.ZodType<string[]>>;
@@ -74,7 +84,7 @@ export const DEFAULT_PREFERENCES = {
   theme: 'system',
   ...Object.fromEntries(
     LIST_NAMES.flatMap((list) => [
-      [`${list}.view`, LIST_LAYOUTS[0]],
+      [`${list}.view`, LAYOUTS[list][0]],
       [`${list}.columns`, TABLE_COLUMNS[list].slice(0, 6)],
     ]),
   ),

@@ -1,10 +1,20 @@
+import { replace } from 'react-router';
 import { RECORD_TYPE_INFO } from '@shared/record-types.js';
 import { listNameOf, type ListName } from '@shared/schemas/preferences.js';
 import { dataSource } from '@views/data/source.js';
 import { announce, deleteRecordIntent, failed, intentAction, sameLocation, type IntentHandler } from './actions.js';
 import type { RecordConfig } from './record-config.js';
 
-/** Remembers how the user sees a list (layout, columns), then shows the same list again. */
+/** The calendar is a view of its own URL (`?view=calendar`, its month kept); Cards and Table are the list's URL. */
+function viewLocation(request: Request, view: FormDataEntryValue | null) {
+  const url = new URL(request.url);
+  const month = url.searchParams.get('month');
+  if (view === 'calendar') return replace(`${url.pathname}?view=calendar${month ? `&month=${encodeURIComponent(month)}` : ''}`);
+  if (url.searchParams.get('view') === 'calendar') return replace(url.pathname);
+  return sameLocation(request);
+}
+
+/** Remembers how the user sees a list (layout, columns), then shows the list again in that view. */
 export function preferenceIntent(list: ListName, setting: 'view' | 'columns'): IntentHandler {
   return async ({ request, context }, form) => {
     const value = setting === 'view' ? form.get('view') : form.getAll('column');
@@ -13,7 +23,7 @@ export function preferenceIntent(list: ListName, setting: 'view' | 'columns'): I
     } catch (error) {
       return failed(context, 'Could not save this view', error);
     }
-    return sameLocation(request);
+    return setting === 'view' ? viewLocation(request, form.get('view')) : sameLocation(request);
   };
 }
 

@@ -10,6 +10,7 @@ import type { ListDisplay } from './loaders.js';
 import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
 import { BulkBar, exportHref, matchingRecordIds, SelectBox, SelectPageBox, useSelection } from './selection.js';
 import { RECORD_TYPE_INFO, recordTypeOfSegment } from '@shared/record-types.js';
+import { layoutsOf, listNameOf } from '@shared/schemas/preferences.js';
 
 interface FilterOption {
   value: string;
@@ -232,7 +233,7 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         query={props.query}
       />
       <div className="toolbar records-view-bar">
-        <LayoutSwitch layout={props.display.layout} />
+        <LayoutSwitch layout={props.display.layout} layouts={layoutsOf(listNameOf(kind))} />
         <SortMenu
           listPath={props.listPath}
           current={props.query}

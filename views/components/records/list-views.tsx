@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link, useNavigate } from 'react-router';
-import { LIST_LAYOUTS, type ListLayout } from '@shared/schemas/preferences.js';
+import { COMMON_LAYOUTS, type ListLayout } from '@shared/schemas/preferences.js';
 import { defaultDirectionOf, sortKeysOf, type SortDirection } from '@shared/schemas/records.js';
 import type { RecordType } from '@shared/record-types.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -19,17 +19,18 @@ export interface ListSorting {
   defaultDir(sort: string): SortDirection;
 }
 
-const LAYOUT_LABELS: Record<ListLayout, string> = { cards: 'Cards', table: 'Table' };
+const LAYOUT_LABELS: Record<ListLayout, string> = { cards: 'Cards', table: 'Table', calendar: 'Calendar' };
 
 /**
- * Cards | Table (one button per layout of LIST_LAYOUTS, so another view joins by being added there). A post to the
- * list's own action remembers the choice for the user, so it works without JavaScript and the next first paint is right.
+ * Cards | Table (| Calendar on events): one button per layout the list has (`layoutsOf`). A post to the list's own
+ * action remembers the choice for the user and goes to that view, so it works without JavaScript and the next first
+ * paint is right.
  */
-export function LayoutSwitch({ layout }: { layout: ListLayout }) {
+export function LayoutSwitch({ layout, layouts = COMMON_LAYOUTS }: { layout: ListLayout; layouts?: readonly ListLayout[] }) {
   return (
     <Form method="post" replace preventScrollReset className="layout-switch" aria-label="View">
       <input type="hidden" name="intent" value="view" />
-      {LIST_LAYOUTS.map((option) => (
+      {layouts.map((option) => (
         <button
           key={option}
           type="submit"

@@ -50,22 +50,31 @@ export async function listDisplayOf(ds: DataSource, list: ListName): Promise<Lis
   return { layout: preferences[`${list}.view`], columns: preferences[`${list}.columns`] };
 }
 
-/** A list page: its URL's query, read once with the API's rules, is the query the list is read with. */
+/**
+ * A list page: its URL's query, read once with the API's rules, is the query the list is read with. `display` is the
+ * remembered view when the caller has read it already (the events page, which may show its calendar instead).
+ */
+export async function loadList<K extends RecordType>(
+  kind: K,
+  { request, context }: LoaderFunctionArgs,
+  display?: Promise<ListDisplay>,
+): Promise<ListData<RecordItem<K>>> {
+  const ds = dataSource(context);
+  const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
+  const pendingDisplay = display ?? listDisplayOf(ds, listNameOf(kind));
+  if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay);
+  try {
+    const [list, shown] = await Promise.all([ds.listRecords(kind, read.query), pendingDisplay]);
+    return { items: list.items, total: list.total, query: read.view, display: shown };
+  } catch (error) {
+    // Rules only the server knows still show on the page, not as the error page.
+    if (statusOf(error) !== 400) throw error;
+    return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay);
+  }
+}
+
 export function listLoader<K extends RecordType>(kind: K) {
-  return gated(async ({ request, context }: LoaderFunctionArgs): Promise<ListData<RecordItem<K>>> => {
-    const ds = dataSource(context);
-    const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
-    const pendingDisplay = listDisplayOf(ds, listNameOf(kind));
-    if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay);
-    try {
-      const [list, display] = await Promise.all([ds.listRecords(kind, read.query), pendingDisplay]);
-      return { items: list.items, total: list.total, query: read.view, display };
-    } catch (error) {
-      // Rules only the server knows still show on the page, not as the error page.
-      if (statusOf(error) !== 400) throw error;
-      return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay);
-    }
-  });
+  return gated((args: LoaderFunctionArgs) => loadList(kind, args));
 }
 
 export interface RecordData<T> {

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { addMonths, monthOfDay, monthTitle, monthWeeks } from '@shared/calendar.js';
+import { dateFormatter } from '@shared/format.js';
 import { recordPagePath } from '@shared/record-types.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -31,7 +32,7 @@ function eventsByDay(events: readonly CalendarEvent[], days: readonly string[]):
 
 /** Weekday names, Monday first, in the visitor's locale (2024-01-01 was a Monday). */
 function weekdayNames(locale: string): string[] {
-  const format = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+  const format = dateFormatter(locale, { weekday: 'short', timeZone: 'UTC' });
   return Array.from({ length: 7 }, (_, index) => format.format(new Date(Date.UTC(2024, 0, 1 + index))));
 }
 

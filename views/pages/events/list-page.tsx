@@ -9,26 +9,40 @@ import { EventStatusBadge } from '@views/components/records/badges.js';
 import { DateText } from '@views/components/records/detail.js';
 import { editPath, detailPath } from '@views/components/records/record-config.js';
 import { RecordListPage } from '@views/components/records/list-page.js';
-import { listLoader, type ListData } from '@views/components/records/loaders.js';
+import { listDisplayOf, loadList, type ListData } from '@views/components/records/loaders.js';
+import { layoutsOf, listNameOf } from '@shared/schemas/preferences.js';
+import { LayoutSwitch } from '@views/components/records/list-views.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { SeasonCalendar } from '@views/components/records/season-calendar.js';
 import { ButtonLink } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';
+import { useCanWrite } from '@views/hooks/use-session.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
-
-const loadList = listLoader('event');
 
 interface CalendarData {
   view: 'calendar';
   calendar: EventCalendar;
 }
 
-/** `?view=calendar` shows the season calendar (`&month=YYYY-MM`; a malformed month shows this month). */
+/**
+ * The season calendar is the list's third view: `?view=calendar` (`&month=YYYY-MM`; a malformed month shows this
+ * month), or plain `/events` for a user who last chose it. A URL that asks the list something (a search, a filter, a
+ * sort, a page) shows the list, in cards when the remembered view is the calendar.
+ */
 export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<EventSummary> | CalendarData> => {
   const search = new URL(args.request.url).searchParams;
-  if (search.get('view') !== 'calendar') return loadList(args);
+  const ds = dataSource(args.context);
+  const display = search.get('view') === 'calendar' ? null : listDisplayOf(ds, listNameOf('event'));
+  const bare = [...search.keys()].every((key) => key === 'month');
+  if (display && !(bare && (await display).layout === 'calendar')) {
+    return loadList(
+      'event',
+      args,
+      display.then((shown) => (shown.layout === 'calendar' ? { ...shown, layout: 'cards' } : shown)),
+    );
+  }
   const month = search.get('month');
-  return { view: 'calendar', calendar: await dataSource(args.context).eventCalendar(month && /^\d{4}-\d{2}$/.test(month) ? month : null) };
+  return { view: 'calendar', calendar: await ds.eventCalendar(month && /^\d{4}-\d{2}$/.test(month) ? month : null) };
 });
 export const action = listAction(eventsConfig);
 
@@ -58,17 +72,20 @@ const columns: Array<TableColumn<EventSummary>> = [
   },
 ];
 const sorting = sortingOf('event', columns);
+const importButton = <ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>;
 
 export function Component() {
   const data = useLoaderData() as ListData<EventSummary> | CalendarData;
+  const canWrite = useCanWrite();
   if ('view' in data) {
     return (
       <div className="page">
         <div className="page-header">
           <h1>Events</h1>
-          <ButtonLink to="/events" variant="outline">
-            Cards
-          </ButtonLink>
+          {canWrite && <div className="card-actions">{importButton}</div>}
+        </div>
+        <div className="toolbar records-view-bar">
+          <LayoutSwitch layout="calendar" layouts={layoutsOf(listNameOf('event'))} />
         </div>
         <SeasonCalendar calendar={data.calendar} />
       </div>
@@ -81,14 +98,7 @@ export function Component() {
       searchLabel="Search events"
       searchPlaceholder="Search name, state, address, WordPress ID"
       filter={{ param: 'filter', label: 'Show', options: EVENT_FILTER_OPTIONS }}
-      actions={
-        <>
-          <ButtonLink to="/events?view=calendar" variant="outline">
-            Calendar
-          </ButtonLink>
-          <ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>
-        </>
-      }
+      actions={importButton}
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
