@@ -7,7 +7,7 @@ import { Alert, Badge, Button, Card, CardHeader, Label, Textarea } from '@views/
 import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useIsAdmin } from '@views/hooks/use-session.js';
-import { JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
+import { cancelJob, JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
 import { describeImport, ImportResults } from './import-results.js';
 import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
@@ -260,15 +260,6 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
     }
   }
 
-  async function cancelImport() {
-    if (jobId === null) return;
-    try {
-      await apiRequest('POST', `/api/jobs/${jobId}/cancel`);
-    } catch (error) {
-      toast({ title: 'Could not cancel', description: messageOf(error, 'Could not cancel the import'), variant: 'destructive' });
-    }
-  }
-
   const importButton = (
     <Button onClick={runImport} disabled={blank || pending}>
       {pending ? 'Importing...' : 'Import Data'}
@@ -334,7 +325,9 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
               </>
             )}
           </div>
-          {job && job.state !== 'failed' && <JobProgressBar job={job} unit="rows" onCancel={running ? cancelImport : undefined} />}
+          {job && job.state !== 'failed' && (
+            <JobProgressBar job={job} unit="rows" onCancel={running ? () => void cancelJob(jobId, 'the import') : undefined} />
+          )}
           <Preview kind={kind} parsed={parsed} fileProblem={fileProblem} />
         </Card>
         <Card className="imports-instructions">

@@ -8,7 +8,7 @@ import { Button, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
-import { JobProgressBar, useActiveJobs, useJob } from '../jobs/job-progress.js';
+import { cancelJob, JobProgressBar, useActiveJobs, useJob } from '../jobs/job-progress.js';
 import { PushSummary } from './push-summary.js';
 
 const emptyPush = { audienceId: '', ownerType: '' as ContactOwnerType | '', tag: '', dryRun: true };
@@ -66,15 +66,6 @@ export function NewsletterPushForm({ audiences }: { audiences: MailchimpAudience
       toast({ title: 'Newsletter push failed', description: messageOf(error, 'The push could not start'), variant: 'destructive' });
     } finally {
       setStarting(false);
-    }
-  }
-
-  async function cancel() {
-    if (followed === null) return;
-    try {
-      await apiRequest('POST', `/api/jobs/${followed}/cancel`);
-    } catch (error) {
-      toast({ title: 'Could not cancel', description: messageOf(error, 'Could not cancel the push'), variant: 'destructive' });
     }
   }
 
@@ -148,7 +139,9 @@ export function NewsletterPushForm({ audiences }: { audiences: MailchimpAudience
           <p className="muted">Viewers can see pushes on the Jobs page but not start one.</p>
         )}
       </div>
-      {job && running && <JobProgressBar job={job} unit="contacts" onCancel={canWrite ? cancel : undefined} />}
+      {job && running && (
+        <JobProgressBar job={job} unit="contacts" onCancel={canWrite ? () => void cancelJob(followed, 'the push') : undefined} />
+      )}
       {job?.state === 'succeeded' && <PushSummary job={job} />}
     </form>
   );

@@ -7,7 +7,7 @@ import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
-import { JobProgressBar, useJob } from '../jobs/job-progress.js';
+import { cancelJob, JobProgressBar, useJob } from '../jobs/job-progress.js';
 import { SyncResultView } from './sync-result.js';
 import type { SyncKind, SyncResult, SyncRunView } from './types.js';
 
@@ -96,15 +96,6 @@ export function SyncCard({
     }
   }
 
-  async function cancel() {
-    if (followed === null) return;
-    try {
-      await apiRequest('POST', `/api/jobs/${followed}/cancel`);
-    } catch (error) {
-      toast({ title: 'Could not cancel', description: messageOf(error, 'Could not cancel the sync'), variant: 'destructive' });
-    }
-  }
-
   return (
     <Card className="sync-card" data-testid={`sync-card-${kind}`}>
       <CardHeader
@@ -117,7 +108,9 @@ export function SyncCard({
         }
       />
       {!connected && !running && <p className="muted">Test the connection first.</p>}
-      {job && running && <JobProgressBar job={job} unit="items" onCancel={canWrite ? cancel : undefined} />}
+      {job && running && (
+        <JobProgressBar job={job} unit="items" onCancel={canWrite ? () => void cancelJob(followed, 'the sync') : undefined} />
+      )}
       {result && <SyncResultView result={result} />}
       <LastRun run={lastRun} />
     </Card>

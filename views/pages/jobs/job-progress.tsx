@@ -1,6 +1,21 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { isFinished, type JobType, type JobView } from '@shared/schemas/jobs.js';
+import { messageOf } from '@shared/api-error.js';
+import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
+
+/**
+ * Asks the server to stop a job at its next batch boundary. A refusal (it finished meanwhile, a viewer) is told in a
+ * toast naming what could not be cancelled ("the import", "the sync"…); the job's progress shows the rest.
+ */
+export async function cancelJob(id: number | null, what: string): Promise<void> {
+  if (id === null) return;
+  try {
+    await apiRequest('POST', `/api/jobs/${id}/cancel`);
+  } catch (error) {
+    toast({ title: 'Could not cancel', description: messageOf(error, `Could not cancel ${what}`), variant: 'destructive' });
+  }
+}
 
 /** How often a running job is read again: the progress bar moves about once a second. */
 const POLL_MS = 1000;

@@ -7,15 +7,13 @@ import { isFinished, JOB_STATES, JOB_TYPES, type JobState, type JobView } from '
 import type { SyncResult } from '@shared/schemas/integrations.js';
 import type { PushResult } from '@shared/schemas/newsletter.js';
 import { Alert, Badge, Button, EmptyState } from '@views/components/ui/primitives.js';
-import { toast } from '@views/components/ui/toast.js';
-import { apiRequest } from '@views/data/http.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { describeImport, ImportResults } from '../imports/import-results.js';
 import { PushSummary } from '../integrations/push-summary.js';
 import { SyncResultView } from '../integrations/sync-result.js';
-import { duration, JobProgressBar, useJob } from './job-progress.js';
+import { cancelJob, duration, JobProgressBar, useJob } from './job-progress.js';
 
 interface JobsData {
   items: JobView[];
@@ -136,14 +134,6 @@ function JobItem({ listed }: { listed: JobView }) {
   const job = live ?? listed;
   const running = !isFinished(job.state);
 
-  async function cancel() {
-    try {
-      await apiRequest('POST', `/api/jobs/${job.id}/cancel`);
-    } catch (error) {
-      toast({ title: 'Could not cancel', description: messageOf(error, 'Could not cancel the job'), variant: 'destructive' });
-    }
-  }
-
   const finishedIn = job.startedAt && job.finishedAt ? duration(Date.parse(job.finishedAt) - Date.parse(job.startedAt)) : null;
   return (
     <li className="job-item" data-testid={`job-${job.id}`}>
@@ -179,7 +169,9 @@ function JobItem({ listed }: { listed: JobView }) {
           {running ? <p className="muted">Still running: its result shows here when it has finished.</p> : <JobOutcome job={job} />}
         </div>
       </details>
-      {running && <JobProgressBar job={job} unit={UNITS[job.type]} onCancel={canWrite ? cancel : undefined} />}
+      {running && (
+        <JobProgressBar job={job} unit={UNITS[job.type]} onCancel={canWrite ? () => void cancelJob(job.id, 'the job') : undefined} />
+      )}
     </li>
   );
 }
