@@ -39,7 +39,7 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     });
 
   db.command('reindex')
-    .description('Rebuild the search index and the record counts from the record rows (a repair tool)')
+    .description('Rebuild the search index and the counts from the record and contact rows (a repair tool)')
     .action(async () => {
       await withContext(io, (ctx) => rebuildDerivedData(ctx.db));
       io.stdout.write('Search index and counts rebuilt.\n');

@@ -6,7 +6,8 @@ import { notFound } from '../errors.js';
 import { historyActorOf, recordHistory, type HistoryChange } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
-import { findContactsForUpdate, updateContactRow } from './queries.js';
+import { findContactsForUpdate } from './queries.js';
+import { updateContactRow } from './writes.js';
 
 /**
  * POST /api/contacts/bulk-tags {ids, add, remove}: adds and removes Mailchimp tags on every named contact, or on

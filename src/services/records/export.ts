@@ -254,12 +254,13 @@ function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow>):
 /** The contacts directory's CSV: its search, filters and sort, every page (or the selected `ids`), owner named. */
 export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown>, ids?: readonly number[]): Stringifier {
   const query = parseInput(ContactsQuerySchema, input);
-  const builder = directoryRows(ctx.db, query);
-  if (ids) builder.whereIn('c.id', [...ids]);
   return csvOf(
     CONTACT_COLUMNS,
     (async function* contacts() {
-      for await (const row of streamOf(ctx.db, builder)) {
+      const directory = await directoryRows(ctx.db, query);
+      if (!directory) return;
+      if (ids) directory.rows.whereIn('c.id', [...ids]);
+      for await (const row of streamOf(ctx.db, directory.rows)) {
         const contact = presentDirectoryRow(row);
         yield { ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name } as unknown as RawRow;
       }

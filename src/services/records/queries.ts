@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { decodeRow, decodeRows } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
-import { ALL_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
+import { ALL_BUCKET, type IndexedDefinition, type RecordDefinition, type SortSpec } from './definitions.js';
 import { bucketPattern, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';
 
@@ -82,12 +82,12 @@ export interface Matches {
 }
 
 /**
- * The records whose search text contains `query` (case-insensitive), or null when none can. A query of three or
+ * The records (or contacts) whose search text contains `query` (case-insensitive), or null when none can. A query of three or
  * more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
  * candidate's text exactly; shorter ones scan the compact text table. Returned wrapped: a query builder is a
  * thenable, so returning it bare from an async function would run it.
  */
-export async function matchingIds(db: Db, definition: RecordDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
+export async function matchingIds(db: Db, definition: IndexedDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
   const needle = normaliseSearchText(query);
   const exact = (builder: Knex.QueryBuilder) => {
     builder.whereRaw('INSTR(??, ?) > 0', ['d.text', needle]);
