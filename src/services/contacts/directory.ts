@@ -81,13 +81,12 @@ export async function directoryRows(db: Knex, query: ContactsQuery): Promise<{ r
 
 const OWNER_COLUMNS = CONTACT_OWNER_TYPES.map((type) => `ownerName_${type}`);
 
-/** A directory row as the wire has it: the contact and its owner. */
-export function presentDirectoryRow(row: RawRow): DirectoryContact {
-  const [contact] = decodeRows<DirectoryContact>(columnKinds.contacts, [row], OWNER_COLUMNS);
-  return {
-    ...contact!,
-    owner: { type: contact!.entityType, id: contact!.entityId, name: String(row[`ownerName_${contact!.entityType}`] ?? '') },
-  };
+/** Directory rows (of one query) as the wire has them: each contact and its owner. */
+export function presentDirectoryRows(rows: readonly RawRow[]): DirectoryContact[] {
+  return decodeRows<DirectoryContact>(columnKinds.contacts, rows, OWNER_COLUMNS).map((contact, i) => ({
+    ...contact,
+    owner: { type: contact.entityType, id: contact.entityId, name: String(rows[i]![`ownerName_${contact.entityType}`] ?? '') },
+  }));
 }
 
 /** The rows of the given ids with their owners, in the order of the ids. */
@@ -133,14 +132,14 @@ export async function listDirectory(ctx: AppContext, input: Record<string, unkno
     return (await withOwners(ctx.db, builder.clone(), query).limit(query.limit).offset(query.offset)) as RawRow[];
   };
   const [rows, total] = await Promise.all([paging(), counting()]);
-  return { items: rows.map(presentDirectoryRow), total };
+  return { items: presentDirectoryRows(rows), total };
 }
 
 /** One contact with its owner's name, in one query (the contact detail and edit pages name the owner). */
 export async function getContactWithOwner(ctx: AppContext, id: number): Promise<DirectoryContact> {
   const [row] = await rowsOfIds(ctx.db, [id]);
   if (!row) throw notFound('Contact not found');
-  return presentDirectoryRow(row);
+  return presentDirectoryRows([row])[0]!;
 }
 
 /** A record that contacts belong to, by name (the add-contact page names it); its not-found error when it does not exist. */
