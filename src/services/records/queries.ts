@@ -82,12 +82,23 @@ export interface Matches {
 }
 
 /**
- * The records (or contacts) whose search text contains `query` (case-insensitive), or null when none can. A query of three or
- * more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
+ * The records (or contacts) whose search text contains `query` (case-insensitive), or null when none can. A query of
+ * three or more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
  * candidate's text exactly; shorter ones scan the compact text table. Returned wrapped: a query builder is a
  * thenable, so returning it bare from an async function would run it.
  */
 export async function matchingIds(db: Db, definition: IndexedDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
+  const [matches] = await matchingIdsOfKinds(db, [definition.code], query, filter);
+  return matches!;
+}
+
+/** The same for several types at once (the global search): their grams' posting counts come in one round trip. */
+export async function matchingIdsOfKinds(
+  db: Db,
+  codes: readonly number[],
+  query: string,
+  filter?: BucketFilter,
+): Promise<Array<Matches | null>> {
   const needle = normaliseSearchText(query);
   const exact = (builder: Knex.QueryBuilder) => {
     builder.whereRaw('INSTR(??, ?) > 0', ['d.text', needle]);
@@ -95,29 +106,35 @@ export async function matchingIds(db: Db, definition: IndexedDefinition, query: 
     return builder;
   };
   if (codePointLength(needle) < GRAM_LENGTH) {
-    return {
-      subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')),
+    return codes.map((code) => ({
+      subquery: exact(db(`${DOCS} as d`).where('d.kind', code).select('d.recordId as recordId')),
       idColumn: 'd.recordId',
-    };
+    }));
   }
 
   const probed = spread(gramsOf(needle), GRAMS_PROBED);
-  const estimates = await postingCounts(db, definition.code, probed);
-  let rarest = 0;
-  estimates.forEach((n, i) => {
-    if (n < estimates[rarest]!) rarest = i;
+  const estimates = await postingCounts(
+    db,
+    codes.flatMap((code) => probed.map((gram) => [code, gram] as const)),
+  );
+  return codes.map((code, k) => {
+    const counts = estimates.slice(k * probed.length, (k + 1) * probed.length);
+    let rarest = 0;
+    counts.forEach((n, i) => {
+      if (n < counts[rarest]!) rarest = i;
+    });
+    if (counts[rarest] === 0) return null;
+    // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
+    // pays: the candidates are the rarest gram's postings.
+    const builder = db(`${GRAMS} as g`)
+      .join(`${DOCS} as d`, function joinDoc() {
+        this.on('d.kind', '=', 'g.kind').andOn('d.recordId', '=', 'g.recordId');
+      })
+      .where({ 'g.kind': code, 'g.gram': probed[rarest]! })
+      .select('g.recordId as recordId');
+    // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
+    return { subquery: exact(builder), idColumn: 'g.recordId' };
   });
-  if (estimates[rarest] === 0) return null;
-  // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
-  // pays: the candidates are the rarest gram's postings.
-  const builder = db(`${GRAMS} as g`)
-    .join(`${DOCS} as d`, function joinDoc() {
-      this.on('d.kind', '=', 'g.kind').andOn('d.recordId', '=', 'g.recordId');
-    })
-    .where({ 'g.kind': definition.code, 'g.gram': probed[rarest]! })
-    .select('g.recordId as recordId');
-  // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
-  return { subquery: exact(builder), idColumn: 'g.recordId' };
 }
 
 /** Up to `max` items spread over the whole list, so long queries probe grams from start to end. */
@@ -133,41 +150,86 @@ function spread<T>(items: readonly T[], max: number): T[] {
  */
 const gramStatsByDatabase = new WeakMap<object, Map<string, { n: number; at: number }>>();
 
-async function postingCounts(db: Db, kind: number, grams: readonly number[]): Promise<number[]> {
+async function postingCounts(db: Db, pairs: ReadonlyArray<readonly [kind: number, gram: number]>): Promise<number[]> {
   // Keyed by the Knex client, which a transaction shares with its database.
   const client = db.client as object;
   const gramStats = gramStatsByDatabase.get(client) ?? new Map<string, { n: number; at: number }>();
   gramStatsByDatabase.set(client, gramStats);
   const now = Date.now();
-  const out = grams.map((gram) => {
+  const out = pairs.map(([kind, gram]) => {
     const cached = gramStats.get(`${kind}:${gram}`);
     return cached && now - cached.at < GRAM_STATS_TTL_MS ? cached.n : -1;
   });
-  const missing = grams.filter((_, i) => out[i] === -1);
+  const missing = pairs.filter((_, i) => out[i] === -1);
   if (missing.length === 0) return out;
-  const counted = await estimatePostings(db, kind, missing, ESTIMATE_BOUND);
+  const counted = await estimatePostings(db, missing, ESTIMATE_BOUND);
   if (gramStats.size > GRAM_STATS_MAX) gramStats.clear();
   let next = 0;
   return out.map((n, i) => {
     if (n !== -1) return n;
     const fresh = counted[next++]!;
-    if (fresh > 0) gramStats.set(`${kind}:${grams[i]}`, { n: fresh, at: now });
+    if (fresh > 0) gramStats.set(`${pairs[i]![0]}:${pairs[i]![1]}`, { n: fresh, at: now });
     return fresh;
   });
 }
 
-/** Postings per gram, each counted only up to a bound, in one round trip. */
-async function estimatePostings(db: Db, kind: number, grams: readonly number[], bound: number): Promise<number[]> {
+/** Postings per (kind, gram), each counted only up to a bound, in one round trip. */
+async function estimatePostings(db: Db, pairs: ReadonlyArray<readonly [number, number]>, bound: number): Promise<number[]> {
   const part = 'SELECT ? AS i, COUNT(*) AS n FROM (SELECT 1 AS one FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t';
-  const sql = grams.map(() => part).join(' UNION ALL ');
-  const bindings = grams.flatMap((gram, i) => [i, GRAMS, kind, gram, bound]);
+  const sql = pairs.map(() => part).join(' UNION ALL ');
+  const bindings = pairs.flatMap(([kind, gram], i) => [i, GRAMS, kind, gram, bound]);
   const result = await db.raw(sql, bindings);
   const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{
     i: number | string;
     n: number | string;
   }>;
-  const out = new Array<number>(grams.length).fill(0);
+  const out = new Array<number>(pairs.length).fill(0);
   for (const row of rows) out[Number(row.i)] = Number(row.n);
+  return out;
+}
+
+/**
+ * The newest `limit` matches and the number of all matches of several types, in one round trip (the global search):
+ * per type, its matches in posting order cut at the page, and their count, as parts of one UNION ALL.
+ */
+export async function newestMatchesOfKinds(
+  db: Db,
+  parts: ReadonlyArray<{ code: number; matches: Matches }>,
+  limit: number,
+): Promise<Map<number, { ids: number[]; total: number }>> {
+  const out = new Map<number, { ids: number[]; total: number }>(parts.map(({ code }) => [code, { ids: [], total: 0 }]));
+  if (parts.length === 0) return out;
+  // The type comes from the documents' own column (both ways of matching read them as d): a value bound in the select
+  // list of a query that selects from a subquery is bound out of order by Knex.
+  const selects = parts.flatMap(({ matches }, i) => [
+    db
+      .from(
+        matches.subquery
+          .clone()
+          .clearSelect()
+          .select('d.kind as kind', `${matches.idColumn} as recordId`)
+          .orderBy(matches.idColumn, 'desc')
+          .limit(limit)
+          .as(`p${i}`),
+      )
+      .select(`p${i}.kind as kind`, `p${i}.recordId as recordId`, db.raw('NULL AS ??', ['n'])),
+    db
+      .from(matches.subquery.clone().clearSelect().select('d.kind as kind').as(`c${i}`))
+      .select(db.raw('MIN(??) AS ??', [`c${i}.kind`, 'kind']), db.raw('NULL AS ??', ['recordId']), db.raw('COUNT(*) AS ??', ['n'])),
+  ]);
+  const rows = (await selects[0]!.unionAll(selects.slice(1))) as Array<{
+    kind: number | string | null;
+    recordId: number | string | null;
+    n: number | string | null;
+  }>;
+  for (const row of rows) {
+    const found = out.get(Number(row.kind));
+    if (!found) continue; // the count of a type without a match
+    if (row.n !== null) found.total = Number(row.n);
+    else found.ids.push(Number(row.recordId));
+  }
+  // Newest first; a UNION ALL keeps no order of its parts' rows by itself.
+  for (const found of out.values()) found.ids.sort((a, b) => b - a);
   return out;
 }
 
