@@ -39,6 +39,13 @@ const indexedDefinitionOf = (kind: IndexedKind): IndexedDefinition => (kind === 
 type RawRow = Record<string, unknown>;
 
 const CHUNK = 500;
+
+/**
+ * Not a filter: how many times a type's documents have changed, bumped in the transaction of every change (and by a
+ * rebuild). A search remembers a total with the number it read before counting and reuses it while that number
+ * stays the same (src/services/records/queries.ts), so a common term's matches are not counted again and again.
+ */
+export const CHANGES_BUCKET = '#changes';
 /** Rows per INSERT: Knex writes a multi-row SQLite insert as a compound SELECT, which SQLite caps at 500 terms. */
 const insertChunk = (db: Db) => (dialectOfDb(db as Knex) === 'sqlite' ? 400 : 2000);
 
@@ -74,7 +81,10 @@ async function applyCountDeltas(db: Db, definition: IndexedDefinition, deltas: M
     const changed = await db(COUNTS)
       .where({ kind: definition.code, bucket })
       .update({ total: db.raw('?? + ?', ['total', delta]) });
-    if (changed === 0) await db(COUNTS).insert({ kind: definition.code, bucket, total: await exactBucketCount(db, definition, bucket) });
+    if (changed === 0) {
+      const total = bucket === CHANGES_BUCKET ? delta : await exactBucketCount(db, definition, bucket);
+      await db(COUNTS).insert({ kind: definition.code, bucket, total });
+    }
   }
 }
 
@@ -141,9 +151,11 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
       }
       for (const gram of nextGrams) if (!oldGrams.has(gram)) newGrams.push({ kind: definition.code, gram, recordId: id });
 
+      const textChanged = old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets));
+      if (!old !== !next || textChanged) bump(CHANGES_BUCKET, 1);
       if (old && !next) await db(DOCS).where({ kind: definition.code, recordId: id }).delete();
       else if (!old && next) newDocs.push({ kind: definition.code, recordId: id, text: next.text, buckets: bucketText(next.buckets) });
-      else if (old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets))) {
+      else if (old && next && textChanged) {
         await db(DOCS)
           .where({ kind: definition.code, recordId: id })
           .update({ text: next.text, buckets: bucketText(next.buckets) });
@@ -168,9 +180,14 @@ async function rebuildKind(trx: Db, kind: IndexedKind): Promise<void> {
   const definition = indexedDefinitionOf(kind);
   await trx(GRAMS).where({ kind: definition.code }).delete();
   await trx(DOCS).where({ kind: definition.code }).delete();
+  const changes = (await trx(COUNTS).where({ kind: definition.code, bucket: CHANGES_BUCKET }).first('total')) as
+    { total: number } | undefined;
   await trx(COUNTS).where({ kind: definition.code }).delete();
 
-  const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
+  const totals = new Map<string, number>([
+    [ALL_BUCKET, 0],
+    [CHANGES_BUCKET, Number(changes?.total ?? 0) + 1],
+  ]);
   const postings: number[] = [];
   let lastId = 0;
   for (;;) {

@@ -3,7 +3,7 @@ import { decodeRow, decodeRows } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
 import { ALL_BUCKET, type IndexedDefinition, type RecordDefinition, type SortSpec } from './definitions.js';
-import { bucketPattern, COUNTS, DOCS, GRAMS } from './derived.js';
+import { bucketPattern, CHANGES_BUCKET, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';
 
 type Db = Knex | Knex.Transaction;
@@ -75,6 +75,8 @@ export interface BucketFilter {
 }
 
 export interface Matches {
+  /** What was searched (the normalised text and the filter), for remembering totals. */
+  key: string;
   /** Selects `recordId` of every matching record. */
   subquery: Knex.QueryBuilder;
   /** The indexed column that lists the matches newest first (descending), so a page can stop early. */
@@ -100,6 +102,7 @@ export async function matchingIdsOfKinds(
   filter?: BucketFilter,
 ): Promise<Array<Matches | null>> {
   const needle = normaliseSearchText(query);
+  const key = filter ? `${needle}\u0000${filter.present ? '+' : '-'}${filter.bucket}` : needle;
   const exact = (builder: Knex.QueryBuilder) => {
     builder.whereRaw('INSTR(??, ?) > 0', ['d.text', needle]);
     if (filter) builder.where('d.buckets', filter.present ? 'like' : 'not like', bucketPattern(filter.bucket));
@@ -107,6 +110,7 @@ export async function matchingIdsOfKinds(
   };
   if (codePointLength(needle) < GRAM_LENGTH) {
     return codes.map((code) => ({
+      key,
       subquery: exact(db(`${DOCS} as d`).where('d.kind', code).select('d.recordId as recordId')),
       idColumn: 'd.recordId',
     }));
@@ -133,7 +137,7 @@ export async function matchingIdsOfKinds(
       .where({ 'g.kind': code, 'g.gram': probed[rarest]! })
       .select('g.recordId as recordId');
     // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
-    return { subquery: exact(builder), idColumn: 'g.recordId' };
+    return { key, subquery: exact(builder), idColumn: 'g.recordId' };
   });
 }
 
@@ -189,8 +193,16 @@ async function estimatePostings(db: Db, pairs: ReadonlyArray<readonly [number, n
 }
 
 /**
+ * Totals of searches, per process, each with the type's change number read before it was counted: reused while the
+ * number is the same (no document of that type has changed since), so a common term is not counted on every search.
+ */
+const searchTotalsByDatabase = new WeakMap<object, Map<string, { changes: number; total: number }>>();
+const SEARCH_TOTALS_MAX = 10_000;
+
+/**
  * The newest `limit` matches and the number of all matches of several types, in one round trip (the global search):
- * per type, its matches in posting order cut at the page, and their count, as parts of one UNION ALL.
+ * per type, its matches in posting order cut at the page, and their count (unless remembered for the type's current
+ * change number, read first in the same trip's company), as parts of one UNION ALL.
  */
 export async function newestMatchesOfKinds(
   db: Db,
@@ -199,9 +211,25 @@ export async function newestMatchesOfKinds(
 ): Promise<Map<number, { ids: number[]; total: number }>> {
   const out = new Map<number, { ids: number[]; total: number }>(parts.map(({ code }) => [code, { ids: [], total: 0 }]));
   if (parts.length === 0) return out;
+  const client = db.client as object;
+  const totals = searchTotalsByDatabase.get(client) ?? new Map<string, { changes: number; total: number }>();
+  searchTotalsByDatabase.set(client, totals);
+  const changeRows = (await db(COUNTS)
+    .whereIn(
+      'kind',
+      parts.map(({ code }) => code),
+    )
+    .where('bucket', CHANGES_BUCKET)
+    .select('kind', 'total')) as Array<{ kind: number | string; total: number | string }>;
+  const changes = new Map(changeRows.map((row) => [Number(row.kind), Number(row.total)]));
+  const keyOf = (code: number, matches: Matches) => `${code}\u0000${matches.key}`;
+  const remembered = (code: number, matches: Matches) => {
+    const entry = totals.get(keyOf(code, matches));
+    return entry && entry.changes === (changes.get(code) ?? 0) ? entry.total : undefined;
+  };
   // The type comes from the documents' own column (both ways of matching read them as d): a value bound in the select
   // list of a query that selects from a subquery is bound out of order by Knex.
-  const selects = parts.flatMap(({ matches }, i) => [
+  const selects = parts.flatMap(({ code, matches }, i) => [
     db
       .from(
         matches.subquery
@@ -213,9 +241,13 @@ export async function newestMatchesOfKinds(
           .as(`p${i}`),
       )
       .select(`p${i}.kind as kind`, `p${i}.recordId as recordId`, db.raw('NULL AS ??', ['n'])),
-    db
-      .from(matches.subquery.clone().clearSelect().select('d.kind as kind').as(`c${i}`))
-      .select(db.raw('MIN(??) AS ??', [`c${i}.kind`, 'kind']), db.raw('NULL AS ??', ['recordId']), db.raw('COUNT(*) AS ??', ['n'])),
+    ...(remembered(code, matches) === undefined
+      ? [
+          db
+            .from(matches.subquery.clone().clearSelect().select('d.kind as kind').as(`c${i}`))
+            .select(db.raw('MIN(??) AS ??', [`c${i}.kind`, 'kind']), db.raw('NULL AS ??', ['recordId']), db.raw('COUNT(*) AS ??', ['n'])),
+        ]
+      : []),
   ]);
   const rows = (await selects[0]!.unionAll(selects.slice(1))) as Array<{
     kind: number | string | null;
@@ -228,8 +260,15 @@ export async function newestMatchesOfKinds(
     if (row.n !== null) found.total = Number(row.n);
     else found.ids.push(Number(row.recordId));
   }
-  // Newest first; a UNION ALL keeps no order of its parts' rows by itself.
-  for (const found of out.values()) found.ids.sort((a, b) => b - a);
+  if (totals.size > SEARCH_TOTALS_MAX) totals.clear();
+  for (const { code, matches } of parts) {
+    const found = out.get(code)!;
+    // Newest first; a UNION ALL keeps no order of its parts' rows by itself.
+    found.ids.sort((a, b) => b - a);
+    const known = remembered(code, matches);
+    if (known !== undefined) found.total = known;
+    else totals.set(keyOf(code, matches), { changes: changes.get(code) ?? 0, total: found.total });
+  }
   return out;
 }
 
