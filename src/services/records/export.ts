@@ -235,7 +235,7 @@ async function* exportRows(
 }
 
 /** Rows per batch: per read where the database cannot stream (SQLite), per contacts lookup and per decoding. */
-const BATCH_ROWS = 500;
+const BATCH_ROWS = 200;
 /** Rows per piece of CSV text handed to the reader (about 16 kB for events). */
 const CSV_ROWS = 100;
 
