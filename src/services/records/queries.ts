@@ -193,83 +193,39 @@ async function estimatePostings(db: Db, pairs: ReadonlyArray<readonly [number, n
 }
 
 /**
- * Totals of searches, per process, each with the type's change number read before it was counted: reused while the
- * number is the same (no document of that type has changed since), so a common term is not counted on every search.
+ * Totals of searches, per process, each with the type's change number (bucket #changes of record_counts) read with
+ * it: reused while the number is the same (no document of that type has changed since), so a common term is not
+ * counted on every search.
  */
 const searchTotalsByDatabase = new WeakMap<object, Map<string, { changes: number; total: number }>>();
 const SEARCH_TOTALS_MAX = 10_000;
 
-/**
- * The newest `limit` matches and the number of all matches of several types, in one round trip (the global search):
- * per type, its matches in posting order cut at the page, and their count (unless remembered for the type's current
- * change number, read first in the same trip's company), as parts of one UNION ALL.
- */
-export async function newestMatchesOfKinds(
-  db: Db,
-  parts: ReadonlyArray<{ code: number; matches: Matches }>,
-  limit: number,
-): Promise<Map<number, { ids: number[]; total: number }>> {
-  const out = new Map<number, { ids: number[]; total: number }>(parts.map(({ code }) => [code, { ids: [], total: 0 }]));
-  if (parts.length === 0) return out;
+function searchTotals(db: Db) {
   const client = db.client as object;
   const totals = searchTotalsByDatabase.get(client) ?? new Map<string, { changes: number; total: number }>();
   searchTotalsByDatabase.set(client, totals);
-  const changeRows = (await db(COUNTS)
-    .whereIn(
-      'kind',
-      parts.map(({ code }) => code),
-    )
-    .where('bucket', CHANGES_BUCKET)
-    .select('kind', 'total')) as Array<{ kind: number | string; total: number | string }>;
-  const changes = new Map(changeRows.map((row) => [Number(row.kind), Number(row.total)]));
-  const keyOf = (code: number, matches: Matches) => `${code}\u0000${matches.key}`;
-  const remembered = (code: number, matches: Matches) => {
-    const entry = totals.get(keyOf(code, matches));
-    return entry && entry.changes === (changes.get(code) ?? 0) ? entry.total : undefined;
-  };
-  // The type comes from the documents' own column (both ways of matching read them as d): a value bound in the select
-  // list of a query that selects from a subquery is bound out of order by Knex.
-  const selects = parts.flatMap(({ code, matches }, i) => [
-    db
-      .from(
-        matches.subquery
-          .clone()
-          .clearSelect()
-          .select('d.kind as kind', `${matches.idColumn} as recordId`)
-          .orderBy(matches.idColumn, 'desc')
-          .limit(limit)
-          .as(`p${i}`),
-      )
-      .select(`p${i}.kind as kind`, `p${i}.recordId as recordId`, db.raw('NULL AS ??', ['n'])),
-    ...(remembered(code, matches) === undefined
-      ? [
-          db
-            .from(matches.subquery.clone().clearSelect().select('d.kind as kind').as(`c${i}`))
-            .select(db.raw('MIN(??) AS ??', [`c${i}.kind`, 'kind']), db.raw('NULL AS ??', ['recordId']), db.raw('COUNT(*) AS ??', ['n'])),
-        ]
-      : []),
-  ]);
-  const rows = (await selects[0]!.unionAll(selects.slice(1))) as Array<{
-    kind: number | string | null;
-    recordId: number | string | null;
-    n: number | string | null;
-  }>;
-  for (const row of rows) {
-    const found = out.get(Number(row.kind));
-    if (!found) continue; // the count of a type without a match
-    if (row.n !== null) found.total = Number(row.n);
-    else found.ids.push(Number(row.recordId));
-  }
+  return totals;
+}
+
+/** A remembered total of a search and the change number it was counted at. */
+export function rememberedTotal(db: Db, code: number, matches: Matches): { changes: number; total: number } | undefined {
+  return searchTotals(db).get(`${code}\u0000${matches.key}`);
+}
+
+export function rememberTotal(db: Db, code: number, matches: Matches, changes: number, total: number): void {
+  const totals = searchTotals(db);
   if (totals.size > SEARCH_TOTALS_MAX) totals.clear();
-  for (const { code, matches } of parts) {
-    const found = out.get(code)!;
-    // Newest first; a UNION ALL keeps no order of its parts' rows by itself.
-    found.ids.sort((a, b) => b - a);
-    const known = remembered(code, matches);
-    if (known !== undefined) found.total = known;
-    else totals.set(keyOf(code, matches), { changes: changes.get(code) ?? 0, total: found.total });
-  }
-  return out;
+  totals.set(`${code}\u0000${matches.key}`, { changes, total });
+}
+
+/** The newest `limit` matches (`recordId`), in posting order cut at the page: a derived table to join rows to. */
+export function newestMatches(matches: Matches, limit: number): Knex.QueryBuilder {
+  return matches.subquery.clone().clearSelect().select(`${matches.idColumn} as recordId`).orderBy(matches.idColumn, 'desc').limit(limit);
+}
+
+/** The change number of a type (0 before its first change) as a scalar subquery: SQL text and its bindings. */
+export function changeNumberSql(code: number): { sql: string; bindings: Array<string | number> } {
+  return { sql: 'COALESCE((SELECT total FROM ' + COUNTS + ' WHERE kind = ? AND bucket = ?), 0)', bindings: [code, CHANGES_BUCKET] };
 }
 
 /**

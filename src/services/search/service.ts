@@ -4,7 +4,7 @@ import { SearchQuerySchema, type SearchGroup, type SearchItem, type SearchResult
 import type { AppContext } from '../context.js';
 import { parseInput } from '../validate.js';
 import { CONTACT_INDEX, definitionOf } from '../records/definitions.js';
-import { matchingIdsOfKinds, newestMatchesOfKinds, type Matches } from '../records/queries.js';
+import { changeNumberSql, matchingIdsOfKinds, newestMatches, rememberedTotal, rememberTotal, type Matches } from '../records/queries.js';
 
 type RawRow = Record<string, unknown>;
 const line = (...parts: Array<string | null | undefined>) => parts.filter(Boolean).join(' · ');
@@ -15,24 +15,24 @@ const TYPES: readonly SearchType[] = [...RECORD_TYPES, 'contact'];
 const codeOf = (type: SearchType) => (type === 'contact' ? CONTACT_INDEX : definitionOf(type)).code;
 
 /**
- * How each type reads in the palette: the columns it needs (read as a, b, c, d of one UNION ALL over the types) and
- * how they become a title and a subtitle.
+ * How each type reads in the palette: its rows of one page of matches (`page`, a derived table of `recordId`s to join)
+ * with the columns it needs as a, b, c, d, and how they become a title and a subtitle.
  */
 interface Presentation {
-  columns(db: Knex, ids: readonly number[]): Knex.QueryBuilder;
+  rows(db: Knex, page: Knex.QueryBuilder): Knex.QueryBuilder;
   present(row: RawRow): Omit<SearchItem, 'id' | 'url'>;
 }
 const noColumn = (db: Knex, name: string) => db.raw('NULL AS ??', [name]);
 function recordColumns(table: string, a: string, b: string | null, c: string | null, d: string | null) {
-  return (db: Knex, ids: readonly number[]) =>
-    db(table)
-      .whereIn('id', [...ids])
+  return (db: Knex, page: Knex.QueryBuilder) =>
+    db(`${table} as r`)
+      .join(page.as('p'), 'p.recordId', 'r.id')
       .select(
-        'id',
-        `${a} as a`,
-        b ? `${b} as b` : noColumn(db, 'b'),
-        c ? `${c} as c` : noColumn(db, 'c'),
-        d ? `${d} as d` : noColumn(db, 'd'),
+        'r.id as id',
+        `r.${a} as a`,
+        b ? `r.${b} as b` : noColumn(db, 'b'),
+        c ? `r.${c} as c` : noColumn(db, 'c'),
+        d ? `r.${d} as d` : noColumn(db, 'd'),
       );
 }
 /** A contact's owner's name: the name column of whichever record type owns it. */
@@ -46,36 +46,36 @@ const OWNER_NAME: Record<(typeof CONTACT_OWNER_TYPES)[number], string> = {
 
 const PRESENTATIONS: Record<SearchType, Presentation> = {
   event: {
-    columns: recordColumns('events', 'eventName', 'eventStartDate', 'locationState', null),
+    rows: recordColumns('events', 'eventName', 'eventStartDate', 'locationState', null),
     present: (r) => ({ title: text(r.a), subtitle: line(text(r.b), text(r.c)) }),
   },
   professional: {
-    columns: recordColumns('professionals', 'businessName', 'professionType', 'locationState', null),
+    rows: recordColumns('professionals', 'businessName', 'professionType', 'locationState', null),
     present: (r) => ({ title: text(r.a), subtitle: line(text(r.b), text(r.c)) }),
   },
   runclub: {
-    columns: recordColumns('run_clubs', 'clubName', 'locationState', null, null),
+    rows: recordColumns('run_clubs', 'clubName', 'locationState', null, null),
     present: (r) => ({ title: text(r.a), subtitle: line(text(r.b)) }),
   },
   brand: {
-    columns: recordColumns('brands', 'brandName', 'industryCategory', null, null),
+    rows: recordColumns('brands', 'brandName', 'industryCategory', null, null),
     present: (r) => ({ title: text(r.a), subtitle: line(text(r.b)) }),
   },
   media: {
-    columns: recordColumns('media', 'mediaName', 'industry', null, null),
+    rows: recordColumns('media', 'mediaName', 'industry', null, null),
     present: (r) => ({ title: text(r.a), subtitle: line(text(r.b)) }),
   },
   influencer: {
-    columns: recordColumns('influencers', 'firstName', 'lastName', 'instagramHandle', 'influencerType'),
+    rows: recordColumns('influencers', 'firstName', 'lastName', 'instagramHandle', 'influencerType'),
     present: (r) => ({ title: `${text(r.a)} ${text(r.b)}`, subtitle: line(r.c ? `@${text(r.c)}` : null, text(r.d)) }),
   },
   contact: {
-    columns: (db, ids) => {
+    rows: (db, page) => {
       const owners = CONTACT_OWNER_TYPES.map((type) => `o_${type}.${OWNER_NAME[type]}`);
       const builder = db('contacts as c')
-        .whereIn('c.id', [...ids])
+        .join(page.as('p'), 'p.recordId', 'c.id')
         .select(
-          'c.id',
+          'c.id as id',
           'c.firstName as a',
           'c.lastName as b',
           'c.email as c',
@@ -94,41 +94,111 @@ const PRESENTATIONS: Record<SearchType, Presentation> = {
 
 const urlOf = (type: SearchType, id: number) => (type === 'contact' ? `/contacts/${id}` : recordPagePath(type, id));
 
+interface Searched {
+  type: SearchType;
+  code: number;
+  matches: Matches;
+}
+
+/** SQL text and bindings, put together by hand: Knex binds values in a select list out of order beside a subquery. */
+interface Sql {
+  sql: string;
+  bindings: unknown[];
+}
+const sqlOf = (builder: Knex.QueryBuilder): Sql => {
+  const { sql, bindings } = builder.toSQL();
+  return { sql, bindings: [...bindings] };
+};
+const COLUMNS = ['kind', 'id', 'a', 'b', 'c', 'd', 'n', 'changes'] as const;
+/** One part of the UNION ALL: the given columns, the others NULL, in COLUMNS' order. */
+function part(given: Partial<Record<(typeof COLUMNS)[number], Sql>>, from?: Sql): Sql {
+  const columns = COLUMNS.map((name) => given[name] ?? { sql: 'NULL', bindings: [] });
+  return {
+    sql:
+      'SELECT ' + columns.map((column, i) => column.sql + ' AS ' + COLUMNS[i]).join(', ') + (from ? ' FROM (' + from.sql + ') AS x' : ''),
+    bindings: [...columns.flatMap((column) => column.bindings), ...(from?.bindings ?? [])],
+  };
+}
+const value = (v: string | number): Sql => ({ sql: '?', bindings: [v] });
+const column = (name: string): Sql => ({ sql: 'x.' + name, bindings: [] });
+
+async function runParts(db: Knex, parts: readonly Sql[]): Promise<RawRow[]> {
+  const result = (await db.raw(
+    parts.map((p) => p.sql).join(' UNION ALL '),
+    parts.flatMap((p) => p.bindings) as Knex.RawBinding[],
+  )) as unknown;
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as RawRow[];
+}
+
+/** The part that counts a type's matches, with its change number read in the same statement. */
+function countPart(db: Knex, { code, matches }: Searched): Sql {
+  const changes = changeNumberSql(code);
+  return part(
+    { kind: value(code), n: { sql: 'COUNT(*)', bindings: [] }, changes },
+    sqlOf(db.from(matches.subquery.clone().as('m')).select('m.recordId')),
+  );
+}
+
 /**
  * GET /api/search: the newest few matches of every record type and of contacts, with each group's total. The same
- * substring semantics as the lists (their matcher, on the search index), in three round trips whatever the types:
- * the grams' posting counts (mostly remembered), the pages and totals of every type, then the matched rows' palette
- * columns. A search so holds one pooled connection at a time, so many palettes typing at once queue fairly.
+ * substring semantics as the lists (their matcher, on the search index), in one statement for every type after the
+ * grams' posting counts (mostly remembered): per type, its page of matches joined to the palette columns of their
+ * rows, and its total, counted or, while the type's documents have not changed, remembered. A search so holds one
+ * pooled connection at a time, so many palettes typing at once queue fairly.
  */
 export async function globalSearch(ctx: AppContext, input: Record<string, string>): Promise<SearchResults> {
   const { q, limit } = parseInput(SearchQuerySchema, input);
   const db = ctx.db;
   const matches = await matchingIdsOfKinds(db, TYPES.map(codeOf), q);
-  const searched = TYPES.flatMap((type, i) => (matches[i] ? [{ type, code: codeOf(type), matches: matches[i] as Matches }] : []));
-  const found = await newestMatchesOfKinds(db, searched, limit);
-
-  const withIds = searched.filter(({ code }) => found.get(code)!.ids.length > 0);
-  const rowsByType = new Map<SearchType, Map<number, RawRow>>();
-  if (withIds.length > 0) {
-    const selects = withIds.map(({ type, code }) =>
-      PRESENTATIONS[type].columns(db, found.get(code)!.ids).select(db.raw('? AS ??', [type, 'type'])),
-    );
-    const rows = (await selects[0]!.unionAll(selects.slice(1))) as RawRow[];
-    for (const row of rows) {
-      const type = row.type as SearchType;
-      if (!rowsByType.has(type)) rowsByType.set(type, new Map());
-      rowsByType.get(type)!.set(Number(row.id), row);
-    }
+  const searched: Searched[] = TYPES.flatMap((type, i) =>
+    matches[i] ? [{ type, code: codeOf(type), matches: matches[i] as Matches }] : [],
+  );
+  const rowsByType = new Map<SearchType, RawRow[]>();
+  const totals = new Map<SearchType, number>();
+  if (searched.length > 0) {
+    const parts = searched.flatMap((one): Sql[] => {
+      const rows = part(
+        { kind: value(one.code), id: column('id'), a: column('a'), b: column('b'), c: column('c'), d: column('d') },
+        sqlOf(PRESENTATIONS[one.type].rows(db, newestMatches(one.matches, limit))),
+      );
+      const remembered = rememberedTotal(db, one.code, one.matches);
+      return [rows, remembered ? part({ kind: value(one.code), changes: changeNumberSql(one.code) }) : countPart(db, one)];
+    });
+    const recount: Searched[] = [];
+    const absorb = (rows: RawRow[]) => {
+      for (const row of rows) {
+        const one = searched.find((s) => s.code === Number(row.kind))!;
+        if (row.changes === null || row.changes === undefined) {
+          rowsByType.set(one.type, [...(rowsByType.get(one.type) ?? []), row]);
+          continue;
+        }
+        const changes = Number(row.changes);
+        if (row.n !== null && row.n !== undefined) {
+          totals.set(one.type, Number(row.n));
+          rememberTotal(db, one.code, one.matches, changes, Number(row.n));
+          continue;
+        }
+        const remembered = rememberedTotal(db, one.code, one.matches);
+        if (remembered && remembered.changes === changes) totals.set(one.type, remembered.total);
+        else recount.push(one);
+      }
+    };
+    absorb(await runParts(db, parts));
+    // A type whose documents changed since its total was remembered: counted now (rare).
+    if (recount.length > 0)
+      absorb(
+        await runParts(
+          db,
+          recount.map((one) => countPart(db, one)),
+        ),
+      );
   }
 
   const groups: SearchGroup[] = TYPES.map((type) => {
-    const page = found.get(codeOf(type));
-    const rows = rowsByType.get(type);
-    const items = (page?.ids ?? []).flatMap((id): SearchItem[] => {
-      const row = rows?.get(id);
-      return row ? [{ id, ...PRESENTATIONS[type].present(row), url: urlOf(type, id) }] : [];
-    });
-    return { type, total: page?.total ?? 0, items };
+    const items = (rowsByType.get(type) ?? [])
+      .map((row) => ({ id: Number(row.id), ...PRESENTATIONS[type].present(row), url: urlOf(type, Number(row.id)) }))
+      .sort((x, y) => y.id - x.id);
+    return { type, total: totals.get(type) ?? 0, items };
   });
   return { groups };
 }
