@@ -6,7 +6,8 @@
  * shared machine. Load generation runs in a worker thread so it does not share either server's event loop.
  *
  *   --events N        events to seed (default 100,000; 1,000,000 works), contacts twice that
- *   --only A,B        measure only the targets whose title contains one of these words (e.g. `--only detail`)
+ *   --only A,B        measure only the targets whose title contains one of these words (e.g. `--only detail`);
+ *                     `search` or `export` picks the work-surface figures (bench/work-surface.ts)
  *   DATABASE_URL      default mysql://root@127.0.0.1:3306/pacer_bench (…_e<N> for other volumes); created if missing
  *   BENCH_SECONDS     seconds per measurement (default 10)
  *   BENCH_REFILL=1    drop and refill even when the database already holds the expected rows
@@ -28,6 +29,7 @@ import { createUser } from '@services/users/service.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import { fill, places, volumesFor, type Volumes } from './fill.js';
 import { firstLoadOf, type FirstLoad } from './first-load.js';
+import { workSurfaceRows } from './work-surface.js';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AutocannonResult {
@@ -275,6 +277,21 @@ async function main() {
         `| ${target.title} | ${figure(pacer)} | ${versus ? figure(versus) : '—'} | ${ratio} | ${target.goal ?? 'information only'}${absolute} |`,
       );
       console.log(rows[rows.length - 1], `(load ${loadAverage()})`);
+    }
+
+    // Issue 12's work-surface figures (global search, CSV export), on this database and server: bench/work-surface.ts.
+    if (!ONLY || ONLY.some((word) => ['search', 'export'].includes(word))) {
+      const workSurface = {
+        origin: product.origin,
+        cookie,
+        serverPid: product.child.pid!,
+        events: EVENTS,
+        env,
+        seconds: SECONDS,
+        measure: (url: string, seconds: number) =>
+          measure(url, { cookie }, { title: 'work surface', path: new URL(url).pathname }, seconds),
+      };
+      rows.push(...(await workSurfaceRows(workSurface, loadAverage)));
     }
 
     const loads: Array<[string, FirstLoad, FirstLoad | null]> = [];

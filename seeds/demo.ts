@@ -6,6 +6,7 @@ import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@share
 import type { AppContext } from '@services/context.js';
 import { conflict } from '@services/errors.js';
 import { insertPayment } from '@services/payments/queries.js';
+import { insertContact } from '@services/contacts/writes.js';
 import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 
 /**
@@ -327,21 +328,19 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
       const count = 1 + (index % 2);
       for (let n = 0; n < count; n++) {
         const [firstName, lastName, jobTitle] = people[(index + n) % people.length]!;
-        await trx('contacts').insert(
-          encodeRow(columnKinds.contacts, {
-            firstName,
-            lastName,
-            jobTitle,
-            email: `${firstName.toLowerCase()}@${slug(ownerName)}.example.com`,
-            phone: `+61 2 9${String(100 + index).padStart(3, '0')} ${String(1000 + n * 111)}`,
-            mailchimpTags: [entityType, n === 0 ? 'primary-contact' : 'newsletter'],
-            entityType,
-            entityId,
-            isPrimary: n === 0,
-            notes: n === 0 ? 'Main point of contact.' : null,
-            ...audit,
-          }),
-        );
+        await insertContact(trx, {
+          firstName,
+          lastName,
+          jobTitle,
+          email: `${firstName.toLowerCase()}@${slug(ownerName)}.example.com`,
+          phone: `+61 2 9${String(100 + index).padStart(3, '0')} ${String(1000 + n * 111)}`,
+          mailchimpTags: [entityType, n === 0 ? 'primary-contact' : 'newsletter'],
+          entityType,
+          entityId,
+          isPrimary: n === 0,
+          notes: n === 0 ? 'Main point of contact.' : null,
+          ...audit,
+        });
         contacts++;
       }
     }

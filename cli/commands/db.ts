@@ -40,7 +40,7 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     });
 
   db.command('reindex')
-    .description('Rebuild the search index, the record counts and the payment totals from the rows (a repair tool)')
+    .description('Rebuild the search index (records and contacts), the record counts and the payment totals from the rows (a repair tool)')
     .action(async () => {
       await withContext(io, async (ctx) => {
         await rebuildDerivedData(ctx.db);

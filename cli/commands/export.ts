@@ -4,9 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
-import type { Stringifier } from 'csv-stringify';
 import type { AppContext } from '@services/context.js';
-import { exportContactsCsv, exportRecordsCsv } from '@services/records/export.js';
+import { exportContactsCsv, exportRecordsCsv, type CsvExport } from '@services/records/export.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { filterParamOf, readListQuery } from '@shared/list-query.js';
 import { RECORD_TYPES, RECORD_TYPE_INFO, recordTypeOfSegment } from '@shared/record-types.js';
@@ -48,7 +47,7 @@ async function runExport(io: CliIO, list: string, options: ExportOptions): Promi
 }
 
 /** Checks the list's parameters (a refusal is bad usage) and answers how to make its CSV once connected. */
-function csvMaker(list: string, search: URLSearchParams, filter: string | undefined): (ctx: AppContext) => Stringifier {
+function csvMaker(list: string, search: URLSearchParams, filter: string | undefined): (ctx: AppContext) => CsvExport {
   if (list === 'contacts') {
     // The directory's filter is the owner type.
     if (filter !== undefined) search.set('ownerType', filter);
@@ -70,15 +69,15 @@ function csvMaker(list: string, search: URLSearchParams, filter: string | undefi
 
 async function exportTo(
   io: CliIO,
-  makeCsv: (ctx: AppContext) => Stringifier,
+  makeCsv: (ctx: AppContext) => CsvExport,
   file: FileHandle | undefined,
   partial: string | undefined,
   target: string | undefined,
 ): Promise<void> {
   await withContext(io, async (ctx) => {
     const csv = makeCsv(ctx);
-    // Rows so far, redrawn on stderr when it is a terminal (csv-stringify counts records, the header included).
-    const rows = () => Math.max(0, (csv as unknown as { info: { records: number } }).info.records - 1);
+    // Rows so far, redrawn on stderr when it is a terminal.
+    const rows = () => csv.rowsWritten();
     const progress = io.stderr.isTTY ? setInterval(() => io.stderr.write(`\r${rows().toLocaleString('en')} rows`), 200) : undefined;
     try {
       if (!file || !partial || !target) {

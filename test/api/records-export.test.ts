@@ -195,8 +195,7 @@ describe('CSV export', () => {
       },
     });
     const csv = exportRecordsCsv(t.ctx, 'event', read.query);
-    // csv-stringify counts the records it has been given (not in its type declarations).
-    const recordsSeen = () => (csv as unknown as { info: { records: number } }).info.records;
+    const recordsSeen = () => csv.rowsWritten();
     csv.pipe(stalled);
     // The count stops growing once every buffer between the database and the reader is full.
     let seen = -1;
@@ -209,12 +208,12 @@ describe('CSV export', () => {
     }, 'the export to stall behind its reader');
     expect(recordsSeen()).toBeLessThan(total / 4);
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(15_000_000);
-    // Once read on, every row arrives (the header is a record too).
+    // Once read on, every row arrives.
     csv.unpipe(stalled);
     release();
     csv.resume();
     await new Promise<void>((resolve, reject) => csv.on('end', resolve).on('error', reject));
-    expect(recordsSeen()).toBe(total + 1);
+    expect(recordsSeen()).toBe(total);
     expect(dialectOfDb(db)).toMatch(/sqlite|mysql/);
   }, 60_000);
 });

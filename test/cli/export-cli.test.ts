@@ -8,6 +8,7 @@ import { runCli } from '@cli/program.js';
 import type { CliIO } from '@cli/runtime.js';
 import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
+import { insertContact } from '@services/contacts/writes.js';
 import { insertRecordRows } from '@services/records/writes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
@@ -75,17 +76,20 @@ describe('pacer export', () => {
   it('exports the contacts directory, filtered by owner type', async () => {
     const [eventId] = (await database.db('events').where({ eventName: 'Alpha Trail' }).pluck('id')) as number[];
     const now = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
-    await database.db('contacts').insert({
-      firstName: 'Tess',
-      lastName: 'Trail',
-      email: 'tess@example.org',
-      mailchimpTags: '[]',
-      entityType: 'event',
-      entityId: eventId,
-      isPrimary: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
+    // Through the contact writes, which keep the search index the export's --q reads.
+    await withTransaction({ db: database.db }, (trx) =>
+      insertContact(trx, {
+        firstName: 'Tess',
+        lastName: 'Trail',
+        email: 'tess@example.org',
+        mailchimpTags: [],
+        entityType: 'event',
+        entityId: eventId,
+        isPrimary: false,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
     const result = await run(['export', 'contacts', '--filter', 'event', '--q', 'tess']);
     expect(result.code).toBe(0);
     const rows = parse(result.stdout.subarray(3).toString('utf8')) as string[][];

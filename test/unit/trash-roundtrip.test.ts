@@ -8,6 +8,7 @@ import { encodeTimestamp } from '@db/codecs.js';
 import { createContact } from '@services/contacts/service.js';
 import type { Actor, AppContext } from '@services/context.js';
 import { createPayment } from '@services/payments/service.js';
+import { CHANGES_BUCKET } from '@services/records/derived.js';
 import { createRecord, deleteRecord } from '@services/records/service.js';
 import { listDeleted, purgeDeleted, restoreDeleted } from '@services/trash/service.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
@@ -35,7 +36,8 @@ async function stateOf(db: TestDatabase['db'], kind: RecordType, id: number) {
     files: await db('files').where(owner).orderBy('id'),
     distances: kind === 'event' ? await db('event_distances').where({ eventId: id }).orderBy('id') : [],
     search: await db('record_search_docs').where({ recordId: id }).orderBy('kind'),
-    counts: await db('record_counts').orderBy(['kind', 'bucket']),
+    // Every count but the change numbers, which count the delete and the restore as changes.
+    counts: await db('record_counts').whereNot({ bucket: CHANGES_BUCKET }).orderBy(['kind', 'bucket']),
     kindNumber,
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deleteContactsOf } from '../contacts/writes.js';
 import type { FileStorage } from '../files/storage.js';
 import { adjustPaymentTotals } from '../payments/totals.js';
 import type { RecordType } from '@shared/record-types.js';
@@ -20,11 +21,10 @@ export interface OwnedRows {
 export async function deleteOwnedRows(trx: Knex.Transaction, entityType: RecordType, entityId: number): Promise<{ owned: OwnedRows }> {
   const owner = { entityType, entityId };
   const owned: OwnedRows = {
-    contacts: await trx('contacts').where(owner).orderBy('id'),
+    contacts: await deleteContactsOf(trx, entityType, entityId),
     payments: await trx('payments').where(owner).orderBy('id'),
     files: await trx('files').where(owner).orderBy('id'),
   };
-  await trx('contacts').where(owner).delete();
   await trx('payments').where(owner).delete();
   await adjustPaymentTotals(trx, owned.payments, []);
   await trx('files').where(owner).delete();

@@ -9,7 +9,8 @@ import { mailchimpClient } from '../integrations/clients.js';
 import { failureMessage, membersFrom, upsertMembers } from '../newsletter/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
-import { findContactsByIds, updateContactRow } from './queries.js';
+import { findContactsByIds } from './queries.js';
+import { updateContactRow } from './writes.js';
 import { deleteContactsIn } from './service.js';
 
 /** The named contacts, every one of them: an unknown id refuses the whole call, naming it. */

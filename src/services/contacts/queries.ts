@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { decodeRow, encodeRow } from '@db/codecs.js';
+import { decodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { Contact } from '@shared/schemas/attachments.js';
 import type { ContactOwnerType } from '@shared/record-types.js';
@@ -18,24 +18,6 @@ export async function listContactsOf(db: Db, entityType: ContactOwnerType, entit
     .where({ entityType, entityId })
     .orderBy([{ column: 'isPrimary', order: 'desc' }, 'lastName', 'firstName', 'id'])) as Array<Record<string, unknown>>;
   return rows.map(decode);
-}
-
-export async function insertContact(trx: Db, values: Record<string, unknown>): Promise<number> {
-  const [inserted] = (await trx('contacts').insert(encodeRow(columnKinds.contacts, values))) as number[];
-  return Number(inserted);
-}
-
-export async function updateContactRow(trx: Db, id: number, values: Record<string, unknown>): Promise<void> {
-  await trx('contacts').where({ id }).update(encodeRow(columnKinds.contacts, values));
-}
-
-export async function deleteContactRow(trx: Db, id: number): Promise<number> {
-  return trx('contacts').where({ id }).delete();
-}
-
-/** Clears the primary flag on the owner's other contacts. */
-export async function clearOtherPrimaries(trx: Db, entityType: ContactOwnerType, entityId: number, keepId: number): Promise<void> {
-  await trx('contacts').where({ entityType, entityId, isPrimary: true }).whereNot({ id: keepId }).update({ isPrimary: false });
 }
 
 /** The contacts of the given ids in id order, locked for update when a bulk change reads them first. */

@@ -10,7 +10,8 @@ import { changedFields, historyActorOf, recordHistory, type HistoryChange } from
 import { requireRole } from '../roles.js';
 import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
-import { clearOtherPrimaries, deleteContactRow, findContact, insertContact, listContactsOf, updateContactRow } from './queries.js';
+import { findContact, listContactsOf } from './queries.js';
+import { clearOtherPrimaries, deleteContactRow, insertContact, updateContactRow } from './writes.js';
 
 export async function getContact(ctx: AppContext, id: number): Promise<Contact> {
   const contact = await findContact(ctx.db, id);

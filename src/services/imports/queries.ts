@@ -116,35 +116,3 @@ export async function existingContactKeys(db: Db, entityType: string, emails: re
 }
 
 export const contactKey = (ownerId: number, email: string) => `${ownerId}\u0000${email.trim().toLowerCase()}`;
-
-const CONTACT_COLUMNS = [
-  'firstName',
-  'lastName',
-  'jobTitle',
-  'email',
-  'mailchimpTags',
-  'entityType',
-  'entityId',
-  'isPrimary',
-  'createdAt',
-  'updatedAt',
-  'createdBy',
-] as const;
-const CONTACT_ROW = '(' + CONTACT_COLUMNS.map(() => '?').join(', ') + ')';
-const CONTACT_INSERT = 'INSERT INTO ?? (' + CONTACT_COLUMNS.map(() => '??').join(', ') + ') VALUES ';
-
-/** A contact row as stored: every column of CONTACT_COLUMNS, already encoded. */
-export type ContactInsert = Record<(typeof CONTACT_COLUMNS)[number], string | number | null>;
-
-/**
- * Contacts are written as one plain multi-row VALUES statement per 1,000 rows (bindings only): the query
- * builder's per-row work (and, on SQLite, its compound-SELECT form capped at 500 rows) costs more than the
- * database itself at 100,000 rows. SQLite allows 32,766 bindings; 1,000 × 11 stays well below.
- */
-export async function insertContacts(db: Db, contacts: readonly ContactInsert[]): Promise<void> {
-  for (const part of chunks(contacts, 1000)) {
-    const bindings: Array<string | number | null> = ['contacts', ...CONTACT_COLUMNS];
-    for (const contact of part) for (const column of CONTACT_COLUMNS) bindings.push(contact[column]);
-    await db.raw(CONTACT_INSERT + part.map(() => CONTACT_ROW).join(', '), bindings);
-  }
-}

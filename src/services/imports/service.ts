@@ -8,13 +8,12 @@ import { badRequest } from '../errors.js';
 import { historyActorOf, recordHistory, type HistoryActor } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
+import { insertContactRows, type ContactInsert } from '../contacts/writes.js';
 import type { SourceRow } from '@shared/imports/csv-records.js';
 import {
   contactKey,
   existingContactKeys,
   findEventsByWordpressIds,
-  insertContacts,
-  type ContactInsert,
   listBrandNames,
   findBrandsByName,
   lockBrands,
@@ -275,7 +274,7 @@ export async function importEvents(
         }
         if (!dryRun) {
           await setRecordColumnEach(trx, 'event', 'websiteUrl', websites, { updatedAt: now });
-          await insertContacts(trx, contacts);
+          await insertContactRows(trx, contacts);
           const changes = new Map<number, Record<string, unknown>>();
           const entry = (id: number) => changes.get(id) ?? changes.set(id, {}).get(id)!;
           const storedWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
@@ -423,7 +422,7 @@ export async function importBrands(
           }
         }
         if (!dryRun) {
-          await insertContacts(trx, contacts);
+          await insertContactRows(trx, contacts);
           const changes = new Map<number, Record<string, unknown>>();
           for (const [key, id] of createdIds) changes.set(id, { brandName: { from: null, to: newBrands.get(key) } });
           for (const contact of contacts) {

@@ -8,21 +8,28 @@ type Direction = 'asc' | 'desc';
 export type SortSpec = ReadonlyArray<readonly [column: string, direction: Direction]>;
 type RawRow = Record<string, unknown>;
 
-/** Everything the generic records service needs to know about one record type. */
-export interface RecordDefinition<K extends RecordType = RecordType> {
-  kind: K;
-  /** The key of this type in the derived tables (record_search_docs, record_search_grams, record_counts). */
+/**
+ * A table kept in the search index and the maintained counts (docs/decisions/0011-record-search-and-counts.md): the
+ * six record types and the contacts.
+ */
+export interface IndexedDefinition {
+  /** The key of this table in the derived tables (record_search_docs, record_search_grams, record_counts). */
   code: number;
   table: string;
-  columns: ColumnKinds;
-  schema: (typeof RecordInputSchemas)[K];
-  notFound: string;
-  /** Record columns the search text and count buckets are made of. */
+  /** Columns the search text and count buckets are made of. */
   derivedColumns: readonly string[];
-  /** Spec point 5 "Search" fields, in order. */
+  /** The searched fields, in order (records: spec point 5 "Search"). */
   searchFields(row: RawRow): Array<string | number | null | undefined>;
   /** The filter buckets this row counts in (besides "all"), e.g. "featured" or "type:trail". */
   buckets(row: RawRow): string[];
+}
+
+/** Everything the generic records service needs to know about one record type. */
+export interface RecordDefinition<K extends RecordType = RecordType> extends IndexedDefinition {
+  kind: K;
+  columns: ColumnKinds;
+  schema: (typeof RecordInputSchemas)[K];
+  notFound: string;
   /** Sort keys whose columns are not simply the column of that name (the id always ends the order). */
   sortColumns?: Record<string, readonly string[]>;
 }
@@ -116,3 +123,24 @@ export function orderOf(definition: RecordDefinition, sort: string, dir: Directi
 }
 
 export const ALL_DEFINITIONS: RecordDefinition[] = Object.values(RECORD_DEFINITIONS) as RecordDefinition[];
+
+/**
+ * Contacts in the search index (the directory, the palette): the full name as one field (so "Ana Li" finds Ana
+ * Lima, as the influencers' name does), email, phone, job title, then each Mailchimp tag as a field of its own.
+ */
+export const CONTACT_INDEX: IndexedDefinition = {
+  code: 7,
+  table: 'contacts',
+  derivedColumns: ['firstName', 'lastName', 'email', 'phone', 'jobTitle', 'mailchimpTags'],
+  searchFields: (r) => [
+    `${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(),
+    r.email as string,
+    r.phone as string,
+    r.jobTitle as string,
+    ...listOf(r.mailchimpTags),
+  ],
+  buckets: () => [],
+};
+
+/** What the search index and counts hold, by name: a record type or the contacts. */
+export type IndexedKind = RecordType | 'contact';

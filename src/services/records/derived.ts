@@ -3,14 +3,15 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { dialectOfDb } from '@db/knex.js';
 import { withTransaction } from '@db/transaction.js';
-import { ALL_BUCKET, ALL_DEFINITIONS, definitionOf, type RecordDefinition } from './definitions.js';
+import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
 import { type RecordType } from '@shared/record-types.js';
 
 /**
  * Derived data for fast lists and search (docs/decisions/0011-record-search-and-counts.md):
- * - record_search_docs: one row per record, its normalised search text and the filter buckets it counts in;
+ * - record_search_docs: one row per record (and per contact), its normalised search text and the filter buckets it
+ *   counts in;
  * - record_search_grams: the trigram postings of that text (primary key kind, gram, recordId);
  * - record_counts: how many records of each type (bucket "all") and per filter bucket;
  * - payment_totals: the dashboard's payment figures (src/services/payments/totals.ts), rebuilt with the rest.
@@ -33,9 +34,20 @@ const VERSION_ROW = 'records';
 const DERIVED_RULES_VERSION = 2; // 2: payment_totals joined the derived data
 
 type Db = Knex | Knex.Transaction;
+
+/** Everything the index holds: the six record types, then the contacts. */
+const INDEXED_KINDS: readonly IndexedKind[] = [...ALL_DEFINITIONS.map((definition) => definition.kind), 'contact'];
+const indexedDefinitionOf = (kind: IndexedKind): IndexedDefinition => (kind === 'contact' ? CONTACT_INDEX : definitionOf(kind));
 type RawRow = Record<string, unknown>;
 
 const CHUNK = 500;
+
+/**
+ * Not a filter: how many times a type's documents have changed, bumped in the transaction of every change (and by a
+ * rebuild). A search remembers a total with the number it read before counting and reuses it while that number
+ * stays the same (src/services/records/queries.ts), so a common term's matches are not counted again and again.
+ */
+export const CHANGES_BUCKET = '#changes';
 /** Rows per INSERT: Knex writes a multi-row SQLite insert as a compound SELECT, which SQLite caps at 500 terms. */
 const insertChunk = (db: Db) => (dialectOfDb(db as Knex) === 'sqlite' ? 400 : 2000);
 
@@ -56,7 +68,7 @@ const bucketText = (buckets: readonly string[]) => (buckets.length ? `,${buckets
 const bucketList = (text: string) => text.split(',').filter(Boolean);
 export const bucketPattern = (bucket: string) => `%,${bucket},%`;
 
-function documentOf(definition: RecordDefinition, row: RawRow) {
+function documentOf(definition: IndexedDefinition, row: RawRow) {
   return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
 }
 
@@ -65,18 +77,21 @@ async function insertInChunks(db: Db, table: typeof DOCS | typeof GRAMS, rows: R
 }
 
 /** Adds deltas to the maintained counts; a missing counter row is created from an exact count (self-healing). */
-async function applyCountDeltas(db: Db, definition: RecordDefinition, deltas: Map<string, number>) {
+async function applyCountDeltas(db: Db, definition: IndexedDefinition, deltas: Map<string, number>) {
   for (const [bucket, delta] of deltas) {
     if (delta === 0) continue;
     const changed = await db(COUNTS)
       .where({ kind: definition.code, bucket })
       .update({ total: db.raw('?? + ?', ['total', delta]) });
-    if (changed === 0) await db(COUNTS).insert({ kind: definition.code, bucket, total: await exactBucketCount(db, definition, bucket) });
+    if (changed === 0) {
+      const total = bucket === CHANGES_BUCKET ? delta : await exactBucketCount(db, definition, bucket);
+      await db(COUNTS).insert({ kind: definition.code, bucket, total });
+    }
   }
 }
 
 /** Counts a bucket from the documents (used only when its counter row is missing). */
-async function exactBucketCount(db: Db, definition: RecordDefinition, bucket: string): Promise<number> {
+async function exactBucketCount(db: Db, definition: IndexedDefinition, bucket: string): Promise<number> {
   if (bucket === ALL_BUCKET) {
     const row = (await db(definition.table).count({ n: '*' }).first()) as { n: number | string } | undefined;
     return Number(row?.n ?? 0);
@@ -90,7 +105,15 @@ async function exactBucketCount(db: Db, definition: RecordDefinition, bucket: st
  * write. A record that no longer exists loses its document and leaves the counts.
  */
 export async function reindexRecords(db: Db, kind: RecordType, ids: readonly number[]): Promise<void> {
-  const definition = definitionOf(kind) as RecordDefinition;
+  await reindexRows(db, indexedDefinitionOf(kind), ids);
+}
+
+/** The same for contacts: call it in the transaction of every contact write (src/services/contacts/writes.ts). */
+export async function reindexContacts(db: Db, ids: readonly number[]): Promise<void> {
+  await reindexRows(db, indexedDefinitionOf('contact'), ids);
+}
+
+async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly number[]): Promise<void> {
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
   const deltas = new Map<string, number>();
   const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
@@ -130,9 +153,11 @@ export async function reindexRecords(db: Db, kind: RecordType, ids: readonly num
       }
       for (const gram of nextGrams) if (!oldGrams.has(gram)) newGrams.push({ kind: definition.code, gram, recordId: id });
 
+      const textChanged = old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets));
+      if (!old !== !next || textChanged) bump(CHANGES_BUCKET, 1);
       if (old && !next) await db(DOCS).where({ kind: definition.code, recordId: id }).delete();
       else if (!old && next) newDocs.push({ kind: definition.code, recordId: id, text: next.text, buckets: bucketText(next.buckets) });
-      else if (old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets))) {
+      else if (old && next && textChanged) {
         await db(DOCS)
           .where({ kind: definition.code, recordId: id })
           .update({ text: next.text, buckets: bucketText(next.buckets) });
@@ -148,18 +173,23 @@ export async function reindexRecords(db: Db, kind: RecordType, ids: readonly num
  * Recomputes all derived data of the given types from their rows (after a definition change, bulk loads, repair).
  * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
  */
-export async function rebuildDerivedData(db: Db, kinds: readonly RecordType[] = ALL_DEFINITIONS.map((d) => d.kind)): Promise<void> {
+export async function rebuildDerivedData(db: Db, kinds: readonly IndexedKind[] = INDEXED_KINDS): Promise<void> {
   // Given a transaction (refreshDerivedData's), each kind joins it, so the rebuild and its version commit together.
   for (const kind of kinds) await withTransaction({ db }, (trx) => rebuildKind(trx, kind));
 }
 
-async function rebuildKind(trx: Db, kind: RecordType): Promise<void> {
-  const definition = definitionOf(kind) as RecordDefinition;
+async function rebuildKind(trx: Db, kind: IndexedKind): Promise<void> {
+  const definition = indexedDefinitionOf(kind);
   await trx(GRAMS).where({ kind: definition.code }).delete();
   await trx(DOCS).where({ kind: definition.code }).delete();
+  const changes = (await trx(COUNTS).where({ kind: definition.code, bucket: CHANGES_BUCKET }).first('total')) as
+    { total: number } | undefined;
   await trx(COUNTS).where({ kind: definition.code }).delete();
 
-  const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
+  const totals = new Map<string, number>([
+    [ALL_BUCKET, 0],
+    [CHANGES_BUCKET, Number(changes?.total ?? 0) + 1],
+  ]);
   const postings: number[] = [];
   let lastId = 0;
   for (;;) {
@@ -199,7 +229,11 @@ async function rebuildKind(trx: Db, kind: RecordType): Promise<void> {
  * its document is made of. Declaring one more column searchable changes it without anyone bumping a number.
  */
 export function derivedDataVersion(): string {
-  const types = ALL_DEFINITIONS.map((definition) => [definition.code, definition.table, ...definition.derivedColumns]);
+  const types = INDEXED_KINDS.map(indexedDefinitionOf).map((definition) => [
+    definition.code,
+    definition.table,
+    ...definition.derivedColumns,
+  ]);
   return createHash('sha256')
     .update(JSON.stringify([DERIVED_RULES_VERSION, types]))
     .digest('hex');

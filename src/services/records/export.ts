@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { stringify, type Stringifier } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { Knex } from 'knex';
 import { dialectOfDb } from '@db/knex.js';
 import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
@@ -7,10 +7,10 @@ import type { ListQuery } from '@shared/schemas/records.js';
 import type { RecordType } from '@shared/record-types.js';
 import type { AppContext } from '../context.js';
 import { definitionOf, type RecordDefinition } from './definitions.js';
-import { applyOrder, decodeRecord, matchingIds } from './queries.js';
+import { applyOrder, decodeRecords, matchingIds } from './queries.js';
 import { listFilterOf, sortPlanOf } from './service.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
-import { directoryRows, presentDirectoryRow } from '../contacts/directory.js';
+import { directoryRows, presentDirectoryRows } from '../contacts/directory.js';
 import { parseInput } from '../validate.js';
 
 /**
@@ -157,21 +157,28 @@ function csvCell(value: Cell): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/** The contact an event or brand exports with: its primary one, else its first. */
-function joinContact(db: Knex, builder: Knex.QueryBuilder, kind: RecordType) {
-  const first = db('contacts as pc')
-    .select('pc.id')
-    .where('pc.entityType', kind)
-    .whereRaw('?? = ??', ['pc.entityId', 'r.id'])
-    .orderBy([
-      { column: 'pc.isPrimary', order: 'desc' },
-      { column: 'pc.id', order: 'asc' },
-    ])
-    .limit(1);
-  builder.leftJoin('contacts as c', function onFirstContact() {
-    this.on('c.id', '=', db.raw('(?)', [first]));
-  });
-  for (const name of CONTACT_FIELDS) builder.select(`c.${name} as contact_${name}`);
+/**
+ * The contact each of a batch of events or brands exports with: its primary one, else its first. One lookup per batch
+ * of rows on the (entityType, entityId) index, instead of a subquery per row that sorts that record's contacts.
+ */
+async function contactsOf(db: Knex, kind: RecordType, ids: readonly number[]): Promise<Map<number, RawRow>> {
+  const rows = (await db('contacts')
+    .where('entityType', kind)
+    .whereIn('entityId', [...ids])
+    .select('id', 'entityId', 'isPrimary', ...CONTACT_FIELDS)) as RawRow[];
+  const chosen = new Map<number, RawRow>();
+  const rank = (row: RawRow) => [Number(row.isPrimary) ? 0 : 1, Number(row.id)] as const;
+  for (const row of rows) {
+    const owner = Number(row.entityId);
+    const best = chosen.get(owner);
+    if (!best) chosen.set(owner, row);
+    else {
+      const [primary, id] = rank(row);
+      const [bestPrimary, bestId] = rank(best);
+      if (primary < bestPrimary || (primary === bestPrimary && id < bestId)) chosen.set(owner, row);
+    }
+  }
+  return chosen;
 }
 
 const CONTACT_COLUMNS: ExportColumn[] = [
@@ -188,13 +195,16 @@ const CONTACT_COLUMNS: ExportColumn[] = [
   ...audit,
 ];
 
-/** The list's rows in the list's order, segment after segment, each read through a database stream. */
+/**
+ * The list's rows in the list's order, segment after segment, each read through a database stream, handed on in
+ * batches: a batch is decoded at once (one decoder lookup) and its contacts read in one query.
+ */
 async function* exportRows(
   ctx: AppContext,
   kind: RecordType,
   query: ListQuery<RecordType>,
   ids?: readonly number[],
-): AsyncGenerator<RawRow> {
+): AsyncGenerator<RawRow[]> {
   const def = definitionOf(kind) as RecordDefinition;
   const filter = listFilterOf(kind, query);
   const matches = query.q === '' ? undefined : await matchingIds(ctx.db, def, query.q, filter.bucket);
@@ -205,17 +215,42 @@ async function* exportRows(
     else filter.where?.(builder);
     segment.where?.(builder);
     if (ids) builder.whereIn('r.id', [...ids]);
-    if (WITH_CONTACT.has(kind)) joinContact(ctx.db, builder, kind);
     applyOrder(builder, segment.order);
-    for await (const row of streamOf(ctx.db, builder)) {
-      const contact = Object.fromEntries(CONTACT_FIELDS.map((name) => [`contact_${name}`, row[`contact_${name}`] ?? null]));
-      yield { ...decodeRecord<RawRow>(def, row), ...contact };
+    for await (const batch of batchesOf(streamOf(ctx.db, builder))) {
+      const rows = decodeRecords<RawRow>(def, batch);
+      if (WITH_CONTACT.has(kind)) {
+        const contacts = await contactsOf(
+          ctx.db,
+          kind,
+          rows.map((row) => Number(row.id)),
+        );
+        for (const row of rows) {
+          const contact = contacts.get(Number(row.id));
+          for (const name of CONTACT_FIELDS) row[`contact_${name}`] = contact?.[name] ?? null;
+        }
+      }
+      yield rows;
     }
   }
 }
 
-/** Rows per read where the database cannot stream (SQLite). */
-const BATCH_ROWS = 500;
+/** Rows per batch: per read where the database cannot stream (SQLite), per contacts lookup and per decoding. */
+const BATCH_ROWS = 200;
+/** Rows per piece of CSV text handed to the reader (about 16 kB for events). */
+const CSV_ROWS = 100;
+
+/** The rows of a stream in arrays of up to BATCH_ROWS. */
+async function* batchesOf(source: AsyncIterable<RawRow>): AsyncGenerator<RawRow[]> {
+  let batch: RawRow[] = [];
+  for await (const row of source) {
+    batch.push(row);
+    if (batch.length === BATCH_ROWS) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
 
 /**
  * The rows of an ordered query as they come. MariaDB streams them from a server-side cursor, with backpressure.
@@ -234,34 +269,50 @@ async function* streamOf(db: Knex, builder: Knex.QueryBuilder): AsyncGenerator<R
   }
 }
 
-/** Writes rows as CSV (UTF-8 with a BOM, a header row, RFC 4180 quoting) as the reader asks for them. */
-function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow>): Stringifier {
-  // The BOM makes Excel read the file as UTF-8 rather than in the system's code page.
-  const csv = stringify({ bom: true, record_delimiter: '\r\n' });
-  csv.write(columns.map((c) => c.header));
-  const rows = Readable.from(
-    (async function* cells() {
-      for await (const row of source) yield columns.map((c) => csvCell(c.cell(row)));
-    })(),
-  );
-  rows.on('error', (error) => csv.destroy(error));
-  // A reader that goes away (a closed download) stops the database read too.
-  csv.on('close', () => rows.destroy());
-  rows.pipe(csv);
-  return csv;
+/** A CSV export as it streams: the bytes, and how many rows have been written so far (the header not counted). */
+export interface CsvExport extends Readable {
+  rowsWritten(): number;
+}
+
+/**
+ * Writes batches of rows as CSV (UTF-8 with a BOM, a header row, RFC 4180 quoting by csv-stringify) as the reader
+ * asks for them: the next batch is read from the database only once the reader has taken what came before.
+ */
+function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow[]>): CsvExport {
+  let written = 0;
+  const options = { record_delimiter: '\r\n' } as const;
+  async function* text() {
+    // The BOM makes Excel read the file as UTF-8 rather than in the system's code page.
+    yield stringify([columns.map((c) => c.header)], { ...options, bom: true });
+    for await (const batch of source) {
+      for (let start = 0; start < batch.length; start += CSV_ROWS) {
+        const part = batch.slice(start, start + CSV_ROWS);
+        const piece = stringify(
+          part.map((row) => columns.map((c) => csvCell(c.cell(row)))),
+          options,
+        );
+        written += part.length;
+        yield piece;
+      }
+    }
+  }
+  // A reader that goes away (a closed download) ends the generators, and with them the database read.
+  return Object.assign(Readable.from(text(), { objectMode: false }), { rowsWritten: () => written });
 }
 
 /** The contacts directory's CSV: its search, filters and sort, every page (or the selected `ids`), owner named. */
-export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown>, ids?: readonly number[]): Stringifier {
+export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown>, ids?: readonly number[]): CsvExport {
   const query = parseInput(ContactsQuerySchema, input);
-  const builder = directoryRows(ctx.db, query);
-  if (ids) builder.whereIn('c.id', [...ids]);
   return csvOf(
     CONTACT_COLUMNS,
     (async function* contacts() {
-      for await (const row of streamOf(ctx.db, builder)) {
-        const contact = presentDirectoryRow(row);
-        yield { ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name } as unknown as RawRow;
+      const directory = await directoryRows(ctx.db, query);
+      if (!directory) return;
+      if (ids) directory.rows.whereIn('c.id', [...ids]);
+      for await (const batch of batchesOf(streamOf(ctx.db, directory.rows))) {
+        yield presentDirectoryRows(batch).map(
+          (contact) => ({ ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name }) as unknown as RawRow,
+        );
       }
     })(),
   );
@@ -271,6 +322,6 @@ export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown
  * The CSV of a list as a byte stream (UTF-8 with a BOM, a header row, RFC 4180 quoting). `ids` narrows it to a
  * selection. The caller pipes it on; a database failure mid-way destroys the stream with that error.
  */
-export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>, ids?: readonly number[]): Stringifier {
+export function exportRecordsCsv(ctx: AppContext, kind: RecordType, query: ListQuery<RecordType>, ids?: readonly number[]): CsvExport {
   return csvOf(COLUMNS[kind], exportRows(ctx, kind, query, ids));
 }

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { decodeRow, decodeRows } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
-import { ALL_BUCKET, type RecordDefinition, type SortSpec } from './definitions.js';
-import { bucketPattern, COUNTS, DOCS, GRAMS } from './derived.js';
+import { ALL_BUCKET, type IndexedDefinition, type RecordDefinition, type SortSpec } from './definitions.js';
+import { bucketPattern, CHANGES_BUCKET, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';
 
 type Db = Knex | Knex.Transaction;
@@ -75,6 +75,8 @@ export interface BucketFilter {
 }
 
 export interface Matches {
+  /** What was searched (the normalised text and the filter), for remembering totals. */
+  key: string;
   /** Selects `recordId` of every matching record. */
   subquery: Knex.QueryBuilder;
   /** The indexed column that lists the matches newest first (descending), so a page can stop early. */
@@ -82,42 +84,61 @@ export interface Matches {
 }
 
 /**
- * The records whose search text contains `query` (case-insensitive), or null when none can. A query of three or
- * more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
+ * The records (or contacts) whose search text contains `query` (case-insensitive), or null when none can. A query of
+ * three or more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
  * candidate's text exactly; shorter ones scan the compact text table. Returned wrapped: a query builder is a
  * thenable, so returning it bare from an async function would run it.
  */
-export async function matchingIds(db: Db, definition: RecordDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
+export async function matchingIds(db: Db, definition: IndexedDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
+  const [matches] = await matchingIdsOfKinds(db, [definition.code], query, filter);
+  return matches!;
+}
+
+/** The same for several types at once (the global search): their grams' posting counts come in one round trip. */
+export async function matchingIdsOfKinds(
+  db: Db,
+  codes: readonly number[],
+  query: string,
+  filter?: BucketFilter,
+): Promise<Array<Matches | null>> {
   const needle = normaliseSearchText(query);
+  const key = filter ? `${needle}\u0000${filter.present ? '+' : '-'}${filter.bucket}` : needle;
   const exact = (builder: Knex.QueryBuilder) => {
     builder.whereRaw('INSTR(??, ?) > 0', ['d.text', needle]);
     if (filter) builder.where('d.buckets', filter.present ? 'like' : 'not like', bucketPattern(filter.bucket));
     return builder;
   };
   if (codePointLength(needle) < GRAM_LENGTH) {
-    return {
-      subquery: exact(db(`${DOCS} as d`).where('d.kind', definition.code).select('d.recordId as recordId')),
+    return codes.map((code) => ({
+      key,
+      subquery: exact(db(`${DOCS} as d`).where('d.kind', code).select('d.recordId as recordId')),
       idColumn: 'd.recordId',
-    };
+    }));
   }
 
   const probed = spread(gramsOf(needle), GRAMS_PROBED);
-  const estimates = await postingCounts(db, definition.code, probed);
-  let rarest = 0;
-  estimates.forEach((n, i) => {
-    if (n < estimates[rarest]!) rarest = i;
+  const estimates = await postingCounts(
+    db,
+    codes.flatMap((code) => probed.map((gram) => [code, gram] as const)),
+  );
+  return codes.map((code, k) => {
+    const counts = estimates.slice(k * probed.length, (k + 1) * probed.length);
+    let rarest = 0;
+    counts.forEach((n, i) => {
+      if (n < counts[rarest]!) rarest = i;
+    });
+    if (counts[rarest] === 0) return null;
+    // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
+    // pays: the candidates are the rarest gram's postings.
+    const builder = db(`${GRAMS} as g`)
+      .join(`${DOCS} as d`, function joinDoc() {
+        this.on('d.kind', '=', 'g.kind').andOn('d.recordId', '=', 'g.recordId');
+      })
+      .where({ 'g.kind': code, 'g.gram': probed[rarest]! })
+      .select('g.recordId as recordId');
+    // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
+    return { key, subquery: exact(builder), idColumn: 'g.recordId' };
   });
-  if (estimates[rarest] === 0) return null;
-  // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
-  // pays: the candidates are the rarest gram's postings.
-  const builder = db(`${GRAMS} as g`)
-    .join(`${DOCS} as d`, function joinDoc() {
-      this.on('d.kind', '=', 'g.kind').andOn('d.recordId', '=', 'g.recordId');
-    })
-    .where({ 'g.kind': definition.code, 'g.gram': probed[rarest]! })
-    .select('g.recordId as recordId');
-  // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
-  return { subquery: exact(builder), idColumn: 'g.recordId' };
 }
 
 /** Up to `max` items spread over the whole list, so long queries probe grams from start to end. */
@@ -133,42 +154,78 @@ function spread<T>(items: readonly T[], max: number): T[] {
  */
 const gramStatsByDatabase = new WeakMap<object, Map<string, { n: number; at: number }>>();
 
-async function postingCounts(db: Db, kind: number, grams: readonly number[]): Promise<number[]> {
+async function postingCounts(db: Db, pairs: ReadonlyArray<readonly [kind: number, gram: number]>): Promise<number[]> {
   // Keyed by the Knex client, which a transaction shares with its database.
   const client = db.client as object;
   const gramStats = gramStatsByDatabase.get(client) ?? new Map<string, { n: number; at: number }>();
   gramStatsByDatabase.set(client, gramStats);
   const now = Date.now();
-  const out = grams.map((gram) => {
+  const out = pairs.map(([kind, gram]) => {
     const cached = gramStats.get(`${kind}:${gram}`);
     return cached && now - cached.at < GRAM_STATS_TTL_MS ? cached.n : -1;
   });
-  const missing = grams.filter((_, i) => out[i] === -1);
+  const missing = pairs.filter((_, i) => out[i] === -1);
   if (missing.length === 0) return out;
-  const counted = await estimatePostings(db, kind, missing, ESTIMATE_BOUND);
+  const counted = await estimatePostings(db, missing, ESTIMATE_BOUND);
   if (gramStats.size > GRAM_STATS_MAX) gramStats.clear();
   let next = 0;
   return out.map((n, i) => {
     if (n !== -1) return n;
     const fresh = counted[next++]!;
-    if (fresh > 0) gramStats.set(`${kind}:${grams[i]}`, { n: fresh, at: now });
+    if (fresh > 0) gramStats.set(`${pairs[i]![0]}:${pairs[i]![1]}`, { n: fresh, at: now });
     return fresh;
   });
 }
 
-/** Postings per gram, each counted only up to a bound, in one round trip. */
-async function estimatePostings(db: Db, kind: number, grams: readonly number[], bound: number): Promise<number[]> {
+/** Postings per (kind, gram), each counted only up to a bound, in one round trip. */
+async function estimatePostings(db: Db, pairs: ReadonlyArray<readonly [number, number]>, bound: number): Promise<number[]> {
   const part = 'SELECT ? AS i, COUNT(*) AS n FROM (SELECT 1 AS one FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t';
-  const sql = grams.map(() => part).join(' UNION ALL ');
-  const bindings = grams.flatMap((gram, i) => [i, GRAMS, kind, gram, bound]);
+  const sql = pairs.map(() => part).join(' UNION ALL ');
+  const bindings = pairs.flatMap(([kind, gram], i) => [i, GRAMS, kind, gram, bound]);
   const result = await db.raw(sql, bindings);
   const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{
     i: number | string;
     n: number | string;
   }>;
-  const out = new Array<number>(grams.length).fill(0);
+  const out = new Array<number>(pairs.length).fill(0);
   for (const row of rows) out[Number(row.i)] = Number(row.n);
   return out;
+}
+
+/**
+ * Totals of searches, per process, each with the type's change number (bucket #changes of record_counts) read with
+ * it: reused while the number is the same (no document of that type has changed since), so a common term is not
+ * counted on every search.
+ */
+const searchTotalsByDatabase = new WeakMap<object, Map<string, { changes: number; total: number }>>();
+const SEARCH_TOTALS_MAX = 10_000;
+
+function searchTotals(db: Db) {
+  const client = db.client as object;
+  const totals = searchTotalsByDatabase.get(client) ?? new Map<string, { changes: number; total: number }>();
+  searchTotalsByDatabase.set(client, totals);
+  return totals;
+}
+
+/** A remembered total of a search and the change number it was counted at. */
+export function rememberedTotal(db: Db, code: number, matches: Matches): { changes: number; total: number } | undefined {
+  return searchTotals(db).get(`${code}\u0000${matches.key}`);
+}
+
+export function rememberTotal(db: Db, code: number, matches: Matches, changes: number, total: number): void {
+  const totals = searchTotals(db);
+  if (totals.size > SEARCH_TOTALS_MAX) totals.clear();
+  totals.set(`${code}\u0000${matches.key}`, { changes, total });
+}
+
+/** The newest `limit` matches (`recordId`), in posting order cut at the page: a derived table to join rows to. */
+export function newestMatches(matches: Matches, limit: number): Knex.QueryBuilder {
+  return matches.subquery.clone().clearSelect().select(`${matches.idColumn} as recordId`).orderBy(matches.idColumn, 'desc').limit(limit);
+}
+
+/** The change number of a type (0 before its first change) as a scalar subquery: SQL text and its bindings. */
+export function changeNumberSql(code: number): { sql: string; bindings: Array<string | number> } {
+  return { sql: 'COALESCE((SELECT total FROM ' + COUNTS + ' WHERE kind = ? AND bucket = ?), 0)', bindings: [code, CHANGES_BUCKET] };
 }
 
 /**

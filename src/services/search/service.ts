@@ -1,60 +1,204 @@
-import { readListQuery } from '@shared/list-query.js';
-import { RECORD_TYPES, recordPagePath, type RecordType } from '@shared/record-types.js';
-import type { RecordItem } from '@shared/schemas/records.js';
-import { SearchQuerySchema, type SearchGroup, type SearchItem, type SearchResults } from '@shared/schemas/search.js';
-import { listDirectory } from '../contacts/directory.js';
+import type { Knex } from 'knex';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, recordPagePath } from '@shared/record-types.js';
+import { SearchQuerySchema, type SearchGroup, type SearchItem, type SearchResults, type SearchType } from '@shared/schemas/search.js';
 import type { AppContext } from '../context.js';
 import { parseInput } from '../validate.js';
-import { listRecords } from '../records/service.js';
+import { CONTACT_INDEX, definitionOf } from '../records/definitions.js';
+import { changeNumberSql, matchingIdsOfKinds, newestMatches, rememberedTotal, rememberTotal, type Matches } from '../records/queries.js';
 
+type RawRow = Record<string, unknown>;
 const line = (...parts: Array<string | null | undefined>) => parts.filter(Boolean).join(' · ');
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-/** How each record type reads in the palette. */
-const present: { [K in RecordType]: (item: RecordItem<K>) => Omit<SearchItem, 'id' | 'url'> } = {
-  event: (e) => ({ title: e.eventName, subtitle: line(e.eventStartDate, e.locationState) }),
-  professional: (p) => ({ title: p.businessName, subtitle: line(p.professionType, p.locationState) }),
-  runclub: (c) => ({ title: c.clubName, subtitle: line(c.locationState) }),
-  brand: (b) => ({ title: b.brandName, subtitle: line(b.industryCategory) }),
-  media: (m) => ({ title: m.mediaName, subtitle: line(m.industry) }),
-  influencer: (i) => ({
-    title: `${i.firstName} ${i.lastName}`,
-    subtitle: line(i.instagramHandle && `@${i.instagramHandle}`, i.influencerType),
-  }),
+/** The groups, in the palette's order: the six record types, then contacts. */
+const TYPES: readonly SearchType[] = [...RECORD_TYPES, 'contact'];
+const codeOf = (type: SearchType) => (type === 'contact' ? CONTACT_INDEX : definitionOf(type)).code;
+
+/**
+ * How each type reads in the palette: its rows of one page of matches (`page`, a derived table of `recordId`s to join)
+ * with the columns it needs as a, b, c, d, and how they become a title and a subtitle.
+ */
+interface Presentation {
+  rows(db: Knex, page: Knex.QueryBuilder): Knex.QueryBuilder;
+  present(row: RawRow): Omit<SearchItem, 'id' | 'url'>;
+}
+const noColumn = (db: Knex, name: string) => db.raw('NULL AS ??', [name]);
+function recordColumns(table: string, a: string, b: string | null, c: string | null, d: string | null) {
+  return (db: Knex, page: Knex.QueryBuilder) =>
+    db(`${table} as r`)
+      .join(page.as('p'), 'p.recordId', 'r.id')
+      .select(
+        'r.id as id',
+        `r.${a} as a`,
+        b ? `r.${b} as b` : noColumn(db, 'b'),
+        c ? `r.${c} as c` : noColumn(db, 'c'),
+        d ? `r.${d} as d` : noColumn(db, 'd'),
+      );
+}
+/** A contact's owner's name: the name column of whichever record type owns it. */
+const OWNER_NAME: Record<(typeof CONTACT_OWNER_TYPES)[number], string> = {
+  event: 'eventName',
+  professional: 'businessName',
+  runclub: 'clubName',
+  brand: 'brandName',
+  media: 'mediaName',
 };
 
-async function recordGroup<K extends RecordType>(ctx: AppContext, type: K, q: string, limit: number): Promise<SearchGroup> {
-  // The list's own query and search: the same substring semantics, through the search index.
-  const read = readListQuery(type, new URLSearchParams({ q, limit: String(limit) }), 'api');
-  if (!read.ok) return { type, total: 0, items: [] };
-  const page = await listRecords(ctx, type, read.query);
-  return {
-    type,
-    total: page.total,
-    items: page.items.map((item) => ({ id: item.id, url: recordPagePath(type, item.id), ...present[type](item) })),
-  };
+const PRESENTATIONS: Record<SearchType, Presentation> = {
+  event: {
+    rows: recordColumns('events', 'eventName', 'eventStartDate', 'locationState', null),
+    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b), text(r.c)) }),
+  },
+  professional: {
+    rows: recordColumns('professionals', 'businessName', 'professionType', 'locationState', null),
+    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b), text(r.c)) }),
+  },
+  runclub: {
+    rows: recordColumns('run_clubs', 'clubName', 'locationState', null, null),
+    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b)) }),
+  },
+  brand: {
+    rows: recordColumns('brands', 'brandName', 'industryCategory', null, null),
+    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b)) }),
+  },
+  media: {
+    rows: recordColumns('media', 'mediaName', 'industry', null, null),
+    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b)) }),
+  },
+  influencer: {
+    rows: recordColumns('influencers', 'firstName', 'lastName', 'instagramHandle', 'influencerType'),
+    present: (r) => ({ title: `${text(r.a)} ${text(r.b)}`, subtitle: line(r.c ? `@${text(r.c)}` : null, text(r.d)) }),
+  },
+  contact: {
+    rows: (db, page) => {
+      const owners = CONTACT_OWNER_TYPES.map((type) => `o_${type}.${OWNER_NAME[type]}`);
+      const builder = db('contacts as c')
+        .join(page.as('p'), 'p.recordId', 'c.id')
+        .select(
+          'c.id as id',
+          'c.firstName as a',
+          'c.lastName as b',
+          'c.email as c',
+          db.raw('COALESCE(' + owners.map(() => '??').join(', ') + ') AS ??', [...owners, 'd']),
+        );
+      for (const type of CONTACT_OWNER_TYPES) {
+        builder.leftJoin(`${RECORD_TYPE_INFO[type].table} as o_${type}`, function joinOwner() {
+          this.on(`o_${type}.id`, '=', 'c.entityId').andOn('c.entityType', '=', db.raw('?', [type]));
+        });
+      }
+      return builder;
+    },
+    present: (r) => ({ title: `${text(r.a)} ${text(r.b)}`, subtitle: line(text(r.c), `Contact of ${text(r.d)}`) }),
+  },
+};
+
+const urlOf = (type: SearchType, id: number) => (type === 'contact' ? `/contacts/${id}` : recordPagePath(type, id));
+
+interface Searched {
+  type: SearchType;
+  code: number;
+  matches: Matches;
 }
 
-/** GET /api/search: the newest few matches of every record type and of contacts, with each group's total. */
+/** SQL text and bindings, put together by hand: Knex binds values in a select list out of order beside a subquery. */
+interface Sql {
+  sql: string;
+  bindings: unknown[];
+}
+const sqlOf = (builder: Knex.QueryBuilder): Sql => {
+  const { sql, bindings } = builder.toSQL();
+  return { sql, bindings: [...bindings] };
+};
+const COLUMNS = ['kind', 'id', 'a', 'b', 'c', 'd', 'n', 'changes'] as const;
+/** One part of the UNION ALL: the given columns, the others NULL, in COLUMNS' order. */
+function part(given: Partial<Record<(typeof COLUMNS)[number], Sql>>, from?: Sql): Sql {
+  const columns = COLUMNS.map((name) => given[name] ?? { sql: 'NULL', bindings: [] });
+  return {
+    sql:
+      'SELECT ' + columns.map((column, i) => column.sql + ' AS ' + COLUMNS[i]).join(', ') + (from ? ' FROM (' + from.sql + ') AS x' : ''),
+    bindings: [...columns.flatMap((column) => column.bindings), ...(from?.bindings ?? [])],
+  };
+}
+const value = (v: string | number): Sql => ({ sql: '?', bindings: [v] });
+const column = (name: string): Sql => ({ sql: 'x.' + name, bindings: [] });
+
+async function runParts(db: Knex, parts: readonly Sql[]): Promise<RawRow[]> {
+  const result = (await db.raw(
+    parts.map((p) => p.sql).join(' UNION ALL '),
+    parts.flatMap((p) => p.bindings) as Knex.RawBinding[],
+  )) as unknown;
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as RawRow[];
+}
+
+/** The part that counts a type's matches, with its change number read in the same statement. */
+function countPart(db: Knex, { code, matches }: Searched): Sql {
+  const changes = changeNumberSql(code);
+  return part(
+    { kind: value(code), n: { sql: 'COUNT(*)', bindings: [] }, changes },
+    sqlOf(db.from(matches.subquery.clone().as('m')).select('m.recordId')),
+  );
+}
+
+/**
+ * GET /api/search: the newest few matches of every record type and of contacts, with each group's total. The same
+ * substring semantics as the lists (their matcher, on the search index), in one statement for every type after the
+ * grams' posting counts (mostly remembered): per type, its page of matches joined to the palette columns of their
+ * rows, and its total, counted or, while the type's documents have not changed, remembered. A search so holds one
+ * pooled connection at a time, so many palettes typing at once queue fairly.
+ */
 export async function globalSearch(ctx: AppContext, input: Record<string, string>): Promise<SearchResults> {
   const { q, limit } = parseInput(SearchQuerySchema, input);
-  // One group after another: a search holds at most one list's queries on the pool at a time, so many palettes
-  // typing at once queue fairly instead of each taking a dozen connections.
-  const records: SearchGroup[] = [];
-  for (const type of RECORD_TYPES) records.push(await recordGroup(ctx, type, q, limit));
-  const contacts = await listDirectory(ctx, { q, limit: String(limit) });
-  return {
-    groups: [
-      ...records,
-      {
-        type: 'contact',
-        total: contacts.total,
-        items: contacts.items.map((c) => ({
-          id: c.id,
-          title: `${c.firstName} ${c.lastName}`,
-          subtitle: line(c.email, `Contact of ${c.owner.name}`),
-          url: `/contacts/${c.id}`,
-        })),
-      },
-    ],
-  };
+  const db = ctx.db;
+  const matches = await matchingIdsOfKinds(db, TYPES.map(codeOf), q);
+  const searched: Searched[] = TYPES.flatMap((type, i) =>
+    matches[i] ? [{ type, code: codeOf(type), matches: matches[i] as Matches }] : [],
+  );
+  const rowsByType = new Map<SearchType, RawRow[]>();
+  const totals = new Map<SearchType, number>();
+  if (searched.length > 0) {
+    const parts = searched.flatMap((one): Sql[] => {
+      const rows = part(
+        { kind: value(one.code), id: column('id'), a: column('a'), b: column('b'), c: column('c'), d: column('d') },
+        sqlOf(PRESENTATIONS[one.type].rows(db, newestMatches(one.matches, limit))),
+      );
+      const remembered = rememberedTotal(db, one.code, one.matches);
+      return [rows, remembered ? part({ kind: value(one.code), changes: changeNumberSql(one.code) }) : countPart(db, one)];
+    });
+    const recount: Searched[] = [];
+    const absorb = (rows: RawRow[]) => {
+      for (const row of rows) {
+        const one = searched.find((s) => s.code === Number(row.kind))!;
+        if (row.changes === null || row.changes === undefined) {
+          rowsByType.set(one.type, [...(rowsByType.get(one.type) ?? []), row]);
+          continue;
+        }
+        const changes = Number(row.changes);
+        if (row.n !== null && row.n !== undefined) {
+          totals.set(one.type, Number(row.n));
+          rememberTotal(db, one.code, one.matches, changes, Number(row.n));
+          continue;
+        }
+        const remembered = rememberedTotal(db, one.code, one.matches);
+        if (remembered && remembered.changes === changes) totals.set(one.type, remembered.total);
+        else recount.push(one);
+      }
+    };
+    absorb(await runParts(db, parts));
+    // A type whose documents changed since its total was remembered: counted now (rare).
+    if (recount.length > 0)
+      absorb(
+        await runParts(
+          db,
+          recount.map((one) => countPart(db, one)),
+        ),
+      );
+  }
+
+  const groups: SearchGroup[] = TYPES.map((type) => {
+    const items = (rowsByType.get(type) ?? [])
+      .map((row) => ({ id: Number(row.id), ...PRESENTATIONS[type].present(row), url: urlOf(type, Number(row.id)) }))
+      .sort((x, y) => y.id - x.id);
+    return { type, total: totals.get(type) ?? 0, items };
+  });
+  return { groups };
 }

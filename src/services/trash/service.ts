@@ -10,6 +10,7 @@ import type { Actor, AppContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import type { HistoryActor } from '../history/service.js';
 import { historyActorOf, recordHistory } from '../history/service.js';
+import { restoreContactRows } from '../contacts/writes.js';
 import { insertRecordRow } from '../records/writes.js';
 import { requireRole } from '../roles.js';
 
@@ -127,7 +128,7 @@ export async function restoreDeleted(ctx: AppContext, actor: Actor, id: number):
       const children = snapshot.children.map(asStored);
       if (kind === 'event' && children.length) await trx('event_distances').insert(children);
       if (kind === 'runclub' && children.length) await trx('run_club_schedules').insert(children);
-      if (snapshot.owned.contacts.length) await trx('contacts').insert(snapshot.owned.contacts.map(asStored));
+      await restoreContactRows(trx, snapshot.owned.contacts.map(asStored));
       if (snapshot.owned.payments.length) {
         const payments = snapshot.owned.payments.map(asStored);
         await trx('payments').insert(payments);

@@ -1,0 +1,117 @@
+import type { Knex } from 'knex';
+import { encodeRow } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
+import { dialectOfDb } from '@db/knex.js';
+import type { ContactOwnerType, RecordType } from '@shared/record-types.js';
+import { CONTACT_INDEX } from '../records/definitions.js';
+import { reindexContacts } from '../records/derived.js';
+
+/**
+ * The only code that writes the contacts table. Every function here brings the contacts' search documents
+ * (docs/decisions/0011-record-search-and-counts.md) in line with what it wrote, in the caller's transaction, so the
+ * directory and the palette never miss a contact or find a removed one: the contact screens and API, bulk tagging,
+ * the CSV imports, a record's delete (its contacts go with it), a restore from Recently deleted and the demo seed
+ * all write through here. test/unit/record-writes.test.ts fails on a write to contacts anywhere else.
+ */
+
+type Trx = Knex.Transaction;
+type StoredRow = Record<string, unknown>;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Reindexes the written contacts, unless the write named its columns and none of them is searched. */
+async function contactsChanged(trx: Trx, ids: readonly number[], columns?: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  if (columns && !columns.some((column) => CONTACT_INDEX.derivedColumns.includes(column))) return;
+  await reindexContacts(trx, ids);
+}
+
+export async function insertContact(trx: Trx, values: Record<string, unknown>): Promise<number> {
+  const [inserted] = (await trx('contacts').insert(encodeRow(columnKinds.contacts, values))) as number[];
+  const id = Number(inserted);
+  await contactsChanged(trx, [id]);
+  return id;
+}
+
+export async function updateContactRow(trx: Trx, id: number, values: Record<string, unknown>): Promise<void> {
+  await trx('contacts').where({ id }).update(encodeRow(columnKinds.contacts, values));
+  await contactsChanged(trx, [id], Object.keys(values));
+}
+
+export async function deleteContactRow(trx: Trx, id: number): Promise<number> {
+  const deleted = await trx('contacts').where({ id }).delete();
+  await contactsChanged(trx, [id]);
+  return deleted;
+}
+
+/** Clears the primary flag on the owner's other contacts (the flag is not searched: nothing to reindex). */
+export async function clearOtherPrimaries(trx: Trx, entityType: ContactOwnerType, entityId: number, keepId: number): Promise<void> {
+  await trx('contacts').where({ entityType, entityId, isPrimary: true }).whereNot({ id: keepId }).update({ isPrimary: false });
+}
+
+/** Deletes a record's contacts (the record's own delete) and answers them as they were stored, oldest first. */
+export async function deleteContactsOf(trx: Trx, entityType: RecordType, entityId: number): Promise<StoredRow[]> {
+  const rows = (await trx('contacts').where({ entityType, entityId }).orderBy('id')) as StoredRow[];
+  if (rows.length === 0) return rows;
+  await trx('contacts').where({ entityType, entityId }).delete();
+  await contactsChanged(
+    trx,
+    rows.map((row) => Number(row.id)),
+  );
+  return rows;
+}
+
+/** Puts stored contact rows back with their own ids (a restore from Recently deleted). */
+export async function restoreContactRows(trx: Trx, rows: readonly StoredRow[]): Promise<void> {
+  for (const part of chunks(rows, dialectOfDb(trx) === 'sqlite' ? 400 : 1000)) await trx('contacts').insert(part);
+  await contactsChanged(
+    trx,
+    rows.map((row) => Number(row.id)),
+  );
+}
+
+const CONTACT_COLUMNS = [
+  'firstName',
+  'lastName',
+  'jobTitle',
+  'email',
+  'mailchimpTags',
+  'entityType',
+  'entityId',
+  'isPrimary',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+] as const;
+const CONTACT_ROW = '(' + CONTACT_COLUMNS.map(() => '?').join(', ') + ')';
+const CONTACT_INSERT = 'INSERT INTO ?? (' + CONTACT_COLUMNS.map(() => '??').join(', ') + ') VALUES ';
+
+/** A contact row as stored: every column of CONTACT_COLUMNS, already encoded (null where the source has none). */
+export type ContactInsert = Record<(typeof CONTACT_COLUMNS)[number], string | number | null>;
+
+/**
+ * Contacts in bulk (the CSV imports), written as one plain multi-row VALUES statement per 1,000 rows
+ * (bindings only): the query builder's per-row work (and, on SQLite, its compound-SELECT form capped at 500 rows)
+ * costs more than the database itself at 100,000 rows. SQLite allows 32,766 bindings; 1,000 × 11 stays well below.
+ * The new rows are the ones above the highest id seen before inserting: inside this transaction that is exactly
+ * ours (SQLite has one writer; on MySQL the consistent snapshot hides other sessions' later inserts).
+ */
+export async function insertContactRows(trx: Trx, contacts: readonly ContactInsert[]): Promise<void> {
+  if (contacts.length === 0) return;
+  const highest = (await trx('contacts').max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
+  const before = Number(highest?.id ?? 0);
+  for (const part of chunks(contacts, 1000)) {
+    const bindings: Array<string | number | null> = ['contacts', ...CONTACT_COLUMNS];
+    for (const contact of part) for (const column of CONTACT_COLUMNS) bindings.push(contact[column]);
+    await trx.raw(CONTACT_INSERT + part.map(() => CONTACT_ROW).join(', '), bindings);
+  }
+  const inserted = (await trx('contacts').where('id', '>', before).orderBy('id').select('id')) as Array<{ id: number }>;
+  await contactsChanged(
+    trx,
+    inserted.map((row) => Number(row.id)),
+  );
+}
