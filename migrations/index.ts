@@ -15,6 +15,7 @@ import * as jobs from './20261124140000_jobs.js';
 import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
 import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
 import * as setPasswordLinks from './20261124130100_set_password_links.js';
+import * as syncRunsCancelled from './20261125190000_sync_runs_cancelled.js';
 import * as userPreferences from './20261124120000_user_preferences.js';
 
 interface Migration {
@@ -45,6 +46,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261124140000_jobs', jobs],
   ['20261124150000_dashboard_payment_indexes', dashboardPaymentIndexes],
   ['20261125180000_dashboard_payment_totals', dashboardPaymentTotals],
+  ['20261125190000_sync_runs_cancelled', syncRunsCancelled],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -99,6 +99,7 @@ export const columnKinds = {
     success: 'boolean',
     notices: 'list',
     full: 'boolean',
+    cancelled: 'boolean',
   },
   sync_locks: { acquiredAt: 'timestamp', heartbeatAt: 'timestamp' },
   jobs: {

@@ -33,3 +33,15 @@ export const serviceUnavailable = (message: string) => new AppError(503, 'unavai
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * Thrown at a batch boundary of a job that was cancelled (or taken over by another process). It lives here, not
+ * with the jobs, so the services a job runs (the sync records its run as cancelled) can tell it apart without
+ * importing the jobs that call them.
+ */
+export class JobCancelledError extends Error {
+  constructor() {
+    super('The job was cancelled');
+    this.name = 'JobCancelledError';
+  }
+}

@@ -106,6 +106,45 @@ describe('integrations API', () => {
     }
   });
 
+  it('records a sync job cancelled between pages as a cancelled run, keeping the page written before it', async () => {
+    const { agent } = await t.signedInAgent();
+    wp.posts['run-clubs'] = Array.from({ length: 150 }, (_, i) => ({
+      id: 700 + i,
+      title: `Club ${i}`,
+      modifiedGmt: '2026-06-01T00:00:00',
+    }));
+    const pagesAsked = () => wp.requests.filter((path) => path.startsWith('/wp-json/wp/v2/run-clubs')).length;
+    // WordPress answers the first page, then keeps the second waiting until the job has been cancelled.
+    let release = wp.holdAnswers();
+    let id: number;
+    try {
+      id = (
+        await agent
+          .post('/api/jobs')
+          .send({ type: 'sync', params: { kind: 'runclubs' } })
+          .expect(202)
+      ).body.id as number;
+      await waitUntil(() => pagesAsked() === 1, 'the sync to ask for its first page');
+      release();
+      release = wp.holdAnswers();
+      await waitUntil(() => pagesAsked() === 2, 'the sync to write its first page and ask for the second');
+      await agent.post(`/api/jobs/${id}/cancel`).expect(200);
+    } finally {
+      release();
+    }
+    await waitUntil(async () => (await agent.get(`/api/jobs/${id}`)).body.state === 'cancelled', 'the job to stop');
+    const [run] = (await agent.get('/api/sync/runs?kind=runclubs').expect(200)).body.items;
+    expect(run).toMatchObject({
+      status: 'cancelled',
+      created: 100,
+      updated: 0,
+      failed: 0,
+      message: 'Sync cancelled: 100 created, 0 updated before it stopped',
+    });
+    expect((await agent.get('/api/integrations/overview')).body.latestRuns.runclubs).toMatchObject({ id: run.id, status: 'cancelled' });
+    expect(Number(((await t.ctx.db('run_clubs').count({ n: '*' }).first()) as { n: number | string }).n)).toBe(100);
+  });
+
   it('tests Mailchimp, lists audiences and adds a member without re-subscribing', async () => {
     const { agent } = await t.signedInAgent();
     expect((await agent.get('/api/mailchimp/test')).body).toEqual({

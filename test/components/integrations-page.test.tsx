@@ -126,6 +126,31 @@ describe('Integrations page', () => {
     expect(clubs).toContain('By staff@example.org · changes only · 2 created, 5 updated, 1 problems · 1.5 s');
   });
 
+  it("shows a cancelled run as 'Cancelled' in neutral, with what it wrote before it stopped, and a failure still as 'Failed'", async () => {
+    const cancelled: IntegrationsOverview['latestRuns']['events'] = {
+      ...overview.latestRuns.runclubs!,
+      id: 5,
+      kind: 'events',
+      status: 'cancelled',
+      created: 100,
+      updated: 3,
+      errors: [],
+      message: 'Sync cancelled: 100 created, 3 updated before it stopped',
+    };
+    renderIntegrations('/integrations', 'staff', { ...overview, latestRuns: { ...overview.latestRuns, events: cancelled } });
+    const events = within(screen.getByTestId('sync-card-events')).getByTestId('sync-last-run');
+    const outcome = within(events).getByTestId('sync-last-outcome');
+    expect(outcome.textContent).toBe('Cancelled');
+    expect(outcome.className).toBe('sync-neutral');
+    expect(events.textContent).toContain('Sync cancelled: 100 created, 3 updated before it stopped');
+    expect(events.querySelector('.sync-bad')).toBeNull();
+    const pros = within(within(screen.getByTestId('sync-card-professionals')).getByTestId('sync-last-run')).getByTestId(
+      'sync-last-outcome',
+    );
+    expect(pros.textContent).toBe('Failed');
+    expect(pros.className).toBe('sync-bad');
+  });
+
   it('reports a failed connection test with the server message, or the fallback', async () => {
     stubFetch({ 'GET /api/wordpress/test': { body: { success: false, message: 'WordPress rejected the username' } } });
     renderIntegrations();

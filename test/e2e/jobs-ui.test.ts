@@ -223,6 +223,11 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     }
     await toast.filter({ hasText: 'Sync cancelled' }).waitFor({ timeout: 60_000 });
     await expect(card.getByTestId('job-progress').count()).resolves.toBe(0);
+    // The card's last run says cancelled, not failed, with what it wrote before it stopped.
+    await card.getByTestId('sync-last-outcome').filter({ hasText: 'Cancelled' }).waitFor();
+    await expect(card.getByTestId('sync-last-run').textContent()).resolves.toContain(
+      'Sync cancelled: 0 created, 0 updated before it stopped',
+    );
     expect(await server.database.db('professionals').count({ n: '*' }).first()).toEqual({ n: 0 });
 
     await page.goto(`${server.baseUrl}/jobs?type=sync&state=cancelled`);

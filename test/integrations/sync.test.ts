@@ -5,6 +5,7 @@ import { decodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { createDatabase } from '@db/knex.js';
 import type { AppContext } from '@services/context.js';
+import { JobCancelledError } from '@services/errors.js';
 import { IntegrationError } from '@services/integrations/errors.js';
 import { tryAcquireLock } from '@services/sync/lock.js';
 import { latestRuns, runSync } from '@services/sync/service.js';
@@ -260,6 +261,38 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     expect(runs.professionals).toMatchObject({ status: 'succeeded', created: 3, trigger: 'web' });
     // The lock was released.
     expect(await tryAcquireLock(database.db, 'sync:events', { clock }).then((l) => l?.release().then(() => true))).toBe(true);
+  });
+
+  it('records a run stopped by a cancelled job as cancelled, keeping the pages written before it, and logs it as info', async () => {
+    // Page 1 (ids 1000-1099) has two changes, page 2 one: the job is cancelled before page 2 is written.
+    wp.edit('events', 1000, { title: 'Race &#8211; renamed before the cancel' }, '2026-11-21T15:30:00');
+    wp.edit('events', 1001, { title: 'Race &#8211; renamed too' }, '2026-11-21T15:30:00');
+    wp.edit('events', 1110, { title: 'Race &#8211; never reached' }, '2026-11-21T15:30:00');
+    const lines: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
+    let pages = 0;
+    const beforePage = async () => {
+      if (++pages === 2) throw new JobCancelledError();
+    };
+    const error = await runSync({ ...ctx, log }, 'events', { actor: cli, full: true, beforePage }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobCancelledError);
+    const runs = await latestRuns(ctx);
+    expect(runs.events).toMatchObject({
+      status: 'cancelled',
+      created: 0,
+      updated: 2,
+      failed: 0,
+      message: 'Sync cancelled: 0 created, 2 updated before it stopped',
+    });
+    expect(runs.events?.finishedAt).not.toBeNull();
+    expect((await event(1000))?.eventName).toBe('Race – renamed before the cancel');
+    expect((await event(1110))?.eventName).toBe('Race – number 111');
+    expect(lines.filter((line) => line.msg === 'sync cancelled').map((line) => line.level)).toEqual([30]);
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+    // The lock was released, and the next run writes what the cancelled one never reached.
+    const next = await runSync(ctx, 'events', { actor: cli });
+    expect(next).toMatchObject({ created: 0, updated: 1 });
+    expect((await latestRuns(ctx)).events).toMatchObject({ status: 'succeeded' });
   });
 
   it('answers a clear 400 when WordPress is not configured', async () => {

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { isTransientTransactionError } from '@db/transaction.js';
 import type { JobFailure, JobState } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
-import { isAppError } from '../errors.js';
+import { isAppError, JobCancelledError } from '../errors.js';
 import { cancelRequested, claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
-import { JobCancelledError, jobHandlers, type JobProgressUpdate, type LocalImportInput } from './handlers.js';
+import { jobHandlers, type JobProgressUpdate, type LocalImportInput } from './handlers.js';
 
 /** A name for this process's claims: which host and process holds a job (for an admin reading the table). */
 export const newLeaseOwner = () => `${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;

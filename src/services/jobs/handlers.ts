@@ -12,13 +12,6 @@ import { parseInput } from '../validate.js';
 import { readInput, readInputText } from './input.js';
 import type { JobRow } from './queries.js';
 
-export class JobCancelledError extends Error {
-  constructor() {
-    super('The job was cancelled');
-    this.name = 'JobCancelledError';
-  }
-}
-
 export interface JobProgressUpdate {
   done: number;
   total: number | null;

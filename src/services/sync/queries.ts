@@ -13,6 +13,8 @@ export interface SyncRunRow {
   startedAt: string;
   finishedAt: string | null;
   success: boolean;
+  /** Stopped by cancelling its job: the pages before the stop were written (success is false). */
+  cancelled: boolean;
   full: boolean;
   created: number;
   updated: number;
@@ -47,6 +49,7 @@ export async function finishSyncRun(
   result: {
     finishedAt: Date;
     success: boolean;
+    cancelled?: boolean;
     created: number;
     updated: number;
     failed: number;

@@ -10,6 +10,7 @@ import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { insertRecordRow, updateRecordRows } from '../records/writes.js';
 import { historyActorOf, recordHistory, type HistoryActor, type HistoryChange } from '../history/service.js';
+import { JobCancelledError } from '../errors.js';
 import { requireRole } from '../roles.js';
 import { tryAcquireLock } from './lock.js';
 import {
@@ -288,6 +289,25 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     );
     return result;
   } catch (error) {
+    if (error instanceof JobCancelledError) {
+      // Not a failure: whoever cancelled the job asked for it, and the pages written before the stop stay.
+      if (runId !== null) {
+        await finishSyncRun(ctx.db, runId, {
+          finishedAt: ctx.clock.now(),
+          success: false,
+          cancelled: true,
+          created: totals.created,
+          updated: totals.updated,
+          failed: totals.failed,
+          durationMs: Math.round(performance.now() - t0),
+          message: `Sync cancelled: ${totals.created} created, ${totals.updated} updated before it stopped`,
+          errors: totals.errors,
+          notices: [],
+        }).catch((recordError: unknown) => ctx.log.error({ err: recordError }, 'could not record the cancelled sync run'));
+      }
+      ctx.log.info({ kind, created: totals.created, updated: totals.updated }, 'sync cancelled');
+      throw error;
+    }
     const failure = integrationErrorFrom(error, { created: totals.created, updated: totals.updated, errors: totals.errors });
     const message = failure instanceof Error ? failure.message : String(failure);
     if (runId !== null) {
@@ -320,7 +340,7 @@ export function presentRun(row: SyncRunRow): SyncRunView {
     startedBy: row.startedByEmail ?? null,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
-    status: row.finishedAt === null ? 'unfinished' : row.success ? 'succeeded' : 'failed',
+    status: row.finishedAt === null ? 'unfinished' : row.success ? 'succeeded' : row.cancelled ? 'cancelled' : 'failed',
     full: row.full,
     created: row.created,
     updated: row.updated,

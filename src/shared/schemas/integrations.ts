@@ -30,7 +30,8 @@ export interface SyncRunView {
   startedBy: string | null;
   startedAt: string;
   finishedAt: string | null;
-  status: 'succeeded' | 'failed' | 'unfinished';
+  /** 'cancelled': its job was cancelled; the pages read before the stop were written (created, updated). */
+  status: 'succeeded' | 'failed' | 'cancelled' | 'unfinished';
   full: boolean;
   created: number;
   updated: number;

@@ -141,8 +141,8 @@ function AdvertisingSpend({ months }: { months: Dashboard['advertisingSpend'] })
   );
 }
 
-const SYNC_TONES = { succeeded: 'success', failed: 'danger', unfinished: 'warning' } as const;
-const SYNC_LABELS = { succeeded: 'Succeeded', failed: 'Failed', unfinished: 'Running or stopped' } as const;
+const SYNC_TONES = { succeeded: 'success', failed: 'danger', cancelled: 'muted', unfinished: 'warning' } as const;
+const SYNC_LABELS = { succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', unfinished: 'Running or stopped' } as const;
 
 function LastSyncs({ runs }: { runs: Dashboard['lastSyncs'] }) {
   return (

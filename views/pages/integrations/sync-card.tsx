@@ -11,22 +11,33 @@ import { cancelJob, JobProgressBar, useJob } from '../jobs/job-progress.js';
 import { SyncResultView } from './sync-result.js';
 import type { SyncKind, SyncResult, SyncRunView } from './types.js';
 
+/** How the last run ended, and its colour: a cancelled run was asked for, so it reads neutral rather than bad. */
+const OUTCOMES: Record<SyncRunView['status'], { label: string; className: string }> = {
+  succeeded: { label: 'Succeeded', className: 'sync-ok' },
+  failed: { label: 'Failed', className: 'sync-bad' },
+  cancelled: { label: 'Cancelled', className: 'sync-neutral' },
+  unfinished: { label: 'Did not finish', className: 'sync-bad' },
+};
+
 function LastRun({ run }: { run: SyncRunView | null }) {
   const format = useFormat();
   if (!run) return <p className="muted sync-last">Never synced</p>;
   const who = run.startedBy ?? (run.trigger === 'cli' ? 'the command line' : 'someone');
-  const outcome = run.status === 'succeeded' ? 'Succeeded' : run.status === 'failed' ? 'Failed' : 'Did not finish';
+  const outcome = OUTCOMES[run.status];
   return (
     <div className="sync-last" data-testid="sync-last-run">
       <p>
         <span className="muted">Last synced:</span> {format.dateTime(run.finishedAt ?? run.startedAt)} ·{' '}
-        <span className={run.status === 'succeeded' ? 'sync-ok' : 'sync-bad'}>{outcome}</span>
+        <span className={outcome.className} data-testid="sync-last-outcome">
+          {outcome.label}
+        </span>
       </p>
       <p className="muted">
         By {who} · {run.full ? 'full' : 'changes only'} · {run.created} created, {run.updated} updated, {run.errors.length} problems
         {run.durationMs !== null && ` · ${(run.durationMs / 1000).toFixed(1)} s`}
       </p>
       {run.status === 'failed' && run.message && <p className="sync-bad">{run.message}</p>}
+      {run.status === 'cancelled' && run.message && <p className="muted">{run.message}</p>}
     </div>
   );
 }

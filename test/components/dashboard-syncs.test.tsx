@@ -1,0 +1,50 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import * as page from '@views/pages/dashboard/dashboard-page.js';
+import type { Dashboard } from '@shared/schemas/dashboard.js';
+import type { SyncRunView } from '@shared/schemas/integrations.js';
+import { renderPage } from './records-render.js';
+
+const run = (kind: SyncRunView['kind'], status: SyncRunView['status'], created: number, updated: number): SyncRunView => ({
+  id: created + updated,
+  kind,
+  trigger: 'web',
+  startedBy: 'staff@example.org',
+  startedAt: '2026-11-20T01:00:00.000Z',
+  finishedAt: '2026-11-20T01:00:02.000Z',
+  status,
+  full: true,
+  created,
+  updated,
+  failed: 0,
+  durationMs: 2000,
+  message: null,
+  errors: [],
+  notices: [],
+});
+
+const dashboard: Dashboard = {
+  today: '2026-11-25',
+  stats: { events: 0, professionals: 0, runClubs: 0, brands: 0, media: 0, influencers: 0 },
+  upcomingEvents: { until: '2027-01-24', total: 0, items: [] },
+  awaitingPayment: { count: 0, total: '0.00', oldest: [] },
+  advertisingSpend: [],
+  lastSyncs: { events: run('events', 'cancelled', 100, 2), professionals: run('professionals', 'failed', 0, 0), runclubs: null },
+  recentlyChanged: [],
+};
+
+describe('dashboard: last sync', () => {
+  it("shows a cancelled sync with a neutral 'Cancelled' badge and its counts, a failed one with a danger badge", async () => {
+    renderPage({ path: '/dashboard', url: '/dashboard', Component: page.Component, data: dashboard, loader: () => dashboard });
+    const rows = within(await screen.findByTestId('dashboard-syncs')).getAllByRole('listitem');
+    const [events, professionals, runclubs] = rows;
+    const cancelled = events!.querySelector('.badge')!;
+    expect(cancelled.textContent).toBe('Cancelled');
+    expect(cancelled.className).toBe('badge badge-muted');
+    expect(events!.textContent).toContain('100 new · 2 updated');
+    const failed = professionals!.querySelector('.badge')!;
+    expect(failed.textContent).toBe('Failed');
+    expect(failed.className).toBe('badge badge-danger');
+    expect(runclubs!.textContent).toContain('Never synced');
+  });
+});
