@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@db/transaction.js';
+import { definitionOf } from '@services/records/definitions.js';
+import { matchingIds } from '@services/records/queries.js';
+import { deleteRecordRow } from '@services/records/writes.js';
 import { globalSearch } from '@services/search/service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -98,6 +102,23 @@ describe('global search', () => {
     expect((await searchCounted('quokkazed')).totals).toEqual({ ...nothing, event: 1, brand: 1, contact: 1 });
     await agent.delete(`/api/events/${event.body.id as number}`);
     expect((await searchCounted('quokkazed')).totals).toEqual({ ...nothing, brand: 1, contact: 1 });
+  });
+
+  it('keeps no "no match" seen inside a transaction that then rolled back', async () => {
+    const id = (await agent.post('/api/media').send({ mediaName: 'Wombatica Radio' })).body.id as number;
+    expect((await searchCounted('wombatica')).totals.media).toBe(1);
+    const rolledBack = new Error('rolled back on purpose');
+    await expect(
+      withTransaction({ db: t.database.db }, async (trx) => {
+        await deleteRecordRow(trx, 'media', id);
+        // Inside the transaction the gram has no posting left, at a change number the rollback takes back.
+        expect(await matchingIds(trx, definitionOf('media'), 'wombatica')).toBeNull();
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    // Another change of media brings the change number to the one seen inside the transaction.
+    expect((await agent.post('/api/media').send({ mediaName: 'Other Weekly' })).status).toBe(201);
+    expect((await searchCounted('wombatica')).totals.media).toBe(1);
   });
 
   it('refuses a missing or bad query with a 400', async () => {

@@ -200,7 +200,7 @@ async function postingCounts(
   pairs: ReadonlyArray<readonly [kind: number, gram: number]>,
   rememberedNone: boolean,
 ): Promise<Array<{ n: number; changes?: number }>> {
-  // Keyed by the Knex client, which a transaction shares with its database.
+  // Keyed by the Knex client (Knex gives a transaction a client of its own, so what one counts stays with it).
   const client = db.client as object;
   const gramStats = gramStatsByDatabase.get(client) ?? new Map<string, GramStat>();
   gramStatsByDatabase.set(client, gramStats);
