@@ -185,10 +185,11 @@ const server = {
 };
 
 /**
- * The built web server carries its pure-JavaScript packages (express, knex, React, zod…) inside its one file: Node
- * then reads, resolves and links one module instead of several hundred, which is most of a cold start. Left
- * outside: native addons, packages that find their own files at run time (pino's worker, bullmq's scripts), the
- * big clients the server loads only for some jobs, and the database drivers knex could ask for but we never use.
+ * The built web server (and the CLI) carries its pure-JavaScript packages (express, knex, React, zod…) inside its
+ * one file: Node then reads, resolves and links one module instead of several hundred, which is most of a cold
+ * start. Left outside: native addons, packages that find their own files at run time (pino's worker, bullmq's
+ * scripts), the big clients the server loads only for some jobs, and the database drivers knex could ask for but we
+ * never use.
  */
 const SERVER_EXTERNAL = [
   'bcrypt',
@@ -224,7 +225,9 @@ const webServer = {
   },
   define: watch ? {} : { 'process.env.NODE_ENV': '"production"' },
 };
-const cli = { ...server, entryPoints: { cli: 'cli/index.ts' } };
+// The CLI is bundled the same way (`pacer export` and every other command start in ~0.1 s less), keeping
+// process.env.NODE_ENV as the packages read it at run time.
+const cli = { ...webServer, entryPoints: { cli: 'cli/index.ts' }, define: {} };
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });

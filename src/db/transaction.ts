@@ -30,7 +30,7 @@ export function isTransientTransactionError(error: unknown): boolean {
   return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_');
 }
 
-const isTransaction = (db: Knex | Knex.Transaction): db is Knex.Transaction => Boolean((db as Knex.Transaction).isTransaction);
+export const isTransaction = (db: Knex | Knex.Transaction): db is Knex.Transaction => Boolean((db as Knex.Transaction).isTransaction);
 
 /** Full jitter: two writers that collided should not collide again on the same beat. */
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** (attempt - 1)));

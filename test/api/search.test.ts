@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@db/transaction.js';
+import { definitionOf } from '@services/records/definitions.js';
+import { matchingIds } from '@services/records/queries.js';
+import { deleteRecordRow } from '@services/records/writes.js';
+import { globalSearch } from '@services/search/service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -49,6 +54,71 @@ describe('global search', () => {
     // The same substring semantics as the lists.
     expect((await search('q=bour ru'))[0]!.total).toBe(7);
     expect((await search('q=trail'))[4]!.items.map((i) => i.title)).toEqual(['Trail Weekly']);
+  });
+
+  /** The statements one global search runs, and its totals per type. */
+  const searchCounted = async (q: string) => {
+    const statements: string[] = [];
+    const capture = (query: { sql: string }) => void statements.push(query.sql);
+    t.database.db.on('query', capture);
+    try {
+      const { groups } = await globalSearch(t.ctx, { q });
+      return { statements, totals: Object.fromEntries(groups.map((g) => [g.type, g.total])), groups };
+    } finally {
+      t.database.db.off('query', capture);
+    }
+  };
+
+  it('answers a repeated rare search in one statement, finding what was added since', async () => {
+    // Nothing has "quokkazed": every type has grams without postings.
+    const nothing = { event: 0, professional: 0, runclub: 0, brand: 0, media: 0, influencer: 0, contact: 0 };
+    expect((await searchCounted('quokkazed')).totals).toEqual(nothing);
+    const again = await searchCounted('quokkazed');
+    expect(again.totals).toEqual(nothing);
+    expect(again.statements).toHaveLength(1);
+
+    // Added after the search (remembered as matching nothing): the next search finds them.
+    const event = await agent.post('/api/events').send({ eventName: 'Quokkazed Dash' });
+    expect(event.status, event.text).toBe(201);
+    const brand = (await agent.post('/api/brands').send({ brandName: 'Plain Brand' })).body.id as number;
+    const contact = await agent
+      .post('/api/contacts')
+      .send({ entityType: 'brand', entityId: brand, firstName: 'Quin', lastName: 'Quokkazed' });
+    expect(contact.status, contact.text).toBe(201);
+    // The lists count a gram again rather than trust a remembered zero.
+    expect((await agent.get('/api/events?q=quokkazed')).body.total).toBe(1);
+    const found = await searchCounted('quokkazed');
+    expect(found.totals).toEqual({ ...nothing, event: 1, contact: 1 });
+    expect(found.groups.find((g) => g.type === 'contact')!.items.map((i) => i.title)).toEqual(['Quin Quokkazed']);
+    expect(found.groups.find((g) => g.type === 'event')!.items.map((i) => i.title)).toEqual(['Quokkazed Dash']);
+
+    // A rare term with matches: once its grams are known, one statement too, and a rename is seen at once.
+    await searchCounted('quokkazed');
+    const known = await searchCounted('quokkazed');
+    expect(known.statements).toHaveLength(1);
+    expect(known.totals).toEqual({ ...nothing, event: 1, contact: 1 });
+    const renamed = await agent.put(`/api/brands/${brand}`).send({ brandName: 'Quokkazed Gear' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await searchCounted('quokkazed')).totals).toEqual({ ...nothing, event: 1, brand: 1, contact: 1 });
+    await agent.delete(`/api/events/${event.body.id as number}`);
+    expect((await searchCounted('quokkazed')).totals).toEqual({ ...nothing, brand: 1, contact: 1 });
+  });
+
+  it('keeps no "no match" seen inside a transaction that then rolled back', async () => {
+    const id = (await agent.post('/api/media').send({ mediaName: 'Wombatica Radio' })).body.id as number;
+    expect((await searchCounted('wombatica')).totals.media).toBe(1);
+    const rolledBack = new Error('rolled back on purpose');
+    await expect(
+      withTransaction({ db: t.database.db }, async (trx) => {
+        await deleteRecordRow(trx, 'media', id);
+        // Inside the transaction the gram has no posting left, at a change number the rollback takes back.
+        expect(await matchingIds(trx, definitionOf('media'), 'wombatica')).toBeNull();
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    // Another change of media brings the change number to the one seen inside the transaction.
+    expect((await agent.post('/api/media').send({ mediaName: 'Other Weekly' })).status).toBe(201);
+    expect((await searchCounted('wombatica')).totals.media).toBe(1);
   });
 
   it('refuses a missing or bad query with a 400', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeRow, decodeRows } from '@db/codecs.js';
+import { isTransaction } from '@db/transaction.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
 import { ALL_BUCKET, type IndexedDefinition, type RecordDefinition, type SortSpec } from './definitions.js';
@@ -94,13 +95,41 @@ export async function matchingIds(db: Db, definition: IndexedDefinition, query: 
   return matches!;
 }
 
-/** The same for several types at once (the global search): their grams' posting counts come in one round trip. */
+/**
+ * No match as long as the type's change number (bucket #changes of record_counts) is still `noneUnlessChanged`: one of the
+ * query's grams had no posting when it was counted with that number. The caller reads the number in the statement
+ * that uses the answer and asks again (`matchingIdsOfKinds` without `rememberedNone`) when it differs.
+ */
+export interface NoMatchUnlessChanged {
+  noneUnlessChanged: number;
+}
+
+/**
+ * The same for several types at once (the global search): their grams' posting counts come in one round trip.
+ * With `rememberedNone`, a type one of whose grams was counted without postings at a change number that is still
+ * read here is answered as NoMatchUnlessChanged without asking the database, so a rare term costs no round trip
+ * for it once its grams are known.
+ */
 export async function matchingIdsOfKinds(
   db: Db,
   codes: readonly number[],
   query: string,
   filter?: BucketFilter,
-): Promise<Array<Matches | null>> {
+): Promise<Array<Matches | null>>;
+export async function matchingIdsOfKinds(
+  db: Db,
+  codes: readonly number[],
+  query: string,
+  filter: BucketFilter | undefined,
+  options: { rememberedNone: true },
+): Promise<Array<Matches | NoMatchUnlessChanged | null>>;
+export async function matchingIdsOfKinds(
+  db: Db,
+  codes: readonly number[],
+  query: string,
+  filter?: BucketFilter,
+  options: { rememberedNone?: boolean } = {},
+): Promise<Array<Matches | NoMatchUnlessChanged | null>> {
   const needle = normaliseSearchText(query);
   const key = filter ? `${needle}\u0000${filter.present ? '+' : '-'}${filter.bucket}` : needle;
   const exact = (builder: Knex.QueryBuilder) => {
@@ -120,14 +149,17 @@ export async function matchingIdsOfKinds(
   const estimates = await postingCounts(
     db,
     codes.flatMap((code) => probed.map((gram) => [code, gram] as const)),
+    options.rememberedNone === true,
   );
   return codes.map((code, k) => {
     const counts = estimates.slice(k * probed.length, (k + 1) * probed.length);
+    const none = counts.find((count) => count.n === 0 && count.changes !== undefined);
+    if (none) return { noneUnlessChanged: none.changes! };
     let rarest = 0;
-    counts.forEach((n, i) => {
-      if (n < counts[rarest]!) rarest = i;
+    counts.forEach(({ n }, i) => {
+      if (n < counts[rarest]!.n) rarest = i;
     });
-    if (counts[rarest] === 0) return null;
+    if (counts[rarest]!.n === 0) return null;
     // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
     // pays: the candidates are the rarest gram's postings.
     const builder = db(`${GRAMS} as g`)
@@ -150,45 +182,72 @@ function spread<T>(items: readonly T[], max: number): T[] {
 /**
  * Planner statistics: how many postings each gram has (counted up to a bound), kept per process for a few minutes,
  * like a database's table statistics. A stale count can only pick a less selective gram; results stay exact
- * because every candidate is checked. Zero is never cached, since "no posting" ends a search without a check.
+ * because every candidate is checked. Zero ends a search without a check, so it is kept with the type's change
+ * number read in the statement that counted it (no posting can appear without that number growing, in the same
+ * transaction), and only handed to a caller that checks the number again (`rememberedNone`); a count read inside a
+ * transaction is not kept as zero, since that transaction may still roll its changes back.
  */
-const gramStatsByDatabase = new WeakMap<object, Map<string, { n: number; at: number }>>();
+interface GramStat {
+  n: number;
+  at: number;
+  /** Set on a zero: the change number it was counted at. */
+  changes?: number;
+}
+const gramStatsByDatabase = new WeakMap<object, Map<string, GramStat>>();
 
-async function postingCounts(db: Db, pairs: ReadonlyArray<readonly [kind: number, gram: number]>): Promise<number[]> {
-  // Keyed by the Knex client, which a transaction shares with its database.
+async function postingCounts(
+  db: Db,
+  pairs: ReadonlyArray<readonly [kind: number, gram: number]>,
+  rememberedNone: boolean,
+): Promise<Array<{ n: number; changes?: number }>> {
+  // Keyed by the Knex client (Knex gives a transaction a client of its own, so what one counts stays with it).
   const client = db.client as object;
-  const gramStats = gramStatsByDatabase.get(client) ?? new Map<string, { n: number; at: number }>();
+  const gramStats = gramStatsByDatabase.get(client) ?? new Map<string, GramStat>();
   gramStatsByDatabase.set(client, gramStats);
   const now = Date.now();
-  const out = pairs.map(([kind, gram]) => {
+  const out = pairs.map(([kind, gram]): { n: number; changes?: number } | undefined => {
     const cached = gramStats.get(`${kind}:${gram}`);
-    return cached && now - cached.at < GRAM_STATS_TTL_MS ? cached.n : -1;
+    if (!cached) return undefined;
+    if (cached.changes !== undefined) return rememberedNone ? { n: 0, changes: cached.changes } : undefined;
+    return now - cached.at < GRAM_STATS_TTL_MS ? { n: cached.n } : undefined;
   });
-  const missing = pairs.filter((_, i) => out[i] === -1);
-  if (missing.length === 0) return out;
+  // A type with a remembered zero needs none of its other grams counted.
+  const noneKinds = new Set(pairs.filter((_, i) => out[i]?.changes !== undefined).map(([kind]) => kind));
+  const missing = pairs.flatMap((pair, i) => (out[i] === undefined && !noneKinds.has(pair[0]) ? [pair] : []));
+  if (missing.length === 0) return out.map((count) => count ?? { n: Number.POSITIVE_INFINITY });
   const counted = await estimatePostings(db, missing, ESTIMATE_BOUND);
   if (gramStats.size > GRAM_STATS_MAX) gramStats.clear();
+  const keepNone = !isTransaction(db);
   let next = 0;
-  return out.map((n, i) => {
-    if (n !== -1) return n;
+  return out.map((count, i) => {
+    if (count !== undefined) return count;
+    const [kind, gram] = pairs[i]!;
+    if (noneKinds.has(kind)) return { n: Number.POSITIVE_INFINITY };
     const fresh = counted[next++]!;
-    if (fresh > 0) gramStats.set(`${pairs[i]![0]}:${pairs[i]![1]}`, { n: fresh, at: now });
-    return fresh;
+    if (fresh.n > 0) gramStats.set(`${kind}:${gram}`, { n: fresh.n, at: now });
+    else if (keepNone) gramStats.set(`${kind}:${gram}`, { n: 0, at: now, changes: fresh.changes });
+    return { n: fresh.n };
   });
 }
 
-/** Postings per (kind, gram), each counted only up to a bound, in one round trip. */
-async function estimatePostings(db: Db, pairs: ReadonlyArray<readonly [number, number]>, bound: number): Promise<number[]> {
-  const part = 'SELECT ? AS i, COUNT(*) AS n FROM (SELECT 1 AS one FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t';
+/** Postings per (kind, gram), each counted only up to a bound, with the kind's change number, in one round trip. */
+async function estimatePostings(
+  db: Db,
+  pairs: ReadonlyArray<readonly [number, number]>,
+  bound: number,
+): Promise<Array<{ n: number; changes: number }>> {
+  const changes = changeNumberSql(0).sql;
+  const part = `SELECT ? AS i, COUNT(*) AS n, ${changes} AS changes FROM (SELECT 1 AS one FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t`;
   const sql = pairs.map(() => part).join(' UNION ALL ');
-  const bindings = pairs.flatMap(([kind, gram], i) => [i, GRAMS, kind, gram, bound]);
+  const bindings = pairs.flatMap(([kind, gram], i) => [i, ...changeNumberSql(kind).bindings, GRAMS, kind, gram, bound]);
   const result = await db.raw(sql, bindings);
   const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{
     i: number | string;
     n: number | string;
+    changes: number | string;
   }>;
-  const out = new Array<number>(pairs.length).fill(0);
-  for (const row of rows) out[Number(row.i)] = Number(row.n);
+  const out = pairs.map(() => ({ n: 0, changes: 0 }));
+  for (const row of rows) out[Number(row.i)] = { n: Number(row.n), changes: Number(row.changes) };
   return out;
 }
 

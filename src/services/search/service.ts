@@ -109,10 +109,15 @@ const sqlOf = (builder: Knex.QueryBuilder): Sql => {
   const { sql, bindings } = builder.toSQL();
   return { sql, bindings: [...bindings] };
 };
-const COLUMNS = ['kind', 'id', 'a', 'b', 'c', 'd', 'n', 'changes'] as const;
+/**
+ * What a row of the statement is: one of a page's rows, a counted total, the change number a remembered total was
+ * counted at, or the change number a remembered "no match" was found at.
+ */
+const ROLE = { row: 1, counted: 2, rememberedTotal: 3, rememberedNone: 4 } as const;
+const COLUMNS = ['role', 'kind', 'id', 'a', 'b', 'c', 'd', 'n', 'changes'] as const;
 /** One part of the UNION ALL: the given columns, the others NULL, in COLUMNS' order. */
-function part(given: Partial<Record<(typeof COLUMNS)[number], Sql>>, from?: Sql): Sql {
-  const columns = COLUMNS.map((name) => given[name] ?? { sql: 'NULL', bindings: [] });
+function part(role: number, given: Partial<Record<(typeof COLUMNS)[number], Sql>>, from?: Sql): Sql {
+  const columns = COLUMNS.map((name) => (name === 'role' ? value(role) : (given[name] ?? { sql: 'NULL', bindings: [] })));
   return {
     sql:
       'SELECT ' + columns.map((column, i) => column.sql + ' AS ' + COLUMNS[i]).join(', ') + (from ? ' FROM (' + from.sql + ') AS x' : ''),
@@ -132,67 +137,100 @@ async function runParts(db: Knex, parts: readonly Sql[]): Promise<RawRow[]> {
 
 /** The part that counts a type's matches, with its change number read in the same statement. */
 function countPart(db: Knex, { code, matches }: Searched): Sql {
-  const changes = changeNumberSql(code);
   return part(
-    { kind: value(code), n: { sql: 'COUNT(*)', bindings: [] }, changes },
+    ROLE.counted,
+    { kind: value(code), n: { sql: 'COUNT(*)', bindings: [] }, changes: changeNumberSql(code) },
     sqlOf(db.from(matches.subquery.clone().as('m')).select('m.recordId')),
   );
+}
+
+/** The parts of a type's matches: its page of rows, and its total counted or (`mayRemember`) checked. */
+function matchParts(db: Knex, one: Searched, limit: number, mayRemember: boolean): Sql[] {
+  const rows = part(
+    ROLE.row,
+    { kind: value(one.code), id: column('id'), a: column('a'), b: column('b'), c: column('c'), d: column('d') },
+    sqlOf(PRESENTATIONS[one.type].rows(db, newestMatches(one.matches, limit))),
+  );
+  const remembered = mayRemember && rememberedTotal(db, one.code, one.matches);
+  return [
+    rows,
+    remembered ? part(ROLE.rememberedTotal, { kind: value(one.code), changes: changeNumberSql(one.code) }) : countPart(db, one),
+  ];
 }
 
 /**
  * GET /api/search: the newest few matches of every record type and of contacts, with each group's total. The same
  * substring semantics as the lists (their matcher, on the search index), in one statement for every type after the
- * grams' posting counts (mostly remembered): per type, its page of matches joined to the palette columns of their
- * rows, and its total, counted or, while the type's documents have not changed, remembered. A search so holds one
- * pooled connection at a time, so many palettes typing at once queue fairly.
+ * grams' posting counts, which are remembered (a gram without postings with the change number it was counted at):
+ * per type, its page of matches joined to the palette columns of their rows, and its total, counted or, while the
+ * type's documents have not changed, remembered; a type remembered without a match reads just its change number. A
+ * type changed since then is searched again in a second statement (rare). A search so holds one pooled connection at
+ * a time, so many palettes typing at once queue fairly.
  */
 export async function globalSearch(ctx: AppContext, input: Record<string, string>): Promise<SearchResults> {
   const { q, limit } = parseInput(SearchQuerySchema, input);
   const db = ctx.db;
-  const matches = await matchingIdsOfKinds(db, TYPES.map(codeOf), q);
-  const searched: Searched[] = TYPES.flatMap((type, i) =>
-    matches[i] ? [{ type, code: codeOf(type), matches: matches[i] as Matches }] : [],
-  );
+  const found = await matchingIdsOfKinds(db, TYPES.map(codeOf), q, undefined, { rememberedNone: true });
+  const searched: Searched[] = [];
+  const noneUnlessChanged = new Map<number, number>();
+  TYPES.forEach((type, i) => {
+    const one = found[i];
+    if (one && 'noneUnlessChanged' in one) noneUnlessChanged.set(codeOf(type), one.noneUnlessChanged);
+    else if (one) searched.push({ type, code: codeOf(type), matches: one });
+  });
   const rowsByType = new Map<SearchType, RawRow[]>();
   const totals = new Map<SearchType, number>();
-  if (searched.length > 0) {
-    const parts = searched.flatMap((one): Sql[] => {
-      const rows = part(
-        { kind: value(one.code), id: column('id'), a: column('a'), b: column('b'), c: column('c'), d: column('d') },
-        sqlOf(PRESENTATIONS[one.type].rows(db, newestMatches(one.matches, limit))),
-      );
-      const remembered = rememberedTotal(db, one.code, one.matches);
-      return [rows, remembered ? part({ kind: value(one.code), changes: changeNumberSql(one.code) }) : countPart(db, one)];
-    });
-    const recount: Searched[] = [];
-    const absorb = (rows: RawRow[]) => {
-      for (const row of rows) {
-        const one = searched.find((s) => s.code === Number(row.kind))!;
-        if (row.changes === null || row.changes === undefined) {
-          rowsByType.set(one.type, [...(rowsByType.get(one.type) ?? []), row]);
-          continue;
+  const searchedOf = (code: number) => searched.find((s) => s.code === code)!;
+  const recount: Searched[] = [];
+  const changedSinceNone: number[] = [];
+  const absorb = (rows: RawRow[]) => {
+    for (const row of rows) {
+      const code = Number(row.kind);
+      const changes = Number(row.changes);
+      switch (Number(row.role)) {
+        case ROLE.row: {
+          const { type } = searchedOf(code);
+          rowsByType.set(type, [...(rowsByType.get(type) ?? []), row]);
+          break;
         }
-        const changes = Number(row.changes);
-        if (row.n !== null && row.n !== undefined) {
+        case ROLE.counted: {
+          const one = searchedOf(code);
           totals.set(one.type, Number(row.n));
           rememberTotal(db, one.code, one.matches, changes, Number(row.n));
-          continue;
+          break;
         }
-        const remembered = rememberedTotal(db, one.code, one.matches);
-        if (remembered && remembered.changes === changes) totals.set(one.type, remembered.total);
-        else recount.push(one);
+        case ROLE.rememberedTotal: {
+          const one = searchedOf(code);
+          const remembered = rememberedTotal(db, one.code, one.matches);
+          if (remembered && remembered.changes === changes) totals.set(one.type, remembered.total);
+          else recount.push(one);
+          break;
+        }
+        case ROLE.rememberedNone:
+          if (noneUnlessChanged.get(code) !== changes) changedSinceNone.push(code);
+          break;
       }
-    };
-    absorb(await runParts(db, parts));
-    // A type whose documents changed since its total was remembered: counted now (rare).
-    if (recount.length > 0)
-      absorb(
-        await runParts(
-          db,
-          recount.map((one) => countPart(db, one)),
-        ),
-      );
+    }
+  };
+  const parts = [
+    ...searched.flatMap((one) => matchParts(db, one, limit, true)),
+    ...[...noneUnlessChanged.keys()].map((code) => part(ROLE.rememberedNone, { kind: value(code), changes: changeNumberSql(code) })),
+  ];
+  if (parts.length > 0) absorb(await runParts(db, parts));
+
+  // Rare, after a write: a type whose documents changed since its total, or its lack of matches, was remembered.
+  const again = recount.map((one) => countPart(db, one));
+  if (changedSinceNone.length > 0) {
+    const fresh = await matchingIdsOfKinds(db, changedSinceNone, q);
+    changedSinceNone.forEach((code, i) => {
+      const matches = fresh[i];
+      if (!matches) return;
+      const one: Searched = { type: TYPES.find((type) => codeOf(type) === code)!, code, matches };
+      searched.push(one);
+      again.push(...matchParts(db, one, limit, false));
+    });
   }
+  if (again.length > 0) absorb(await runParts(db, again));
 
   const groups: SearchGroup[] = TYPES.map((type) => {
     const items = (rowsByType.get(type) ?? [])
