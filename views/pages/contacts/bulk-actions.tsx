@@ -6,6 +6,7 @@ import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
 import type { MailchimpAudience } from '@shared/schemas/integrations.js';
 import type { WriteFailure } from '@views/components/records/actions.js';
 import type { SelectedIds } from '@views/components/records/selection.js';
+import { AudienceSelect } from '@views/components/mailchimp/audience-select.js';
 import { Alert, Button, Input } from '@views/components/ui/primitives.js';
 import { dataSource } from '@views/data/source.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
@@ -207,20 +208,14 @@ function AudienceDialog({ selectedIds, count, onDone }: { selectedIds: SelectedI
               <label className="label" htmlFor="bulk-audience">
                 Audience
               </label>
-              <select
+              <AudienceSelect
                 id="bulk-audience"
-                className="input"
+                audiences={audiences ?? []}
                 value={audienceId}
                 disabled={pending || audiences === null}
-                onChange={(event) => setAudienceId(event.target.value)}
-              >
-                <option value="">{audiences === null && !problem ? 'Loading audiences...' : 'Select an audience'}</option>
-                {(audiences ?? []).map((audience) => (
-                  <option key={audience.id} value={audience.id}>
-                    {audience.name}
-                  </option>
-                ))}
-              </select>
+                onChange={setAudienceId}
+                placeholder={audiences === null && !problem ? 'Loading audiences...' : 'Select an audience'}
+              />
             </div>
             <p className="muted">Addresses that unsubscribed from the audience stay unsubscribed.</p>
             <div className="dialog-actions">

@@ -8,6 +8,7 @@ import { runConnectionTest } from './connection-test.js';
 import { NewsletterPushForm } from './newsletter-form.js';
 import type { ServiceTabProps } from './types.js';
 import type { MailchimpAccount, MailchimpAudience } from '@shared/schemas/integrations.js';
+import { AudienceSelect } from '@views/components/mailchimp/audience-select.js';
 
 /** Spec point 5: split on commas, trimmed, empty entries dropped. */
 export function parseTags(text: string): string[] {
@@ -64,14 +65,12 @@ function AddMemberForm({ audiences }: { audiences: MailchimpAudience[] }) {
           <Label htmlFor="member-audience" required>
             Audience
           </Label>
-          <select id="member-audience" className="input" value={form.audienceId} onChange={set('audienceId')}>
-            <option value="">Select an audience</option>
-            {audiences.map((audience) => (
-              <option key={audience.id} value={audience.id}>
-                {audience.name}
-              </option>
-            ))}
-          </select>
+          <AudienceSelect
+            id="member-audience"
+            audiences={audiences}
+            value={form.audienceId}
+            onChange={(audienceId) => setForm((f) => ({ ...f, audienceId }))}
+          />
         </div>
         <div className="field">
           <Label htmlFor="member-email" required>

@@ -4,6 +4,7 @@ import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, type ContactOwnerType } from '@s
 import { isFinished } from '@shared/schemas/jobs.js';
 import { describePush, type PushResult } from '@shared/schemas/newsletter.js';
 import type { MailchimpAudience } from '@shared/schemas/integrations.js';
+import { AudienceSelect } from '@views/components/mailchimp/audience-select.js';
 import { Button, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
@@ -79,19 +80,12 @@ export function NewsletterPushForm({ audiences }: { audiences: MailchimpAudience
           <Label htmlFor="push-audience" required>
             Audience
           </Label>
-          <select
+          <AudienceSelect
             id="push-audience"
-            className="input"
+            audiences={audiences}
             value={form.audienceId}
-            onChange={(event) => setForm((f) => ({ ...f, audienceId: event.target.value }))}
-          >
-            <option value="">Select an audience</option>
-            {audiences.map((audience) => (
-              <option key={audience.id} value={audience.id}>
-                {audience.name}
-              </option>
-            ))}
-          </select>
+            onChange={(audienceId) => setForm((f) => ({ ...f, audienceId }))}
+          />
         </div>
         <div className="field">
           <Label htmlFor="push-owner-type">Contacts of</Label>

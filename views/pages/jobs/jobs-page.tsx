@@ -177,6 +177,33 @@ function JobItem({ listed }: { listed: JobView }) {
 }
 
 /** Recent and running imports, syncs and newsletter pushes: who started them, with what, and how they went. */
+/** One of the page's URL filters (`?type=`, `?state=`): every choice with its label, after "All …". */
+function FilterSelect<T extends string>(props: {
+  name: string;
+  label: string;
+  allLabel: string;
+  value: string;
+  choices: readonly T[];
+  labels: Record<T, string>;
+}) {
+  const { name, label, allLabel, value, choices, labels } = props;
+  return (
+    <>
+      <label htmlFor={`jobs-${name}`} className="visually-hidden">
+        {label}
+      </label>
+      <select id={`jobs-${name}`} name={name} className="input records-filter" defaultValue={value}>
+        <option value="">{allLabel}</option>
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {labels[choice]}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
 export function Component() {
   const { items, filter, problem } = useLoaderData() as JobsData;
   return (
@@ -186,28 +213,15 @@ export function Component() {
       </div>
       <p className="muted">Imports, syncs and newsletter pushes, newest first. Running jobs update as they go.</p>
       <Form method="get" action="/jobs" className="toolbar jobs-filters" key={`${filter.type}-${filter.state}`}>
-        <label htmlFor="jobs-type" className="visually-hidden">
-          Type
-        </label>
-        <select id="jobs-type" name="type" className="input records-filter" defaultValue={filter.type}>
-          <option value="">All types</option>
-          {JOB_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {JOB_TYPE_LABELS[type]}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="jobs-state" className="visually-hidden">
-          State
-        </label>
-        <select id="jobs-state" name="state" className="input records-filter" defaultValue={filter.state}>
-          <option value="">All states</option>
-          {JOB_STATES.map((state) => (
-            <option key={state} value={state}>
-              {JOB_STATE_LABELS[state]}
-            </option>
-          ))}
-        </select>
+        <FilterSelect name="type" label="Type" allLabel="All types" value={filter.type} choices={JOB_TYPES} labels={JOB_TYPE_LABELS} />
+        <FilterSelect
+          name="state"
+          label="State"
+          allLabel="All states"
+          value={filter.state}
+          choices={JOB_STATES}
+          labels={JOB_STATE_LABELS}
+        />
         <Button type="submit" variant="outline">
           Filter
         </Button>
