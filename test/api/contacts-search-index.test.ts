@@ -9,6 +9,7 @@ import { CHANGES_BUCKET, COUNTS, DOCS, GRAMS, rebuildDerivedData } from '@servic
 import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 import { globalSearch } from '@services/search/service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { explainPlan, statementsSentBy } from '../helpers/db.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 interface Group {
@@ -212,24 +213,9 @@ describe('contact search reads the index, not the contacts table', () => {
   }, 120_000);
   afterAll(async () => t.close());
 
-  async function planOf(db: Knex, sql: string, bindings: readonly unknown[]): Promise<string[]> {
-    if (dialectOfDb(db) === 'mysql') {
-      const [rows] = (await db.raw(['EXPLAIN', sql].join(' '), bindings as Knex.RawBinding[])) as unknown as [
-        Array<Record<string, unknown>>,
-      ];
-      return rows.map((row) => `${String(row.table)} type=${String(row.type)} key=${String(row.key)} rows=${String(row.rows)}`);
-    }
-    const rows = (await db.raw(['EXPLAIN QUERY PLAN', sql].join(' '), bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
-    return rows.map((row) => row.detail);
-  }
-
   it('answers the palette and the directory search from the index, reading contacts by id only', async () => {
     const db = t.database.db;
-    const statements: Array<{ sql: string; bindings: readonly unknown[] }> = [];
-    const capture = (query: { sql: string; bindings?: readonly unknown[] }) =>
-      void statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
-    db.on('query', capture);
-    try {
+    const statements = await statementsSentBy(db, async () => {
       const page = await listDirectory(t.ctx, { q: 'rarename' });
       expect(page.total).toBe(VOLUME / 100);
       // Filtered and sorted: the matches joined to their contacts by id.
@@ -238,13 +224,11 @@ describe('contact search reads the index, not the contacts table', () => {
       expect(filtered.total).toBe(VOLUME / 100);
       const search = await globalSearch(t.ctx, { q: 'rarename2' });
       expect(search.groups.find((g) => g.type === 'contact')!.total).toBe(11);
-    } finally {
-      db.removeListener('query', capture);
-    }
+    });
     const reading = statements.filter((s) => /\bcontacts\b/i.test(s.sql));
     expect(reading.length).toBeGreaterThan(0);
     for (const statement of reading) {
-      const plan = (await planOf(db, statement.sql, statement.bindings)).join('\n');
+      const plan = (await explainPlan(db, statement)).join('\n');
       const label = `${statement.sql}\n${plan}`;
       // MariaDB: no full scan (ALL) nor full index scan (index) of the contacts; SQLite: no SCAN of them.
       expect(plan, label).not.toMatch(/^c(ontacts)? type=(ALL|index) /m);

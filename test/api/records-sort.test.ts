@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOfDb } from '@db/knex.js';
 import { withTransaction } from '@db/transaction.js';
@@ -8,6 +7,7 @@ import { readListQuery } from '@shared/list-query.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
 import { SORTS, sortKeysOf } from '@shared/schemas/records.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { explainPlan, statementsSentBy } from '../helpers/db.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 type Item = Record<string, unknown> & { id: number };
@@ -219,49 +219,31 @@ describe('list sorts are index-backed', () => {
   }, 120_000);
   afterAll(async () => t.close());
 
-  /** The plan lines of a statement as this dialect's EXPLAIN gives them. */
-  async function planOf(db: Knex, sql: string, bindings: readonly unknown[]): Promise<string[]> {
-    if (dialectOfDb(db) === 'mysql') {
-      const [rows] = (await db.raw(['EXPLAIN', sql].join(' '), bindings as Knex.RawBinding[])) as unknown as [
-        Array<Record<string, unknown>>,
-      ];
-      return rows.map((row) => `${String(row.table)} type=${String(row.type)} key=${String(row.key)} extra=${String(row.Extra)}`);
-    }
-    const rows = (await db.raw(['EXPLAIN QUERY PLAN', sql].join(' '), bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
-    return rows.map((row) => row.detail);
-  }
-
   it('answers every sort of every list, both ways, shallow and deep, without sorting the table', async () => {
     const db = t.database.db;
-    const statements: Array<{ sql: string; bindings: readonly unknown[] }> = [];
-    const capture = (query: { sql: string; bindings?: readonly unknown[] }) =>
-      void statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
-    db.on('query', capture);
-    try {
-      for (const kind of RECORD_TYPES) {
-        for (const sort of sortKeysOf(kind)) {
-          for (const dir of ['asc', 'desc']) {
-            for (const offset of ['0', '600']) {
-              const read = readListQuery(kind, new URLSearchParams({ sort, dir, offset }), 'api');
-              if (!read.ok) throw new Error(read.message);
-              statements.length = 0;
-              const page = await listRecords(t.ctx, kind, read.query);
-              expect(page.items.length, `${kind} ${sort}`).toBeGreaterThan(0);
-              const ordered = statements.filter((s) => /order by/i.test(s.sql));
-              expect(ordered.length, `${kind} ${sort} ${dir}`).toBeGreaterThan(0);
-              for (const statement of ordered) {
-                const plan = (await planOf(db, statement.sql, statement.bindings)).join('\n');
-                const label = `${kind} sort=${sort} dir=${dir} offset=${offset}\n${statement.sql}\n${plan}`;
-                expect(plan, label).not.toMatch(/TEMP B-TREE|filesort|Using temporary/i);
-                // A full read of the table is only ever the primary key (newest first), never an unordered scan.
-                expect(plan, label).not.toMatch(/type=ALL/);
-              }
+    for (const kind of RECORD_TYPES) {
+      for (const sort of sortKeysOf(kind)) {
+        for (const dir of ['asc', 'desc']) {
+          for (const offset of ['0', '600']) {
+            const read = readListQuery(kind, new URLSearchParams({ sort, dir, offset }), 'api');
+            if (!read.ok) throw new Error(read.message);
+            let found = 0;
+            const statements = await statementsSentBy(db, async () => {
+              found = (await listRecords(t.ctx, kind, read.query)).items.length;
+            });
+            expect(found, `${kind} ${sort}`).toBeGreaterThan(0);
+            const ordered = statements.filter((s) => /order by/i.test(s.sql));
+            expect(ordered.length, `${kind} ${sort} ${dir}`).toBeGreaterThan(0);
+            for (const statement of ordered) {
+              const plan = (await explainPlan(db, statement)).join('\n');
+              const label = `${kind} sort=${sort} dir=${dir} offset=${offset}\n${statement.sql}\n${plan}`;
+              expect(plan, label).not.toMatch(/TEMP B-TREE|filesort|Using temporary/i);
+              // A full read of the table is only ever the primary key (newest first), never an unordered scan.
+              expect(plan, label).not.toMatch(/type=ALL/);
             }
           }
         }
       }
-    } finally {
-      db.removeListener('query', capture);
     }
   }, 120_000);
 });

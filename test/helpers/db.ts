@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { createDatabase, dialectOf, mysqlConnection, type Dialect } from '@db/knex.js';
+import { createDatabase, dialectOf, dialectOfDb, mysqlConnection, type Dialect } from '@db/knex.js';
 import { migrateToLatest } from '@services/schema.js';
 
 /** The database every data-layer test runs on: SQLite unless TEST_DATABASE_URL names a MySQL/MariaDB server. */
@@ -55,4 +55,39 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await cleanup.destroy();
     },
   };
+}
+
+/** A statement as Knex sent it. */
+export interface SentStatement {
+  sql: string;
+  bindings: readonly unknown[];
+}
+
+/** Runs `work` and answers every statement it sent to `db`, in order. */
+export async function statementsSentBy(db: Knex, work: () => Promise<void>): Promise<SentStatement[]> {
+  const statements: SentStatement[] = [];
+  const capture = (query: { sql: string; bindings?: readonly unknown[] }) =>
+    void statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  db.on('query', capture);
+  try {
+    await work();
+  } finally {
+    db.removeListener('query', capture);
+  }
+  return statements;
+}
+
+/**
+ * A statement's plan as this dialect's EXPLAIN gives it, a line a step: on MySQL/MariaDB `table type=… key=… rows=…
+ * extra=…`, on SQLite the EXPLAIN QUERY PLAN detail (SCAN, SEARCH, USE TEMP B-TREE…).
+ */
+export async function explainPlan(db: Knex, { sql, bindings }: SentStatement): Promise<string[]> {
+  if (dialectOfDb(db) === 'mysql') {
+    const [rows] = (await db.raw(['EXPLAIN', sql].join(' '), bindings as Knex.RawBinding[])) as unknown as [Array<Record<string, unknown>>];
+    return rows.map(
+      (row) => `${String(row.table)} type=${String(row.type)} key=${String(row.key)} rows=${String(row.rows)} extra=${String(row.Extra)}`,
+    );
+  }
+  const rows = (await db.raw(['EXPLAIN QUERY PLAN', sql].join(' '), bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
+  return rows.map((row) => row.detail);
 }
