@@ -11,7 +11,7 @@ import { requireRole } from '../roles.js';
 import { assertVersion, takeVersion } from '../versions.js';
 import { parseInput } from '../validate.js';
 import { findContact, listContactsOf } from './queries.js';
-import { clearOtherPrimaries, deleteContactRow, insertContact, updateContactRow } from './writes.js';
+import { clearOtherPrimaries, deleteContactRows, insertContact, updateContactRow } from './writes.js';
 
 export async function getContact(ctx: AppContext, id: number): Promise<Contact> {
   const contact = await findContact(ctx.db, id);
@@ -85,7 +85,11 @@ export async function deleteContact(ctx: AppContext, actor: Actor, id: number): 
  * delete and the bulk delete both go through here.
  */
 export async function deleteContactsIn(trx: Knex.Transaction, ctx: AppContext, actor: Actor, contacts: readonly Contact[]): Promise<void> {
-  for (const contact of contacts) if (!(await deleteContactRow(trx, contact.id))) throw notFound('Contact not found');
+  const deleted = await deleteContactRows(
+    trx,
+    contacts.map((contact) => contact.id),
+  );
+  if (deleted !== contacts.length) throw notFound('Contact not found');
   const entries = contacts.map((contact): HistoryChange => ({
     entityType: 'contact',
     entityId: contact.id,

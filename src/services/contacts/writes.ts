@@ -42,9 +42,13 @@ export async function updateContactRow(trx: Trx, id: number, values: Record<stri
   await contactsChanged(trx, [id], Object.keys(values));
 }
 
-export async function deleteContactRow(trx: Trx, id: number): Promise<number> {
-  const deleted = await trx('contacts').where({ id }).delete();
-  await contactsChanged(trx, [id]);
+/** Deletes the contacts of these ids in one statement (a single or a bulk delete); answers how many were there. */
+export async function deleteContactRows(trx: Trx, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const deleted = await trx('contacts')
+    .whereIn('id', [...ids])
+    .delete();
+  await contactsChanged(trx, ids);
   return deleted;
 }
 
