@@ -131,7 +131,7 @@ const NAMES: Array<[owner: string, table: string, first: string, second: string 
 const AWAITING = ['pending', 'overdue'];
 
 /**
- * The product's dashboard reads, statement for statement (src/services/dashboard/queries.ts): every number in one
+ * The product's dashboard reads (src/services/dashboard/queries.ts; the product sends them as one statement): every number in one
  * UNION ALL, then the upcoming events, the oldest awaiting payments with their owners' names, the last sync of each
  * kind and the recently changed records; rendered as plain blocks, the spend as a server-side SVG bar chart.
  */
