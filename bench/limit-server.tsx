@@ -1,7 +1,7 @@
 /**
  * The benchmark's "limit": what this machine can serve for the same answers with nothing in the way. node:http,
  * a mysql2 pool, and React's renderToString, running the product's essential queries on the same rows (a record and
- * what its page shows; a list page's rows; the dashboard's counts), with no framework, no session, no hydration
+ * what its page shows; a list page's rows; the dashboard's blocks with the product's statements), with no framework, no session, no hydration
  * data. Its pages load React and react-dom (bundled here at start) so first-load JavaScript has a limit too.
  * Reads DATABASE_URL (MySQL/MariaDB), PORT and HOST; started by bench/records.ts.
  */
@@ -107,6 +107,114 @@ async function select(sql: string, values: unknown[] = []): Promise<Row[]> {
 
 const listRows = (table: string) => select(`SELECT r.* FROM ${table} AS r ORDER BY r.id DESC LIMIT ?`, [PAGE_SIZE]);
 
+/** A calendar day `days` after `day` ('YYYY-MM-DD', UTC). */
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The twelve months up to and including `day`'s, oldest first ('YYYY-MM'). */
+function lastTwelveMonths(day: string): string[] {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  return Array.from({ length: 12 }, (_, index) => {
+    const date = new Date(Date.UTC(year, month - 1 - (11 - index), 1));
+    return date.toISOString().slice(0, 7);
+  });
+}
+
+/** Name columns of each type's table, as the product shows them (awaiting payments' owners, recent changes). */
+const NAMES: Array<[owner: string, table: string, first: string, second: string | null]> = [
+  ['event', 'events', 'eventName', null],
+  ['professional', 'professionals', 'businessName', null],
+  ['runclub', 'run_clubs', 'clubName', null],
+  ['brand', 'brands', 'brandName', null],
+  ['media', 'media', 'mediaName', null],
+  ['influencer', 'influencers', 'firstName', 'lastName'],
+];
+const AWAITING = ['pending', 'overdue'];
+
+/**
+ * The product's dashboard reads (src/services/dashboard/queries.ts; the product sends them as one statement): every number in one
+ * UNION ALL, then the upcoming events, the oldest awaiting payments with their owners' names, the last sync of each
+ * kind and the recently changed records; rendered as plain blocks, the spend as a server-side SVG bar chart.
+ */
+async function dashboardBlocks() {
+  const today = new Date().toISOString().slice(0, 10);
+  const until = addDays(today, 60);
+  const months = lastTwelveMonths(today);
+  const awaitingParts = AWAITING.flatMap((status, index) => [
+    `SELECT * FROM (SELECT id, description, amount, paymentDate, invoiceStatus, entityType, entityId FROM payments WHERE invoiceStatus = ${pool.escape(status)} AND paymentDate IS NOT NULL ORDER BY paymentDate, id LIMIT 5) AS dated_${index}`,
+    `SELECT * FROM (SELECT id, description, amount, paymentDate, invoiceStatus, entityType, entityId FROM payments WHERE invoiceStatus = ${pool.escape(status)} AND paymentDate IS NULL ORDER BY id LIMIT 5) AS undated_${index}`,
+  ]);
+  const ownerJoins = NAMES.map(
+    ([owner, table]) =>
+      `LEFT JOIN ${table} AS owner_${owner} ON owner_${owner}.id = awaiting.entityId AND awaiting.entityType = '${owner}'`,
+  ).join(' ');
+  const ownerNames = NAMES.map(
+    ([owner, , first, second]) =>
+      `owner_${owner}.${first} AS ${owner}_first${second ? `, owner_${owner}.${second} AS ${owner}_second` : ''}`,
+  ).join(', ');
+  const recentParts = NAMES.map(
+    ([owner, table, first, second]) =>
+      `SELECT * FROM (SELECT '${owner}' AS type, id, updatedAt, ${first} AS name0, ${second ?? 'NULL'} AS name1 FROM ${table} ORDER BY updatedAt DESC, id DESC LIMIT 8) AS recent_${owner}`,
+  );
+  const [figures, upcoming, awaiting, syncs, recent] = await Promise.all([
+    select(
+      `SELECT 'count' AS part, kind AS code, bucket, total AS n, 0 AS cents FROM record_counts WHERE kind IN (1, 2, 3, 4, 5, 6) AND bucket = 'all'
+       UNION ALL SELECT 'upcoming', 0, '', COUNT(*), 0 FROM events WHERE eventStartDate >= ? AND eventStartDate <= ?
+       UNION ALL SELECT 'payments', 0, bucket, payments, cents FROM payment_totals WHERE bucket IN (?)`,
+      [today, until, ['awaiting', ...months.map((month) => `spend:${month}`)]],
+    ),
+    select(
+      'SELECT id, eventName, eventStartDate, eventEndDate, locationState, featuredRace FROM events WHERE eventStartDate >= ? AND eventStartDate <= ? ORDER BY eventStartDate, id LIMIT 8',
+      [today, until],
+    ),
+    select(
+      `SELECT awaiting.*, ${ownerNames} FROM (${awaitingParts.join(' UNION ALL ')}) AS awaiting ${ownerJoins}
+       ORDER BY CASE WHEN awaiting.paymentDate IS NULL THEN 1 ELSE 0 END, awaiting.paymentDate, awaiting.id LIMIT 5`,
+    ),
+    select(
+      `SELECT sync_runs.*, users.email AS startedByEmail FROM sync_runs
+       JOIN (SELECT kind, MAX(id) AS id FROM sync_runs WHERE kind IN ('events', 'professionals', 'runclubs') GROUP BY kind) AS latest ON latest.id = sync_runs.id
+       LEFT JOIN users ON users.id = sync_runs.startedBy`,
+    ),
+    select(`SELECT * FROM (${recentParts.join(' UNION ALL ')}) AS recent ORDER BY updatedAt DESC, id DESC, type LIMIT 8`),
+  ]);
+  const spend = months.map((month) => ({
+    id: month,
+    month,
+    cents: Number(figures.find((row) => row.bucket === `spend:${month}`)?.cents ?? 0),
+  }));
+  const highest = Math.max(1, ...spend.map((month) => month.cents));
+  return (
+    <>
+      <Table rows={figures.filter((row) => row.part === 'count').map((row) => ({ ...row, id: row.code }))} columns={['code', 'n']} />
+      <h2>Upcoming events ({text(figures.find((row) => row.part === 'upcoming')?.n)})</h2>
+      <Table rows={upcoming} columns={['eventName', 'eventStartDate', 'eventEndDate', 'locationState', 'featuredRace']} />
+      <h2>Awaiting payment</h2>
+      <Table
+        rows={awaiting.map((row) => ({
+          ...row,
+          owner: NAMES.map(([owner]) => [row[`${owner}_first`], row[`${owner}_second`]].filter(Boolean).join(' ')).join(''),
+        }))}
+        columns={['description', 'amount', 'paymentDate', 'invoiceStatus', 'owner']}
+      />
+      <h2>Advertising spend</h2>
+      <svg viewBox="0 0 240 100" width="240" height="100">
+        {spend.map((month, index) => (
+          <rect key={month.id} x={index * 20} y={100 - (month.cents / highest) * 100} width={16} height={(month.cents / highest) * 100}>
+            <title>{`${month.month}: ${(month.cents / 100).toFixed(2)}`}</title>
+          </rect>
+        ))}
+      </svg>
+      <h2>Last sync</h2>
+      <Table rows={syncs} columns={['kind', 'startedAt', 'finishedAt', 'success', 'created', 'updated', 'failed', 'startedByEmail']} />
+      <h2>Recently changed</h2>
+      <Table
+        rows={recent.map((row) => ({ ...row, id: `${text(row.type)}${text(row.id)}` }))}
+        columns={['type', 'name0', 'name1', 'updatedAt']}
+      />
+    </>
+  );
+}
+
 function html(res: ServerResponse, element: React.ReactElement) {
   const body = '<!DOCTYPE html>' + renderToString(element);
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
@@ -119,14 +227,7 @@ async function answer(path: string, res: ServerResponse) {
     res.writeHead(200, { 'content-type': 'text/javascript' });
     return res.end(clientScript);
   }
-  if (path === '/') {
-    const counts = await select('SELECT kind, bucket, total FROM record_counts WHERE kind IN (1, 2, 3, 4, 5, 6)');
-    const all = counts.filter((row) => row.bucket === 'all');
-    return html(
-      res,
-      <Page title="Dashboard">{<Table rows={all.map((row) => ({ ...row, id: row.kind }))} columns={['kind', 'total']} />}</Page>,
-    );
-  }
+  if (path === '/') return html(res, <Page title="Dashboard">{await dashboardBlocks()}</Page>);
   if (path === '/api/events') {
     const body = JSON.stringify({ items: await listRows('events') });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

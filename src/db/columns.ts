@@ -88,6 +88,8 @@ export const columnKinds = {
   files: { entityId: 'integer', fileSize: 'integer', uploadedAt: 'timestamp', uploadedBy: 'integer' },
   mailchimp_tags: { entityTypes: 'list', isActive: 'boolean', createdAt: 'timestamp' },
   sync_runs: {
+    // A number however it is read: as one part of a combined statement MariaDB hands it over as a decimal.
+    id: 'integer',
     startedAt: 'timestamp',
     finishedAt: 'timestamp',
     created: 'integer',

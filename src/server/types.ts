@@ -19,8 +19,10 @@ export interface AssetManifest {
   preload: string[];
   /** Per route id: the route's page module and the chunks it imports beyond the entry's (preloaded with it). */
   routes?: Record<string, string[]>;
-  /** The stylesheets' text, placed in each page instead of links to `css` (read from the build at start). */
+  /** The stylesheets' text, placed in a browser's first page instead of links to `css` (read from the build at start). */
   inlineCss?: string;
+  /** Names this build's stylesheets in the cookie that says a browser has them (src/ssr/stylesheet.ts). */
+  cssVersion?: string;
 }
 
 declare global {

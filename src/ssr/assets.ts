@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AssetManifest } from '@server/types.js';
+import { stylesheetVersion } from './stylesheet.js';
 
 /**
  * esbuild writes the manifest (content-hashed names); without a build the page still renders, unhydrated. The
- * stylesheet's text is read once here: pages carry it inline, so the first paint waits for no second request (on
- * a phone, a new connection and a round trip: about 300 ms at 150 ms RTT), at ~4 KB of compressed HTML a page.
+ * stylesheet's text is read once here: a browser's first page carries it inline, so the first paint waits for no
+ * second request (on a phone, a new connection and a round trip: about 300 ms at 150 ms RTT), at ~4 KB of
+ * compressed HTML; later pages link to the cached file (src/ssr/stylesheet.ts).
  */
 export function readAssetManifest(publicDir = 'public'): AssetManifest {
   const file = path.join(publicDir, 'assets', 'manifest.json');
@@ -14,5 +16,5 @@ export function readAssetManifest(publicDir = 'public'): AssetManifest {
   const styles = manifest.css.map((href) => readFileSync(path.join(publicDir, href), 'utf8')).join('\n');
   // Our own build's CSS never closes the element it sits in; refuse one that would, rather than break the page.
   if (/<\/style/i.test(styles)) throw new Error('The stylesheet contains "</style" and cannot be inlined');
-  return { ...manifest, inlineCss: styles };
+  return { ...manifest, inlineCss: styles, cssVersion: stylesheetVersion(manifest.css) };
 }

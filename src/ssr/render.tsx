@@ -6,6 +6,8 @@ import type { ServerLoaderContext } from '@views/data/source.js';
 import { AppError, badRequest } from '@services/errors.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement } from './hydration.js';
+import { escapeAttr } from './html-attribute.js';
+import { stylesheetTags } from './stylesheet.js';
 import { localeOf, themeOf } from '@server/locale.js';
 import type { AssetManifest } from '@server/types.js';
 
@@ -48,8 +50,6 @@ function toFetchRequest(req: Request, res: Response): globalThis.Request {
   return new globalThis.Request(url, { method: 'POST', body, headers: { 'Content-Type': FORM_TYPE }, signal: controller.signal });
 }
 
-const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 /**
  * The entry, the chunks it imports, and the code of every matched route: the browser fetches them all at once,
  * instead of finding a page's module only after the entry has run (a round trip more on a slow network).
@@ -85,9 +85,7 @@ export function renderPage() {
         '<meta name="color-scheme" content="light dark">',
         '<title>Pacer CRM</title>',
         '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-        ...(assets.inlineCss !== undefined
-          ? [`<style>${assets.inlineCss}</style>`]
-          : assets.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`)),
+        stylesheetTags(assets, req.get('cookie'), res),
         ...modulesToPreload(assets, context).map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
         '</head>',
         '<body>',

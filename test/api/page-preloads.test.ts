@@ -1,6 +1,7 @@
 import { createStaticHandler, type DataRouteObject } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '@views/routes.js';
+import { stylesheetVersion } from '@ssr/stylesheet.js';
 import { createTestApp, type TestApp } from '@test/helpers/app.js';
 
 /** The id react-router gives the route at `path` (the ids the build's manifest is keyed by). */
@@ -25,9 +26,10 @@ describe('module preloads of a page', () => {
         ...ctx,
         assets: {
           entry: '/assets/entry.js',
-          css: [],
+          css: ['/assets/styles-A1.css'],
           preload: ['/assets/chunks/react.js'],
           inlineCss: '.page{margin:0}',
+          cssVersion: stylesheetVersion(['/assets/styles-A1.css']),
           routes: {
             [listId]: ['/assets/chunks/events-list.js', '/assets/chunks/records.js'],
             [detailId]: ['/assets/chunks/events-detail.js', '/assets/chunks/records.js'],
@@ -59,8 +61,22 @@ describe('module preloads of a page', () => {
 
     const dashboard = await agent.get('/');
     expect(preloads(dashboard.text)).toEqual(['/assets/entry.js', '/assets/chunks/react.js']);
-    // The stylesheet travels in the page: the first paint waits for no other request.
-    expect(dashboard.text).toContain('<style>.page{margin:0}</style>');
-    expect(dashboard.text).not.toContain('rel="stylesheet"');
+  });
+
+  it('sends a browser’s first page the stylesheet inline, and later pages a link to the file it has cached', async () => {
+    const { agent } = await t.signedInAgent();
+    // The first page: the first paint waits for no other request, and the file is fetched when the browser is idle.
+    const first = await agent.get('/').set('Cookie', 'css=an-older-build');
+    expect(first.text).toContain('<style>.page{margin:0}</style><link rel="prefetch" href="/assets/styles-A1.css" as="style">');
+    expect(first.text).not.toContain('rel="stylesheet"');
+    const setCookie = first.headers['set-cookie'] as unknown as string[];
+    const remembered = setCookie.find((cookie) => cookie.startsWith('css='))!;
+    expect(remembered).toMatch(/Max-Age=\d+/);
+
+    const later = await agent.get('/events').set('Cookie', remembered.split(';')[0]!);
+    expect(later.status).toBe(200);
+    expect(later.text).toContain('<link rel="stylesheet" href="/assets/styles-A1.css">');
+    expect(later.text).not.toContain('<style>');
+    expect(later.headers['set-cookie']).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
+import { STYLESHEET_COOKIE } from '@ssr/stylesheet.js';
 import { apiAs, createStaffUser, launchBrowser, openPage, signIn, startServer, type E2EServer, type WatchedPage } from './harness.js';
 
 /**
@@ -81,7 +82,9 @@ describe('pages on a phone', () => {
             lastName: 'Runner',
           });
     }
-    signedIn = await setup.context.storageState();
+    // Signed in, with a cold cache: the browser has no stylesheet cached, so neither has it the cookie saying it has.
+    const state = await setup.context.storageState();
+    signedIn = { ...state, cookies: state.cookies.filter((cookie) => cookie.name !== STYLESHEET_COOKIE) };
     setup.assertClean();
     await setup.close();
   }, 180_000);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
+import type { StatementPart } from '@db/statement-parts.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
 import { ALL_BUCKET } from '../records/definitions.js';
 import { PAYMENT_TOTALS } from '../payments/totals.js';
@@ -41,11 +42,11 @@ export interface FigureRanges {
 }
 
 /**
- * Every number the dashboard shows, in one statement (a UNION ALL, so one round trip): the six record counts and the
- * payment totals (awaiting payment, spend per month) from the totals the services keep, by primary key, and the
- * events starting in the upcoming window, counted over the eventStartDate index.
+ * Every number the dashboard shows, in one part (a UNION ALL): the six record counts and the payment totals
+ * (awaiting payment, spend per month) from the totals the services keep, by primary key, and the events starting in
+ * the upcoming window, counted over the eventStartDate index.
  */
-export async function dashboardFigures(db: Db, ranges: FigureRanges) {
+export function dashboardFigures(db: Db, ranges: FigureRanges): StatementPart<ReturnType<typeof figuresOf>> {
   const part = (name: string) => db.raw('? AS part', [name]);
   const statement = db(COUNTS)
     .whereIn('kind', ranges.countCodes)
@@ -58,13 +59,22 @@ export async function dashboardFigures(db: Db, ranges: FigureRanges) {
         .select(part('upcoming'), db.raw('0'), db.raw("''"), db.raw('COUNT(*)'), db.raw('0')),
       db(PAYMENT_TOTALS).whereIn('bucket', ranges.paymentBuckets).select(part('payments'), db.raw('0'), 'bucket', 'payments', 'cents'),
     ]);
-  const rows = (await statement) as Array<{
-    part: string;
-    code: number | string;
-    bucket: string;
-    n: number | string;
-    cents: number | string;
-  }>;
+  return {
+    query: statement,
+    columns: ['part', 'code', 'bucket', 'n', 'cents'],
+    decode: (rows) => figuresOf(rows as unknown as FigureRow[], ranges),
+  };
+}
+
+interface FigureRow {
+  part: string;
+  code: number | string;
+  bucket: string;
+  n: number | string;
+  cents: number | string;
+}
+
+function figuresOf(rows: readonly FigureRow[], ranges: FigureRanges) {
   const counts = new Map<number, Map<string, number>>(ranges.countCodes.map((code) => [code, new Map()]));
   const payments = new Map<string, { count: number; cents: number }>();
   let upcoming = 0;
@@ -77,18 +87,32 @@ export async function dashboardFigures(db: Db, ranges: FigureRanges) {
 }
 
 /** Events starting from `from` to `until` (both included), soonest first; on the eventStartDate index. */
-export async function upcomingEventRows(db: Db, from: string, until: string, limit: number) {
-  const rows = (await db('events')
+export function upcomingEventRows(db: Db, from: string, until: string, limit: number): StatementPart<RawRow[]> {
+  const columns = ['id', 'eventName', 'eventStartDate', 'eventEndDate', 'locationState', 'featuredRace'];
+  const query = db('events')
     .where('eventStartDate', '>=', from)
     .andWhere('eventStartDate', '<=', until)
-    .select('id', 'eventName', 'eventStartDate', 'eventEndDate', 'locationState', 'featuredRace')
+    .select(columns)
     .orderBy([
       { column: 'eventStartDate', order: 'asc' },
       { column: 'id', order: 'asc' },
     ])
-    .limit(limit)) as RawRow[];
-  return rows.map((row) => decodeRow<RawRow>(columnKinds.events, row));
+    .limit(limit);
+  return {
+    query,
+    columns,
+    decode: (rows) =>
+      rows
+        .map((row) => decodeRow<RawRow>(columnKinds.events, row))
+        .sort((a, b) => compareText(a.eventStartDate, b.eventStartDate) || Number(a.id) - Number(b.id)),
+  };
 }
+
+/** Text order as both databases sort these columns (dates and timestamps as 'YYYY-MM-DD…' text, plain ASCII words). */
+const compareText = (a: unknown, b: unknown) => {
+  const [left, right] = [String(a), String(b)];
+  return left < right ? -1 : left > right ? 1 : 0;
+};
 
 /**
  * The oldest payments whose invoice is still to be paid (undated last), with their owners' names, in one statement:
@@ -96,7 +120,11 @@ export async function upcomingEventRows(db: Db, from: string, until: string, lim
  * LIMIT inside a derived table (which both SQLite and MySQL accept); their union is ordered and cut to `limit`, and
  * the few rows left are joined to their owners by primary key. No read sorts every awaiting payment.
  */
-export async function oldestAwaitingRows(db: Db, statuses: readonly string[], limit: number) {
+export function oldestAwaitingRows(
+  db: Db,
+  statuses: readonly string[],
+  limit: number,
+): StatementPart<Array<RawRow & { ownerName: string | null }>> {
   const columns = ['id', 'description', 'amount', 'paymentDate', 'invoiceStatus', 'entityType', 'entityId'];
   // Per status: the dated oldest, then the undated (NULL dates sort first in the index, so they are a range of their own).
   const parts = statuses.flatMap((status, index) => [
@@ -117,6 +145,7 @@ export async function oldestAwaitingRows(db: Db, statuses: readonly string[], li
       ),
     )
     .select(columns.map((column) => `awaiting.${column}`));
+  const ownerColumns = RECORD_TYPES.flatMap((type) => NAME_COLUMNS[type].map((column) => `${type}_${column}`));
   for (const type of RECORD_TYPES) {
     const owner = `owner_${type}`;
     query
@@ -125,14 +154,14 @@ export async function oldestAwaitingRows(db: Db, statuses: readonly string[], li
       })
       .select(NAME_COLUMNS[type].map((column) => `${owner}.${column} AS ${type}_${column}`));
   }
-  const rows = (await query
+  query
     .orderByRaw('CASE WHEN awaiting.paymentDate IS NULL THEN 1 ELSE 0 END')
     .orderBy([
       { column: 'awaiting.paymentDate', order: 'asc' },
       { column: 'awaiting.id', order: 'asc' },
     ])
-    .limit(limit)) as RawRow[];
-  return rows.map((row) => {
+    .limit(limit);
+  const decode = (row: RawRow) => {
     const type = row.entityType as RecordType;
     const names = Object.fromEntries(NAME_COLUMNS[type].map((column) => [column, row[`${type}_${column}`]]));
     const hasOwner = NAME_COLUMNS[type].some((column) => row[`${type}_${column}`] !== null && row[`${type}_${column}`] !== undefined);
@@ -140,7 +169,21 @@ export async function oldestAwaitingRows(db: Db, statuses: readonly string[], li
       ...decodeRow<RawRow>(columnKinds.payments, pick(row, columns)),
       ownerName: hasOwner ? nameOf(type, names) : null,
     } as RawRow & { ownerName: string | null };
-  });
+  };
+  return {
+    query,
+    columns: [...columns, ...ownerColumns],
+    // Undated last, then the oldest date first, then by id: the query's order.
+    decode: (rows) =>
+      rows
+        .map(decode)
+        .sort(
+          (a, b) =>
+            Number(a.paymentDate === null) - Number(b.paymentDate === null) ||
+            compareText(a.paymentDate, b.paymentDate) ||
+            Number(a.id) - Number(b.id),
+        ),
+  };
 }
 
 const pick = (row: RawRow, columns: readonly string[]): RawRow => Object.fromEntries(columns.map((column) => [column, row[column]]));
@@ -149,7 +192,11 @@ const pick = (row: RawRow, columns: readonly string[]): RawRow => Object.fromEnt
  * The most recently changed records of every type in one query: each type's newest rows come from its updatedAt
  * index (a LIMIT inside a derived table, which both SQLite and MySQL accept), then the union is cut to `limit`.
  */
-export async function recentlyChangedRows(db: Db, types: readonly RecordType[], limit: number) {
+export function recentlyChangedRows(
+  db: Db,
+  types: readonly RecordType[],
+  limit: number,
+): StatementPart<Array<{ type: RecordType; id: number; name: string; updatedAt: string }>> {
   const widest = Math.max(...types.map((type) => NAME_COLUMNS[type].length));
   const parts = types.map((type) => {
     const names = Array.from({ length: widest }, (_, index) => NAME_COLUMNS[type][index]);
@@ -166,7 +213,7 @@ export async function recentlyChangedRows(db: Db, types: readonly RecordType[], 
     };
   });
   const union = ['(', parts.map((part) => part.sql).join(' UNION ALL '), ') AS recent'].join('');
-  const rows = (await db
+  const query = db
     .select('*')
     .from(
       db.raw(
@@ -180,8 +227,8 @@ export async function recentlyChangedRows(db: Db, types: readonly RecordType[], 
       { column: 'id', order: 'desc' },
       { column: 'type', order: 'asc' },
     ])
-    .limit(limit)) as RawRow[];
-  return rows.map((row) => {
+    .limit(limit);
+  const decode = (row: RawRow) => {
     const type = row.type as RecordType;
     const parts = Array.from({ length: widest }, (_, index) => row[`name${index}`]).filter(
       (part) => part !== null && part !== undefined && part !== '',
@@ -190,7 +237,17 @@ export async function recentlyChangedRows(db: Db, types: readonly RecordType[], 
       type,
       id: Number(row.id),
       name: parts.join(' '),
+      changed: String(row.updatedAt),
       updatedAt: decodeRow<{ updatedAt: string }>(columnKinds[RECORD_TYPE_INFO[type].table], { updatedAt: row.updatedAt }).updatedAt,
     };
-  });
+  };
+  return {
+    query,
+    columns: ['type', 'id', 'updatedAt', ...Array.from({ length: widest }, (_, index) => `name${index}`)],
+    decode: (rows) =>
+      rows
+        .map(decode)
+        .sort((a, b) => compareText(b.changed, a.changed) || b.id - a.id || compareText(a.type, b.type))
+        .map(({ changed: _changed, ...row }) => row),
+  };
 }

@@ -1,10 +1,12 @@
 import { addDays, dayInZone, monthOfDay, monthsUpTo } from '@shared/calendar.js';
-import { RECORD_TYPES, type RecordType } from '@shared/record-types.js';
+import { RECORD_TYPES, SYNC_KINDS, type RecordType } from '@shared/record-types.js';
+import { readParts } from '@db/statement-parts.js';
 import { UPCOMING_DAYS, type Dashboard } from '@shared/schemas/dashboard.js';
 import type { AppContext } from '../context.js';
 import { AWAITING_BUCKET, AWAITING_STATUSES, spendBucket } from '../payments/totals.js';
 import { STATS_CODES, statsOfCounts } from '../stats/service.js';
-import { latestRuns } from '../sync/service.js';
+import { latestRunsOf } from '../sync/service.js';
+import { latestRunPerKind } from '../sync/queries.js';
 import { centsToMoney, dashboardFigures, oldestAwaitingRows, recentlyChangedRows, upcomingEventRows } from './queries.js';
 
 /** How much each block shows. */
@@ -14,18 +16,18 @@ const SPEND_MONTHS = 12;
 const RECENT_SHOWN = 8;
 
 /**
- * Everything the dashboard shows, in one call of five statements run side by side: every number (counts, the upcoming
- * count, the awaiting count and total, the spend per month, the last two kept as payment totals) in one UNION ALL of
- * index reads, then the upcoming events,
- * the oldest awaiting payments with their owners' names, the last sync per kind and the recent changes, each an
- * indexed read with a small limit, so the page's cost does not grow with the data (nor with the rows it shows).
+ * Everything the dashboard shows, in one statement (one round trip) of five parts: every number (counts, the
+ * upcoming count, the awaiting count and total, the spend per month, the last two kept as payment totals) in one
+ * UNION ALL of index reads, then the upcoming events, the oldest awaiting payments with their owners' names, the last
+ * sync per kind and the recent changes, each an indexed read with a small limit, so the page's cost does not grow
+ * with the data (nor with the rows it shows).
  * `timeZone` decides which calendar day is "today" for the visitor.
  */
 export async function getDashboard(ctx: AppContext, timeZone: string): Promise<Dashboard> {
   const today = dayInZone(ctx.clock.now(), timeZone);
   const until = addDays(today, UPCOMING_DAYS);
   const months = monthsUpTo(monthOfDay(today), SPEND_MONTHS);
-  const [figures, upcoming, awaiting, lastSyncs, recent] = await Promise.all([
+  const [figures, upcoming, awaiting, lastRuns, recent] = await readParts(ctx.db, [
     dashboardFigures(ctx.db, {
       countCodes: STATS_CODES,
       upcoming: { from: today, until },
@@ -33,9 +35,9 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     }),
     upcomingEventRows(ctx.db, today, until, UPCOMING_SHOWN),
     oldestAwaitingRows(ctx.db, AWAITING_STATUSES, AWAITING_SHOWN),
-    latestRuns(ctx),
+    latestRunPerKind(ctx.db, SYNC_KINDS),
     recentlyChangedRows(ctx.db, RECORD_TYPES, RECENT_SHOWN),
-  ]);
+  ] as const);
 
   const awaitingTotal = figures.payments.get(AWAITING_BUCKET);
   return {
@@ -66,7 +68,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
       })),
     },
     advertisingSpend: months.map((month) => ({ month, total: centsToMoney(figures.payments.get(spendBucket(month))?.cents ?? 0) })),
-    lastSyncs,
+    lastSyncs: latestRunsOf(lastRuns),
     recentlyChanged: recent,
   };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow, encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
+import type { StatementPart } from '@db/statement-parts.js';
 import type { PostTypeModel } from '@integrations/wordpress/content-model.js';
 import { type SyncKind } from '@shared/record-types.js';
 
@@ -74,13 +75,34 @@ export async function lastCleanRunStart(db: Knex, kind: SyncKind): Promise<strin
   return row ? decodeRun(row).startedAt : null;
 }
 
-export async function latestRunPerKind(db: Knex, kinds: readonly SyncKind[]): Promise<SyncRunRow[]> {
+/** The columns of a sync run's row, as `SyncRunRow` names them. */
+const SYNC_RUN_COLUMNS = [
+  'id',
+  'kind',
+  'trigger',
+  'startedBy',
+  'startedAt',
+  'finishedAt',
+  'success',
+  'cancelled',
+  'full',
+  'created',
+  'updated',
+  'failed',
+  'durationMs',
+  'message',
+  'errors',
+  'notices',
+] as const satisfies ReadonlyArray<keyof SyncRunRow>;
+
+/** The latest run of each of these kinds, with the email of whoever started it. */
+export function latestRunPerKind(db: Knex, kinds: readonly SyncKind[]): StatementPart<SyncRunRow[]> {
   const latest = db('sync_runs').select('kind').max({ id: 'id' }).whereIn('kind', kinds).groupBy('kind').as('latest');
-  const rows = await db('sync_runs')
+  const query = db('sync_runs')
     .join(latest, 'latest.id', 'sync_runs.id')
     .leftJoin('users', 'users.id', 'sync_runs.startedBy')
-    .select('sync_runs.*', 'users.email as startedByEmail');
-  return rows.map(decodeRun);
+    .select([...SYNC_RUN_COLUMNS.map((column) => `sync_runs.${column}`), 'users.email as startedByEmail']);
+  return { query, columns: [...SYNC_RUN_COLUMNS, 'startedByEmail'], decode: (rows) => rows.map(decodeRun) };
 }
 
 export async function listRuns(db: Knex, kind: SyncKind | undefined, limit: number): Promise<SyncRunRow[]> {

@@ -8,6 +8,7 @@ import { integrationErrorFrom, IntegrationError } from '../integrations/errors.j
 import { wordpressClient } from '../integrations/clients.js';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
+import { readPart } from '@db/statement-parts.js';
 import { insertRecordRow, updateRecordRows } from '../records/writes.js';
 import { historyActorOf, recordHistory, type HistoryActor, type HistoryChange } from '../history/service.js';
 import { JobCancelledError } from '../errors.js';
@@ -354,7 +355,11 @@ export function presentRun(row: SyncRunRow): SyncRunView {
 
 /** The latest run of each kind (null when never run), for the Integrations page. */
 export async function latestRuns(ctx: AppContext): Promise<Record<SyncKind, SyncRunView | null>> {
-  const rows = await latestRunPerKind(ctx.db, SYNC_KINDS);
+  return latestRunsOf(await readPart(latestRunPerKind(ctx.db, SYNC_KINDS)));
+}
+
+/** Each kind's latest run out of the rows `latestRunPerKind` reads (null for a kind never run). */
+export function latestRunsOf(rows: readonly SyncRunRow[]): Record<SyncKind, SyncRunView | null> {
   const out = Object.fromEntries(SYNC_KINDS.map((kind) => [kind, null])) as Record<SyncKind, SyncRunView | null>;
   for (const row of rows) out[row.kind as SyncKind] = presentRun(row);
   return out;
