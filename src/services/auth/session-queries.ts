@@ -41,7 +41,7 @@ export async function insertSession(
 /**
  * The per-request read: the session by its primary key joined to its user by theirs, and the user's theme by its
  * primary key (so every page's first paint has it without a query of its own), in one statement. Only the columns a
- * request uses (never the password hash), written as SQL rather than built per request (docs/decisions/0062).
+ * request uses (never the password hash), written as SQL rather than built per request (docs/decisions/0071).
  */
 const SESSION_WITH_USER_SQL = [
   'SELECT u.`id`, u.`email`, u.`firstName`, u.`lastName`, u.`role`, u.`isActive`, u.`createdAt`, u.`lastLogin`,',
