@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeRow, decodeRows, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
+import { selectRows } from '@db/statements.js';
 import type { UserRow } from '../users/queries.js';
 
 export interface SessionRow {
@@ -12,8 +13,11 @@ export interface SessionRow {
   ip: string;
 }
 
+/** What a request knows of its signed-in user. */
+export type SessionUser = Omit<UserRow, 'passwordHash' | 'sessionVersion'>;
+
 export interface SessionWithUser {
-  user: UserRow;
+  user: SessionUser;
   createdAt: string;
   lastSeenAt: string;
   /** The user's stored theme preference (JSON text), or null when they never chose one. */
@@ -34,20 +38,24 @@ export async function insertSession(
   });
 }
 
-/** The per-request read: the session by its primary key joined to its user by theirs, in one query. */
+/**
+ * The per-request read: the session by its primary key joined to its user by theirs, and the user's theme by its
+ * primary key (so every page's first paint has it without a query of its own), in one statement. Only the columns a
+ * request uses (never the password hash), written as SQL rather than built per request (docs/decisions/0071).
+ */
+const SESSION_WITH_USER_SQL = [
+  'SELECT u.`id`, u.`email`, u.`firstName`, u.`lastName`, u.`role`, u.`isActive`, u.`createdAt`, u.`lastLogin`,',
+  's.`createdAt` AS `sessionCreatedAt`, s.`lastSeenAt` AS `sessionLastSeenAt`, p.`value` AS `themePreference`',
+  'FROM `sessions` s JOIN `users` u ON u.`id` = s.`userId`',
+  "LEFT JOIN `user_preferences` p ON p.`userId` = u.`id` AND p.`name` = 'theme'",
+  'WHERE s.`id` = ?',
+].join(' ');
+
 export async function findSessionWithUser(db: Knex, id: string): Promise<SessionWithUser | undefined> {
-  // The theme comes along by its primary key, so every page's first paint has it without a query of its own.
-  const row = (await db('sessions as s')
-    .join('users as u', 'u.id', 's.userId')
-    .leftJoin('user_preferences as p', function themePreference() {
-      this.on('p.userId', '=', 'u.id').andOn('p.name', '=', db.raw('?', ['theme']));
-    })
-    .where('s.id', id)
-    .select('u.*', 's.createdAt as sessionCreatedAt', 's.lastSeenAt as sessionLastSeenAt', 'p.value as themePreference')
-    .first()) as Record<string, unknown> | undefined;
+  const [row] = await selectRows(db, SESSION_WITH_USER_SQL, [id]);
   if (!row) return undefined;
   const { sessionCreatedAt, sessionLastSeenAt, themePreference, ...user } = decodeRow<
-    UserRow & { sessionCreatedAt: string; sessionLastSeenAt: string; themePreference: string | null }
+    SessionUser & { sessionCreatedAt: string; sessionLastSeenAt: string; themePreference: string | null }
   >(columnKinds.session_users, row);
   return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, themePreference };
 }

@@ -6,7 +6,6 @@ import type { ThemeChoice } from '@shared/theme.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { storedPreference } from '../preferences/service.js';
-import type { UserRow } from '../users/queries.js';
 import {
   deleteSession,
   deleteStaleSessions,
@@ -15,6 +14,7 @@ import {
   insertSession,
   listSessionRows,
   touchSession,
+  type SessionUser,
 } from './session-queries.js';
 
 /**
@@ -52,7 +52,7 @@ export async function createSession(ctx: AppContext, userId: number, client: Ses
 }
 
 export interface ResumedSession {
-  user: UserRow;
+  user: SessionUser;
   sessionId: string;
   /** The theme the user chose (read with the session), or undefined when they never chose one. */
   theme: ThemeChoice | undefined;

@@ -30,7 +30,8 @@ import {
   type UserRow,
 } from './queries.js';
 
-export function presentUser(row: UserRow): PublicUser {
+/** What the browser sees of a user (a row read with a session lacks the hash and the session version too). */
+export function presentUser(row: Omit<UserRow, 'passwordHash' | 'sessionVersion'>): PublicUser {
   return {
     id: row.id,
     email: row.email,

@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import { dialectOfDb } from './knex.js';
+import { isTransaction } from './transaction.js';
+
+/** The part of a mysql2 connection a statement needs (what Knex itself calls). */
+interface MysqlConnection {
+  query(options: { sql: string }, values: readonly unknown[], done: (error: Error | null, rows: unknown) => void): void;
+}
+
+/** The part of Knex's client that lends pooled connections (the same pool, limits and acquire timeout as any query). */
+interface PooledClient {
+  acquireConnection(): Promise<MysqlConnection>;
+  releaseConnection(connection: MysqlConnection): Promise<void>;
+}
+
+/**
+ * The rows of one SELECT written as SQL (`?` placeholders, identifiers both dialects read), for the reads every
+ * request makes. On MySQL/MariaDB the statement goes straight to a connection of Knex's own pool: the query builder,
+ * its compiler and its runner cost about as much CPU as the round trip itself, on every request. The rows are those
+ * Knex would answer (the same driver call and connection settings). On SQLite, and inside a transaction (whose
+ * connection Knex holds), it goes through `knex.raw`, which is cheap there.
+ */
+export async function selectRows<Row = Record<string, unknown>>(db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
+  if (dialectOfDb(db) === 'sqlite') return (await db.raw(sql, bindings as Knex.RawBinding[])) as Row[];
+  if (isTransaction(db)) return ((await db.raw(sql, bindings as Knex.RawBinding[])) as [Row[]])[0];
+  // What Knex tells its 'query' listeners of each statement it sends (tests count a request's statements so).
+  if (db.listenerCount('query') > 0) db.emit('query', { sql, bindings, method: 'raw' });
+  const client = db.client as PooledClient;
+  const connection = await client.acquireConnection();
+  try {
+    return await new Promise<Row[]>((resolve, reject) => {
+      connection.query({ sql }, bindings, (error, rows) => (error ? reject(error) : resolve(rows as Row[])));
+    });
+  } finally {
+    void client.releaseConnection(connection);
+  }
+}
