@@ -104,6 +104,25 @@ interface Target {
   minPerSec?: number;
   /** Search terms to rotate through, one per request (see bench/search-request.cjs). */
   terms?: string[];
+  /** The title of a target measured before this one that its figures are compared with, instead of the limit's. */
+  versusTarget?: string;
+}
+
+const PAGE_ONE = 'GET /api/events (list API, page 1)';
+const DEEP_PAGE = 'GET /api/events?after=<cursor> (list API, page 4,000 by Next)';
+/** Rows per page of the list API when no limit is named (PAGE_SIZE). */
+const PAGE_ROWS = 24;
+
+/**
+ * The cursor the 3,999th page of events (newest first) answers as `next`, so the measured page is the 4,000th: read
+ * once, before measuring, from that page by its offset (the last page there is on a smaller database).
+ */
+async function deepCursor(origin: string, cookie: string): Promise<string> {
+  const page = Math.min(3999, Math.floor((EVENTS - 1) / PAGE_ROWS));
+  const res = await fetch(`${origin}/api/events?offset=${(page - 1) * PAGE_ROWS}`, { headers: { cookie } });
+  const body = (await res.json()) as { next?: string | null };
+  if (res.status !== 200 || !body.next) throw new Error(`page ${page} of events gave no next cursor (status ${res.status})`);
+  return body.next;
 }
 
 interface Measured {
@@ -235,9 +254,9 @@ async function main() {
         limitPath: RECORD_TYPE_INFO[type].path,
         goal: '≥ 0.5×',
       })),
-      { title: 'GET /api/events (list API, page 1)', path: '/api/events', limitPath: '/api/events', goal: '≥ 0.6×, p99 ≤ 20 ms' },
-      // Not targets of this issue's work now (keyset pagination comes later): deep pages, for the record.
-      { title: 'GET /api/events?offset=90000', path: `/api/events?offset=${Math.floor(EVENTS * 0.9)}` },
+      { title: PAGE_ONE, path: '/api/events', limitPath: '/api/events', goal: '≥ 0.6×, p99 ≤ 20 ms' },
+      // Following Next 3,999 times from page 1 arrives here: the page after page 3,999's cursor.
+      { title: DEEP_PAGE, path: `/api/events?after=${await deepCursor(product.origin, cookie)}`, versusTarget: PAGE_ONE, goal: 'p99 ≤ 1.5× page 1' },
       { title: 'GET /api/events?q=<5 letters>', path: '/api/events', terms },
     ].filter((target) => !ONLY || ONLY.some((word) => target.title.toLowerCase().includes(word)));
 
@@ -255,6 +274,7 @@ async function main() {
     const rows: string[] = ['| request | Pacer | limit server, same run | Pacer ÷ limit | goal |', '|---|---|---|---|---|'];
     const figure = (m: Measured) =>
       `${fixed(m.reqPerSec)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.failures ? `, ${m.failures} FAILED` : ''}`;
+    const measured = new Map<string, Measured>();
     for (const target of targets) {
       const ours = () => measure(product.origin + target.path, { cookie }, target, SECONDS);
       const theirs = () => measure(limit!.origin + target.limitPath!, {}, target, SECONDS);
@@ -262,14 +282,18 @@ async function main() {
       // A short warm-up fills connection pools and JIT caches before each measured run.
       await measure(product.origin + target.path, { cookie }, target, 2);
       const pacer = await ours();
+      measured.set(target.title, pacer);
       let versus: Measured | null = null;
       if (hasLimit) {
         await theirs();
         versus = await theirs();
       }
+      const earlier = target.versusTarget ? measured.get(target.versusTarget) : undefined;
       const ratio = versus
         ? `${(pacer.reqPerSec / versus.reqPerSec).toFixed(2)}× req/s, p99 ${(pacer.p99 / Math.max(versus.p99, 1)).toFixed(2)}×`
-        : '—';
+        : earlier
+          ? `÷ page 1: ${(pacer.reqPerSec / earlier.reqPerSec).toFixed(2)}× req/s, p99 ${(pacer.p99 / Math.max(earlier.p99, 1)).toFixed(2)}×`
+          : '—';
       const absolute = target.minPerSec
         ? `; ≥ ${target.minPerSec} pages/s: ${fixed(pacer.reqPerSec)}, ${pacer.reqPerSec >= target.minPerSec ? 'met' : 'NOT met'}`
         : '';
