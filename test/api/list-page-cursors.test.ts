@@ -6,7 +6,11 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 
 /** Decodes the few entities an href can hold in server-rendered HTML. */
-const unescapeHtml = (text: string) => text.replace(/&amp;/g, '&').replace(/&#x27;/g, "'").replace(/&quot;/g, '"');
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"');
 
 /** A server-rendered list page as a reader without script sees it: its cards' ids, its Next and Previous links. */
 async function listPage(agent: Agent, url: string) {

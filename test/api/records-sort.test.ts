@@ -268,8 +268,14 @@ describe('list sorting', () => {
     const changed = `${next![0] === 'A' ? 'B' : 'A'}${next!.slice(1)}`;
     await refused(`sort=eventName&dir=asc&after=${changed}`, notOurs('after'));
     await refused(`sort=eventName&dir=asc&after=${next!.slice(0, -1)}`, notOurs('after'));
-    await refused(`sort=locationState&after=${next}`, 'after belongs to another sort than locationState asc; start again from the first page');
-    await refused(`sort=eventName&dir=desc&before=${next}`, 'before belongs to another sort than eventName desc; start again from the first page');
+    await refused(
+      `sort=locationState&after=${next}`,
+      'after belongs to another sort than locationState asc; start again from the first page',
+    );
+    await refused(
+      `sort=eventName&dir=desc&before=${next}`,
+      'before belongs to another sort than eventName desc; start again from the first page',
+    );
     await refused(`sort=eventName&dir=asc&after=${next}&before=${next}`, 'Give after or before, not both');
     await refused(`sort=eventName&dir=asc&after=${next}&offset=4`, 'offset cannot be combined with after');
     await refused(`after=${next}&after=${next}`, "after must be a cursor from a list's answer");

@@ -187,7 +187,11 @@ function Pagination({
   return (
     <nav className="pagination" aria-label="Pagination">
       {query.page > 1 ? (
-        <Link className="btn btn-outline btn-sm" to={previousPage > 1 && prev ? href(previousPage, { before: prev }) : href(previousPage)} rel="prev">
+        <Link
+          className="btn btn-outline btn-sm"
+          to={previousPage > 1 && prev ? href(previousPage, { before: prev }) : href(previousPage)}
+          rel="prev"
+        >
           Previous
         </Link>
       ) : (
