@@ -106,8 +106,17 @@ export function sortPlanOf(ctx: AppContext, kind: RecordType, query: ListQuery<R
   if (kind === 'event' && query.sort === 'upcoming') {
     const today = ctx.clock.now().toISOString().slice(0, 10);
     return [
-      { where: (b) => void b.where('r.eventStartDate', '>=', today), order: orderOf(definition(kind), 'eventStartDate', 'asc') },
-      { where: (b) => void b.where('r.eventStartDate', '<', today), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
+      // The dated segments hold no NULL: a seek in them reads no NULL range.
+      {
+        where: (b) => void b.where('r.eventStartDate', '>=', today),
+        order: orderOf(definition(kind), 'eventStartDate', 'asc'),
+        notNull: ['eventStartDate'],
+      },
+      {
+        where: (b) => void b.where('r.eventStartDate', '<', today),
+        order: orderOf(definition(kind), 'eventStartDate', 'desc'),
+        notNull: ['eventStartDate'],
+      },
       { where: (b) => void b.whereNull('r.eventStartDate'), order: orderOf(definition(kind), 'eventStartDate', 'desc'), fixed: 1 },
     ];
   }
