@@ -49,10 +49,12 @@ export type ListQueryRead<K extends RecordType> =
   | { ok: false; message: string; issues: ListIssue[]; view: ListView };
 
 /**
- * `api` URLs carry q, the filter, sort, limit and offset, and any malformed value is refused (a repeated parameter
- * too, rather than silently picking one). `page` URLs (the screens) carry q, the filter and page: a malformed page
- * or filter falls back to page 1, unfiltered, so an old link still opens the list; the search text follows the
- * API's rules, so a search the API would refuse is refused on the page with the same message.
+ * `api` URLs carry q, the filter, sort, limit and offset or a cursor (after or before), and any malformed value is
+ * refused (a repeated parameter too, rather than silently picking one, and a cursor with an offset or with the
+ * other cursor). `page` URLs (the screens) carry q, the filter, page and the cursor the Next and Previous links put
+ * there: a malformed page, filter or cursor falls back to page 1 (or to the page number's offset), unfiltered, so an
+ * old link still opens the list; the search text follows the API's rules, so a search the API would refuse is
+ * refused on the page with the same message.
  */
 export function readListQuery<K extends RecordType>(kind: K, search: URLSearchParams, from: 'api' | 'page'): ListQueryRead<K> {
   const filter = filterOf(kind);
@@ -70,6 +72,12 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
     const pageText = search.get('page') ?? '';
     page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
     input = { limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) };
+    // Next and Previous links carry a cursor beside the page number, which then only names the page.
+    const cursor = CURSOR_PARAMS.map((param) => [param, search.get(param)] as const).find(([, value]) => value && CURSOR_TEXT.test(value));
+    if (cursor) {
+      input[cursor[0]] = cursor[1]!;
+      input.offset = '0';
+    }
     const q = search.get('q');
     if (q !== null) input.q = q;
     const value = filter ? search.get(filter.param) : null;
@@ -82,8 +90,11 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
   }
 
   const result = ListQuerySchemas[kind].safeParse(input);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  const cursorIssues = result.success ? cursorProblems(result.data) : [];
+  if (!result.success || cursorIssues.length > 0) {
+    const issues = result.success
+      ? cursorIssues
+      : result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
     const filterText = filter ? input[filter.param] : undefined;
     const view = {
       q: search.get('q') ?? '',
@@ -98,11 +109,24 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
   // the direction defaulted here since it depends on the sort.
   const parsed = result.data as Omit<ListQuery<K>, 'dir'> & { dir?: ListQuery<K>['dir'] };
   const query = { ...parsed, dir: parsed.dir ?? defaultDirectionOf(kind, parsed.sort) } as ListQuery<K>;
-  return { ok: true, query, view: listViewOf(kind, query) };
+  return { ok: true, query, view: listViewOf(kind, query, from === 'page' ? page : undefined) };
 }
 
-/** The screen's view of a parsed query. */
-function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>): ListView {
+const CURSOR_PARAMS = ['after', 'before'] as const;
+const CURSOR_TEXT = /^[A-Za-z0-9_.-]{1,4100}$/;
+
+/** A cursor replaces the offset, and a page follows one row or precedes one, not both. */
+function cursorProblems(query: { offset: number; after?: string; before?: string }): ListIssue[] {
+  if (query.after !== undefined && query.before !== undefined) {
+    return [{ path: 'before', message: 'Give after or before, not both' }];
+  }
+  const cursor = query.after !== undefined ? 'after' : query.before !== undefined ? 'before' : undefined;
+  if (cursor && query.offset > 0) return [{ path: 'offset', message: `offset cannot be combined with ${cursor}` }];
+  return [];
+}
+
+/** The screen's view of a parsed query; `page` is the page URL's number when a cursor, not the offset, places it. */
+function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>, page?: number): ListView {
   const filter = filterOf(kind);
   const value = filter ? (query as Record<string, unknown>)[filter.param] : undefined;
   return {
@@ -110,7 +134,7 @@ function listViewOf<K extends RecordType>(kind: K, query: ListQuery<K>): ListVie
     filter: typeof value === 'string' && value !== 'all' ? value : '',
     sort: query.sort,
     dir: query.dir,
-    page: Math.floor(query.offset / query.limit) + 1,
+    page: query.after !== undefined || query.before !== undefined ? (page ?? 1) : Math.floor(query.offset / query.limit) + 1,
   };
 }
 
@@ -124,6 +148,8 @@ export function listApiSearch<K extends RecordType>(kind: K, query: ListQuery<K>
   if (query.sort !== DEFAULT_SORT) search.set('sort', query.sort);
   if (query.dir !== defaultDirectionOf(kind, query.sort)) search.set('dir', query.dir);
   search.set('limit', String(query.limit));
-  search.set('offset', String(query.offset));
+  if (query.after !== undefined) search.set('after', query.after);
+  else if (query.before !== undefined) search.set('before', query.before);
+  else search.set('offset', String(query.offset));
   return search;
 }

@@ -139,7 +139,7 @@ describe('record CRUD API', () => {
       expect(found.body.items.map((item: { id: number }) => item.id)).toEqual([id]);
       expect(found.body.total).toBe(1);
       const none = await agent.get(base).query({ q: 'zzqx-nothing' });
-      expect(none.body).toEqual({ items: [], total: 0 });
+      expect(none.body).toEqual({ items: [], total: 0, next: null, prev: null });
     });
 
     it('rejects a missing name with the spec message, unknown fields, and wrong types (400, nothing written)', async () => {
@@ -218,7 +218,7 @@ describe('record CRUD API', () => {
       // The bytes stay for Recently deleted until `pacer trash purge` removes the entry.
       expect(existsSync(path.join(t.uploadDir, key))).toBe(true);
       expect((await agent.get('/api/stats')).body[RECORD_TYPE_INFO[c.kind].statsKey]).toBe(before - 1);
-      expect((await agent.get(base).query({ q: c.searchTerm })).body).toEqual({ items: [], total: 0 });
+      expect((await agent.get(base).query({ q: c.searchTerm })).body).toEqual({ items: [], total: 0, next: null, prev: null });
       expect((await agent.delete(`${base}/${id}`)).body).toEqual({ message: c.notFound, code: 'not_found' });
     });
   });

@@ -133,6 +133,44 @@ describe('CSV export', () => {
     expect((await t.agent().get('/api/export/events')).status).toBe(401);
   });
 
+  it('exports a list longer than a read in the list order, across ties, NULLs and the segments of upcoming', async () => {
+    const now = encodeTimestamp(t.clock.now());
+    await withTransaction({ db: t.ctx.db }, (trx) =>
+      insertRecordRows(
+        trx,
+        'event',
+        Array.from({ length: 450 }, (_, i) => ({
+          eventName: `Batch Event ${String(i).padStart(3, '0')}`,
+          locationState: i % 3 === 0 ? null : ['VIC', 'NSW'][i % 2],
+          eventStartDate: i % 4 === 0 ? null : ['2026-12-01', '2026-01-05', '2027-02-01'][i % 3],
+          createdAt: now,
+          updatedAt: now,
+        })),
+      ),
+    );
+    for (const sort of [
+      'sort=locationState&dir=asc',
+      'sort=locationState&dir=desc',
+      'sort=upcoming',
+      'q=batch&sort=eventStartDate&dir=desc',
+    ]) {
+      // The list's own order, read 100 at a time by offset.
+      const names: string[] = [];
+      for (let offset = 0; ; offset += 100) {
+        const page = await agent.get(`/api/events?${sort}&limit=100&offset=${offset}`);
+        names.push(...(page.body.items as Array<{ eventName: string }>).map((event) => event.eventName));
+        if (page.body.items.length < 100) break;
+      }
+      expect(names.length, sort).toBeGreaterThanOrEqual(450);
+      const res = await download(agent, `/api/export/events?${sort}`);
+      const [header, ...rows] = rowsOf(res.bytes);
+      expect(
+        rows.map((row) => row[header!.indexOf('Event Name')]),
+        sort,
+      ).toEqual(names);
+    }
+  });
+
   it('re-imports an exported brands file without edits', async () => {
     await t.ctx.db('payments').del();
     await t.ctx.db('contacts').del();

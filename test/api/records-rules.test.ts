@@ -55,7 +55,7 @@ describe('record rules', () => {
         ids.undated,
         ids.fun,
       ]);
-      expect((await agent.get('/api/events?filter=featured&q=run')).body).toEqual({ items: [], total: 0 });
+      expect((await agent.get('/api/events?filter=featured&q=run')).body).toEqual({ items: [], total: 0, next: null, prev: null });
     });
 
     it('searches name, state, address and wordpress id', async () => {
@@ -83,8 +83,8 @@ describe('record rules', () => {
       expect(page.body.total).toBe(4);
       expect(page.body.items).toHaveLength(1);
       // A page past the end still carries the total (with and without a filter).
-      expect((await agent.get('/api/events?offset=50')).body).toEqual({ items: [], total: 4 });
-      expect((await agent.get('/api/events?offset=50&filter=regular')).body).toEqual({ items: [], total: 3 });
+      expect((await agent.get('/api/events?offset=50')).body).toEqual({ items: [], total: 4, next: null, prev: null });
+      expect((await agent.get('/api/events?offset=50&filter=regular')).body).toEqual({ items: [], total: 3, next: null, prev: null });
     });
 
     it('answers 400 for bad list parameters', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOfDb } from '@db/knex.js';
 import { withTransaction } from '@db/transaction.js';
+import { definitionOf } from '@services/records/definitions.js';
 import { listRecords } from '@services/records/service.js';
 import { insertRecordRows } from '@services/records/writes.js';
 import { readListQuery } from '@shared/list-query.js';
@@ -174,6 +175,112 @@ describe('list sorting', () => {
     );
   });
 
+  interface Answer {
+    items: Item[];
+    total: number;
+    next: string | null;
+    prev: string | null;
+  }
+  const page = async (kind: RecordType, search: string): Promise<Answer> => {
+    const res = await agent.get(`${RECORD_TYPE_INFO[kind].apiPath}?${search}`);
+    expect(res.status, `${kind} ${search}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body as Answer;
+  };
+
+  /**
+   * Walks a list with its cursors, two rows a page: Next from the first page to the end, then Previous from the
+   * last page back to the start. Both must visit every row once, in the offset order, and each page must be the
+   * offset page of the same number.
+   */
+  async function expectCursorWalks(kind: RecordType, params: string) {
+    const ids = (await list(kind, `${params}&limit=100`)).map((item) => item.id);
+    const forward: number[] = [];
+    let answer = await page(kind, `${params}&limit=2`);
+    expect(answer.prev, `${kind} ${params}: no Previous on the first page`).toBeNull();
+    for (let n = 0; ; n++) {
+      const pageIds = answer.items.map((item) => item.id);
+      expect(pageIds, `${kind} ${params} page ${n + 1}`).toEqual(ids.slice(n * 2, n * 2 + 2));
+      forward.push(...pageIds);
+      if (answer.next === null) break;
+      answer = await page(kind, `${params}&limit=2&after=${answer.next}`);
+      expect(answer.prev, `${kind} ${params}: Previous after Next`).not.toBeNull();
+    }
+    expect(forward, `${kind} ${params} forward`).toEqual(ids);
+
+    const lastOffset = Math.max(0, Math.ceil(ids.length / 2) - 1) * 2;
+    answer = await page(kind, `${params}&limit=2&offset=${lastOffset}`);
+    expect(answer.next, `${kind} ${params}: no Next on the last page`).toBeNull();
+    const backward = answer.items.map((item) => item.id);
+    while (answer.prev !== null) {
+      answer = await page(kind, `${params}&limit=2&before=${answer.prev}`);
+      expect(answer.next, `${kind} ${params}: Next after Previous`).not.toBeNull();
+      backward.unshift(...answer.items.map((item) => item.id));
+    }
+    expect(backward, `${kind} ${params} backward`).toEqual(ids);
+  }
+
+  for (const kind of RECORD_TYPES) {
+    it(`walks ${RECORD_TYPE_INFO[kind].pluralNoun} with cursors in every sort, both ways, as the offset pages do`, async () => {
+      for (const sort of sortKeysOf(kind)) {
+        for (const dir of ['asc', 'desc'] as const) {
+          if (sort === 'upcoming' && dir === 'desc') continue;
+          await expectCursorWalks(kind, `sort=${sort}&dir=${dir}`);
+        }
+      }
+    });
+  }
+
+  it('walks a search and a filter with cursors too', async () => {
+    await expectCursorWalks('event', 'q=beta&sort=eventStartDate&dir=desc');
+    await expectCursorWalks('event', 'q=beta&sort=newest&dir=asc');
+    await expectCursorWalks('event', 'q=beta');
+    await expectCursorWalks('event', 'q=beta&sort=upcoming');
+    await expectCursorWalks('event', 'filter=regular&sort=locationState&dir=desc');
+    await expectCursorWalks('event', 'filter=regular&q=al&sort=totalAdvertisingSpend');
+  });
+
+  it('knows which sortable columns are never NULL, as the schema declares them', async () => {
+    const db = t.database.db;
+    for (const kind of RECORD_TYPES) {
+      const table = RECORD_TYPE_INFO[kind].table;
+      const info = await db(table).columnInfo();
+      const sortable = sortKeysOf(kind).flatMap((sort) =>
+        sort === 'newest' || sort === 'upcoming' ? [] : [...(definitionOf(kind).sortColumns?.[sort] ?? [sort])],
+      );
+      const required = sortable.filter((column) => info[column]!.nullable === false);
+      expect(new Set(definitionOf(kind).notNullSortColumns), kind).toEqual(new Set(required));
+    }
+  });
+
+  it('refuses a malformed, changed or foreign cursor with a 400 that says so', async () => {
+    const { next } = await page('event', 'sort=eventName&dir=asc&limit=2');
+    expect(next).not.toBeNull();
+    const refused = async (search: string, message: string) => {
+      const res = await agent.get(`/api/events?${search}`);
+      expect(res.status, search).toBe(400);
+      expect(res.body.message, search).toBe(message);
+    };
+    const notOurs = (param: string) => `${param} is not a cursor this list gave; start again from the first page`;
+    await refused('after=%3Cscript%3E', "after must be a cursor from a list's answer");
+    await refused('after=abc', notOurs('after'));
+    await refused('before=abc.defghijk', notOurs('before'));
+    // One character of the payload changed: the checksum no longer matches.
+    const changed = `${next![0] === 'A' ? 'B' : 'A'}${next!.slice(1)}`;
+    await refused(`sort=eventName&dir=asc&after=${changed}`, notOurs('after'));
+    await refused(`sort=eventName&dir=asc&after=${next!.slice(0, -1)}`, notOurs('after'));
+    await refused(
+      `sort=locationState&after=${next}`,
+      'after belongs to another sort than locationState asc; start again from the first page',
+    );
+    await refused(
+      `sort=eventName&dir=desc&before=${next}`,
+      'before belongs to another sort than eventName desc; start again from the first page',
+    );
+    await refused(`sort=eventName&dir=asc&after=${next}&before=${next}`, 'Give after or before, not both');
+    await refused(`sort=eventName&dir=asc&after=${next}&offset=4`, 'offset cannot be combined with after');
+    await refused(`after=${next}&after=${next}`, "after must be a cursor from a list's answer");
+  });
+
   it('answers 400 naming the sortable columns for an unknown one, and for an unknown direction', async () => {
     const res = await agent.get('/api/brands?sort=notes');
     expect(res.status).toBe(400);
@@ -219,31 +326,47 @@ describe('list sorts are index-backed', () => {
   }, 120_000);
   afterAll(async () => t.close());
 
-  it('answers every sort of every list, both ways, shallow and deep, without sorting the table', async () => {
+  it('answers every sort of every list, both ways, shallow and deep, by offset and by cursor, without sorting the table', async () => {
     const db = t.database.db;
     for (const kind of RECORD_TYPES) {
       for (const sort of sortKeysOf(kind)) {
         for (const dir of ['asc', 'desc']) {
-          for (const offset of ['0', '600']) {
-            const read = readListQuery(kind, new URLSearchParams({ sort, dir, offset }), 'api');
+          // The offset pages, then the pages after and before the deep one by its cursors (the seek statements). A
+          // column with NULLs adds the page that ends at the last NULL (ascending) or the last value (descending),
+          // so the page after it reads on across that boundary (IS NOT NULL, then IS NULL ranges).
+          const searches: Array<Record<string, string>> = [{ offset: '0' }, { offset: '600' }];
+          // "Upcoming" reads its undated events last, whatever the direction.
+          const column = sort === 'upcoming' ? 'eventStartDate' : (definitionOf(kind).sortColumns?.[sort]?.[0] ?? sort);
+          if (sort !== 'newest') {
+            const table = RECORD_TYPE_INFO[kind].table;
+            const nulls = Number(((await db(table).whereNull(column).count({ n: '*' }).first()) as { n: number | string }).n);
+            const nullsFirst = dir === 'asc' && sort !== 'upcoming';
+            if (nulls > 24) searches.push({ offset: String(nullsFirst ? nulls - 24 : VOLUME - nulls - 24), boundary: '1' });
+          }
+          for (let i = 0; i < searches.length; i++) {
+            const { boundary, ...search } = searches[i]!;
+            const read = readListQuery(kind, new URLSearchParams({ sort, dir, ...search }), 'api');
             if (!read.ok) throw new Error(read.message);
-            let found = 0;
+            let answer: Awaited<ReturnType<typeof listRecords>> | undefined;
             const statements = await statementsSentBy(db, async () => {
-              found = (await listRecords(t.ctx, kind, read.query)).items.length;
+              answer = await listRecords(t.ctx, kind, read.query);
             });
-            expect(found, `${kind} ${sort}`).toBeGreaterThan(0);
+            const label = `${kind} sort=${sort} dir=${dir} ${new URLSearchParams(search).toString().slice(0, 40)}`;
+            expect(answer!.items.length, label).toBeGreaterThan(0);
+            if (search.offset === '600') searches.push({ after: answer!.next! }, { before: answer!.prev! });
+            if (boundary) searches.push({ after: answer!.next! });
             const ordered = statements.filter((s) => /order by/i.test(s.sql));
-            expect(ordered.length, `${kind} ${sort} ${dir}`).toBeGreaterThan(0);
+            expect(ordered.length, label).toBeGreaterThan(0);
             for (const statement of ordered) {
               const plan = (await explainPlan(db, statement)).join('\n');
-              const label = `${kind} sort=${sort} dir=${dir} offset=${offset}\n${statement.sql}\n${plan}`;
-              expect(plan, label).not.toMatch(/TEMP B-TREE|filesort|Using temporary/i);
+              const explained = `${label}\n${statement.sql}\n${JSON.stringify(statement.bindings)}\n${plan}`;
+              expect(plan, explained).not.toMatch(/TEMP B-TREE|filesort|Using temporary/i);
               // A full read of the table is only ever the primary key (newest first), never an unordered scan.
-              expect(plan, label).not.toMatch(/type=ALL/);
+              expect(plan, explained).not.toMatch(/type=ALL/);
             }
           }
         }
       }
     }
-  }, 120_000);
+  }, 240_000);
 });

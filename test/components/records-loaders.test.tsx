@@ -97,7 +97,7 @@ describe('page loaders and refused reads', () => {
   });
 
   it('hands the parsed page query to the data source as it is', async () => {
-    const listRecords = vi.fn(async () => ({ items: [], total: 0 }));
+    const listRecords = vi.fn(async () => ({ items: [], total: 0, next: null, prev: null }));
     const result = await listLoader('event')(
       listArgs('http://x/events?q=%20trail%20&filter=featured&page=3&limit=7', fakeDataSource({ listRecords })),
     );
@@ -112,8 +112,32 @@ describe('page loaders and refused reads', () => {
     expect(result).toEqual({
       items: [],
       total: 0,
+      next: null,
+      prev: null,
       query: { q: 'trail', filter: 'featured', sort: 'newest', dir: 'desc', page: 3 },
       display: { layout: 'cards', columns: DEFAULT_PREFERENCES['events.columns'] },
     });
+  });
+
+  it("reads the page after a Next link's cursor, keeping its page number only to show", async () => {
+    const listRecords = vi.fn(async () => ({ items: [], total: 60, next: 'n.x', prev: 'p.x' }));
+    const result = await listLoader('brand')(listArgs('http://x/brands?after=abc.def&page=3', fakeDataSource({ listRecords })));
+    expect(listRecords).toHaveBeenCalledWith('brand', expect.objectContaining({ after: 'abc.def', offset: 0, limit: 24 }));
+    expect(result).toMatchObject({ next: 'n.x', prev: 'p.x', query: { page: 3 } });
+  });
+
+  it("shows page 1 when a Previous link's cursor had less than a page before it", async () => {
+    const listRecords = vi.fn(async () => ({ items: [], total: 60, next: 'n.x', prev: null }));
+    const result = await listLoader('brand')(listArgs('http://x/brands?before=abc.def&page=3', fakeDataSource({ listRecords })));
+    expect(listRecords).toHaveBeenCalledWith('brand', expect.objectContaining({ before: 'abc.def', offset: 0 }));
+    expect(result).toMatchObject({ query: { page: 1 } });
+  });
+
+  it('ignores a cursor that cannot be one in a page URL, falling back to the page number', async () => {
+    const listRecords = vi.fn(async () => ({ items: [], total: 60, next: null, prev: null }));
+    await listLoader('brand')(listArgs('http://x/brands?after=%3Cscript%3E&page=2', fakeDataSource({ listRecords })));
+    const query = (listRecords.mock.calls[0] as unknown as [string, { after?: string; offset: number }])[1];
+    expect(query.after).toBeUndefined();
+    expect(query.offset).toBe(24);
   });
 });

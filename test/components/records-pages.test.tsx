@@ -89,6 +89,9 @@ const professional = (overrides: Partial<Professional>): Professional => ({
 const listData = <T,>(items: T[], q = '', page = 1, total = items.length) => ({
   items,
   total,
+  // The cursors a list answer gives around this page (any text: the page only passes them on).
+  next: page * 24 < total ? 'next.cursor' : null,
+  prev: page > 1 ? 'prev.cursor' : null,
   query: { q, filter: '', sort: 'newest', dir: 'desc' as const, page },
   display: { layout: 'cards' as const, columns: [] },
 });
@@ -231,8 +234,23 @@ describe('record lists', () => {
         .getAllByRole('button')
         .map((button) => button.textContent),
     ).toEqual(['Cards', 'Table']);
+    // Page 1 by its number; Next by the cursor of this page's last row, the page number kept to show.
     expect(within(nav).getByRole('link', { name: 'Previous' }).getAttribute('href')).toBe('/brands?q=run');
-    expect(within(nav).getByRole('link', { name: 'Next' }).getAttribute('href')).toBe('/brands?q=run&page=3');
+    expect(within(nav).getByRole('link', { name: 'Next' }).getAttribute('href')).toBe('/brands?q=run&after=next.cursor&page=3');
+  });
+
+  it('goes back by cursor from a deep page, and offers no Next on the last', async () => {
+    renderPage({
+      path: '/brands',
+      url: '/brands?after=x.y&page=3',
+      Component: brandList.Component,
+      action: brandList.action,
+      data: listData([brand({})], '', 3, 60),
+    });
+    const nav = await screen.findByRole('navigation', { name: 'Pagination' });
+    expect(within(nav).getByText(/Page 3 of 3/)).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'Previous' }).getAttribute('href')).toBe('/brands?before=prev.cursor&page=2');
+    expect(within(nav).queryByRole('link', { name: 'Next' })).toBeNull();
   });
 
   it('offers the last page when the page asked for is past the end', async () => {

@@ -138,4 +138,34 @@ describe('brands with JavaScript off (real Chromium)', () => {
     await expect(contactRows()).resolves.toHaveLength(0);
     watched.assertClean({ expectedHttpStatuses: [400] });
   });
+
+  it('pages a list with Next and Previous by cursor, each page the rows its number shows', async () => {
+    const { page } = watched;
+    const base = server.baseUrl;
+    for (let i = 1; i <= 30; i++) {
+      const res = await watched.context.request.post(`${base}/api/brands`, {
+        data: { brandName: `Paged Brand ${String(i).padStart(2, '0')}` },
+        headers: { Origin: base },
+      });
+      expect(res.status()).toBe(201);
+    }
+    const cards = () => page.getByTestId('brand-card').allTextContents();
+    const list = `${base}/brands?sort=brandName&dir=asc`;
+    await page.goto(`${list}&page=2`);
+    const numberedSecond = await cards();
+    await page.goto(list);
+    const numberedFirst = await cards();
+    expect(numberedFirst).toHaveLength(24);
+
+    await page.getByRole('link', { name: 'Next' }).click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2' && url.searchParams.has('after'));
+    await page.getByText('Page 2 of 2').waitFor();
+    await expect(cards()).resolves.toEqual(numberedSecond);
+    await expect(page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Next' }).count()).resolves.toBe(0);
+
+    await page.getByRole('link', { name: 'Previous' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('page') && !url.searchParams.has('before'));
+    await expect(cards()).resolves.toEqual(numberedFirst);
+    watched.assertClean();
+  });
 });

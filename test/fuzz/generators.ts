@@ -27,6 +27,7 @@ import {
   type RouteModel,
   type TransportSpec,
 } from './model.js';
+import { encodeCursor } from '@services/records/cursor.js';
 import { multipartBody } from './multipart.js';
 import { paramsOf, routeKey, type DeclaredRoute } from './routes.js';
 import { fieldValue, hintsOf, plausibleValue, shapeOf } from './schema-fields.js';
@@ -164,6 +165,29 @@ const splatPiece: fc.Arbitrary<Piece[]> = fc.array(
 // ---------------------------------------------------------------------------------------------------------
 // Query strings
 
+/**
+ * List cursors: real ones (newest first and name order, a segment and an id no list has), one with a value of the
+ * wrong type, and text that only looks like one (no checksum, a changed checksum, characters a cursor never has).
+ */
+const CURSOR_PIECES = [
+  encodeCursor({ sort: 'newest', dir: 'desc' }, { segment: 0, values: [], id: 5 }),
+  encodeCursor({ sort: 'newest', dir: 'asc' }, { segment: 0, values: [], id: 1 }),
+  encodeCursor({ sort: 'eventName', dir: 'asc' }, { segment: 0, values: ['Seed event'], id: 2 }),
+  encodeCursor({ sort: 'upcoming', dir: 'asc' }, { segment: 2, values: [null], id: 3 }),
+  encodeCursor({ sort: 'newest', dir: 'desc' }, { segment: 7, values: [], id: 5 }),
+  encodeCursor({ sort: 'newest', dir: 'desc' }, { segment: 0, values: [], id: 4294967296 }),
+  encodeCursor({ sort: 'locationState', dir: 'asc' }, { segment: 0, values: [1e308], id: 9 }),
+  'WzEsIm5ld2VzdCIsImRlc2MiLDAsW10sNV0',
+  'WzEsIm5ld2VzdCIsImRlc2MiLDAsW10sNV0.AAAAAAAA',
+  'e30.AAAAAAAA',
+  'bnVsbA.AAAAAAAA',
+  '.',
+  'a.b.c',
+  '%00',
+  '%3Cscript%3E',
+  '',
+];
+
 const NUMBER_PIECES = [
   '0',
   '1',
@@ -220,6 +244,9 @@ function queryValue(key: string): fc.Arbitrary<Piece> {
     case 'offset':
     case 'page':
       return raw(...NUMBER_PIECES);
+    case 'after':
+    case 'before':
+      return raw(...CURSOR_PIECES);
     case 'filter':
       return raw(...EVENT_FILTERS, 'FEATURED', 'none', '');
     case 'type':

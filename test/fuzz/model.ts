@@ -32,10 +32,10 @@ export interface RouteModel {
   query: readonly string[];
 }
 
-const LIST_QUERY = ['q', 'sort', 'dir', 'limit', 'offset', 'filter', 'type'] as const;
+const LIST_QUERY = ['q', 'sort', 'dir', 'limit', 'offset', 'after', 'before', 'filter', 'type'] as const;
 const CONTACTS_QUERY = ['q', 'ownerType', 'tag', 'primary', 'sort', 'dir', 'limit', 'offset'] as const;
 
-const PAGE_QUERY = ['q', 'page', 'filter', 'type', 'return'] as const;
+const PAGE_QUERY = ['q', 'page', 'after', 'before', 'filter', 'type', 'return'] as const;
 
 const s = (value: string): Json => ({ s: value });
 

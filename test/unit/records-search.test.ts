@@ -142,7 +142,7 @@ describe('maintained search and counts', () => {
         throw new Error('import failed half way');
       }),
     ).rejects.toThrow('import failed half way');
-    expect(await listRecords(ctx, 'event', listQuery('event', { q: 'ghost' }))).toEqual({ items: [], total: 0 });
+    expect(await listRecords(ctx, 'event', listQuery('event', { q: 'ghost' }))).toEqual({ items: [], total: 0, next: null, prev: null });
     expect((await getStats(ctx)).events).toBe(0);
   });
 
@@ -231,7 +231,7 @@ describe('maintained search and counts', () => {
     expect(page2.total).toBe(7);
     expect(page2.items.map((e) => e.id)).toEqual([...ids].reverse().slice(3, 6));
     const beyond = await listRecords(ctx, 'event', listQuery('event', { q: 'zed', limit: '3', offset: '30' }));
-    expect(beyond).toEqual({ items: [], total: 7 });
+    expect(beyond).toEqual({ items: [], total: 7, next: null, prev: null });
     expect(
       (await listRecords(ctx, 'event', listQuery('event', { q: 'zed', sort: 'eventName', limit: '2' }))).items.map((e) => e.eventName),
     ).toEqual(['Zed Run A', 'Zed Run B']);
@@ -280,7 +280,7 @@ describe('maintained search and counts', () => {
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }))).total).toBe(1);
     // Statistics now say these grams have postings; the data moves on underneath them.
     await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', first!));
-    expect(await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }))).toEqual({ items: [], total: 0 });
+    expect(await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }))).toEqual({ items: [], total: 0, next: null, prev: null });
     const later = await importEvents(database.db, [{ eventName: 'Quokka Quest Two' }, { eventName: 'Big Quokka Quest' }]);
     const found = await listRecords(ctx, 'event', listQuery('event', { q: 'okka qu' }));
     expect(found.items.map((e) => e.id)).toEqual([...later].reverse());

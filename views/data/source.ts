@@ -2,7 +2,7 @@ import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArg
 import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import { listApiSearch } from '@shared/list-query.js';
-import type { ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
+import type { ListPage, ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
 import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
@@ -29,7 +29,7 @@ export interface DataSource {
   /** The season calendar of a month ('YYYY-MM'; null: the visitor's current month). */
   eventCalendar(month: string | null): Promise<EventCalendar>;
   integrationsOverview(): Promise<IntegrationsOverview>;
-  listRecords<K extends RecordType>(kind: K, query: ListQuery<K>): Promise<Page<RecordItem<K>>>;
+  listRecords<K extends RecordType>(kind: K, query: ListQuery<K>): Promise<ListPage<RecordItem<K>>>;
   getRecord<K extends RecordType>(kind: K, id: number): Promise<RecordDetail<K>>;
   /** A record with its contacts, payments and files (its detail page); the record's 404 when it does not exist. */
   recordPage<K extends RecordType>(kind: K, id: number): Promise<RecordPage<K>>;

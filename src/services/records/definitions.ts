@@ -32,6 +32,11 @@ export interface RecordDefinition<K extends RecordType = RecordType> extends Ind
   notFound: string;
   /** Sort keys whose columns are not simply the column of that name (the id always ends the order). */
   sortColumns?: Record<string, readonly string[]>;
+  /**
+   * Sortable columns declared NOT NULL (migrations/20261121000000_initial_schema.ts): a cursor walk has no NULL range
+   * of them to read.
+   */
+  notNullSortColumns: readonly string[];
 }
 
 const isTrue = (value: unknown) => value === true || value === 1 || value === '1';
@@ -59,6 +64,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   event: {
     ...vocabulary('event'),
     code: 1,
+    notNullSortColumns: ['eventName', 'featuredRace', 'totalAdvertisingSpend', 'updatedAt'],
     derivedColumns: ['eventName', 'locationState', 'locationAddress', 'wordpressEventId', 'featuredRace'],
     searchFields: (r) => [r.eventName as string, r.locationState as string, r.locationAddress as string, r.wordpressEventId as number],
     buckets: (r) => (isTrue(r.featuredRace) ? [FEATURED_BUCKET] : []),
@@ -66,6 +72,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   professional: {
     ...vocabulary('professional'),
     code: 2,
+    notNullSortColumns: ['businessName', 'subscriptionStatus', 'totalPayments', 'updatedAt'],
     derivedColumns: ['businessName', 'professionType', 'locationState'],
     searchFields: (r) => [r.businessName as string, r.professionType as string, r.locationState as string],
     buckets: () => [],
@@ -73,6 +80,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   runclub: {
     ...vocabulary('runclub'),
     code: 3,
+    notNullSortColumns: ['clubName', 'paymentStatus', 'totalPayments', 'updatedAt'],
     derivedColumns: ['clubName', 'locationState', 'clubType'],
     searchFields: (r) => [r.clubName as string, r.locationState as string],
     buckets: (r) => {
@@ -83,6 +91,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   brand: {
     ...vocabulary('brand'),
     code: 4,
+    notNullSortColumns: ['brandName', 'totalAdvertisingSpend', 'paymentStatus', 'updatedAt'],
     derivedColumns: ['brandName', 'industryCategory'],
     searchFields: (r) => [r.brandName as string, r.industryCategory as string],
     buckets: () => [],
@@ -90,6 +99,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   media: {
     ...vocabulary('media'),
     code: 5,
+    notNullSortColumns: ['mediaName', 'updatedAt'],
     derivedColumns: ['mediaName', 'industry'],
     searchFields: (r) => [r.mediaName as string, r.industry as string],
     buckets: () => [],
@@ -97,6 +107,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   influencer: {
     ...vocabulary('influencer'),
     code: 6,
+    notNullSortColumns: ['lastName', 'firstName', 'influencerType', 'updatedAt'],
     derivedColumns: ['firstName', 'lastName', 'instagramHandle', 'influencerType'],
     // "Full name" is one field, so "Jane Do" matches Jane Doe.
     searchFields: (r) => [

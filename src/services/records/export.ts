@@ -7,7 +7,16 @@ import type { ListQuery } from '@shared/schemas/records.js';
 import type { RecordType } from '@shared/record-types.js';
 import type { AppContext } from '../context.js';
 import { definitionOf, type RecordDefinition } from './definitions.js';
-import { applyOrder, decodeRecords, matchingIds } from './queries.js';
+import {
+  applyOrder,
+  decodeRecords,
+  matchingIds,
+  orderOfSegment,
+  positionOf,
+  rowsAfter,
+  type SeekPosition,
+  type SortPlan,
+} from './queries.js';
 import { listFilterOf, sortPlanOf } from './service.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { directoryRows, presentDirectoryRows } from '../contacts/directory.js';
@@ -196,8 +205,8 @@ const CONTACT_COLUMNS: ExportColumn[] = [
 ];
 
 /**
- * The list's rows in the list's order, segment after segment, each read through a database stream, handed on in
- * batches: a batch is decoded at once (one decoder lookup) and its contacts read in one query.
+ * The list's rows in the list's order, handed on in batches: a batch is decoded at once (one decoder lookup) and
+ * its contacts read in one query.
  */
 async function* exportRows(
   ctx: AppContext,
@@ -209,28 +218,51 @@ async function* exportRows(
   const filter = listFilterOf(kind, query);
   const matches = query.q === '' ? undefined : await matchingIds(ctx.db, def, query.q, filter.bucket);
   if (matches === null) return;
-  for (const segment of sortPlanOf(ctx, kind, query)) {
+  const base = () => {
     const builder = ctx.db(`${def.table} as r`).select('r.*');
     if (matches) builder.join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id');
     else filter.where?.(builder);
-    segment.where?.(builder);
     if (ids) builder.whereIn('r.id', [...ids]);
-    applyOrder(builder, segment.order);
-    for await (const batch of batchesOf(streamOf(ctx.db, builder))) {
-      const rows = decodeRecords<RawRow>(def, batch);
-      if (WITH_CONTACT.has(kind)) {
-        const contacts = await contactsOf(
-          ctx.db,
-          kind,
-          rows.map((row) => Number(row.id)),
-        );
-        for (const row of rows) {
-          const contact = contacts.get(Number(row.id));
-          for (const name of CONTACT_FIELDS) row[`contact_${name}`] = contact?.[name] ?? null;
-        }
+    return builder;
+  };
+  for await (const batch of batchesInOrder(ctx.db, sortPlanOf(ctx, kind, query), base)) {
+    const rows = decodeRecords<RawRow>(def, batch);
+    if (WITH_CONTACT.has(kind)) {
+      const contacts = await contactsOf(
+        ctx.db,
+        kind,
+        rows.map((row) => Number(row.id)),
+      );
+      for (const row of rows) {
+        const contact = contacts.get(Number(row.id));
+        for (const name of CONTACT_FIELDS) row[`contact_${name}`] = contact?.[name] ?? null;
       }
-      yield rows;
     }
+    yield rows;
+  }
+}
+
+/**
+ * The rows of a list order in batches. MariaDB streams each segment of the order from a server-side cursor, with
+ * backpressure. Knex's SQLite driver would read the whole result before its stream's first row, so SQLite reads
+ * the order a batch at a time with the list's keyset seek (the same as its Next links), each batch as cheap as the
+ * first, giving the one connection back between them.
+ */
+async function* batchesInOrder(db: Knex, plan: SortPlan, base: () => Knex.QueryBuilder): AsyncGenerator<RawRow[]> {
+  if (dialectOfDb(db) === 'mysql') {
+    for (const segment of plan) {
+      const builder = base();
+      segment.where?.(builder);
+      yield* batchesOf(streamOf(db, applyOrder(builder, orderOfSegment(segment))));
+    }
+    return;
+  }
+  let from: SeekPosition | undefined;
+  for (;;) {
+    const read = await rowsAfter(plan, from, BATCH_ROWS, base);
+    if (read.rows.length > 0) yield read.rows;
+    if (read.rows.length < BATCH_ROWS) return;
+    from = positionOf(plan, read.segments.at(-1)!, read.rows.at(-1)!);
   }
 }
 
@@ -255,7 +287,8 @@ async function* batchesOf(source: AsyncIterable<RawRow>): AsyncGenerator<RawRow[
 /**
  * The rows of an ordered query as they come. MariaDB streams them from a server-side cursor, with backpressure.
  * Knex's SQLite driver would read the whole result before its stream's first row, so SQLite reads the order in
- * pages instead, giving the one connection back between them.
+ * pages instead, giving the one connection back between them (the contacts directory's order, by offset; record
+ * lists seek, batchesInOrder).
  */
 async function* streamOf(db: Knex, builder: Knex.QueryBuilder): AsyncGenerator<RawRow> {
   if (dialectOfDb(db) === 'mysql') {

@@ -295,7 +295,17 @@ export function changeNumberSql(code: number): { sql: string; bindings: Array<st
 interface SortSegment {
   where?: (builder: Knex.QueryBuilder) => void;
   order: SortSpec;
+  /** Columns of `order` that are never NULL: a seek reads no NULL range of them. */
+  notNull?: readonly string[];
+  /**
+   * How many leading columns of `order` the condition holds to one value (IS NULL): the ORDER BY leaves them out,
+   * since MariaDB would sort `c IS NULL … ORDER BY c, id` (it only treats `c = value` as a constant).
+   */
+  fixed?: number;
 }
+
+/** The ORDER BY a segment is read with: its order without the columns its condition holds to one value. */
+export const orderOfSegment = (segment: SortSegment): SortSpec => segment.order.slice(segment.fixed ?? 0);
 export type SortPlan = readonly [SortSegment, ...SortSegment[]];
 
 export interface PageRequest {
@@ -303,6 +313,123 @@ export interface PageRequest {
   sort: SortPlan;
   limit: number;
   offset: number;
+  /** Read the rows after this position (keyset pagination) instead of skipping `offset` rows. */
+  after?: SeekPosition;
+}
+
+/**
+ * Where a walk of a list order stands: a row's segment of the order, its sort values (the order's columns before the
+ * id, as stored) and its id. A cursor carries it (src/services/records/cursor.ts).
+ */
+export interface SeekPosition {
+  segment: number;
+  values: ReadonlyArray<string | number | null>;
+  id: number;
+}
+
+/** A page's rows, each with the segment of the order it was read from (what its cursor names). */
+interface RowsRead {
+  rows: RawRow[];
+  segments: number[];
+}
+
+/** The position of a raw row in a segment's order. */
+export function positionOf(plan: SortPlan, segment: number, row: RawRow): SeekPosition {
+  const values = plan[segment]!.order.slice(0, -1).map(([column]) => (row[column] ?? null) as string | number | null);
+  return { segment, values, id: Number(row.id) };
+}
+
+/** An order walked the other way: its segments last to first, each order reversed (the same index, backwards). */
+export function reversePlan(plan: SortPlan): SortPlan {
+  const flip = (direction: 'asc' | 'desc') => (direction === 'asc' ? 'desc' : 'asc');
+  const [first, ...rest] = [...plan]
+    .reverse()
+    .map((segment) => ({ ...segment, order: segment.order.map(([column, direction]) => [column, flip(direction)] as const) }));
+  return [first!, ...rest];
+}
+
+type Condition = (builder: Knex.QueryBuilder) => void;
+
+const sameValue =
+  (column: string, value: string | number | null): Condition =>
+  (builder) =>
+    void (value === null ? builder.whereNull(`r.${column}`) : builder.where(`r.${column}`, value));
+
+/** One index range of a seek: its condition, and the order to walk it in. */
+interface SeekRange {
+  where: Condition;
+  /** The segment's order without the columns the range holds to one value (see SortSegment.fixed). */
+  order: SortSpec;
+}
+
+/**
+ * The rows after `position` in one segment's order, as index ranges in the order a walk meets them: the rows with
+ * the same sort values and a later id, then those whose last sort value comes later (the others equal), and so on
+ * to those whose first sort value comes later. Each is an equality prefix and one range of the order's index, so
+ * every range is a seek, however many rows share a value (a sort on a yes/no column has thousands of ties).
+ * Both dialects order NULL below every value (first ascending, last descending): after NULL ascending is IS NOT
+ * NULL and descending nothing; after a value descending is the values below it, then the NULLs.
+ */
+function rangesAfter(order: SortSpec, position: SeekPosition, notNull: readonly string[]): SeekRange[] {
+  const columns = order.slice(0, -1);
+  const idDirection = order[order.length - 1]![1];
+  const ranges: SeekRange[] = [];
+  for (let level = columns.length; level >= 0; level--) {
+    const prefix = columns.slice(0, level).map(([column], i) => sameValue(column, position.values[i]!));
+    const within = (last: Condition, fixed = level): SeekRange => ({
+      where: (builder) => {
+        for (const condition of prefix) condition(builder);
+        last(builder);
+      },
+      order: order.slice(fixed),
+    });
+    if (level === columns.length) {
+      ranges.push(within((b) => void b.where('r.id', idDirection === 'asc' ? '>' : '<', position.id)));
+      continue;
+    }
+    const [column, direction] = columns[level]!;
+    const value = position.values[level]!;
+    if (direction === 'asc') {
+      ranges.push(within(value === null ? (b) => void b.whereNotNull(`r.${column}`) : (b) => void b.where(`r.${column}`, '>', value)));
+    } else if (value !== null) {
+      ranges.push(within((b) => void b.where(`r.${column}`, '<', value)));
+      if (!notNull.includes(column)) ranges.push(within((b) => void b.whereNull(`r.${column}`), level + 1));
+    }
+  }
+  return ranges;
+}
+
+/**
+ * Up to `limit` rows of an order after `from` (from its start without it), each with its segment: the ranges after
+ * the position in its segment, then the following segments whole, read one after another until the page is full.
+ * `base` gives the query to narrow (the table as `r`, its selection and filters).
+ */
+export async function rowsAfter(
+  plan: SortPlan,
+  from: SeekPosition | undefined,
+  limit: number,
+  base: () => Knex.QueryBuilder,
+): Promise<RowsRead> {
+  const read: RowsRead = { rows: [], segments: [] };
+  for (let index = from?.segment ?? 0; index < plan.length && read.rows.length < limit; index++) {
+    const segment = plan[index]!;
+    const ranges: SeekRange[] =
+      from && index === from.segment
+        ? rangesAfter(segment.order, from, segment.notNull ?? [])
+        : [{ where: () => undefined, order: orderOfSegment(segment) }];
+    for (const range of ranges) {
+      if (read.rows.length >= limit) break;
+      const builder = base();
+      segment.where?.(builder);
+      range.where(builder);
+      // Both are ends of the segment's order: the shorter leaves out every column held to one value.
+      const order = range.order.length < orderOfSegment(segment).length ? range.order : orderOfSegment(segment);
+      const rows = (await applyOrder(builder, order).limit(limit - read.rows.length)) as RawRow[];
+      read.rows.push(...rows);
+      read.segments.push(...rows.map(() => index));
+    }
+  }
+  return read;
 }
 
 /** From this offset on, a page first finds its ids from the sort index, then reads only those rows. */
@@ -314,14 +441,14 @@ export const applyOrder = (builder: Knex.QueryBuilder, order: SortSpec) => {
 };
 
 /**
- * The ids of one page of a several-segment order: each segment before the last is counted (an index range) to
- * know where the page starts, then the page is read across the segments it spans.
+ * The ids of one page of a several-segment order, each with its segment: each segment before the last is counted
+ * (an index range) to know where the page starts, then the page is read across the segments it spans.
  */
-async function idsOfSegments(plan: SortPlan, limit: number, offset: number, base: () => Knex.QueryBuilder): Promise<number[]> {
-  const ids: number[] = [];
+async function idsOfSegments(plan: SortPlan, limit: number, offset: number, base: () => Knex.QueryBuilder): Promise<IdsRead> {
+  const read: IdsRead = { ids: [], segments: [] };
   let skip = offset;
   for (const [i, segment] of plan.entries()) {
-    if (ids.length >= limit) break;
+    if (read.ids.length >= limit) break;
     const scoped = () => {
       const builder = base();
       segment.where?.(builder);
@@ -335,42 +462,44 @@ async function idsOfSegments(plan: SortPlan, limit: number, offset: number, base
         continue;
       }
     }
-    const rows = (await applyOrder(scoped().clearSelect().select('r.id'), segment.order)
-      .limit(limit - ids.length)
+    const rows = (await applyOrder(scoped().clearSelect().select('r.id'), orderOfSegment(segment))
+      .limit(limit - read.ids.length)
       .offset(skip)) as Array<{ id: number }>;
-    ids.push(...rows.map((row) => Number(row.id)));
+    read.ids.push(...rows.map((row) => Number(row.id)));
+    read.segments.push(...rows.map(() => i));
     skip = 0;
   }
-  return ids;
+  return read;
 }
+
+interface IdsRead {
+  ids: number[];
+  segments: number[];
+}
+
+const idsOf = (read: RowsRead): IdsRead => ({ ids: read.rows.map((row) => Number(row.id)), segments: read.segments });
+
+/** The rows of ids read in order, with their segments (a row deleted in between is left out with its segment). */
+async function rowsOfIds(db: Db, definition: RecordDefinition, read: IdsRead): Promise<RowsRead> {
+  const rows = await rowsInOrder(db, definition, read.ids);
+  if (rows.length === read.ids.length) return { rows, segments: read.segments };
+  const segmentOf = new Map(read.ids.map((id, i) => [id, read.segments[i]!]));
+  return { rows, segments: rows.map((row) => segmentOf.get(Number(row.id))!) };
+}
+
+const isIdOnly = (plan: SortPlan) => plan.length === 1 && !plan[0].where && plan[0].order.length === 1;
 
 /**
  * One page of rows in the given order, with the maintained totals of the named buckets. A shallow page reads the
- * totals as scalar subqueries of the page query itself (one round trip, one pooled connection per request).
+ * totals as scalar subqueries of the page query itself (one round trip, one pooled connection per request); so does
+ * a page read after a cursor, at any depth.
  */
 export async function pageOfRows(
   db: Db,
   definition: RecordDefinition,
   request: PageRequest,
   buckets: readonly string[],
-): Promise<{ rows: RawRow[]; counts: Map<string, number>; helperColumns: string[] }> {
-  if (request.sort.length > 1) {
-    const [ids, counts] = await Promise.all([
-      idsOfSegments(request.sort, request.limit, request.offset, () => {
-        const builder = db(`${definition.table} as r`);
-        request.where?.(builder);
-        return builder;
-      }),
-      readCounts(db, [definition.code]),
-    ]);
-    return { rows: await rowsInOrder(db, definition, ids), counts: counts.get(definition.code)!, helperColumns: [] };
-  }
-  const [segment] = request.sort;
-  const ordered = (builder: Knex.QueryBuilder) => {
-    request.where?.(builder);
-    segment.where?.(builder);
-    return applyOrder(builder, segment.order).limit(request.limit).offset(request.offset);
-  };
+): Promise<RowsRead & { counts: Map<string, number>; helperColumns: string[] }> {
   const helperColumns = buckets.map((_, i) => `bucketTotal${i}`);
   const withTotals = (builder: Knex.QueryBuilder) => {
     buckets.forEach((bucket, i) => {
@@ -392,20 +521,45 @@ export async function pageOfRows(
     rows.length > 0
       ? new Map(buckets.map((bucket, i) => [bucket, Number(rows[0]![helperColumns[i]!] ?? 0)]))
       : (await readCounts(db, [definition.code])).get(definition.code)!;
-  const newestFirst = segment.order.length === 1 && segment.order[0]![0] === 'id';
+  const newestFirst = isIdOnly(request.sort);
+  if (request.after) {
+    // Newest first reads the rows themselves (the primary key is the order); any other order reads the page's ids
+    // from its sort index, then those rows.
+    const found = await rowsAfter(request.sort, request.after, request.limit, () => {
+      const builder = withTotals(db(`${definition.table} as r`).select(newestFirst ? 'r.*' : 'r.id'));
+      request.where?.(builder);
+      return builder;
+    });
+    const counts = await totalsOf(found.rows);
+    if (newestFirst) return { ...found, counts, helperColumns: found.rows.length > 0 ? helperColumns : [] };
+    return { ...(await rowsOfIds(db, definition, idsOf(found))), counts, helperColumns: [] };
+  }
+  if (request.sort.length > 1) {
+    const [ids, counts] = await Promise.all([
+      idsOfSegments(request.sort, request.limit, request.offset, () => {
+        const builder = db(`${definition.table} as r`);
+        request.where?.(builder);
+        return builder;
+      }),
+      readCounts(db, [definition.code]),
+    ]);
+    return { ...(await rowsOfIds(db, definition, ids)), counts: counts.get(definition.code)!, helperColumns: [] };
+  }
+  const [segment] = request.sort;
+  const ordered = (builder: Knex.QueryBuilder) => {
+    request.where?.(builder);
+    segment.where?.(builder);
+    return applyOrder(builder, orderOfSegment(segment)).limit(request.limit).offset(request.offset);
+  };
   if (newestFirst && request.offset < DEFERRED_JOIN_OFFSET) {
     const rows = (await ordered(withTotals(db(`${definition.table} as r`).select('r.*')))) as RawRow[];
-    return { rows, counts: await totalsOf(rows), helperColumns: rows.length > 0 ? helperColumns : [] };
+    return { rows, segments: rows.map(() => 0), counts: await totalsOf(rows), helperColumns: rows.length > 0 ? helperColumns : [] };
   }
   // Any other order, or a deep page, first reads the page's ids from the sort index alone (a covering index, so the
   // planner walks it rather than sorting the table, however few rows the table has), then only those rows.
   const ids = (await ordered(withTotals(db(`${definition.table} as r`).select('r.id')))) as RawRow[];
   return {
-    rows: await rowsInOrder(
-      db,
-      definition,
-      ids.map((row) => Number(row.id)),
-    ),
+    ...(await rowsOfIds(db, definition, { ids: ids.map((row) => Number(row.id)), segments: ids.map(() => 0) })),
     counts: await totalsOf(ids),
     helperColumns: [],
   };
@@ -423,48 +577,43 @@ async function rowsInOrder(db: Db, definition: RecordDefinition, ids: readonly n
 
 /**
  * One page of the records matching a search, with the number of all matches (two queries: a window count would
- * make MariaDB materialise and sort every match). Newest first reads the matches in posting order (ids, newest =
- * highest) and stops at the page, then reads just the page's rows; other orders need the sort columns of every
- * match.
+ * make MariaDB materialise and sort every match). Newest (or oldest) first reads the matches in posting order
+ * (ids, newest = highest) and stops at the page, then reads just the page's rows; other orders need the sort
+ * columns of every match.
  */
 export async function pageOfMatches(
   db: Db,
   definition: RecordDefinition,
   matches: Matches,
-  request: { sort: SortPlan; limit: number; offset: number },
-): Promise<{ rows: RawRow[]; total: number }> {
-  const [segment] = request.sort;
-  const byIdDesc =
-    request.sort.length === 1 &&
-    !segment.where &&
-    segment.order.length === 1 &&
-    segment.order[0]![0] === 'id' &&
-    segment.order[0]![1] === 'desc';
+  request: PageRequest,
+): Promise<RowsRead & { total: number }> {
   const counting = db.from(matches.subquery.clone().as('m')).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>;
   const matched = () => db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id');
-  let paging: Promise<RawRow[]>;
-  if (byIdDesc) {
-    paging = (async (): Promise<RawRow[]> => {
-      const ids = (await matches.subquery
-        .clone()
-        .clearSelect()
-        .select(`${matches.idColumn} as recordId`)
-        .orderBy(matches.idColumn, 'desc')
-        .limit(request.limit)
-        .offset(request.offset)) as Array<{ recordId: number }>;
-      return rowsInOrder(
-        db,
-        definition,
-        ids.map((row) => Number(row.recordId)),
-      );
+  let paging: Promise<RowsRead>;
+  if (isIdOnly(request.sort)) {
+    const direction = request.sort[0].order[0]![1];
+    paging = (async (): Promise<RowsRead> => {
+      const builder = matches.subquery.clone().clearSelect().select(`${matches.idColumn} as recordId`).orderBy(matches.idColumn, direction);
+      if (request.after) builder.where(matches.idColumn, direction === 'asc' ? '>' : '<', request.after.id);
+      else builder.offset(request.offset);
+      const ids = ((await builder.limit(request.limit)) as Array<{ recordId: number }>).map((row) => Number(row.recordId));
+      return rowsOfIds(db, definition, { ids, segments: ids.map(() => 0) });
     })();
+  } else if (request.after) {
+    paging = rowsAfter(request.sort, request.after, request.limit, () => matched().select('r.*'));
   } else if (request.sort.length > 1) {
-    paging = idsOfSegments(request.sort, request.limit, request.offset, matched).then((ids) => rowsInOrder(db, definition, ids));
+    paging = idsOfSegments(request.sort, request.limit, request.offset, matched).then((ids) => rowsOfIds(db, definition, ids));
   } else {
+    const [segment] = request.sort;
     const builder = matched().select('r.*');
     segment.where?.(builder);
-    paging = applyOrder(builder, segment.order).limit(request.limit).offset(request.offset) as Promise<RawRow[]>;
+    paging = (applyOrder(builder, orderOfSegment(segment)).limit(request.limit).offset(request.offset) as Promise<RawRow[]>).then(
+      (rows) => ({
+        rows,
+        segments: rows.map(() => 0),
+      }),
+    );
   }
-  const [rows, counted] = await Promise.all([paging, counting]);
-  return { rows, total: Number(counted?.n ?? 0) };
+  const [read, counted] = await Promise.all([paging, counting]);
+  return { ...read, total: Number(counted?.n ?? 0) };
 }

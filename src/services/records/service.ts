@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
-import { type ListQuery, type Page, type RecordDetail, type RecordItem, type WordpressUrl } from '@shared/schemas/records.js';
+import { type ListPage, type ListQuery, type RecordDetail, type RecordItem, type WordpressUrl } from '@shared/schemas/records.js';
 import { deleteOwnedRows } from '../attachments/owned.js';
 import { childRowsOf, putInTrash } from '../trash/service.js';
 import type { Actor, AppContext } from '../context.js';
@@ -23,9 +23,13 @@ import {
   pageOfMatches,
   type BucketFilter,
   pageOfRows,
+  positionOf,
+  reversePlan,
   runClubSchedules,
+  type PageRequest,
   type SortPlan,
 } from './queries.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
@@ -102,28 +106,88 @@ export function sortPlanOf(ctx: AppContext, kind: RecordType, query: ListQuery<R
   if (kind === 'event' && query.sort === 'upcoming') {
     const today = ctx.clock.now().toISOString().slice(0, 10);
     return [
-      { where: (b) => void b.where('r.eventStartDate', '>=', today), order: orderOf(definition(kind), 'eventStartDate', 'asc') },
-      { where: (b) => void b.where('r.eventStartDate', '<', today), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
-      { where: (b) => void b.whereNull('r.eventStartDate'), order: orderOf(definition(kind), 'eventStartDate', 'desc') },
+      // The dated segments hold no NULL: a seek in them reads no NULL range.
+      {
+        where: (b) => void b.where('r.eventStartDate', '>=', today),
+        order: orderOf(definition(kind), 'eventStartDate', 'asc'),
+        notNull: ['eventStartDate'],
+      },
+      {
+        where: (b) => void b.where('r.eventStartDate', '<', today),
+        order: orderOf(definition(kind), 'eventStartDate', 'desc'),
+        notNull: ['eventStartDate'],
+      },
+      { where: (b) => void b.whereNull('r.eventStartDate'), order: orderOf(definition(kind), 'eventStartDate', 'desc'), fixed: 1 },
     ];
   }
-  return [{ order: orderOf(definition(kind), query.sort, query.dir) }];
+  return [{ order: orderOf(definition(kind), query.sort, query.dir), notNull: definition(kind).notNullSortColumns }];
 }
 
-/** One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller. */
-export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<Page<Item<K>>> {
+/**
+ * One page of a list; the query arrives parsed (readListQuery in src/shared/list-query.ts), once, by the caller.
+ * `after` reads the page following a cursor and `before` the page preceding one (keyset pagination, the same cost
+ * at any depth); otherwise `offset` rows are skipped. `next` and `prev` are the cursors of the pages around it
+ * (null at either end, and `prev` on the first page).
+ */
+export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<ListPage<Item<K>>> {
   const def = definition(kind);
   const filter = listFilterOf(kind, query);
-  const request = { where: filter.where, sort: sortPlanOf(ctx, kind, query), limit: query.limit, offset: query.offset };
+  const plan = sortPlanOf(ctx, kind, query);
+  const order = { sort: query.sort, dir: query.dir };
+  const shape = { valueCount: plan[0].order.length - 1, segments: plan.length };
+  // One row more than the page tells whether another page follows it.
+  const request = { where: filter.where, limit: query.limit + 1, offset: 0 };
+  const read = (page: PageRequest) => readList(ctx, def, filter, query.q, page);
+  const cursorAt = (page: ListRead, i: number) => encodeCursor(order, positionOf(plan, page.segments[i]!, page.rows[i]!));
+  const answer = (page: ListRead, next: string | null, prev: string | null): ListPage<Item<K>> => ({
+    items: decodeRecords<Item<K>>(def, page.rows, page.helperColumns),
+    total: page.total,
+    next,
+    prev,
+  });
 
-  if (query.q === '') {
-    const { rows, counts, helperColumns } = await pageOfRows(ctx.db, def, request, filter.buckets);
-    return { items: decodeRecords<Item<K>>(def, rows, helperColumns), total: filter.total(counts) };
+  if (query.before !== undefined) {
+    const position = decodeCursor(query.before, 'before', order, shape);
+    const mirror = (segment: number) => plan.length - 1 - segment;
+    const backwards = await read({ ...request, sort: reversePlan(plan), after: { ...position, segment: mirror(position.segment) } });
+    if (backwards.rows.length >= query.limit) {
+      // Read walking backwards: turned round, the page in the list's order and its segments in the list's plan.
+      const page = {
+        ...backwards,
+        rows: backwards.rows.slice(0, query.limit).reverse(),
+        segments: backwards.segments.slice(0, query.limit).map(mirror).reverse(),
+      };
+      return answer(page, cursorAt(page, query.limit - 1), backwards.rows.length > query.limit ? cursorAt(page, 0) : null);
+    }
+    // Fewer rows than a page before the cursor: they begin the list, so the answer is the first page.
   }
-  const matches = await matchingIds(ctx.db, def, query.q, filter.bucket);
-  if (!matches) return { items: [], total: 0 };
-  const { rows, total } = await pageOfMatches(ctx.db, def, matches, request);
-  return { items: decodeRecords<Item<K>>(def, rows), total };
+  const after = query.after !== undefined ? decodeCursor(query.after, 'after', order, shape) : undefined;
+  const offset = after || query.before !== undefined ? 0 : query.offset;
+  const whole = await read({ ...request, sort: plan, offset, after });
+  const page = { ...whole, rows: whole.rows.slice(0, query.limit), segments: whole.segments.slice(0, query.limit) };
+  const next = whole.rows.length > query.limit ? cursorAt(page, query.limit - 1) : null;
+  const prev = (after || offset > 0) && page.rows.length > 0 ? cursorAt(page, 0) : null;
+  return answer(page, next, prev);
+}
+
+interface ListRead {
+  rows: RawRow[];
+  segments: number[];
+  total: number;
+  /** Columns of the rows that are not the record's (the totals read with a page). */
+  helperColumns: string[];
+}
+
+/** The rows of a page request on a list, plain or searched, with its total. */
+async function readList(ctx: AppContext, def: RecordDefinition, filter: ListFilter, q: string, request: PageRequest): Promise<ListRead> {
+  if (q === '') {
+    const { rows, segments, counts, helperColumns } = await pageOfRows(ctx.db, def, request, filter.buckets);
+    return { rows, segments, total: filter.total(counts), helperColumns };
+  }
+  const matches = await matchingIds(ctx.db, def, q, filter.bucket);
+  if (!matches) return { rows: [], segments: [], total: 0, helperColumns: [] };
+  const { rows, segments, total } = await pageOfMatches(ctx.db, def, matches, request);
+  return { rows, segments, total, helperColumns: [] };
 }
 
 type Db = Knex | Knex.Transaction;

@@ -49,6 +49,15 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * A record list's page also gives the cursors of the pages around it (`?after=next`, `?before=prev`), null at
+ * either end (and `prev` on the first page).
+ */
+export interface ListPage<T> extends Page<T> {
+  next: string | null;
+  prev: string | null;
+}
+
 /** GET /api/events/:id/wordpress-url */
 export interface WordpressUrl {
   wordpressUrl: string;

@@ -5,7 +5,7 @@ import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '@shared/list-query.js';
 import { DEFAULT_SORT, type SortDirection } from '@shared/schemas/records.js';
-import { listPageHref, pageCount } from './list-query.js';
+import { listPageHref, pageCount, type PageCursor } from './list-query.js';
 import type { ListDisplay } from './loaders.js';
 import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
 import { BulkBar, exportHref, matchingRecordIds, SelectBox, SelectPageBox, useSelection } from './selection.js';
@@ -35,6 +35,9 @@ export interface RecordListPageProps<T> {
   actions?: ReactNode;
   items: T[];
   total: number;
+  /** Cursors of the next and previous pages (null at either end). */
+  next: string | null;
+  prev: string | null;
   query: ListView;
   /** Why this search could not be run: shown in place of the results, with the search box kept to fix it. */
   problem?: string;
@@ -154,28 +157,41 @@ function SearchBar({
   );
 }
 
+/**
+ * Previous / Next links, each carrying the cursor of the row its page precedes or follows, so following them costs
+ * what the first page costs at any depth; the page number only names the page. Page 1 is linked by number.
+ */
 function Pagination({
   listPath,
   query,
   total,
   pageSize,
   filterParam,
+  next,
+  prev,
 }: {
   listPath: string;
   query: ListView;
   total: number;
   pageSize: number;
   filterParam?: string;
+  next: string | null;
+  prev: string | null;
 }) {
   const pages = pageCount(total, pageSize);
   if (pages <= 1 && query.page <= 1) return null;
-  const href = (page: number) => listPageHref(listPath, { ...query, page }, filterParam);
+  const href = (page: number, cursor?: PageCursor) => listPageHref(listPath, { ...query, page }, filterParam, cursor);
   const first = (query.page - 1) * pageSize + 1;
   const last = Math.min(total, query.page * pageSize);
+  const previousPage = Math.min(query.page - 1, pages);
   return (
     <nav className="pagination" aria-label="Pagination">
       {query.page > 1 ? (
-        <Link className="btn btn-outline btn-sm" to={href(Math.min(query.page - 1, pages))} rel="prev">
+        <Link
+          className="btn btn-outline btn-sm"
+          to={previousPage > 1 && prev ? href(previousPage, { before: prev }) : href(previousPage)}
+          rel="prev"
+        >
           Previous
         </Link>
       ) : (
@@ -192,8 +208,8 @@ function Pagination({
           </span>
         )}
       </span>
-      {query.page < pages ? (
-        <Link className="btn btn-outline btn-sm" to={href(query.page + 1)} rel="next">
+      {next ? (
+        <Link className="btn btn-outline btn-sm" to={href(query.page + 1, { after: next })} rel="next">
           Next
         </Link>
       ) : (
@@ -308,6 +324,8 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         total={props.total}
         pageSize={props.pageSize}
         filterParam={props.filter?.param}
+        next={props.next}
+        prev={props.prev}
       />
     </div>
   );

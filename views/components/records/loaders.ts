@@ -33,6 +33,9 @@ export interface ListDisplay {
 export interface ListData<T> {
   items: T[];
   total: number;
+  /** Cursors of the next and previous pages, for the Next and Previous links (null at either end). */
+  next: string | null;
+  prev: string | null;
   query: ListView;
   /** Why this search cannot be run (e.g. text over the length limit): shown in place of the results. */
   problem?: string;
@@ -41,7 +44,7 @@ export interface ListData<T> {
 
 /** A search that cannot be run: status 400, and the page keeps its search box so the user can fix it. */
 function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay): ListData<T> {
-  return data({ items: [], total: 0, query, problem, display }, { status: 400 }) as unknown as ListData<T>;
+  return data({ items: [], total: 0, next: null, prev: null, query, problem, display }, { status: 400 }) as unknown as ListData<T>;
 }
 
 /** The remembered view of a list, read with the page's data so the server's first paint already shows it. */
@@ -65,7 +68,9 @@ export async function loadList<K extends RecordType>(
   if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay);
   try {
     const [list, shown] = await Promise.all([ds.listRecords(kind, read.query), pendingDisplay]);
-    return { items: list.items, total: list.total, query: read.view, display: shown };
+    // A Previous link whose cursor had less than a page before it was answered with the first page.
+    const query = read.query.before !== undefined && list.prev === null ? { ...read.view, page: 1 } : read.view;
+    return { items: list.items, total: list.total, next: list.next, prev: list.prev, query, display: shown };
   } catch (error) {
     // Rules only the server knows still show on the page, not as the error page.
     if (statusOf(error) !== 400) throw error;

@@ -73,22 +73,36 @@ export function exportHref(kind: RecordType, query: ListView, ids?: readonly num
   });
 }
 
-/** Every id of a list, read page by page (100 a read) up to the bulk limit; `readPage` reads one page from an offset. */
-export async function collectIds(readPage: (limit: number, offset: number) => Promise<{ items: ReadonlyArray<{ id: number }> }>) {
+/** Where the next read of a list starts: a list answer's `next` cursor (record lists), or an offset (the directory). */
+export interface ReadFrom {
+  offset: number;
+  after?: string;
+}
+
+/**
+ * Every id of a list, read page by page (100 a read) up to the bulk limit; `readPage` reads one page from where
+ * the last one ended. A list that answers a `next` cursor is walked with it, so each read costs what the first does.
+ */
+export async function collectIds(
+  readPage: (limit: number, from: ReadFrom) => Promise<{ items: ReadonlyArray<{ id: number }>; next?: string | null }>,
+) {
   const ids: number[] = [];
-  for (let offset = 0; ids.length < MAX_BULK_IDS; offset += 100) {
-    const page = await readPage(100, offset);
+  let from: ReadFrom = { offset: 0 };
+  while (ids.length < MAX_BULK_IDS) {
+    const page = await readPage(100, from);
     ids.push(...page.items.map((item) => item.id));
-    if (page.items.length < 100) break;
+    if (page.items.length < 100 || page.next === null) break;
+    from = page.next === undefined ? { offset: from.offset + 100 } : { offset: 0, after: page.next };
   }
   return ids;
 }
 
-/** Every id matching a record list's search and filter (at most the bulk limit). */
+/** Every id matching a record list's search and filter (at most the bulk limit), walked with the list's cursor. */
 export function matchingRecordIds(kind: RecordType, search: string): Promise<number[]> {
   const read = readListQuery(kind, new URLSearchParams(search), 'page');
   if (!read.ok) return Promise.reject(new Error(read.message));
-  return collectIds((limit, offset) => dataSource(null).listRecords(kind, { ...read.query, limit, offset }));
+  const { after: _after, before: _before, ...query } = read.query;
+  return collectIds((limit, from) => dataSource(null).listRecords(kind, { ...query, limit, ...from }));
 }
 
 /**

@@ -151,7 +151,7 @@ export function Component() {
   const listed = withoutBlanks({ ...filters, sort: params.sort, dir: params.dir });
   const exportHref = (ids?: readonly number[]) => withQuery('/api/export/contacts', { ...listed, ids: ids?.join(',') });
   const matchingIds = () =>
-    collectIds((limit, offset) => dataSource(null).contactsDirectory({ ...listed, limit: String(limit), offset: String(offset) }));
+    collectIds((limit, { offset }) => dataSource(null).contactsDirectory({ ...listed, limit: String(limit), offset: String(offset) }));
   return (
     <div className="page records-list">
       <div className="page-header">

@@ -102,12 +102,26 @@ const querySort = <K extends RecordType>(kind: K) => {
   return optionalWord(keys, `sort must be one of: ${keys.join(', ')}`).transform((v): SortOf<K> => v ?? DEFAULT_SORT);
 };
 
+/** A cursor from a list's answer (`next`, `prev`): opaque URL-safe text, checked in full by the list service. */
+const MAX_CURSOR_LENGTH = 4100;
+const queryCursor = (param: string) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    text(`${param} must be a cursor from a list's answer`)
+      .max(MAX_CURSOR_LENGTH, `${param} must be a cursor from a list's answer`)
+      .regex(/^[A-Za-z0-9_.-]+$/, `${param} must be a cursor from a list's answer`)
+      .optional(),
+  );
+
 const baseListQuery = <K extends RecordType>(kind: K) => ({
   q: queryText,
   sort: querySort(kind),
   dir: optionalWord(SORT_DIRECTIONS, `dir must be one of: ${SORT_DIRECTIONS.join(', ')}`),
   limit: queryInt('limit', 1, MAX_LIMIT, PAGE_SIZE),
   offset: queryInt('offset', 0, 100_000_000, 0),
+  /** The page after (or before) the row a cursor names, in place of `offset`. */
+  after: queryCursor('after'),
+  before: queryCursor('before'),
 });
 
 /** Query parameters of each list endpoint (all optional strings in the URL). Unknown parameters are ignored. */
