@@ -143,9 +143,24 @@ describe('pacer users and pacer db', () => {
     await t.db('record_counts').delete();
     await t.db('record_search_grams').delete();
     await t.db('payment_totals').delete();
+    await t.db('record_search_docs').delete();
     const res = await run('db', 'reindex');
     expect(res.code).toBe(0);
-    expect(res.out).toContain('Search index and counts rebuilt.');
+    expect(res.out).toMatch(/^Search index and counts rebuilt in \d+\.\d s\.\n$/);
+    // Progress on stderr (not a terminal here: whole lines): each phase with rows done of the total, the rate, and
+    // the time it took once finished.
+    expect(res.err).toMatch(/^events: documents: 0 of 8 \(0 %\), 0\/s$/m);
+    expect(res.err).toMatch(/^events: documents: 8 of 8 \(100 %\), [\d,]+\/s in \d+\.\d s$/m);
+    expect(res.err).toMatch(/^contacts: postings: ([\d,]+) of \1 \(100 %\), [\d,]+\/s in \d+\.\d s$/m);
+    expect(res.err).toMatch(/^payment totals: 1 of 1 \(100 %\)/m);
+    // Search works on the rebuilt index: a substring of a record's name, and of a contact's.
+    const found = await run('export', 'events', '--q', 'harbour half');
+    expect(found.code).toBe(0);
+    expect(found.out).toContain('Sydney Harbour Half Marathon');
+    expect(found.out.trim().split('\n')).toHaveLength(2);
+    const contact = (await t.db('contacts').first('lastName')) as { lastName: string };
+    const contacts = await run('export', 'contacts', '--q', contact.lastName.slice(1).toUpperCase());
+    expect(contacts.out).toContain(contact.lastName);
     const totals = (await t.db('record_counts').where({ bucket: 'all' }).pluck('total')) as Array<number | string>;
     // The six record types and the demo's 30 contacts.
     expect(totals.map(Number).sort((a, b) => a - b)).toEqual([4, 5, 5, 6, 6, 8, 30]);
