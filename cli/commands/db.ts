@@ -18,8 +18,8 @@ const seconds = (ms: number) =>
  * Shows a rebuild's progress on stderr: the phase, rows done of the total, the rate and the time left; one updating
  * line on a terminal, a line every few seconds otherwise, and a line when each phase ends.
  */
-function reindexProgress(io: CliIO, now: () => number = Date.now) {
-  const started = now();
+export function reindexProgress(stderr: CliIO['stderr']) {
+  const started = Date.now();
   let phase = '';
   let phaseStarted = started;
   let lastShown = 0;
@@ -32,29 +32,29 @@ function reindexProgress(io: CliIO, now: () => number = Date.now) {
     return `${phase}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}${percent}, ${Math.round(rate).toLocaleString('en')}/s${left}`;
   };
   const show = (line: string) => {
-    if (io.stderr.isTTY) io.stderr.write(`\r${line.padEnd(lastLine.length)}`);
-    else io.stderr.write(`${line}\n`);
+    if (stderr.isTTY) stderr.write(`\r${line.padEnd(lastLine.length)}`);
+    else stderr.write(`${line}\n`);
     lastLine = line;
   };
   return {
     update(progress: RebuildProgress) {
-      const at = now();
+      const at = Date.now();
       if (progress.phase !== phase) {
-        if (io.stderr.isTTY && lastLine) io.stderr.write('\n');
+        if (stderr.isTTY && lastLine) stderr.write('\n');
         phase = progress.phase;
         phaseStarted = at;
         lastLine = '';
         lastShown = 0;
       }
       const finished = progress.done >= progress.total;
-      if (finished || at - lastShown >= (io.stderr.isTTY ? REDRAW_EVERY_MS : LOG_EVERY_MS)) {
+      if (finished || at - lastShown >= (stderr.isTTY ? REDRAW_EVERY_MS : LOG_EVERY_MS)) {
         show(`${describe(progress, at)}${finished ? ` in ${seconds(at - phaseStarted)}` : ''}`);
         lastShown = at;
       }
     },
     done() {
-      if (io.stderr.isTTY && lastLine) io.stderr.write('\n');
-      return seconds(now() - started);
+      if (stderr.isTTY && lastLine) stderr.write('\n');
+      return seconds(Date.now() - started);
     },
   };
 }
@@ -95,7 +95,7 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
   db.command('reindex')
     .description('Rebuild the search index (records and contacts), the record counts and the payment totals from the rows (a repair tool)')
     .action(async () => {
-      const progress = reindexProgress(io);
+      const progress = reindexProgress(io.stderr);
       await withContext(io, async (ctx) => {
         await rebuildDerivedData(ctx.db, undefined, { onProgress: (step) => progress.update(step) });
         progress.update({ phase: 'payment totals', done: 0, total: 1 });
