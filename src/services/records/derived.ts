@@ -407,6 +407,8 @@ async function buildKind(
   const postings = new PostingCollector();
   let lastId = 0;
   let done = 0;
+  // One batch of documents is written while the next is read and made.
+  let writing: Promise<void> = Promise.resolve();
   options.onProgress?.({ phase: `${name}: documents`, done, total });
   for (;;) {
     const rows = (await db(definition.table)
@@ -414,6 +416,7 @@ async function buildKind(
       .orderBy('id')
       .limit(5000)
       .select(['id', ...definition.derivedColumns])) as RawRow[];
+    await writing;
     if (rows.length === 0) break;
     const docs: RawRow[] = [];
     for (const row of rows) {
@@ -424,7 +427,9 @@ async function buildKind(
       totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);
       for (const bucket of doc.buckets) totals.set(bucket, (totals.get(bucket) ?? 0) + 1);
     }
-    await target.writeDocs(docs);
+    writing = target.writeDocs(docs);
+    // Awaited before the next batch, or above once the rows run out; until then a failure must not go unhandled.
+    writing.catch(() => undefined);
     lastId = Number(rows[rows.length - 1]!.id);
     done += rows.length;
     options.onProgress?.({ phase: `${name}: documents`, done, total: Math.max(total, done) });
