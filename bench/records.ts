@@ -211,6 +211,7 @@ async function main() {
       compareEvents: COMPARE_EVENTS,
       compareDatabaseUrl: process.env.COMPARE_DATABASE_URL ?? databaseUrlFor(COMPARE_EVENTS),
       seconds: SECONDS,
+      only: ONLY,
       load: loadAverage,
       startProduct: async (databaseUrl) => {
         const env = {

@@ -30,6 +30,8 @@ export interface ScaleBench {
   compareEvents: number;
   compareDatabaseUrl: string;
   seconds: number;
+  /** Words picking the requests measured (`--only`), or all of them. */
+  only?: readonly string[];
   load(): string;
   /** Starts the built server on a database and signs the benchmark's user in. */
   startProduct(databaseUrl: string): Promise<Product>;
@@ -109,6 +111,7 @@ export async function compareScale(bench: ScaleBench): Promise<void> {
 
   const [big, little] = [await bench.startProduct(bench.databaseUrl), await bench.startProduct(bench.compareDatabaseUrl)];
   try {
+    // The term is chosen on the large database (the data are generated alike at both sizes): one term for both.
     const common = await onePercentTerm({ origin: big.origin, cookie: big.cookie, events: bench.events });
     const targets: Array<{ title: string; path: (firstId: number) => string }> = [
       { title: 'GET /api/events (list API, page 1)', path: () => '/api/events' },
@@ -120,6 +123,7 @@ export async function compareScale(bench: ScaleBench): Promise<void> {
       { title: 'GET /events (list page)', path: () => '/events' },
       { title: 'GET /events/{id} (detail)', path: (firstId) => `/events/${firstId}` },
     ];
+    const picked = targets.filter((target) => !bench.only || bench.only.some((word) => target.title.toLowerCase().includes(word)));
     const large = bench.events.toLocaleString('en');
     const smallName = bench.compareEvents.toLocaleString('en');
     console.log(
@@ -131,7 +135,7 @@ export async function compareScale(bench: ScaleBench): Promise<void> {
     ];
     const figure = (m: Latency) =>
       `${m.reqPerSec.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.failures ? `, ${m.failures} FAILED` : ''}`;
-    for (const target of targets) {
+    for (const target of picked) {
       const run = async (product: Product, firstId: number) => {
         const url = product.origin + target.path(firstId);
         await bench.measure(url, product.cookie, undefined, 2);
