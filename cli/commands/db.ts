@@ -25,6 +25,8 @@ export function reindexProgress(stderr: CliIO['stderr']) {
   let lastShown = 0;
   let lastLine = '';
   const describe = ({ done, total }: RebuildProgress, at: number) => {
+    // A phase of one step (the swap, the payment totals) has no rows to count.
+    if (total <= 1) return done >= total ? phase : `${phase}…`;
     const elapsed = Math.max(at - phaseStarted, 1);
     const rate = (done * 1000) / elapsed;
     const left = rate > 0 && total > done ? `, about ${seconds(((total - done) / rate) * 1000)} left` : '';
