@@ -8,6 +8,9 @@
  *   --events N        events to seed (default 100,000; 1,000,000 works), contacts twice that
  *   --only A,B        measure only the targets whose title contains one of these words (e.g. `--only detail`);
  *                     `search` or `export` picks the work-surface figures (bench/work-surface.ts)
+ *   --compare-to-events M   the scale comparison instead (bench/scale.ts): the list API, search, list and detail page
+ *                     on this database and on the one of M events (read only, never filled), the ratio N ÷ M of
+ *                     each, and the database size per 100,000 events
  *   DATABASE_URL      default mysql://root@127.0.0.1:3306/pacer_bench (…_e<N> for other volumes); created if missing
  *   BENCH_SECONDS     seconds per measurement (default 10)
  *   BENCH_REFILL=1    drop and refill even when the database already holds the expected rows
@@ -30,6 +33,7 @@ import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import { fill, places, volumesFor, type Volumes } from './fill.js';
 import { firstLoadOf, type FirstLoad } from './first-load.js';
 import { workSurfaceRows } from './work-surface.js';
+import { compareScale, progressLogger } from './scale.js';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AutocannonResult {
@@ -53,11 +57,15 @@ type Autocannon = (
 ) => unknown;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const { values: args } = parseArgs({ options: { events: { type: 'string' }, only: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { events: { type: 'string' }, only: { type: 'string' }, 'compare-to-events': { type: 'string' } },
+});
 const EVENTS = Number(args.events ?? 100_000);
 if (!Number.isInteger(EVENTS) || EVENTS < 1000) throw new Error('--events must be a whole number of at least 1000');
 const VOLUMES = volumesFor(EVENTS);
-const DATABASE_URL = process.env.DATABASE_URL ?? `mysql://root@127.0.0.1:3306/pacer_bench${EVENTS === 100_000 ? '' : `_e${EVENTS}`}`;
+const databaseUrlFor = (events: number) => `mysql://root@127.0.0.1:3306/pacer_bench${events === 100_000 ? '' : `_e${events}`}`;
+const DATABASE_URL = process.env.DATABASE_URL ?? databaseUrlFor(EVENTS);
+const COMPARE_EVENTS = args['compare-to-events'] === undefined ? undefined : Number(args['compare-to-events']);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
 const BENCH_EMAIL = 'bench@example.org';
@@ -195,7 +203,7 @@ async function main() {
     await fill(ctx.db, VOLUMES);
     console.log(`  records inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     started = Date.now();
-    await rebuildDerivedData(ctx.db);
+    await rebuildDerivedData(ctx.db, undefined, { onProgress: progressLogger() });
     console.log(`  search index and counts built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } else {
     console.log('Database already holds the benchmark volumes (BENCH_REFILL=1 to refill).');
@@ -215,6 +223,30 @@ async function main() {
 
   // Measure what we ship: the built server (production React and react-router) in its own process.
   await run(process.execPath, ['esbuild.config.mjs']);
+  if (COMPARE_EVENTS !== undefined) {
+    await compareScale({
+      events: EVENTS,
+      databaseUrl: DATABASE_URL,
+      compareEvents: COMPARE_EVENTS,
+      compareDatabaseUrl: process.env.COMPARE_DATABASE_URL ?? databaseUrlFor(COMPARE_EVENTS),
+      seconds: SECONDS,
+      only: ONLY,
+      load: loadAverage,
+      startProduct: async (databaseUrl) => {
+        const env = {
+          DATABASE_URL: databaseUrl,
+          SESSION_SECRET: config.sessionSecret,
+          COOKIE_SECURE: 'false',
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+        };
+        const product = await startServer('pacer', [process.execPath, 'dist/server.js'], env, '/readyz');
+        return { origin: product.origin, cookie: await signIn(product.origin), stop: () => stop(product.child) };
+      },
+      measure: (url, cookie, terms, seconds) => measure(url, { cookie }, { title: 'scale', path: new URL(url).pathname, terms }, seconds),
+    });
+    return;
+  }
   const env = { DATABASE_URL, SESSION_SECRET: config.sessionSecret, COOKIE_SECURE: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   const product = await startServer('pacer', [process.execPath, 'dist/server.js'], env, '/readyz');
   const limit =
@@ -223,21 +255,7 @@ async function main() {
       : null;
   if (!limit) console.log('The limit server speaks MySQL/MariaDB only: on SQLite the figures come without a limit.');
   try {
-    const login = await fetch(`${product.origin}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: product.origin },
-      body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
-    });
-    if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-    const sessionCookie = login.headers
-      .getSetCookie()
-      .map((header) => header.split(';')[0])
-      .join('; ');
-    // Requests carry what a returning browser carries: the session and the cookie saying it has the stylesheet
-    // cached (a browser's first page carries the stylesheet inline and sets it; later pages link to the file).
-    const firstPage = await fetch(`${product.origin}/`, { headers: { cookie: sessionCookie } });
-    await firstPage.text();
-    const cookie = [sessionCookie, ...firstPage.headers.getSetCookie().map((header) => header.split(';')[0])].join('; ');
+    const cookie = await signIn(product.origin);
 
     // 200 different five-letter fragments of place names (each in roughly 0.2–1 % of events), one per request.
     const terms = Array.from({ length: 200 }, (_, i) => {
@@ -356,6 +374,25 @@ async function main() {
   } finally {
     for (const server of [product, limit]) if (server) await stop(server.child);
   }
+}
+
+/** Signs the benchmark's user in and answers the session cookie. */
+async function signIn(origin: string): Promise<string> {
+  const login = await fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  const sessionCookie = login.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ');
+  // Requests carry what a returning browser carries: the session and the cookie saying it has the stylesheet
+  // cached (a browser's first page carries the stylesheet inline and sets it; later pages link to the file).
+  const firstPage = await fetch(`${origin}/`, { headers: { cookie: sessionCookie } });
+  await firstPage.text();
+  return [sessionCookie, ...firstPage.headers.getSetCookie().map((header) => header.split(';')[0])].join('; ');
 }
 
 function run(command: string, commandArgs: string[]): Promise<void> {

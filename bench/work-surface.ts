@@ -38,15 +38,18 @@ function rssOf(pid: number): number {
 }
 
 /** How many events a search finds (the event group's total). */
-async function eventsMatching(bench: WorkSurfaceBench, term: string): Promise<number> {
+async function eventsMatching(bench: SearchingBench, term: string): Promise<number> {
   const res = await fetch(`${bench.origin}/api/search?q=${encodeURIComponent(term)}`, { headers: { cookie: bench.cookie } });
   if (res.status !== 200) throw new Error(`search ${term}: status ${res.status}`);
   const body = (await res.json()) as { groups: Array<{ type: string; total: number }> };
   return body.groups.find((group) => group.type === 'event')!.total;
 }
 
+/** What finding the search terms needs: a server, its session and the events seeded. */
+type SearchingBench = Pick<WorkSurfaceBench, 'origin' | 'cookie' | 'events'>;
+
 /** Of fragments of the seeded place names, the one found in the number of events nearest 1 % of them. */
-async function onePercentTerm(bench: WorkSurfaceBench): Promise<{ term: string; total: number }> {
+export async function onePercentTerm(bench: SearchingBench): Promise<{ term: string; total: number }> {
   const goal = bench.events / 100;
   const candidates = new Set<string>();
   for (const place of places.slice(0, 40)) {
@@ -105,6 +108,9 @@ async function exportByCli(bench: WorkSurfaceBench) {
   }
 }
 
+/** One influencer's handle, the rare search term: none of its grams but the digits is in another type's documents. */
+export const RARE_TERM = 'runner_4321';
+
 /** Measures the figures and answers them as rows of bench/records.ts's table (request, Pacer, limit, ratio, goal). */
 export async function workSurfaceRows(bench: WorkSurfaceBench, load: () => string): Promise<string[]> {
   const rows: string[] = [];
@@ -129,11 +135,9 @@ export async function workSurfaceRows(bench: WorkSurfaceBench, load: () => strin
   );
 
   const common = await onePercentTerm(bench);
-  // One influencer's handle: none of its grams but the digits is in another type's documents.
-  const rare = 'runner_4321';
   for (const [title, term, limit] of [
     [`GET /api/search, a term in ~1 % of events ("${common.term}", ${common.total} events)`, common.term, 100],
-    [`GET /api/search, a rare term ("${rare}")`, rare, 30],
+    [`GET /api/search, a rare term ("${RARE_TERM}")`, RARE_TERM, 30],
   ] as const) {
     const url = `${bench.origin}/api/search?q=${encodeURIComponent(term)}`;
     await bench.measure(url, 2);

@@ -1,10 +1,65 @@
 import type { CommandRegistrar } from '../program.js';
-import { withContext } from '../runtime.js';
+import { withContext, type CliIO } from '../runtime.js';
 import { migrationStatus, rollbackLast } from '@db/migrate.js';
 import { migrateToLatest } from '@services/schema.js';
 import { seedDemoData } from '@seeds/demo.js';
 import { rebuildPaymentTotals } from '@services/payments/totals.js';
-import { rebuildDerivedData } from '@services/records/derived.js';
+import { rebuildDerivedData, type RebuildProgress } from '@services/records/derived.js';
+
+/** Seconds between progress lines when stderr is not a terminal (a log file, CI). */
+const LOG_EVERY_MS = 5000;
+/** How often the terminal's progress line is redrawn. */
+const REDRAW_EVERY_MS = 200;
+
+const seconds = (ms: number) =>
+  ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Shows a rebuild's progress on stderr: the phase, rows done of the total, the rate and the time left; one updating
+ * line on a terminal, a line every few seconds otherwise, and a line when each phase ends.
+ */
+export function reindexProgress(stderr: CliIO['stderr']) {
+  const started = Date.now();
+  let phase = '';
+  let phaseStarted = started;
+  let lastShown = 0;
+  let lastLine = '';
+  const describe = ({ done, total }: RebuildProgress, at: number) => {
+    // A phase of one step (the swap, the payment totals) has no rows to count.
+    if (total <= 1) return done >= total ? phase : `${phase}…`;
+    const elapsed = Math.max(at - phaseStarted, 1);
+    const rate = (done * 1000) / elapsed;
+    const left = rate > 0 && total > done ? `, about ${seconds(((total - done) / rate) * 1000)} left` : '';
+    const percent = total > 0 ? ` (${Math.floor((done / total) * 100)} %)` : '';
+    return `${phase}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}${percent}, ${Math.round(rate).toLocaleString('en')}/s${left}`;
+  };
+  const show = (line: string) => {
+    if (stderr.isTTY) stderr.write(`\r${line.padEnd(lastLine.length)}`);
+    else stderr.write(`${line}\n`);
+    lastLine = line;
+  };
+  return {
+    update(progress: RebuildProgress) {
+      const at = Date.now();
+      if (progress.phase !== phase) {
+        if (stderr.isTTY && lastLine) stderr.write('\n');
+        phase = progress.phase;
+        phaseStarted = at;
+        lastLine = '';
+        lastShown = 0;
+      }
+      const finished = progress.done >= progress.total;
+      if (finished || at - lastShown >= (stderr.isTTY ? REDRAW_EVERY_MS : LOG_EVERY_MS)) {
+        show(`${describe(progress, at)}${finished ? ` in ${seconds(at - phaseStarted)}` : ''}`);
+        lastShown = at;
+      }
+    },
+    done() {
+      if (stderr.isTTY && lastLine) stderr.write('\n');
+      return seconds(Date.now() - started);
+    },
+  };
+}
 
 export const registerDbCommands: CommandRegistrar = (program, io) => {
   const db = program.command('db').description('Database schema and demo data');
@@ -42,11 +97,14 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
   db.command('reindex')
     .description('Rebuild the search index (records and contacts), the record counts and the payment totals from the rows (a repair tool)')
     .action(async () => {
+      const progress = reindexProgress(io.stderr);
       await withContext(io, async (ctx) => {
-        await rebuildDerivedData(ctx.db);
+        await rebuildDerivedData(ctx.db, undefined, { onProgress: (step) => progress.update(step) });
+        progress.update({ phase: 'payment totals', done: 0, total: 1 });
         await rebuildPaymentTotals(ctx.db);
+        progress.update({ phase: 'payment totals', done: 1, total: 1 });
       });
-      io.stdout.write('Search index and counts rebuilt.\n');
+      io.stdout.write(`Search index and counts rebuilt in ${progress.done()}.\n`);
     });
 
   db.command('seed')

@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reindexProgress } from '@cli/commands/db.js';
 import { runCli } from '@cli/program.js';
 import type { CliIO } from '@cli/runtime.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -143,9 +144,24 @@ describe('pacer users and pacer db', () => {
     await t.db('record_counts').delete();
     await t.db('record_search_grams').delete();
     await t.db('payment_totals').delete();
+    await t.db('record_search_docs').delete();
     const res = await run('db', 'reindex');
     expect(res.code).toBe(0);
-    expect(res.out).toContain('Search index and counts rebuilt.');
+    expect(res.out).toMatch(/^Search index and counts rebuilt in \d+\.\d s\.\n$/);
+    // Progress on stderr (not a terminal here: whole lines): each phase with rows done of the total, the rate, and
+    // the time it took once finished.
+    expect(res.err).toMatch(/^events: documents: 0 of 8 \(0 %\), 0\/s$/m);
+    expect(res.err).toMatch(/^events: documents: 8 of 8 \(100 %\), [\d,]+\/s in \d+\.\d s$/m);
+    expect(res.err).toMatch(/^contacts: postings: ([\d,]+) of \1 \(100 %\), [\d,]+\/s in \d+\.\d s$/m);
+    expect(res.err).toMatch(/^payment totals in \d+\.\d s$/m);
+    // Search works on the rebuilt index: a substring of a record's name, and of a contact's.
+    const found = await run('export', 'events', '--q', 'harbour half');
+    expect(found.code).toBe(0);
+    expect(found.out).toContain('Sydney Harbour Half Marathon');
+    expect(found.out.trim().split('\n')).toHaveLength(2);
+    const contact = (await t.db('contacts').first('lastName')) as { lastName: string };
+    const contacts = await run('export', 'contacts', '--q', contact.lastName.slice(1).toUpperCase());
+    expect(contacts.out).toContain(contact.lastName);
     const totals = (await t.db('record_counts').where({ bucket: 'all' }).pluck('total')) as Array<number | string>;
     // The six record types and the demo's 30 contacts.
     expect(totals.map(Number).sort((a, b) => a - b)).toEqual([4, 5, 5, 6, 6, 8, 30]);
@@ -153,6 +169,22 @@ describe('pacer users and pacer db', () => {
     // The demo's three pending payments.
     const awaiting = (await t.db('payment_totals').where({ bucket: 'awaiting' }).first()) as { payments: number; cents: number | string };
     expect([Number(awaiting.payments), Number(awaiting.cents)]).toEqual([3, 644900]);
+  });
+
+  it('redraws one progress line on a terminal, ending each phase on its own line', () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true });
+    let written = '';
+    terminal.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const progress = reindexProgress(terminal);
+    progress.update({ phase: 'events: documents', done: 0, total: 2 });
+    progress.update({ phase: 'events: documents', done: 2, total: 2 });
+    progress.update({ phase: 'swapping in the new index', done: 0, total: 1 });
+    progress.update({ phase: 'swapping in the new index', done: 1, total: 1 });
+    progress.done();
+    const lines = written.split('\n');
+    expect(lines[0]).toMatch(/^\revents: documents: 0 of 2 \(0 %\), 0\/s\revents: documents: 2 of 2 \(100 %\), [\d,]+\/s in \d+\.\d s$/);
+    expect(lines[1]).toMatch(/^\rswapping in the new index… *\rswapping in the new index in \d+\.\d s *$/);
+    expect(lines[2]).toBe('');
   });
 
   it('rolls back the last batch', async () => {

@@ -103,6 +103,50 @@ describe('maintained search and counts', () => {
     );
   });
 
+  it('leaves the index as it was when a rebuild fails midway, and search keeps answering from it', async () => {
+    const [id] = (await importEvents(database.db, [{ eventName: 'Mandurah Midway Run', locationState: 'WA' }])) as [number];
+    const before = await derivedSnapshot(database.db);
+    const failAtPostings = {
+      onProgress: ({ phase }: { phase: string }) => {
+        if (phase === 'events: postings') throw new Error('interrupted');
+      },
+    };
+    await expect(rebuildDerivedData(database.db, undefined, failAtPostings)).rejects.toThrow('interrupted');
+    expect(await derivedSnapshot(database.db)).toEqual(before);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'midway' }))).items.map((e) => e.id)).toEqual([id]);
+    // The next rebuild completes over whatever the failed one left behind.
+    await rebuildDerivedData(database.db);
+    expect(await derivedSnapshot(database.db)).toEqual(before);
+  });
+
+  it('keeps writes made while a rebuild reads the rows', async () => {
+    const [kept, deleted] = (await importEvents(database.db, [{ eventName: 'Bunbury Steady Run' }, { eventName: 'Albany Gone Run' }])) as [
+      number,
+      number,
+    ];
+    let added = 0;
+    let wrote = false;
+    await rebuildDerivedData(database.db, undefined, {
+      // Once the events have been read, and before the rebuilt index is in place, others write.
+      onProgress: ({ phase }) => {
+        if (phase !== 'events: postings' || wrote) return;
+        wrote = true;
+        // Not awaited inside the hook: on SQLite the rebuild's transaction holds the only connection until it ends.
+        void (async () => {
+          [added] = (await importEvents(database.db, [{ eventName: 'Busselton Late Run' }])) as [number];
+          await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', deleted));
+          await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [kept], { eventName: 'Bunbury Renamed Run' }));
+        })();
+      },
+    });
+    await expect.poll(() => added).toBeGreaterThan(0);
+    await expect.poll(async () => (await listRecords(ctx, 'event', listQuery('event', { q: 'run' }))).total).toBe(2);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'busselton' }))).items.map((e) => e.id)).toEqual([added]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'renamed' }))).items.map((e) => e.id)).toEqual([kept]);
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'albany' }))).total).toBe(0);
+    expect((await listRecords(ctx, 'event', listQuery('event', {}))).total).toBe(2);
+  });
+
   it('skips the reindex when a write changes no searched or counted column, and only then', async () => {
     const [id] = (await importEvents(database.db, [{ eventName: 'Esperance Run', locationState: 'WA' }])) as [number];
     const docQueries: string[] = [];

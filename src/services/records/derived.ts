@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { dialectOfDb } from '@db/knex.js';
-import { withTransaction } from '@db/transaction.js';
+import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
@@ -169,59 +170,343 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
   await applyCountDeltas(db, definition, deltas);
 }
 
-/**
- * Recomputes all derived data of the given types from their rows (after a definition change, bulk loads, repair).
- * Gram rows are inserted in primary-key order, which is what makes a bulk load into InnoDB fast.
- */
-export async function rebuildDerivedData(db: Db, kinds: readonly IndexedKind[] = INDEXED_KINDS): Promise<void> {
-  // Given a transaction (refreshDerivedData's), each kind joins it, so the rebuild and its version commit together.
-  for (const kind of kinds) await withTransaction({ db }, (trx) => rebuildKind(trx, kind));
+/** How far a rebuild has got: `done` of `total` rows (documents read, or postings written) in one phase. */
+export interface RebuildProgress {
+  phase: string;
+  done: number;
+  total: number;
 }
 
-async function rebuildKind(trx: Db, kind: IndexedKind): Promise<void> {
+export interface RebuildOptions {
+  /** Called as the rebuild moves on (often: the caller decides how often to show it). */
+  onProgress?: (progress: RebuildProgress) => void;
+}
+
+/** The search tables a rebuild writes: the live ones (in place, in a transaction) or fresh ones swapped in after. */
+interface RebuildTarget {
+  /** Writes a batch of documents. */
+  writeDocs(docs: RawRow[]): Promise<void>;
+  /** Writes a kind's postings in primary-key order, calling `written` with the number written so far. */
+  writePostings(code: number, postings: SortedPostings, written: (done: number) => void): Promise<void>;
+}
+
+/**
+ * Recomputes all derived data of the given types from their rows (after a definition change, bulk loads, repair).
+ * Rebuilding every type on MariaDB/MySQL outside a transaction (`pacer db reindex`, the benchmark's fill), the
+ * documents and postings go into fresh tables that replace the live ones in one RENAME TABLE once complete, so
+ * readers see the old index until the new one is whole, a rebuild that fails midway leaves the old one as it was,
+ * and writes made meanwhile are carried over (docs/decisions/0061-search-index-rebuild-by-swap.md). Otherwise
+ * (some types, a transaction given as refreshDerivedData does, SQLite) each type is rebuilt in place in a
+ * transaction, which commits with the caller's. Postings are written in primary-key order either way.
+ */
+export async function rebuildDerivedData(
+  db: Db,
+  kinds: readonly IndexedKind[] = INDEXED_KINDS,
+  options: RebuildOptions = {},
+): Promise<void> {
+  const everything = INDEXED_KINDS.every((kind) => kinds.includes(kind));
+  if (everything && !isTransaction(db) && dialectOfDb(db) === 'mysql') await rebuildBySwap(db, options);
+  else for (const kind of kinds) await withTransaction({ db }, (trx) => rebuildInPlace(trx, kind, options));
+}
+
+async function rebuildInPlace(trx: Knex.Transaction, kind: IndexedKind, options: RebuildOptions): Promise<void> {
   const definition = indexedDefinitionOf(kind);
   await trx(GRAMS).where({ kind: definition.code }).delete();
   await trx(DOCS).where({ kind: definition.code }).delete();
+  const target: RebuildTarget = {
+    writeDocs: (docs) => insertInChunks(trx, DOCS, docs),
+    writePostings: (code, postings, written) => insertRows(trx, GRAMS, ['kind', 'gram', 'recordId'], postings.rows(code), written),
+  };
+  const totals = await buildKind(trx, definition, target, options);
+  await replaceCounts(trx, definition, totals);
+}
+
+/** Sets a type's counts to the rebuilt totals and moves its change number on (so no remembered total outlives it). */
+async function replaceCounts(trx: Knex.Transaction, definition: IndexedDefinition, totals: Map<string, number>) {
   const changes = (await trx(COUNTS).where({ kind: definition.code, bucket: CHANGES_BUCKET }).first('total')) as
     { total: number } | undefined;
   await trx(COUNTS).where({ kind: definition.code }).delete();
+  const rows = [...totals, [CHANGES_BUCKET, Number(changes?.total ?? 0) + 1] as const];
+  await trx(COUNTS).insert(rows.map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
+}
 
-  const totals = new Map<string, number>([
-    [ALL_BUCKET, 0],
-    [CHANGES_BUCKET, Number(changes?.total ?? 0) + 1],
+/** Suffixes of the tables a swap rebuild fills and of the ones it retires. */
+const REBUILT = '_rebuilt';
+const RETIRED = '_retired';
+
+async function rebuildBySwap(db: Knex, options: RebuildOptions): Promise<void> {
+  const changesAtStart = await changeNumbers(db);
+  for (const table of [DOCS, GRAMS]) {
+    await db.raw('DROP TABLE IF EXISTS ??, ??', [table + REBUILT, table + RETIRED]);
+    await db.raw('CREATE TABLE ?? LIKE ??', [table + REBUILT, table]);
+  }
+  const write = (await localInfileAllowed(db)) ? loadRows : insertRows;
+  const target: RebuildTarget = {
+    writeDocs: (docs) =>
+      write(
+        db,
+        DOCS + REBUILT,
+        ['kind', 'recordId', 'text', 'buckets'],
+        docs.map((doc) => [doc.kind, doc.recordId, doc.text, doc.buckets] as Row),
+      ),
+    writePostings: (code, postings, written) => write(db, GRAMS + REBUILT, ['kind', 'gram', 'recordId'], postings.rows(code), written),
+  };
+  const totalsByKind = new Map<IndexedDefinition, Map<string, number>>();
+  // In code order, so each type's postings are appended after the previous type's (the primary key's order).
+  for (const definition of INDEXED_KINDS.map(indexedDefinitionOf).sort((a, b) => a.code - b.code)) {
+    totalsByKind.set(definition, await buildKind(db, definition, target, options));
+  }
+  options.onProgress?.({ phase: 'swapping in the new index', done: 0, total: 1 });
+  await db.raw('RENAME TABLE ?? TO ??, ?? TO ??, ?? TO ??, ?? TO ??', [
+    DOCS,
+    DOCS + RETIRED,
+    DOCS + REBUILT,
+    DOCS,
+    GRAMS,
+    GRAMS + RETIRED,
+    GRAMS + REBUILT,
+    GRAMS,
   ]);
-  const postings: number[] = [];
+  const changesAtSwap = await changeNumbers(db);
+  for (const [definition, totals] of totalsByKind) {
+    const moved = changesAtSwap.get(definition.code) !== changesAtStart.get(definition.code);
+    const changed = moved ? await documentsChangedMeanwhile(db, definition) : [];
+    await withTransaction({ db }, (trx) => replaceCounts(trx, definition, totals));
+    for (const part of chunks(changed, CHUNK)) await withTransaction({ db }, (trx) => reindexRows(trx, definition, part));
+  }
+  await db.raw('DROP TABLE ??, ??', [DOCS + RETIRED, GRAMS + RETIRED]);
+  options.onProgress?.({ phase: 'swapping in the new index', done: 1, total: 1 });
+}
+
+/** Every type's change number (bucket #changes), which each write that changes a document moves on. */
+async function changeNumbers(db: Knex): Promise<Map<number, number>> {
+  const rows = (await db(COUNTS).where({ bucket: CHANGES_BUCKET }).select('kind', 'total')) as Array<{
+    kind: number;
+    total: number | string;
+  }>;
+  return new Map(rows.map((row) => [Number(row.kind), Number(row.total)]));
+}
+
+/**
+ * Writes that landed while a swap rebuild ran went to the index it replaced (now retired): the records whose
+ * document there differs from the rebuilt one, to be reindexed from their rows against the new index.
+ */
+async function documentsChangedMeanwhile(db: Knex, definition: IndexedDefinition): Promise<number[]> {
+  const differing = (from: string, to: string) =>
+    db(`${from} as a`)
+      .leftJoin(`${to} as b`, function sameRecord() {
+        this.on('b.kind', '=', 'a.kind').andOn('b.recordId', '=', 'a.recordId');
+      })
+      .where('a.kind', definition.code)
+      .where((where) => where.whereNull('b.recordId').orWhereRaw('?? <> ?? OR ?? <> ??', ['a.text', 'b.text', 'a.buckets', 'b.buckets']))
+      .pluck('a.recordId') as Promise<number[]>;
+  const ids = [...(await differing(DOCS + RETIRED, DOCS)), ...(await differing(DOCS, DOCS + RETIRED))];
+  return [...new Set(ids.map(Number))];
+}
+
+type Row = ReadonlyArray<string | number>;
+type RowWriter = (
+  db: Knex,
+  table: string,
+  columns: readonly string[],
+  rows: Iterable<Row>,
+  written?: (done: number) => void,
+) => Promise<void>;
+
+/** Whether the server takes LOAD DATA LOCAL INFILE (MariaDB's default; MySQL 8 turns it off by default). */
+async function localInfileAllowed(db: Knex): Promise<boolean> {
+  const [rows] = (await db.raw('SELECT @@GLOBAL.local_infile AS allowed')) as [Array<{ allowed: number | string }>];
+  return Number(rows[0]?.allowed) === 1;
+}
+
+/** A value in LOAD DATA's default format: tab-separated, with backslash escapes. */
+const loadDataValue = (value: string | number) =>
+  typeof value === 'number'
+    ? String(value)
+    : value.replace(/[\\\t\n\r\0]/g, (ch) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' })[ch]!);
+
+/** The part of a mysql2 connection LOAD DATA LOCAL needs: the query takes the stream to send as the file. */
+interface RawMysqlConnection {
+  query(options: { sql: string; values: unknown[]; infileStreamFactory: () => Readable }, done: (error: Error | null) => void): void;
+}
+
+/** Rows sent per chunk of the LOAD DATA stream or per INSERT. */
+const ROWS_PER_WRITE = 20_000;
+
+/**
+ * Loads rows with LOAD DATA LOCAL INFILE, the fastest way rows reach InnoDB (about twice a multi-row INSERT),
+ * formatting them as the server reads the stream.
+ */
+const loadRows: RowWriter = async (db, table, columns, rows, written) => {
+  const source = rows[Symbol.iterator]();
+  let done = 0;
+  const lines = new Readable({
+    read() {
+      let text = '';
+      for (let n = 0; n < ROWS_PER_WRITE; n++) {
+        const next = source.next();
+        if (next.done) {
+          if (text) this.push(Buffer.from(text));
+          written?.(done);
+          this.push(null);
+          return;
+        }
+        text += `${next.value.map(loadDataValue).join('\t')}\n`;
+        done++;
+      }
+      written?.(done);
+      this.push(Buffer.from(text));
+    },
+  });
+  const connection = (await db.client.acquireConnection()) as RawMysqlConnection;
+  try {
+    await new Promise<void>((resolve, reject) =>
+      connection.query(
+        {
+          sql: `LOAD DATA LOCAL INFILE 'rows' INTO TABLE ?? CHARACTER SET utf8mb4 (${columns.map(() => '??').join(', ')})`,
+          values: [table, ...columns],
+          infileStreamFactory: () => lines,
+        },
+        (error) => (error ? reject(error) : resolve()),
+      ),
+    );
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+};
+
+/** The same with multi-row INSERTs, where the server refuses LOAD DATA LOCAL. */
+const insertRows: RowWriter = async (db, table, columns, rows, written) => {
+  let batch: RawRow[] = [];
+  let done = 0;
+  const flush = async () => {
+    if (batch.length) await db(table).insert(batch);
+    written?.((done += batch.length));
+    batch = [];
+  };
+  for (const row of rows) {
+    batch.push(Object.fromEntries(columns.map((column, i) => [column, row[i]])));
+    if (batch.length === insertChunk(db)) await flush();
+  }
+  await flush();
+};
+
+/**
+ * Reads a type's rows in id ranges, writes their documents as it goes and collects their postings, then writes the
+ * postings sorted by (gram, recordId). Answers the type's count buckets.
+ */
+async function buildKind(
+  db: Db,
+  definition: IndexedDefinition,
+  target: RebuildTarget,
+  options: RebuildOptions,
+): Promise<Map<string, number>> {
+  const name = definition.table;
+  const total = Number(((await db(definition.table).count({ n: '*' }).first()) as { n: number | string }).n);
+  const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
+  const postings = new PostingCollector();
   let lastId = 0;
+  let done = 0;
+  // One batch of documents is written while the next is read and made.
+  let writing: Promise<void> = Promise.resolve();
+  options.onProgress?.({ phase: `${name}: documents`, done, total });
   for (;;) {
-    const rows = (await trx(definition.table)
+    const rows = (await db(definition.table)
       .where('id', '>', lastId)
       .orderBy('id')
       .limit(5000)
       .select(['id', ...definition.derivedColumns])) as RawRow[];
+    await writing;
     if (rows.length === 0) break;
     const docs: RawRow[] = [];
     for (const row of rows) {
       const id = Number(row.id);
       const doc = documentOf(definition, row);
       docs.push({ kind: definition.code, recordId: id, text: doc.text, buckets: bucketText(doc.buckets) });
-      for (const gram of gramsOf(doc.text)) postings.push(gram, id);
+      postings.add(id, gramsOf(doc.text));
       totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);
       for (const bucket of doc.buckets) totals.set(bucket, (totals.get(bucket) ?? 0) + 1);
     }
-    await insertInChunks(trx, DOCS, docs);
+    writing = target.writeDocs(docs);
+    // Awaited before the next batch, or above once the rows run out; until then a failure must not go unhandled.
+    writing.catch(() => undefined);
     lastId = Number(rows[rows.length - 1]!.id);
+    done += rows.length;
+    options.onProgress?.({ phase: `${name}: documents`, done, total: Math.max(total, done) });
+  }
+  const sorted = postings.sorted();
+  options.onProgress?.({ phase: `${name}: postings`, done: 0, total: sorted.size });
+  await target.writePostings(definition.code, sorted, (written) =>
+    options.onProgress?.({ phase: `${name}: postings`, done: written, total: sorted.size }),
+  );
+  return totals;
+}
+
+/** A type's postings in primary-key order: for each gram ascending, its record ids ascending. */
+interface SortedPostings {
+  size: number;
+  /** The rows of record_search_grams: kind, gram, recordId. */
+  rows(code: number): Iterable<Row>;
+}
+
+/**
+ * Collects postings as records are read in id order, in typed arrays (a million events make some 100 million), and
+ * sorts them by gram with a counting sort: within a gram the ids stay in the order read, which is ascending.
+ */
+class PostingCollector {
+  private readonly slotOfGram = new Map<number, number>();
+  private readonly grams: number[] = [];
+  private readonly perSlot: number[] = [];
+  private slots = new Uint32Array(1 << 20);
+  private ids = new Uint32Array(1 << 20);
+  private length = 0;
+
+  add(recordId: number, grams: readonly number[]) {
+    if (this.length + grams.length > this.ids.length) this.grow(this.length + grams.length);
+    for (const gram of grams) {
+      let slot = this.slotOfGram.get(gram);
+      if (slot === undefined) {
+        slot = this.grams.length;
+        this.slotOfGram.set(gram, slot);
+        this.grams.push(gram);
+        this.perSlot.push(0);
+      }
+      this.perSlot[slot]! += 1;
+      this.slots[this.length] = slot;
+      this.ids[this.length++] = recordId;
+    }
   }
 
-  const order = Array.from({ length: postings.length / 2 }, (_, i) => i);
-  order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
-  const size = insertChunk(trx);
-  for (let start = 0; start < order.length; start += size) {
-    const rows = order
-      .slice(start, start + size)
-      .map((i) => ({ kind: definition.code, gram: postings[2 * i]!, recordId: postings[2 * i + 1]! }));
-    await trx(GRAMS).insert(rows);
+  private grow(needed: number) {
+    const size = Math.max(needed, this.ids.length * 2);
+    const slots = new Uint32Array(size);
+    slots.set(this.slots.subarray(0, this.length));
+    const ids = new Uint32Array(size);
+    ids.set(this.ids.subarray(0, this.length));
+    this.slots = slots;
+    this.ids = ids;
   }
-  await trx(COUNTS).insert([...totals].map(([bucket, total]) => ({ kind: definition.code, bucket, total })));
+
+  sorted(): SortedPostings {
+    const order = this.grams.map((_, slot) => slot).sort((a, b) => this.grams[a]! - this.grams[b]!);
+    const start = new Uint32Array(this.grams.length + 1);
+    const next = new Uint32Array(this.grams.length);
+    order.forEach((slot, rank) => {
+      start[rank + 1] = start[rank]! + this.perSlot[slot]!;
+      next[slot] = start[rank]!;
+    });
+    const ids = new Uint32Array(this.length);
+    for (let i = 0; i < this.length; i++) ids[next[this.slots[i]!]!++] = this.ids[i]!;
+    const gramsInOrder = order.map((slot) => this.grams[slot]!);
+    return {
+      size: this.length,
+      *rows(code) {
+        for (let rank = 0; rank < gramsInOrder.length; rank++) {
+          for (let i = start[rank]!; i < start[rank + 1]!; i++) yield [code, gramsInOrder[rank]!, ids[i]!];
+        }
+      },
+    };
+  }
 }
 
 /**

@@ -25,23 +25,18 @@ export function searchDocument(fields: ReadonlyArray<string | number | null | un
 }
 
 /**
- * A trigram as a 32-bit unsigned integer (FNV-1a over its code points). A collision only adds a candidate that
- * the exact substring check then drops, so it can never change a result.
+ * The distinct trigram keys of an already-normalised text: each trigram as a 32-bit unsigned integer (FNV-1a over
+ * its code points). A collision only adds a candidate that the exact substring check then drops, so it can never
+ * change a result.
  */
-function gramKey(codePoints: readonly number[]): number {
-  let hash = 0x811c9dc5;
-  for (const cp of codePoints) {
-    hash ^= cp;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** The distinct trigram keys of an already-normalised text. */
 export function gramsOf(normalised: string): number[] {
   const codePoints = Array.from(normalised, (ch) => ch.codePointAt(0)!);
   const keys = new Set<number>();
-  for (let i = 0; i + GRAM_LENGTH <= codePoints.length; i++) keys.add(gramKey(codePoints.slice(i, i + GRAM_LENGTH)));
+  for (let i = 0; i + GRAM_LENGTH <= codePoints.length; i++) {
+    let hash = 0x811c9dc5;
+    for (let j = i; j < i + GRAM_LENGTH; j++) hash = Math.imul(hash ^ codePoints[j]!, 0x01000193);
+    keys.add(hash >>> 0);
+  }
   return [...keys];
 }
 
