@@ -19,9 +19,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { createDatabase, dialectOf, mysqlConnection } from '@db/knex.js';
 import { CONTACT_INDEX } from '@services/records/definitions.js';
@@ -41,6 +41,16 @@ const GOAL_RATIO = 0.5;
 const GOAL_RSS_MB = 200;
 
 type Row = Record<string, unknown>;
+
+/** The part of better-sqlite3's API used here (the package ships no types). */
+interface SqliteHandle {
+  pragma(sql: string): unknown;
+  exec(sql: string): void;
+  prepare(sql: string): { all(...params: unknown[]): unknown[]; run(params: unknown[]): unknown };
+  transaction(work: () => void): () => void;
+  close(): void;
+}
+const SqliteDatabase = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => SqliteHandle;
 
 /**
  * The same few operations on either database, for the raw baselines: read rows, make an empty copy of a table (same
@@ -69,7 +79,8 @@ function* inGroups<T>(items: Iterable<T>, size: number): Generator<T[]> {
 }
 
 async function mysqlRaw(url: string): Promise<RawDatabase> {
-  const conn: Connection = await createConnection({ ...mysqlConnection(url), multipleStatements: false });
+  const { host, port, user, password, database, charset } = mysqlConnection(url);
+  const conn: Connection = await createConnection({ host, port, user, password, database, charset, dateStrings: true, timezone: 'Z' });
   return {
     async select(sql) {
       const [rows] = await conn.query(sql);
@@ -95,7 +106,7 @@ async function mysqlRaw(url: string): Promise<RawDatabase> {
 }
 
 function sqliteRaw(url: string): RawDatabase {
-  const db = new Database(path.resolve(url.slice('sqlite:'.length)));
+  const db = new SqliteDatabase(path.resolve(url.slice('sqlite:'.length)));
   db.pragma('journal_mode = WAL');
   return {
     select: (sql) => Promise.resolve(db.prepare(sql).all() as Row[]),
@@ -222,9 +233,9 @@ async function recreateDatabase(): Promise<() => Promise<void>> {
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
     return () => Promise.resolve();
   }
-  const { database, ...server } = mysqlConnection(DATABASE_URL);
+  const { host, port, user, password, database } = mysqlConnection(DATABASE_URL);
   if (!database) throw new Error('DATABASE_URL must name the benchmark database');
-  const admin = await createConnection(server);
+  const admin = await createConnection({ host, port, user, password });
   await admin.query('DROP DATABASE IF EXISTS ??', [database]);
   await admin.query('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [database]);
   return async () => {
