@@ -3,7 +3,8 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useId, useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
 import { INVOICE_STATUS_LABELS, labelOf, valueLabel } from '@shared/labels.js';
-import { INVOICE_STATUSES, PaymentInputSchema } from '@shared/schemas/payments.js';
+import { formCheck } from '@views/hooks/form-check.js';
+import { INVOICE_STATUSES } from '@shared/choices.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
@@ -12,6 +13,9 @@ import { paymentBody } from './actions.js';
 import { PostedForm } from './contact-form.js';
 import type { Payment } from '@shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
+
+/** The payment form's check: the schema the API parses payments with, loaded as the form shows. */
+const paymentCheck = formCheck(() => import('@shared/schemas/payments.js').then((schemas) => schemas.PaymentInputSchema));
 
 type TextField = 'description' | 'amount' | 'paymentType' | 'paymentDate' | 'startDate' | 'endDate' | 'invoiceNumber' | 'paymentMethod';
 
@@ -38,7 +42,7 @@ function PaymentForm({
   onClose(): void;
 }) {
   const id = useId();
-  const form = useCheckedSubmit(PaymentInputSchema, paymentBody, onClose);
+  const form = useCheckedSubmit(paymentCheck, paymentBody, onClose);
   const { errors, pending } = form;
 
   const text = (name: TextField, label: string, options: { required?: boolean; type?: string; inputMode?: 'decimal' } = {}) => (

@@ -11,8 +11,8 @@ import { Tooltip } from '../ui/tooltip.js';
 import { CommandPalette } from '../search/command-palette.js';
 import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
+import { PRODUCT_TITLE } from './product.js';
 
-export const PRODUCT_TITLE = 'Pacer CRM';
 
 /** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations, jobs. */
 export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [

@@ -1,5 +1,5 @@
 import type { ListView } from '@shared/list-query.js';
-import { DEFAULT_SORT } from '@shared/schemas/records.js';
+import { DEFAULT_SORT } from '@shared/list-options.js';
 import { withQuery } from '@views/data/source.js';
 
 /** A page URL for a list state; page 1, the default sort and empty values are left out so URLs stay short. */
