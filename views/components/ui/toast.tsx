@@ -1,5 +1,4 @@
-import * as ToastPrimitive from '@radix-ui/react-toast';
-import { useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 
 export interface ToastMessage {
   id: number;
@@ -33,33 +32,32 @@ const subscribe = (listener: () => void) => {
 
 export const TOAST_DURATION_MS = 5000;
 
+/** What the toast's view shows and how it closes the toast it shows. */
+export interface ToastViewProps {
+  message: ToastMessage | null;
+  dismiss: (id: number) => void;
+}
+
+/**
+ * The toast area. Its view (Radix's toast) is not part of any page's first load: it loads once the page has
+ * hydrated (the server renders no toast, so neither does hydration), and a toast raised before it arrived shows
+ * when it does.
+ */
 export function Toaster() {
   const message = useSyncExternalStore(
     subscribe,
     () => current,
     () => null,
   );
-  return (
-    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
-      {message && (
-        <ToastPrimitive.Root
-          key={message.id}
-          className={`toast${message.variant === 'destructive' ? ' toast-destructive' : ''}`}
-          onOpenChange={(open) => {
-            if (!open) dismiss(message.id);
-          }}
-          data-testid="toast"
-        >
-          <ToastPrimitive.Title className="toast-title">{message.title}</ToastPrimitive.Title>
-          {message.description && (
-            <ToastPrimitive.Description className="toast-description">{message.description}</ToastPrimitive.Description>
-          )}
-          <ToastPrimitive.Close className="toast-close" aria-label="Close">
-            ×
-          </ToastPrimitive.Close>
-        </ToastPrimitive.Root>
-      )}
-      <ToastPrimitive.Viewport className="toast-viewport" hotkey={['F8']} />
-    </ToastPrimitive.Provider>
-  );
+  const [View, setView] = useState<ComponentType<ToastViewProps> | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    void import('./toast-view.js').then((module) => {
+      if (mounted) setView(() => module.ToastView);
+    });
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return View ? <View message={message} dismiss={dismiss} /> : null;
 }

@@ -1,24 +1,24 @@
-import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import type { ReactElement, ReactNode } from 'react';
+import { useEffect, useState, type ComponentType, type ReactElement } from 'react';
 
-/** Tooltips open after 700 ms, and others open at once within 300 ms of one closing (spec point 9). */
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return (
-    <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300}>
-      {children}
-    </TooltipPrimitive.Provider>
-  );
+export interface TooltipProps {
+  label: string;
+  children: ReactElement;
 }
 
-export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
-  return (
-    <TooltipPrimitive.Root>
-      <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
-      <TooltipPrimitive.Portal>
-        <TooltipPrimitive.Content className="tooltip" sideOffset={4}>
-          {label}
-        </TooltipPrimitive.Content>
-      </TooltipPrimitive.Portal>
-    </TooltipPrimitive.Root>
-  );
+/**
+ * A tooltip on its child. Its view (Radix's tooltip) is not part of any page's first load: until it has loaded,
+ * after hydration, the child shows on its own (as the server rendered it).
+ */
+export function Tooltip({ label, children }: TooltipProps) {
+  const [View, setView] = useState<ComponentType<TooltipProps> | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    void import('./tooltip-view.js').then((module) => {
+      if (mounted) setView(() => module.TooltipView);
+    });
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return View ? <View label={label}>{children}</View> : children;
 }
