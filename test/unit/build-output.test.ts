@@ -25,12 +25,15 @@ const build = (...extra: string[]) =>
   run(process.execPath, ['esbuild.config.mjs', `--public=${publicDir}`, `--dist=${distDir}`, ...extra], { maxBuffer: 1 << 20 });
 
 /**
- * First-load JavaScript budgets in KB of gzip, per page. The issue's goal is 130 KB on every page; today's pages
- * still carry zod (client-side form checks, list URL parsing) and the Radix toast and tooltip in their first load,
- * so the budget is where the pages stand now, and a change that makes any page heavier fails here.
+ * First-load JavaScript budgets in KB of gzip, per page: the entry, its chunks and the page's own (what the server
+ * preloads and the browser runs before hydrating; code loaded after hydration, like the toast's and tooltip's
+ * views and the form checks' schemas, is not counted). The issue's goal is 130 KB on every page and much less on
+ * the sign-in page; the pages still carry the Radix dialog (navigation drawer, search palette) and the signed-in
+ * layout in the entry, and the detail pages their tabs and attachment cards, so the budgets are where the pages
+ * stand now (ADR 0060), and a change that makes any page heavier fails here.
  */
-const PAGE_BUDGET_KB = 202;
-const SIGN_IN_BUDGET_KB = 182;
+const PAGE_BUDGET_KB = 160;
+const SIGN_IN_BUDGET_KB = 136;
 
 const KB = 1024;
 
