@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { avatarInitials, MainLayout, NAV_ITEMS } from '@views/components/layout/main-layout.js';
 import { toast, Toaster, TOAST_DURATION_MS } from '@views/components/ui/toast.js';
 import { LoginScreen } from '@views/pages/auth/login-screen.js';
-import { StatCards } from '@views/pages/dashboard/dashboard-page.js';
+import { StatCards } from '@views/pages/dashboard/stat-cards.js';
 import { HttpError, messageOf } from '@shared/api-error.js';
 import { apiRequest } from '@views/data/http.js';
 

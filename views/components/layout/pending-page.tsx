@@ -1,7 +1,7 @@
 import { useLocation, useNavigation } from 'react-router';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import { Skeleton } from '../ui/primitives.js';
-import { StatCards } from '@views/pages/dashboard/dashboard-page.js';
+import { StatCards } from '@views/pages/dashboard/stat-cards.js';
 
 const SKELETON_CARD_COUNT = 6;
 
