@@ -1,5 +1,4 @@
 import { useCanWrite } from '@views/hooks/use-session.js';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
@@ -10,6 +9,7 @@ import { ContactForm } from './contact-form.js';
 import { openUnlessInteractive } from './contacts-tab.js';
 import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from './paths.js';
 import type { Contact } from '@shared/schemas/attachments.js';
+import { useDialogPrimitive } from '../ui/dialog.js';
 
 /**
  * The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). Its form
@@ -29,6 +29,8 @@ function ContactDialog({
   onOpenChange(open: boolean): void;
 }) {
   const close = useCallback(() => onOpenChange(false), [onOpenChange]);
+  const Dialog = useDialogPrimitive();
+  if (!Dialog) return null;
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>

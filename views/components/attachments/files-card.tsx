@@ -1,5 +1,4 @@
 import { useCanWrite } from '@views/hooks/use-session.js';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { RecordType } from '@shared/record-types.js';
@@ -10,6 +9,7 @@ import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.j
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
 import type { StoredFile } from '@shared/schemas/attachments.js';
+import { useDialogPrimitive } from '../ui/dialog.js';
 
 /** Sizes in the same words on server and browser (no locale involved, so no hydration difference). */
 export function fileSizeText(bytes: number | null): string {
@@ -41,6 +41,7 @@ function UploadFilesDialog({ ownerType, ownerId }: { ownerType: RecordType; owne
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<File[]>([]);
   const [pending, setPending] = useState(false);
+  const Dialog = useDialogPrimitive();
   const input = useRef<HTMLInputElement>(null);
 
   const add = (files: FileList | null) => {
@@ -75,6 +76,7 @@ function UploadFilesDialog({ ownerType, ownerId }: { ownerType: RecordType; owne
     await revalidator.revalidate();
   }
 
+  if (!Dialog) return <Button onClick={() => setOpen(true)}>Upload Files</Button>;
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
       <Dialog.Trigger asChild>

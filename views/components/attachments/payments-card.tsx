@@ -1,5 +1,4 @@
 import { useCanWrite } from '@views/hooks/use-session.js';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useId, useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
 import { INVOICE_STATUS_LABELS, labelOf, valueLabel } from '@shared/labels.js';
@@ -13,6 +12,7 @@ import { paymentBody } from './actions.js';
 import { PostedForm } from './contact-form.js';
 import type { Payment } from '@shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
+import { useDialogPrimitive } from '../ui/dialog.js';
 
 /** The payment form's check: the schema the API parses payments with, loaded as the form shows. */
 const paymentCheck = formCheck(() => import('@shared/schemas/payments.js').then((schemas) => schemas.PaymentInputSchema));
@@ -120,6 +120,7 @@ export function PaymentsCard({
   const format = useFormat();
   const [dialog, setDialog] = useState<{ open: boolean; payment: Payment | null }>({ open: false, payment: null });
   const setDialogOpen = useCallback((open: boolean) => setDialog((current) => ({ ...current, open })), []);
+  const Dialog = useDialogPrimitive();
   const closeDialog = useCallback(() => setDialogOpen(false), [setDialogOpen]);
   // Posts the detail page's `delete-payment` intent; the page's action deletes and its loader reads the list again.
   const deletePayment = useDeleteRecord('delete-payment');
@@ -178,6 +179,7 @@ export function PaymentsCard({
           ))}
         </ul>
       )}
+      {Dialog && (
       <Dialog.Root open={dialog.open} onOpenChange={setDialogOpen}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
@@ -193,6 +195,7 @@ export function PaymentsCard({
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
+      )}
     </Card>
   );
 }

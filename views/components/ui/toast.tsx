@@ -1,4 +1,5 @@
-import { useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { useSyncExternalStore } from 'react';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
 export interface ToastMessage {
   id: number;
@@ -32,6 +33,8 @@ const subscribe = (listener: () => void) => {
 
 export const TOAST_DURATION_MS = 5000;
 
+const loadToastView = () => import('./toast-view.js');
+
 /** What the toast's view shows and how it closes the toast it shows. */
 export interface ToastViewProps {
   message: ToastMessage | null;
@@ -49,15 +52,6 @@ export function Toaster() {
     () => current,
     () => null,
   );
-  const [View, setView] = useState<ComponentType<ToastViewProps> | null>(null);
-  useEffect(() => {
-    let mounted = true;
-    void import('./toast-view.js').then((module) => {
-      if (mounted) setView(() => module.ToastView);
-    });
-    return () => {
-      mounted = false;
-    };
-  }, []);
-  return View ? <View message={message} dismiss={dismiss} /> : null;
+  const view = useLoadedAfterHydration(loadToastView);
+  return view ? <view.ToastView message={message} dismiss={dismiss} /> : null;
 }

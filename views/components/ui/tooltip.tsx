@@ -1,4 +1,5 @@
-import { useEffect, useState, type ComponentType, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
 export interface TooltipProps {
   label: string;
@@ -9,16 +10,9 @@ export interface TooltipProps {
  * A tooltip on its child. Its view (Radix's tooltip) is not part of any page's first load: until it has loaded,
  * after hydration, the child shows on its own (as the server rendered it).
  */
+const loadTooltipView = () => import('./tooltip-view.js');
+
 export function Tooltip({ label, children }: TooltipProps) {
-  const [View, setView] = useState<ComponentType<TooltipProps> | null>(null);
-  useEffect(() => {
-    let mounted = true;
-    void import('./tooltip-view.js').then((module) => {
-      if (mounted) setView(() => module.TooltipView);
-    });
-    return () => {
-      mounted = false;
-    };
-  }, []);
-  return View ? <View label={label}>{children}</View> : children;
+  const view = useLoadedAfterHydration(loadTooltipView);
+  return view ? <view.TooltipView label={label}>{children}</view.TooltipView> : children;
 }
