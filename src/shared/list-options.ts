@@ -81,7 +81,7 @@ export type ListName = (typeof LIST_NAMES)[number];
 export const listNameOf = (type: RecordType): ListName => RECORD_TYPE_INFO[type].segment;
 
 /** Every way a list can be shown. */
-export const LIST_LAYOUTS = ['cards', 'table', 'calendar'] as const;
+const LIST_LAYOUTS = ['cards', 'table', 'calendar'] as const;
 export type ListLayout = (typeof LIST_LAYOUTS)[number];
 
 /** The ways each list can be shown, in the switch's order; the first is the default. Only events have a calendar. */

@@ -1,13 +1,5 @@
 import { ListQuerySchemas, type ListQuery } from './schemas/records.js';
-import {
-  DEFAULT_SORT,
-  defaultDirectionOf,
-  filterOf,
-  PAGE_SIZE,
-  SORT_DIRECTIONS,
-  sortKeysOf,
-  type SortDirection,
-} from './list-options.js';
+import { DEFAULT_SORT, defaultDirectionOf, filterOf, PAGE_SIZE, SORT_DIRECTIONS, sortKeysOf, type SortDirection } from './list-options.js';
 import { type RecordType } from './record-types.js';
 
 /**

@@ -3,8 +3,6 @@ import { tags } from './contacts.js';
 import { audienceId } from './integrations.js';
 import { MAX_BULK_IDS } from '../choices.js';
 
-export { MAX_BULK_IDS } from '../choices.js';
-
 const idList = z
   .array(z.union([z.number(), z.string()]), { error: 'ids must be a list of record ids' })
   .min(1, 'ids must name at least one record')

@@ -4,7 +4,7 @@ import type { Contact } from './attachments.js';
 import { PAGE_SIZE, SORT_DIRECTIONS } from './records.js';
 import { CONTACT_SORTS, type ContactSort } from '../list-options.js';
 
-export { CONTACT_SORTS, type ContactSort } from '../list-options.js';
+export type { ContactSort } from '../list-options.js';
 import { text } from './text.js';
 
 /** GET /api/contacts: every contact of every owner, searched, filtered and sorted like the record lists. */

@@ -2,13 +2,10 @@ import * as z from 'zod';
 import { THEME_CHOICES } from '../theme.js';
 import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName } from '../list-options.js';
 
-export { COMMON_LAYOUTS, layoutsOf, listNameOf, type ListLayout, type ListName } from '../list-options.js';
-
 /**
  * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
  * A stored value that no longer fits its schema (a column since removed) reads as the default.
  */
-
 
 /** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
 const TABLE_COLUMNS = {

@@ -13,7 +13,6 @@ import { ThemeToggle } from './theme-toggle.js';
 import { PRODUCT_TITLE } from './product.js';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
-
 /** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations, jobs. */
 export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/', label: 'Dashboard' },

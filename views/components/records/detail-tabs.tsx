@@ -32,15 +32,7 @@ export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
     (postedIntent && tabs.find((tab) => tab.intents?.includes(postedIntent))?.value) ??
     tabs.find((tab) => tab.value === requested)?.value ??
     tabs[0]?.value;
-  return (
-    <Tabs
-      items={tabs}
-      label="Sections"
-      defaultValue={initial}
-      className="records-tabs"
-      panelClassName="records-tab"
-    />
-  );
+  return <Tabs items={tabs} label="Sections" defaultValue={initial} className="records-tabs" panelClassName="records-tab" />;
 }
 
 /** The Payments (n), Files (n) and History tabs every detail page ends with. */

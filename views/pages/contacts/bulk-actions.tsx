@@ -113,8 +113,8 @@ function TagDialog({
           </div>
           <div className="dialog-actions">
             <Button variant="outline" disabled={pending} onClick={close}>
-                Cancel
-              </Button>
+              Cancel
+            </Button>
             <Button type="submit" disabled={pending || tags.trim() === ''}>
               {pending ? 'Saving...' : label}
             </Button>

@@ -191,7 +191,10 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   const deferredText = useDeferredValue(text);
   // The CSV parser (csv-parse, ~14 KB gzip) loads after hydration, out of the page's first load.
   const csv = useLoadedAfterHydration(loadCsvParser);
-  const parsed = useMemo(() => (deferredText.trim() === '' || !csv ? null : csv.parseImportCsv(kind, deferredText)), [csv, kind, deferredText]);
+  const parsed = useMemo(
+    () => (deferredText.trim() === '' || !csv ? null : csv.parseImportCsv(kind, deferredText)),
+    [csv, kind, deferredText],
+  );
   const blank = text.trim() === '';
 
   /**

@@ -12,12 +12,7 @@ export function Component() {
     <div className="page">
       <PageHeader backTo="/professionals" backLabel="Back to Professionals" title="Add Unpublished Professional" />
       <Alert>Professionals added here are unpublished (Draft): they are not on the content website until it syncs them.</Alert>
-      <RecordForm
-        check={professionalCheck}
-        sections={PROFESSIONAL_FORM}
-        submitLabel="Create Professional"
-        cancelTo="/professionals"
-      />
+      <RecordForm check={professionalCheck} sections={PROFESSIONAL_FORM} submitLabel="Create Professional" cancelTo="/professionals" />
     </div>
   );
 }
