@@ -26,14 +26,13 @@ const build = (...extra: string[]) =>
 
 /**
  * First-load JavaScript budgets in KB of gzip, per page: the entry, its chunks and the page's own (what the server
- * preloads and the browser runs before hydrating; code loaded after hydration, like the toast's and tooltip's
- * views and the form checks' schemas, is not counted). The issue's goal is 130 KB on every page and much less on
- * the sign-in page; the pages still carry the Radix dialog (navigation drawer, search palette) and the signed-in
- * layout in the entry, and the detail pages their tabs and attachment cards, so the budgets are where the pages
- * stand now (ADR 0060), and a change that makes any page heavier fails here.
+ * preloads and the browser runs before hydrating). Code loaded after hydration (Radix's dialog, toast and tooltip,
+ * the dialogs' forms, the form checks' schemas and zod, the CSV parser) is not counted, since no page waits for it.
+ * The issue's goal is 130 KB on every page. Signed out, every URL shows the sign-in screen; at `/` that is the entry
+ * and the dashboard's page module (React, react-dom and react-router alone are ~99 KB), and the budget holds it.
  */
-const PAGE_BUDGET_KB = 160;
-const SIGN_IN_BUDGET_KB = 136;
+const PAGE_BUDGET_KB = 130;
+const SIGN_IN_BUDGET_KB = 119;
 
 const KB = 1024;
 
@@ -85,9 +84,8 @@ describe('the production build', () => {
     });
     const overBudget = pages.filter((page) => page.kb > PAGE_BUDGET_KB).map((page) => `${page.page}: ${page.kb.toFixed(1)} KB`);
     expect(overBudget, `pages above ${PAGE_BUDGET_KB} KB gzip of first-load JavaScript`).toEqual([]);
-    // Signed out, every URL shows the sign-in screen: the entry and the dashboard's small page module.
     const signIn = pages.find((page) => page.page === '/')!;
-    expect(signIn.kb).toBeLessThanOrEqual(SIGN_IN_BUDGET_KB);
+    expect(signIn.kb, `the sign-in page (${signIn.kb.toFixed(1)} KB gzip)`).toBeLessThanOrEqual(SIGN_IN_BUDGET_KB);
   });
 
   it('imports the clients only some processes need when first used, not at the server start', () => {
