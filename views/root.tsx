@@ -10,7 +10,6 @@ import type { SessionInfo } from '@shared/session.js';
 import { MainLayout } from './components/layout/main-layout.js';
 import { usePendingPage } from './components/layout/pending-page.js';
 import { Toaster } from './components/ui/toast.js';
-import { TooltipProvider } from './components/ui/tooltip.js';
 import { Spinner } from './components/ui/primitives.js';
 import { dataSource } from './data/source.js';
 import { useSession } from './hooks/use-session.js';
@@ -30,7 +29,7 @@ export function Root() {
   // A page open to anyone with its link (the one-time "Set your password" page) renders without the gate.
   const open = useMatches().some((match) => (match.handle as { open?: boolean } | undefined)?.open);
   return (
-    <TooltipProvider>
+    <>
       {open ? (
         <Outlet />
       ) : session.user ? (
@@ -43,7 +42,7 @@ export function Root() {
         <LoginScreen />
       )}
       <Toaster />
-    </TooltipProvider>
+    </>
   );
 }
 

@@ -7,7 +7,8 @@ import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import type { AppContext } from '@services/context.js';
 import { exportContactsCsv, exportRecordsCsv, type CsvExport } from '@services/records/export.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
-import { filterParamOf, readListQuery } from '@shared/list-query.js';
+import { filterParamOf } from '@shared/list-options.js';
+import { readListQuery } from '@shared/list-query.js';
 import { RECORD_TYPES, RECORD_TYPE_INFO, recordTypeOfSegment } from '@shared/record-types.js';
 
 interface ExportOptions {

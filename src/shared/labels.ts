@@ -1,9 +1,9 @@
-import { INVOICE_STATUSES } from './schemas/payments.js';
-import { INFLUENCER_TYPES } from './schemas/records/influencer.js';
-import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from './schemas/records/professional.js';
-import { CLUB_TYPES } from './schemas/records/runclub.js';
-import { LOCATION_STATES } from './schemas/records/fields.js';
-import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS } from './schemas/records/lists.js';
+import { INVOICE_STATUSES } from './choices.js';
+import { INFLUENCER_TYPES } from './choices.js';
+import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from './choices.js';
+import { CLUB_TYPES } from './choices.js';
+import { LOCATION_STATES } from './choices.js';
+import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS } from './list-options.js';
 import { JOB_STATES, JOB_TYPES } from './schemas/jobs.js';
 
 /**

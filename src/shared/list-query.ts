@@ -1,33 +1,11 @@
-import {
-  DEFAULT_SORT,
-  defaultDirectionOf,
-  EVENT_FILTERS,
-  ListQuerySchemas,
-  PAGE_SIZE,
-  RUN_CLUB_TYPE_FILTERS,
-  SORT_DIRECTIONS,
-  sortKeysOf,
-  type ListQuery,
-  type SortDirection,
-} from './schemas/records.js';
+import { ListQuerySchemas, type ListQuery } from './schemas/records.js';
+import { DEFAULT_SORT, defaultDirectionOf, filterOf, PAGE_SIZE, SORT_DIRECTIONS, sortKeysOf, type SortDirection } from './list-options.js';
 import { type RecordType } from './record-types.js';
 
 /**
  * A record list's query, read once from a URL (docs/decisions/0016-list-state-in-the-url.md). The page loader and
  * the /api list route both call readListQuery; the parsed ListQuery then travels to the service as it is.
  */
-
-/** The list filter's parameter, named the same in page URLs and API URLs; the other lists have none. */
-const LIST_FILTERS = {
-  event: { param: 'filter', values: EVENT_FILTERS },
-  runclub: { param: 'type', values: RUN_CLUB_TYPE_FILTERS },
-} as const satisfies Partial<Record<RecordType, { param: string; values: readonly string[] }>>;
-
-const filterOf = (kind: RecordType): { param: string; values: readonly string[] } | undefined =>
-  kind === 'event' || kind === 'runclub' ? LIST_FILTERS[kind] : undefined;
-
-/** The name of a list's filter parameter ('filter' for events, 'type' for run clubs), if it has one. */
-export const filterParamOf = (kind: RecordType): string | undefined => filterOf(kind)?.param;
 
 /** What a list screen shows of its query: the search text, the filter ('' for all), the sort and the 1-based page. */
 export interface ListView {

@@ -3,9 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { avatarInitials, MainLayout, NAV_ITEMS } from '@views/components/layout/main-layout.js';
 import { toast, Toaster, TOAST_DURATION_MS } from '@views/components/ui/toast.js';
-import { TooltipProvider } from '@views/components/ui/tooltip.js';
 import { LoginScreen } from '@views/pages/auth/login-screen.js';
-import { StatCards } from '@views/pages/dashboard/dashboard-page.js';
+import { StatCards } from '@views/pages/dashboard/stat-cards.js';
 import { HttpError, messageOf } from '@shared/api-error.js';
 import { apiRequest } from '@views/data/http.js';
 
@@ -103,11 +102,9 @@ describe('main layout', () => {
 
   it('shows the title, the email, a two-letter avatar, logout and the eight navigation entries', async () => {
     inRouter(
-      <TooltipProvider>
-        <MainLayout user={user} theme="system">
-          <p>content</p>
-        </MainLayout>
-      </TooltipProvider>,
+      <MainLayout user={user} theme="system">
+        <p>content</p>
+      </MainLayout>,
     );
     expect(await screen.findByText('Pacer CRM')).toBeTruthy();
     expect(screen.getByText('jo.runner@example.org')).toBeTruthy();
@@ -125,11 +122,9 @@ describe('main layout', () => {
         {
           path: '*',
           element: (
-            <TooltipProvider>
-              <MainLayout user={user} theme="system">
-                <p>content</p>
-              </MainLayout>
-            </TooltipProvider>
+            <MainLayout user={user} theme="system">
+              <p>content</p>
+            </MainLayout>
           ),
         },
       ],
@@ -151,9 +146,11 @@ describe('main layout', () => {
 
 describe('toasts', () => {
   it('shows one toast at a time and dismisses it after 5000 ms', async () => {
+    render(<Toaster />);
+    // The toast's view loads after the page has shown (it is not part of the first load).
+    await screen.findByRole('region', { name: 'Notifications (F8)' });
     vi.useFakeTimers();
     try {
-      render(<Toaster />);
       act(() => toast({ title: 'Brand created successfully' }));
       act(() => toast({ title: 'Failed to delete brand', description: 'Server says no', variant: 'destructive' }));
       expect(screen.queryByText('Brand created successfully')).toBeNull();

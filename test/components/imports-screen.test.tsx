@@ -126,7 +126,7 @@ describe('events import screen', () => {
     type('event_id,Email\n5,a@x.example.org\n');
     expect((await screen.findByTestId('import-preview-problem')).textContent).toBe('Missing required column: website');
     fireEvent.click(button('Import Data'));
-    expect((await screen.findByTestId('toast')).textContent).toContain('Missing required column: website');
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Missing required column: website'));
     type('event_id,website\n5,x\n');
     fireEvent.click(button('Import Data'));
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Missing email column. Expected: Email or Emails'));
@@ -181,7 +181,7 @@ describe('brands import screen', () => {
     expect(screen.getByTestId('import-sample').textContent).toContain('"Fleet Feet, Inc."');
     type('Brand,First Name,Last Name,Email\n"Fleet Feet, Inc.",Jane,Doe,jane@ff.example.com\n');
     fireEvent.click(button('Import Data'));
-    expect(button('Importing...').disabled).toBe(true);
+    expect((await screen.findByRole('button', { name: 'Importing...' })).hasAttribute('disabled')).toBe(true);
     await act(async () => answer(new Response(JSON.stringify({ id: 7 }), { status: 202 })));
     // The job runs: its progress shows until it has finished.
     expect((await screen.findByTestId('job-progress-counts')).textContent).toContain('1 / 2 rows');

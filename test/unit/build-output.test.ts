@@ -25,12 +25,14 @@ const build = (...extra: string[]) =>
   run(process.execPath, ['esbuild.config.mjs', `--public=${publicDir}`, `--dist=${distDir}`, ...extra], { maxBuffer: 1 << 20 });
 
 /**
- * First-load JavaScript budgets in KB of gzip, per page. The issue's goal is 130 KB on every page; today's pages
- * still carry zod (client-side form checks, list URL parsing) and the Radix toast and tooltip in their first load,
- * so the budget is where the pages stand now, and a change that makes any page heavier fails here.
+ * First-load JavaScript budgets in KB of gzip, per page: the entry, its chunks and the page's own (what the server
+ * preloads and the browser runs before hydrating). Code loaded after hydration (Radix's dialog, toast and tooltip,
+ * the dialogs' forms, the form checks' schemas and zod, the CSV parser) is not counted, since no page waits for it.
+ * The issue's goal is 130 KB on every page. Signed out, every URL shows the sign-in screen; at `/` that is the entry
+ * and the dashboard's page module (React, react-dom and react-router alone are ~99 KB), and the budget holds it.
  */
-const PAGE_BUDGET_KB = 202;
-const SIGN_IN_BUDGET_KB = 182;
+const PAGE_BUDGET_KB = 130;
+const SIGN_IN_BUDGET_KB = 119;
 
 const KB = 1024;
 
@@ -82,9 +84,8 @@ describe('the production build', () => {
     });
     const overBudget = pages.filter((page) => page.kb > PAGE_BUDGET_KB).map((page) => `${page.page}: ${page.kb.toFixed(1)} KB`);
     expect(overBudget, `pages above ${PAGE_BUDGET_KB} KB gzip of first-load JavaScript`).toEqual([]);
-    // Signed out, every URL shows the sign-in screen: the entry and the dashboard's small page module.
     const signIn = pages.find((page) => page.page === '/')!;
-    expect(signIn.kb).toBeLessThanOrEqual(SIGN_IN_BUDGET_KB);
+    expect(signIn.kb, `the sign-in page (${signIn.kb.toFixed(1)} KB gzip)`).toBeLessThanOrEqual(SIGN_IN_BUDGET_KB);
   });
 
   it('imports the clients only some processes need when first used, not at the server start', () => {

@@ -1,7 +1,6 @@
 import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
-import { listApiSearch } from '@shared/list-query.js';
 import type { ListPage, ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
 import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
@@ -133,7 +132,10 @@ const browserDataSource: DataSource = {
   dashboard: () => read('/api/dashboard'),
   eventCalendar: (month) => read(month ? `/api/calendar/events?month=${encodeURIComponent(month)}` : '/api/calendar/events'),
   integrationsOverview: () => read('/api/integrations/overview'),
-  listRecords: (kind, query) => read(`${RECORD_TYPE_INFO[kind].apiPath}?${listApiSearch(kind, query).toString()}`),
+  listRecords: async (kind, query) => {
+    const { listApiSearch } = await import('@shared/list-query.js');
+    return read(`${RECORD_TYPE_INFO[kind].apiPath}?${listApiSearch(kind, query).toString()}`);
+  },
   getRecord: (kind, id) => read(recordPath(kind, id)),
   recordPage: (kind, id) => composeRecordPage(browserDataSource, kind, id),
   eventWordpressUrl: (eventId) => read(`${recordPath('event', eventId)}/wordpress-url`),

@@ -1,4 +1,4 @@
-import { invalidCharacterIn, isStorableText } from '../schemas/text.js';
+import { invalidCharacterIn, isStorableText } from '../storable-text.js';
 
 /**
  * The import rules both entry points share (the screens and `pacer import`): which columns a file needs, how a

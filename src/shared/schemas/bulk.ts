@@ -1,9 +1,7 @@
 import * as z from 'zod';
 import { tags } from './contacts.js';
 import { audienceId } from './integrations.js';
-
-/** Bulk actions (delete, tags, export of a selection) take at most this many ids a call. */
-export const MAX_BULK_IDS = 1000;
+import { MAX_BULK_IDS } from '../choices.js';
 
 const idList = z
   .array(z.union([z.number(), z.string()]), { error: 'ids must be a list of record ids' })

@@ -1,17 +1,14 @@
 import * as z from 'zod';
 import { CONTACT_OWNER_TYPES, type ContactOwnerType } from '../record-types.js';
 import type { Contact } from './attachments.js';
-import { PAGE_SIZE, SORT_DIRECTIONS, type SortDirection } from './records.js';
+import { PAGE_SIZE, SORT_DIRECTIONS } from './records.js';
+import { CONTACT_SORTS, type ContactSort } from '../list-options.js';
+
+export type { ContactSort } from '../list-options.js';
 import { text } from './text.js';
 
 /** GET /api/contacts: every contact of every owner, searched, filtered and sorted like the record lists. */
 
-/** Sorts of the directory and their own directions; the first is the default. `name` is last name, then first. */
-export const CONTACT_SORTS = { newest: 'desc', name: 'asc', email: 'asc', jobTitle: 'asc', updatedAt: 'desc' } as const satisfies Record<
-  string,
-  SortDirection
->;
-export type ContactSort = keyof typeof CONTACT_SORTS;
 const SORT_KEYS = Object.keys(CONTACT_SORTS) as [ContactSort, ...ContactSort[]];
 
 const word = <const T extends readonly [string, ...string[]]>(values: T, name: string) =>

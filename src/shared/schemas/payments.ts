@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { RECORD_TYPES } from '../record-types.js';
 import { blankToNull, calendarDate, ownerId } from './fields.js';
 import { text } from './text.js';
+import { INVOICE_STATUSES } from '../choices.js';
 
-export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'cancelled'] as const;
+export { INVOICE_STATUSES } from '../choices.js';
 
 /** DECIMAL(10,2): up to 8 whole digits and 2 decimals; sent as text (or a plain number) and kept exact. */
 export const MAX_AMOUNT = '99999999.99';

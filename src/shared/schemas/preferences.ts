@@ -1,30 +1,11 @@
 import * as z from 'zod';
-import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types.js';
 import { THEME_CHOICES } from '../theme.js';
+import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName } from '../list-options.js';
 
 /**
  * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
  * A stored value that no longer fits its schema (a column since removed) reads as the default.
  */
-
-/** The lists that have views and columns: the six record lists (by URL segment) and the contacts directory. */
-const LIST_NAMES = [...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment), 'contacts'] as const;
-export type ListName = (typeof LIST_NAMES)[number];
-export const listNameOf = (type: RecordType): ListName => RECORD_TYPE_INFO[type].segment;
-
-/** Every way a list can be shown. */
-const LIST_LAYOUTS = ['cards', 'table', 'calendar'] as const;
-export type ListLayout = (typeof LIST_LAYOUTS)[number];
-
-/** The ways each list can be shown, in the switch's order; the first is the default. Only events have a calendar. */
-type Layouts = readonly [ListLayout, ...ListLayout[]];
-/** The views every list has. */
-export const COMMON_LAYOUTS: Layouts = ['cards', 'table'];
-const LAYOUTS = {
-  ...(Object.fromEntries(LIST_NAMES.map((list) => [list, COMMON_LAYOUTS])) as Record<ListName, Layouts>),
-  events: LIST_LAYOUTS,
-} satisfies Record<ListName, Layouts>;
-export const layoutsOf = (list: ListName): readonly ListLayout[] => LAYOUTS[list];
 
 /** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
 const TABLE_COLUMNS = {

@@ -1,13 +1,16 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link, useLocation, useRevalidator } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
-import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { formCheck } from '@views/hooks/form-check.js';
 import { initialText } from '../records/form-fields.js';
 import { EditConflictAlert, FailureAlert } from '../records/record-form.js';
 import { Button, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import { contactBody } from './actions.js';
 import type { Contact } from '@shared/schemas/attachments.js';
 import { useCheckedSubmit } from './use-checked-submit.js';
+
+/** The contact form's check: the schema the API parses contacts with, loaded as the form shows. */
+const contactCheck = formCheck(() => import('@shared/schemas/contacts.js').then((schemas) => schemas.ContactInputSchema));
 
 /**
  * The <form> of an attachment form: on a page a <Form> posting the page's own action, in a dialog the fetcher's
@@ -82,7 +85,7 @@ export interface ContactFormProps {
 /** The contact fields (spec point 2), checked with the same schema the server uses before anything is sent. */
 export function ContactForm({ ownerType, ownerId, contact, place }: ContactFormProps) {
   const id = useId();
-  const form = useCheckedSubmit(ContactInputSchema, contactBody, 'onSaved' in place ? place.onSaved : undefined);
+  const form = useCheckedSubmit(contactCheck, contactBody, 'onSaved' in place ? place.onSaved : undefined);
   const { errors, pending } = form;
   // After an edit conflict the form keeps what was typed (a page posted without JavaScript renders it afresh).
   const shown = (form.failure?.conflict?.values ?? contact ?? {}) as Partial<Record<string, unknown>>;

@@ -1,15 +1,17 @@
 import { useCanWrite } from '@views/hooks/use-session.js';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
-import { ContactForm } from './contact-form.js';
 import { openUnlessInteractive } from './contacts-tab.js';
 import { contactDetailPath, contactEditPath, fullName, ownerDetailPath } from './paths.js';
 import type { Contact } from '@shared/schemas/attachments.js';
+import { useDialogPrimitive } from '../ui/dialog.js';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
+
+const loadContactForm = () => import('./contact-form.js');
 
 /**
  * The Add/Edit Contact dialog: creates when no contact is given, updates when one is (spec point 4). Its form
@@ -29,13 +31,17 @@ function ContactDialog({
   onOpenChange(open: boolean): void;
 }) {
   const close = useCallback(() => onOpenChange(false), [onOpenChange]);
+  const Dialog = useDialogPrimitive();
+  // The form loads with the dialog, after hydration: the card shows without it.
+  const form = useLoadedAfterHydration(loadContactForm);
+  if (!Dialog || !form) return null;
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog attachments-dialog" aria-describedby={undefined}>
           <Dialog.Title className="dialog-title">{contact ? 'Edit Contact' : 'Add Contact'}</Dialog.Title>
-          <ContactForm
+          <form.ContactForm
             key={contact?.id ?? 'new'}
             ownerType={ownerType}
             ownerId={ownerId}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useActionData, useFetcher, useNavigation } from 'react-router';
-import type { z } from 'zod';
-import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
+import type { FieldErrors } from '@shared/field-errors.js';
+import { checkSubmit, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
 import type { WriteFailure } from '../records/actions.js';
 import type { WriteDone } from './actions.js';
 
@@ -12,10 +12,11 @@ export type PostAnswer = WriteFailure | WriteDone | undefined;
  * The state of an attachment form that posts to a route action (views/components/attachments/actions.ts). On a
  * page it posts the page itself (a <Form>, so it works without JavaScript); in a dialog (`onSaved` given) it posts
  * through a fetcher and calls `onSaved` once the write went through. Before anything is sent the body is checked
- * with the schema the server uses: when that fails, the first message of each field shows and nothing is sent;
- * otherwise the messages of the server's answer show.
+ * with the schema the server uses (`check`, loaded as the form shows): when that fails, the first message of each
+ * field shows and nothing is sent; otherwise the messages of the server's answer show.
  */
-export function useCheckedSubmit(schema: z.ZodType, bodyOf: (form: FormData) => unknown, onSaved?: () => void) {
+export function useCheckedSubmit(check: FormCheck, bodyOf: (form: FormData) => unknown, onSaved?: () => void) {
+  usePreloadedCheck(check);
   const fetcher = useFetcher<PostAnswer>();
   const navigation = useNavigation();
   const pageAnswer = useActionData<PostAnswer>();
@@ -36,14 +37,8 @@ export function useCheckedSubmit(schema: z.ZodType, bodyOf: (form: FormData) => 
   }, [fetcher.state, fetcher.data, onSaved]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const parsed = schema.safeParse(bodyOf(new FormData(event.currentTarget)));
-    if (parsed.success) {
-      setChecked(null);
-      return;
-    }
     // react-router's forms do not send a submit whose default was prevented.
-    event.preventDefault();
-    setChecked(firstErrorPerField(parsed.error.issues));
+    setChecked(checkSubmit(event, check, bodyOf));
   }
 
   return { fetcher, inDialog, errors, failure, pending, onSubmit };

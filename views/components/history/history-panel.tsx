@@ -1,9 +1,6 @@
-import { useEffect, useState } from 'react';
-import { messageOf } from '@shared/api-error.js';
-import { describeEntry, HISTORY_PAGE_SIZE, type HistoryPage } from '@shared/history.js';
-import { apiRequest } from '@views/data/http.js';
-import { useFormat } from '@views/hooks/use-format.js';
-import { Button } from '../ui/primitives.js';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
+
+const loadHistoryEntries = () => import('./history-entries.js');
 
 /**
  * The History of a record, contact, payment or file (issue 13): newest first, a page at a time, each change as a
@@ -11,56 +8,12 @@ import { Button } from '../ui/primitives.js';
  * shown (a tab opened), so a detail page costs nothing more until someone looks.
  */
 export function HistoryPanel({ apiPath, noun }: { apiPath: string; noun: string }) {
-  const format = useFormat();
-  const [page, setPage] = useState(1);
-  const [state, setState] = useState<{ data: HistoryPage | null; error: string | null }>({ data: null, error: null });
-
-  useEffect(() => {
-    let current = true;
-    apiRequest<HistoryPage>('GET', `${apiPath}/history?page=${page}`).then(
-      (data) => current && setState({ data, error: null }),
-      (error: unknown) => current && setState({ data: null, error: messageOf(error, 'The history could not be loaded') }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [apiPath, page]);
-
-  const { data, error } = state;
-  const pages = data ? Math.max(1, Math.ceil(data.total / HISTORY_PAGE_SIZE)) : 1;
+  // The entries (and what reads and words them) load after hydration; until then the panel says it is loading.
+  const entries = useLoadedAfterHydration(loadHistoryEntries);
   return (
     <section className="card history-panel" aria-label="History">
       <h2 className="card-title">History</h2>
-      {error && <p role="alert">{error}</p>}
-      {!data && !error && <p className="muted">Loading history...</p>}
-      {data && data.items.length === 0 && <p className="muted">No changes recorded yet</p>}
-      {data && data.items.length > 0 && (
-        <ol className="history-list">
-          {data.items.map((entry) => (
-            <li key={entry.id} className="history-entry">
-              <time className="muted" dateTime={entry.at}>
-                {format.dateTime(entry.at)}
-              </time>
-              {describeEntry(entry, noun).map((line) => (
-                <p key={line}>{line}</p>
-              ))}
-            </li>
-          ))}
-        </ol>
-      )}
-      {data && pages > 1 && (
-        <div className="card-actions">
-          <Button variant="outline" className="btn-sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Newer
-          </Button>
-          <span className="muted">
-            Page {page} of {pages}
-          </span>
-          <Button variant="outline" className="btn-sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Older
-          </Button>
-        </div>
-      )}
+      {entries ? <entries.HistoryEntries apiPath={apiPath} noun={noun} /> : <p className="muted">Loading history...</p>}
     </section>
   );
 }

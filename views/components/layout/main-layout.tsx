@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
@@ -8,11 +7,11 @@ import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
-import { CommandPalette } from '../search/command-palette.js';
+import { SearchEntry } from '../search/search-entry.js';
 import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
-
-export const PRODUCT_TITLE = 'Pacer CRM';
+import { PRODUCT_TITLE } from './product.js';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
 /** The side navigation of spec point 1: the dashboard, the six record lists in spec order, contacts, integrations, jobs. */
 export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
@@ -86,36 +85,33 @@ async function signOut() {
   }
 }
 
+const loadNavDrawer = () => import('./nav-drawer.js');
+
 /** `theme`: the visitor's theme choice as the server read it, which the header's toggle starts from. */
 export function MainLayout({ user, theme, children }: { user: PublicUser; theme: ThemeChoice; children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
+  // The drawer (Radix's dialog) loads after hydration; a tap on the menu before that opens it once it has.
+  const drawer = useLoadedAfterHydration(loadNavDrawer);
+  const menuButton = (
+    <button type="button" className="menu-button" aria-label="Open navigation" onClick={drawer ? undefined : () => setDrawerOpen(true)}>
+      <span aria-hidden="true">☰</span>
+    </button>
+  );
   return (
     <div className="app-shell">
       <header className="app-header">
-        <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-          <Dialog.Trigger asChild>
-            <button type="button" className="menu-button" aria-label="Open navigation">
-              <span aria-hidden="true">☰</span>
-            </button>
-          </Dialog.Trigger>
-          <Dialog.Portal>
-            <Dialog.Overlay className="drawer-overlay" />
-            <Dialog.Content className="drawer" aria-describedby={undefined}>
-              <div className="drawer-header">
-                <Dialog.Title className="drawer-title">{PRODUCT_TITLE}</Dialog.Title>
-                <Dialog.Close className="btn btn-ghost" aria-label="Close navigation">
-                  ×
-                </Dialog.Close>
-              </div>
-              <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
-              {/* On a phone the header has no room for them: the drawer carries them instead. */}
-              <SettingsLinks role={user.role} className="drawer-links" />
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        {drawer ? (
+          <drawer.NavDrawer open={drawerOpen} onOpenChange={setDrawerOpen} trigger={menuButton}>
+            <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
+            {/* On a phone the header has no room for them: the drawer carries them instead. */}
+            <SettingsLinks role={user.role} className="drawer-links" />
+          </drawer.NavDrawer>
+        ) : (
+          menuButton
+        )}
         <span className="app-title">{PRODUCT_TITLE}</span>
-        <CommandPalette />
+        <SearchEntry />
         <KeyboardShortcuts />
         <div className="header-user">
           <ThemeToggle initial={theme} />

@@ -1,4 +1,4 @@
-import { LOCATION_STATES } from '@shared/schemas/records.js';
+import { LOCATION_STATES } from '@shared/choices.js';
 import { LOCATION_STATE_LABELS } from '@shared/labels.js';
 import { enumOptions, type FieldSpec } from './form-fields.js';
 

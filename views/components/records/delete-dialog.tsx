@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { Link, useActionData, useFetcher, useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
@@ -6,6 +5,7 @@ import { useCanWrite } from '@views/hooks/use-session.js';
 import { toast } from '../ui/toast.js';
 import { ActionsMenu } from '../ui/actions-menu.js';
 import { Button, ButtonLink, cx } from '../ui/primitives.js';
+import { useDialogPrimitive } from '../ui/dialog.js';
 import { deleteFields, type DeleteConfirmation } from './actions.js';
 import { editPath, type RecordConfig } from './record-config.js';
 
@@ -47,6 +47,7 @@ export function ConfirmDeleteButton({
   const asked = useActionData<DeleteConfirmation | undefined>();
   const location = useLocation();
   const canWrite = useCanWrite();
+  const Dialog = useDialogPrimitive();
   if (!canWrite) return null;
 
   // Posted without JavaScript, the delete came back as a question: ask it here, in place of the button.
@@ -82,31 +83,33 @@ export function ConfirmDeleteButton({
     }
   }
 
-  const dialog = (
+  const button = (
+    <Button
+      type={postFields ? 'submit' : 'button'}
+      variant="danger-quiet"
+      className={cx(small && 'btn-sm', menuFor && 'actions-menu-item')}
+      aria-label={ariaLabel}
+      onClick={Dialog ? undefined : () => setOpen(true)}
+    >
+      {label}
+    </Button>
+  );
+  const trigger = Dialog ? <Dialog.Trigger asChild>{button}</Dialog.Trigger> : button;
+  const triggerArea = postFields ? (
+    <form method="post" className="inline-form" onSubmit={(event) => event.preventDefault()}>
+      {Object.entries(postFields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {trigger}
+    </form>
+  ) : (
+    trigger
+  );
+  const dialog = !Dialog ? (
+    triggerArea
+  ) : (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
-      {postFields ? (
-        <form method="post" className="inline-form" onSubmit={(event) => event.preventDefault()}>
-          {Object.entries(postFields).map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
-          <Dialog.Trigger asChild>
-            <Button
-              type="submit"
-              variant="danger-quiet"
-              className={cx(small && 'btn-sm', menuFor && 'actions-menu-item')}
-              aria-label={ariaLabel}
-            >
-              {label}
-            </Button>
-          </Dialog.Trigger>
-        </form>
-      ) : (
-        <Dialog.Trigger asChild>
-          <Button variant="danger-quiet" className={cx(small && 'btn-sm', menuFor && 'actions-menu-item')} aria-label={ariaLabel}>
-            {label}
-          </Button>
-        </Dialog.Trigger>
-      )}
+      {triggerArea}
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content

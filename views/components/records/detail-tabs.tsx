@@ -1,9 +1,9 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
 import { useActionData, useSearchParams } from 'react-router';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 import { HistoryPanel } from '../history/history-panel.js';
+import { Tabs } from '../ui/tabs.js';
 
 export interface DetailTab {
   /** Its `?tab=` value, so a link can open it directly (e.g. coming back from adding a contact). */
@@ -32,22 +32,7 @@ export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
     (postedIntent && tabs.find((tab) => tab.intents?.includes(postedIntent))?.value) ??
     tabs.find((tab) => tab.value === requested)?.value ??
     tabs[0]?.value;
-  return (
-    <Tabs.Root defaultValue={initial} className="records-tabs">
-      <Tabs.List className="tabs-list" aria-label="Sections">
-        {tabs.map((tab) => (
-          <Tabs.Trigger key={tab.value} value={tab.value} className="tabs-trigger">
-            {tab.label}
-          </Tabs.Trigger>
-        ))}
-      </Tabs.List>
-      {tabs.map((tab) => (
-        <Tabs.Content key={tab.value} value={tab.value} className="records-tab">
-          {tab.content}
-        </Tabs.Content>
-      ))}
-    </Tabs.Root>
-  );
+  return <Tabs items={tabs} label="Sections" defaultValue={initial} className="records-tabs" panelClassName="records-tab" />;
 }
 
 /** The Payments (n), Files (n) and History tabs every detail page ends with. */

@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router';
-import type { z } from 'zod';
+import type { FormCheck } from '@views/hooks/form-check.js';
 import { editMissingText, NotFoundView, PageHeader } from './detail.js';
 import type { RecordData } from './loaders.js';
 import { RecordForm, type RecordFormProps } from './record-form.js';
@@ -7,7 +7,7 @@ import { detailPath, type RecordConfig } from './record-config.js';
 
 export interface EditRecordPageProps {
   config: RecordConfig;
-  schema: z.ZodType;
+  check: FormCheck;
   sections: RecordFormProps['sections'];
   /** The type as a title reads it: 'Brand', 'Media Outlet', 'Run Club'. */
   title: string;
@@ -18,7 +18,7 @@ export interface EditRecordPageProps {
 }
 
 /** The edit page of every record type (its loader is recordLoader): the prefilled form, or "does not exist". */
-export function EditRecordPage({ config, schema, sections, title, notFound, listBackLabel }: EditRecordPageProps) {
+export function EditRecordPage({ config, check, sections, title, notFound, listBackLabel }: EditRecordPageProps) {
   const { record } = useLoaderData() as RecordData<{ id: number; updatedAt: string }>;
   if (!record)
     return <NotFoundView title={notFound} message={editMissingText(config.noun)} backTo={config.listPath} backLabel={listBackLabel} />;
@@ -29,7 +29,7 @@ export function EditRecordPage({ config, schema, sections, title, notFound, list
       {/* A reload after an edit conflict loads a newer version: the form starts again from it. */}
       <RecordForm
         key={record.updatedAt}
-        schema={schema}
+        check={check}
         sections={sections}
         record={record}
         submitLabel={`Update ${title}`}

@@ -1,6 +1,6 @@
 import { replace } from 'react-router';
 import { RECORD_TYPE_INFO } from '@shared/record-types.js';
-import { listNameOf, type ListName } from '@shared/schemas/preferences.js';
+import { listNameOf, type ListName } from '@shared/list-options.js';
 import { dataSource } from '@views/data/source.js';
 import { announce, deleteRecordIntent, failed, intentAction, sameLocation, type IntentHandler } from './actions.js';
 import type { RecordConfig } from './record-config.js';

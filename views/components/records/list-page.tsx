@@ -4,13 +4,13 @@ import { Link, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Alert, EmptyState, Input } from '../ui/primitives.js';
 import type { ListView } from '@shared/list-query.js';
-import { DEFAULT_SORT, type SortDirection } from '@shared/schemas/records.js';
+import { DEFAULT_SORT, type SortDirection } from '@shared/list-options.js';
 import { listPageHref, pageCount, type PageCursor } from './list-query.js';
 import type { ListDisplay } from './loaders.js';
 import { ColumnPicker, LayoutSwitch, RecordTable, SortMenu, type ListSorting, type TableColumn } from './list-views.js';
 import { BulkBar, exportHref, matchingRecordIds, SelectBox, SelectPageBox, useSelection } from './selection.js';
 import { RECORD_TYPE_INFO, recordTypeOfSegment } from '@shared/record-types.js';
-import { layoutsOf, listNameOf } from '@shared/schemas/preferences.js';
+import { layoutsOf, listNameOf } from '@shared/list-options.js';
 
 interface FilterOption {
   value: string;

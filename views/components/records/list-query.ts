@@ -1,5 +1,5 @@
 import type { ListView } from '@shared/list-query.js';
-import { DEFAULT_SORT } from '@shared/schemas/records.js';
+import { DEFAULT_SORT } from '@shared/list-options.js';
 import { withQuery } from '@views/data/source.js';
 
 /** Where a Next or Previous link seeks from: the cursor of the row the page follows or precedes. */

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link, useNavigate } from 'react-router';
-import { COMMON_LAYOUTS, type ListLayout } from '@shared/schemas/preferences.js';
-import { defaultDirectionOf, sortKeysOf, type SortDirection } from '@shared/schemas/records.js';
+import { COMMON_LAYOUTS, type ListLayout } from '@shared/list-options.js';
+import { defaultDirectionOf, sortKeysOf, type SortDirection } from '@shared/list-options.js';
 import type { RecordType } from '@shared/record-types.js';
 import { useFormat } from '@views/hooks/use-format.js';
 

@@ -1,11 +1,11 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '@shared/api-error.js';
-import { readListQuery, type ListView } from '@shared/list-query.js';
+import type { ListView } from '@shared/list-query.js';
 import type { RecordDetail, RecordItem } from '@shared/schemas/records.js';
 import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
-import { listNameOf, type ListLayout, type ListName } from '@shared/schemas/preferences.js';
+import { listNameOf, type ListLayout, type ListName } from '@shared/list-options.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -63,6 +63,9 @@ export async function loadList<K extends RecordType>(
   display?: Promise<ListDisplay>,
 ): Promise<ListData<RecordItem<K>>> {
   const ds = dataSource(context);
+  // The list URL's rules (and zod with them) load with the first list read, not with every page (in the browser a
+  // list page's first load never runs its loader: the server's data hydrates it).
+  const { readListQuery } = await import('@shared/list-query.js');
   const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
   const pendingDisplay = display ?? listDisplayOf(ds, listNameOf(kind));
   if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay);

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Form, Link, useActionData, useLocation, useNavigation } from 'react-router';
-import type { z } from 'zod';
 import { Alert, Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
-import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
+import type { FieldErrors } from '@shared/field-errors.js';
+import { checkSubmit, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
 import type { WriteFailure } from './actions.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
 
@@ -136,8 +136,8 @@ export function EditConflictAlert({
 }
 
 export interface RecordFormProps {
-  /** The shared zod schema the API parses the same body with. */
-  schema: z.ZodType;
+  /** The check with the shared schema the API parses the same body with (loaded as the form shows). */
+  check: FormCheck;
   sections: readonly FormSection[];
   /** The record being edited (its updatedAt is the version the save carries); absent when creating. */
   record?: ({ id: number; updatedAt: string } & object) | null;
@@ -152,8 +152,9 @@ export interface RecordFormProps {
  * hydrated it first validates with the shared schema, and an invalid form is not sent at all; the messages of
  * either check show under their fields.
  */
-export function RecordForm({ schema, sections, record, submitLabel, cancelTo }: RecordFormProps) {
+export function RecordForm({ check, sections, record, submitLabel, cancelTo }: RecordFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
+  usePreloadedCheck(check);
   const navigation = useNavigation();
   const failure = useActionData<WriteFailure>();
   // The browser's own check; null once the form passed it, so the answer to the last post shows instead.
@@ -178,15 +179,9 @@ export function RecordForm({ schema, sections, record, submitLabel, cancelTo }: 
   }, [failure]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const parsed = schema.safeParse(readForm(new FormData(event.currentTarget), fields));
-    if (parsed.success) {
-      setChecked(null);
-      return;
-    }
-    event.preventDefault();
-    const next = firstErrorPerField(parsed.error.issues);
+    const next = checkSubmit(event, check, (form) => readForm(form, fields));
     setChecked(next);
-    focusFirstError(next);
+    if (next) focusFirstError(next);
   }
 
   return (

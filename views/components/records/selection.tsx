@@ -1,8 +1,9 @@
 import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useFetcher, useLocation } from 'react-router';
-import { readListQuery, filterParamOf, type ListView } from '@shared/list-query.js';
-import { MAX_BULK_IDS } from '@shared/schemas/bulk.js';
-import { DEFAULT_SORT } from '@shared/schemas/records.js';
+import type { ListView } from '@shared/list-query.js';
+import { filterParamOf } from '@shared/list-options.js';
+import { MAX_BULK_IDS } from '@shared/choices.js';
+import { DEFAULT_SORT } from '@shared/list-options.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { dataSource, withQuery } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
@@ -98,9 +99,11 @@ export async function collectIds(
 }
 
 /** Every id matching a record list's search and filter (at most the bulk limit), walked with the list's cursor. */
-export function matchingRecordIds(kind: RecordType, search: string): Promise<number[]> {
+export async function matchingRecordIds(kind: RecordType, search: string): Promise<number[]> {
+  // The list URL's rules (and zod with them) load when first needed, not with the page.
+  const { readListQuery } = await import('@shared/list-query.js');
   const read = readListQuery(kind, new URLSearchParams(search), 'page');
-  if (!read.ok) return Promise.reject(new Error(read.message));
+  if (!read.ok) throw new Error(read.message);
   const { after: _after, before: _before, ...query } = read.query;
   return collectIds((limit, from) => dataSource(null).listRecords(kind, { ...query, limit, ...from }));
 }

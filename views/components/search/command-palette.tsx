@@ -5,6 +5,7 @@ import { RECORD_TYPE_INFO } from '@shared/record-types.js';
 import type { SearchResults, SearchType } from '@shared/schemas/search.js';
 import { apiRequest } from '@views/data/http.js';
 import { withQuery } from '@views/data/source.js';
+import { isPaletteShortcut, SearchButton } from './search-entry.js';
 
 /** How long typing pauses before the palette searches. */
 const TYPING_PAUSE_MS = 150;
@@ -49,8 +50,8 @@ function groupsOf(results: SearchResults | null, q: string) {
  * you type, grouped with counts; arrows move, Enter opens, Escape closes. A combobox over a listbox, focus kept in
  * the input while the active option is announced.
  */
-export function CommandPalette() {
-  const [open, setOpen] = useState(false);
+export function CommandPalette({ initiallyOpen = false }: { initiallyOpen?: boolean }) {
+  const [open, setOpen] = useState(initiallyOpen);
   const [text, setText] = useState('');
   const [results, setResults] = useState<SearchResults | null>(null);
   const [active, setActive] = useState(0);
@@ -59,7 +60,7 @@ export function CommandPalette() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+      if (isPaletteShortcut(event)) {
         event.preventDefault();
         setOpen(true);
       }
@@ -122,10 +123,7 @@ export function CommandPalette() {
   return (
     <Dialog.Root open={open} onOpenChange={close}>
       <Dialog.Trigger asChild>
-        <button type="button" className="header-search" aria-keyshortcuts="Control+K Meta+K">
-          <span>Search…</span>
-          <kbd aria-hidden="true">Ctrl K</kbd>
-        </button>
+        <SearchButton />
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />

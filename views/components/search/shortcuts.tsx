@@ -1,12 +1,7 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
-const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
-  ['Ctrl K / ⌘ K', 'Search everything'],
-  ['/', "Focus this list's search"],
-  ['?', 'Show these shortcuts'],
-  ['Esc', 'Close a dialog'],
-];
+const loadShortcutsDialog = () => import('./shortcuts-dialog.js');
 
 /** Keys that belong to what the user is typing in, never to a shortcut. */
 function typingIn(target: EventTarget | null): boolean {
@@ -32,27 +27,7 @@ export function KeyboardShortcuts() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
-  return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">Keyboard shortcuts</Dialog.Title>
-          <dl className="shortcuts">
-            {SHORTCUTS.map(([keys, what]) => (
-              <div key={keys} className="shortcut">
-                <dt>
-                  <kbd>{keys}</kbd>
-                </dt>
-                <dd>{what}</dd>
-              </div>
-            ))}
-          </dl>
-          <div className="dialog-actions">
-            <Dialog.Close className="btn btn-outline">Close</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
+  // A dialog asked for before its code has loaded opens once it has.
+  const dialog = useLoadedAfterHydration(loadShortcutsDialog);
+  return dialog ? <dialog.ShortcutsDialog open={open} onOpenChange={setOpen} /> : null;
 }

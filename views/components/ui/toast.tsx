@@ -1,5 +1,5 @@
-import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useSyncExternalStore } from 'react';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
 export interface ToastMessage {
   id: number;
@@ -33,33 +33,25 @@ const subscribe = (listener: () => void) => {
 
 export const TOAST_DURATION_MS = 5000;
 
+const loadToastView = () => import('./toast-view.js');
+
+/** What the toast's view shows and how it closes the toast it shows. */
+export interface ToastViewProps {
+  message: ToastMessage | null;
+  dismiss: (id: number) => void;
+}
+
+/**
+ * The toast area. Its view (Radix's toast) is not part of any page's first load: it loads once the page has
+ * hydrated (the server renders no toast, so neither does hydration), and a toast raised before it arrived shows
+ * when it does.
+ */
 export function Toaster() {
   const message = useSyncExternalStore(
     subscribe,
     () => current,
     () => null,
   );
-  return (
-    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
-      {message && (
-        <ToastPrimitive.Root
-          key={message.id}
-          className={`toast${message.variant === 'destructive' ? ' toast-destructive' : ''}`}
-          onOpenChange={(open) => {
-            if (!open) dismiss(message.id);
-          }}
-          data-testid="toast"
-        >
-          <ToastPrimitive.Title className="toast-title">{message.title}</ToastPrimitive.Title>
-          {message.description && (
-            <ToastPrimitive.Description className="toast-description">{message.description}</ToastPrimitive.Description>
-          )}
-          <ToastPrimitive.Close className="toast-close" aria-label="Close">
-            ×
-          </ToastPrimitive.Close>
-        </ToastPrimitive.Root>
-      )}
-      <ToastPrimitive.Viewport className="toast-viewport" hotkey={['F8']} />
-    </ToastPrimitive.Provider>
-  );
+  const view = useLoadedAfterHydration(loadToastView);
+  return view ? <view.ToastView message={message} dismiss={dismiss} /> : null;
 }

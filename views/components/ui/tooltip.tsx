@@ -1,24 +1,18 @@
-import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import type { ReactElement, ReactNode } from 'react';
+import type { ReactElement } from 'react';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
-/** Tooltips open after 700 ms, and others open at once within 300 ms of one closing (spec point 9). */
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return (
-    <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300}>
-      {children}
-    </TooltipPrimitive.Provider>
-  );
+export interface TooltipProps {
+  label: string;
+  children: ReactElement;
 }
 
-export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
-  return (
-    <TooltipPrimitive.Root>
-      <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
-      <TooltipPrimitive.Portal>
-        <TooltipPrimitive.Content className="tooltip" sideOffset={4}>
-          {label}
-        </TooltipPrimitive.Content>
-      </TooltipPrimitive.Portal>
-    </TooltipPrimitive.Root>
-  );
+/**
+ * A tooltip on its child. Its view (Radix's tooltip) is not part of any page's first load: until it has loaded,
+ * after hydration, the child shows on its own (as the server rendered it).
+ */
+const loadTooltipView = () => import('./tooltip-view.js');
+
+export function Tooltip({ label, children }: TooltipProps) {
+  const view = useLoadedAfterHydration(loadTooltipView);
+  return view ? <view.TooltipView label={label}>{children}</view.TooltipView> : children;
 }

@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import type { z } from 'zod';
 import { messageOf } from '@shared/api-error.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
-import { LoginSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { apiRequest } from '@views/data/http.js';
-import { PRODUCT_TITLE } from '@views/components/layout/main-layout.js';
+import { PRODUCT_TITLE } from '@views/components/layout/product.js';
+import { formCheck, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
+
+/** The auth forms' checks: the schemas the API parses them with, loaded as the form shows. */
+const loginCheck = formCheck(() => import('@shared/schemas/auth.js').then((schemas) => schemas.LoginSchema));
+const setupCheck = formCheck(() => import('@shared/schemas/auth.js').then((schemas) => schemas.SetupSchema));
 import { Alert, Button, Card, FieldError, Input, Label } from '@views/components/ui/primitives.js';
 
 /** After signing in, load the very URL the user asked for, now rendered for them. */
@@ -36,7 +39,8 @@ function TextField(props: { name: string; label: string; type?: string; autoComp
  * The submit logic both auth forms share: validate with the shared schema, show field messages, post, and on
  * success reload this URL signed in; on failure show the server's message (or the fallback).
  */
-function useAuthForm<S extends z.ZodType>(schema: S, url: string, fields: readonly string[], fallback: string) {
+function useAuthForm(check: FormCheck, url: string, fields: readonly string[], fallback: string) {
+  usePreloadedCheck(check);
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -44,14 +48,18 @@ function useAuthForm<S extends z.ZodType>(schema: S, url: string, fields: readon
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const parsed = schema.safeParse(Object.fromEntries(fields.map((name) => [name, form.get(name) ?? ''])));
+    const body = Object.fromEntries(fields.map((name) => [name, form.get(name) ?? '']));
     setServerError(null);
+    setPending(true);
+    await check.load();
+    // Without its check (it could not be loaded) the form is sent as typed, and the server's message shows.
+    const parsed = check.loaded()?.safeParse(body) ?? { success: true as const, data: body };
     if (!parsed.success) {
       setErrors(firstErrorPerField(parsed.error.issues));
+      setPending(false);
       return;
     }
     setErrors({});
-    setPending(true);
     try {
       await apiRequest('POST', url, parsed.data);
       reloadHere();
@@ -65,7 +73,7 @@ function useAuthForm<S extends z.ZodType>(schema: S, url: string, fields: readon
 }
 
 export function LoginScreen() {
-  const { pending, serverError, errors, onSubmit } = useAuthForm(LoginSchema, '/api/login', ['email', 'password'], 'Login failed');
+  const { pending, serverError, errors, onSubmit } = useAuthForm(loginCheck, '/api/login', ['email', 'password'], 'Login failed');
   return (
     <div className="auth-page">
       <Card className="auth-card">
@@ -86,7 +94,7 @@ export function LoginScreen() {
 
 export function SetupScreen() {
   const { pending, serverError, errors, onSubmit } = useAuthForm(
-    SetupSchema,
+    setupCheck,
     '/api/setup',
     ['email', 'password', 'firstName', 'lastName'],
     'Could not create the account',

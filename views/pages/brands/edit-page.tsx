@@ -1,9 +1,8 @@
-import { BrandInputSchema } from '@shared/schemas/records.js';
 import { EditRecordPage } from '@views/components/records/edit-page.js';
 import { recordLoader } from '@views/components/records/loaders.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { brandsConfig } from './config.js';
-import { BRAND_FORM } from './form.js';
+import { BRAND_FORM, brandCheck } from './form.js';
 
 export const loader = recordLoader('brand');
 
@@ -13,7 +12,7 @@ export function Component() {
   return (
     <EditRecordPage
       config={brandsConfig}
-      schema={BrandInputSchema}
+      check={brandCheck}
       sections={BRAND_FORM}
       title="Brand"
       notFound="Brand not found"

@@ -1,5 +1,6 @@
 import { notesField, stateField } from '@views/components/records/common-fields.js';
 import type { FormSection } from '@views/components/records/form-fields.js';
+import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of BrandInputSchema: PUT replaces all of them. */
 export const BRAND_FORM: FormSection[] = [
@@ -30,3 +31,6 @@ export const BRAND_FORM: FormSection[] = [
     ],
   },
 ];
+
+/** The brand form's check in the browser: the schema the API parses it with, loaded as the form shows. */
+export const brandCheck = formCheck(() => import('@shared/schemas/records.js').then((schemas) => schemas.BrandInputSchema));

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type ReactNode } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
@@ -10,6 +9,7 @@ import { AudienceSelect } from '@views/components/mailchimp/audience-select.js';
 import { Alert, Button, Input } from '@views/components/ui/primitives.js';
 import { dataSource } from '@views/data/source.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
+import { useDialogPrimitive } from '@views/components/ui/dialog.js';
 
 /** What the directory's action hands back to the audience dialog: the report, or why it was refused. */
 export type AudienceAnswer = { mailchimp: BulkMailchimpResult } | WriteFailure;
@@ -39,13 +39,16 @@ function BulkDialog({
     if (next) onOpen?.();
     else onClosed?.();
   };
+  const Dialog = useDialogPrimitive();
+  const button = (
+    <Button variant="outline" className="btn-sm" onClick={Dialog ? undefined : () => change(true)}>
+      {label}
+    </Button>
+  );
+  if (!Dialog) return button;
   return (
     <Dialog.Root open={open} onOpenChange={change}>
-      <Dialog.Trigger asChild>
-        <Button variant="outline" className="btn-sm">
-          {label}
-        </Button>
-      </Dialog.Trigger>
+      <Dialog.Trigger asChild>{button}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog" aria-describedby={undefined}>
@@ -109,11 +112,9 @@ function TagDialog({
             <Input id={inputId} value={tags} onChange={(event) => setTags(event.target.value)} disabled={pending} autoComplete="off" />
           </div>
           <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <Button variant="outline" disabled={pending}>
-                Cancel
-              </Button>
-            </Dialog.Close>
+            <Button variant="outline" disabled={pending} onClick={close}>
+              Cancel
+            </Button>
             <Button type="submit" disabled={pending || tags.trim() === ''}>
               {pending ? 'Saving...' : label}
             </Button>
@@ -219,11 +220,9 @@ function AudienceDialog({ selectedIds, count, onDone }: { selectedIds: SelectedI
             </div>
             <p className="muted">Addresses that unsubscribed from the audience stay unsubscribed.</p>
             <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <Button variant="outline" disabled={pending}>
-                  Cancel
-                </Button>
-              </Dialog.Close>
+              <Button variant="outline" disabled={pending} onClick={close}>
+                Cancel
+              </Button>
               <Button onClick={() => void submit()} disabled={pending || audienceId === ''}>
                 {pending ? 'Adding...' : 'Add to audience'}
               </Button>

@@ -1,8 +1,10 @@
 import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '@shared/api-error.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
-import { CONTACT_SORTS, type ContactSort, type DirectoryContact } from '@shared/schemas/contacts-directory.js';
-import { PAGE_SIZE, type Page, type SortDirection } from '@shared/schemas/records.js';
+import { type DirectoryContact } from '@shared/schemas/contacts-directory.js';
+import { CONTACT_SORTS, type ContactSort } from '@shared/list-options.js';
+import { type Page } from '@shared/schemas/records.js';
+import { PAGE_SIZE, type SortDirection } from '@shared/list-options.js';
 import { fullName } from '@views/components/attachments/paths.js';
 import { OwnerLink } from '@views/components/attachments/owner-link.js';
 import { announce, failed, intentAction, sameLocation, type IntentHandler } from '@views/components/records/actions.js';

@@ -1,36 +1,17 @@
 import type { ReactNode } from 'react';
 import { Link, useLoaderData } from 'react-router';
 import { INVOICE_STATUS_LABELS, labelOf } from '@shared/labels.js';
-import { RECORD_TYPE_INFO, RECORD_TYPES, recordPagePath, SYNC_KINDS, syncedTypeOf } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, recordPagePath, SYNC_KINDS, syncedTypeOf } from '@shared/record-types.js';
 import { UPCOMING_DAYS, type Dashboard } from '@shared/schemas/dashboard.js';
-import type { Stats } from '@shared/schemas/records.js';
 import { DateText, DateTimeText } from '@views/components/records/detail.js';
-import { Badge, Card, CardHeader, Skeleton } from '@views/components/ui/primitives.js';
+import { Badge, Card, CardHeader } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { SpendChart } from './spend-chart.js';
+import { StatCards } from './stat-cards.js';
 
 export const loader = gated(({ context }) => dataSource(context).dashboard());
-
-/** One count card per record type, in the vocabulary's order (spec point 2: the six counts). */
-const STAT_CARDS = RECORD_TYPES.map((type) => {
-  const info = RECORD_TYPE_INFO[type];
-  return { key: info.statsKey, label: info.plural, to: info.path };
-});
-
-export function StatCards({ stats }: { stats: Stats | null }) {
-  return (
-    <div className="stat-grid">
-      {STAT_CARDS.map((card) => (
-        <Link key={card.key} to={card.to} className="card stat-card" data-testid={`stat-${card.key}`}>
-          <span className="stat-label">{card.label}</span>
-          {stats ? <span className="stat-value">{stats[card.key].toLocaleString()}</span> : <Skeleton className="stat-skeleton" />}
-        </Link>
-      ))}
-    </div>
-  );
-}
 
 /** A dashboard block: a card whose heading links to the list behind it. */
 function Block({

@@ -1,4 +1,4 @@
-import { EVENT_FILTERS } from '@shared/schemas/records.js';
+import { EVENT_FILTERS } from '@shared/list-options.js';
 import { EVENT_FILTER_LABELS } from '@shared/labels.js';
 import { enumOptions } from '@views/components/records/form-fields.js';
 import type { RecordConfig } from '@views/components/records/record-config.js';

@@ -1,9 +1,8 @@
-import { EventInputSchema } from '@shared/schemas/records.js';
 import { EditRecordPage } from '@views/components/records/edit-page.js';
 import { recordLoader } from '@views/components/records/loaders.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { eventsConfig } from './config.js';
-import { EVENT_FORM } from './form.js';
+import { EVENT_FORM, eventCheck } from './form.js';
 
 export const loader = recordLoader('event');
 
@@ -13,7 +12,7 @@ export function Component() {
   return (
     <EditRecordPage
       config={eventsConfig}
-      schema={EventInputSchema}
+      check={eventCheck}
       sections={EVENT_FORM}
       title="Event"
       notFound="Event not found"

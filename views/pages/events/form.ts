@@ -1,5 +1,6 @@
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
 import type { FormSection } from '@views/components/records/form-fields.js';
+import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of EventInputSchema: PUT replaces all of them. */
 export const EVENT_FORM: FormSection[] = [
@@ -25,3 +26,6 @@ export const EVENT_FORM: FormSection[] = [
   },
   { title: 'Marketing', fields: [...newsletterFields(), notesField()] },
 ];
+
+/** The event form's check in the browser: the schema the API parses it with, loaded as the form shows. */
+export const eventCheck = formCheck(() => import('@shared/schemas/records.js').then((schemas) => schemas.EventInputSchema));

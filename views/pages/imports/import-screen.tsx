@@ -9,10 +9,13 @@ import { apiRequest } from '@views/data/http.js';
 import { useIsAdmin } from '@views/hooks/use-session.js';
 import { cancelJob, JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
 import { describeImport, ImportResults } from './import-results.js';
-import { parseImportCsv, type ParsedCsv } from './parse-csv.js';
+import type { ParsedCsv } from './parse-csv.js';
+import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
 
 type Result = EventsImportResult | BrandsImportResult;
+
+const loadCsvParser = () => import('./parse-csv.js');
 
 interface ScreenConfig {
   title: string;
@@ -186,7 +189,12 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   const fileId = useId();
   // The preview follows typing without holding it up on a long paste.
   const deferredText = useDeferredValue(text);
-  const parsed = useMemo(() => (deferredText.trim() === '' ? null : parseImportCsv(kind, deferredText)), [kind, deferredText]);
+  // The CSV parser (csv-parse, ~14 KB gzip) loads after hydration, out of the page's first load.
+  const csv = useLoadedAfterHydration(loadCsvParser);
+  const parsed = useMemo(
+    () => (deferredText.trim() === '' || !csv ? null : csv.parseImportCsv(kind, deferredText)),
+    [csv, kind, deferredText],
+  );
   const blank = text.trim() === '';
 
   /**
@@ -243,7 +251,8 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   }
 
   async function runImport() {
-    const checked = parseImportCsv(kind, text);
+    const parser = csv ?? (await loadCsvParser());
+    const checked = parser.parseImportCsv(kind, text);
     if (!checked.ok) {
       toast({ ...refusal(kind, checked.message), variant: 'destructive' });
       return;

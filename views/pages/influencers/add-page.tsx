@@ -1,9 +1,8 @@
-import { InfluencerInputSchema } from '@shared/schemas/records.js';
 import { PageHeader } from '@views/components/records/detail.js';
 import { RecordForm } from '@views/components/records/record-form.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { influencersConfig } from './config.js';
-import { INFLUENCER_FORM } from './form.js';
+import { INFLUENCER_FORM, influencerCheck } from './form.js';
 
 export const action = recordFormAction(influencersConfig, INFLUENCER_FORM);
 
@@ -11,7 +10,7 @@ export function Component() {
   return (
     <div className="page">
       <PageHeader backTo="/influencers" backLabel="Back to Influencers" title="Add New Influencer" />
-      <RecordForm schema={InfluencerInputSchema} sections={INFLUENCER_FORM} submitLabel="Create Influencer" cancelTo="/influencers" />
+      <RecordForm check={influencerCheck} sections={INFLUENCER_FORM} submitLabel="Create Influencer" cancelTo="/influencers" />
     </div>
   );
 }

@@ -1,9 +1,8 @@
-import { InfluencerInputSchema } from '@shared/schemas/records.js';
 import { EditRecordPage } from '@views/components/records/edit-page.js';
 import { recordLoader } from '@views/components/records/loaders.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { influencersConfig } from './config.js';
-import { INFLUENCER_FORM } from './form.js';
+import { INFLUENCER_FORM, influencerCheck } from './form.js';
 
 export const loader = recordLoader('influencer');
 
@@ -13,7 +12,7 @@ export function Component() {
   return (
     <EditRecordPage
       config={influencersConfig}
-      schema={InfluencerInputSchema}
+      check={influencerCheck}
       sections={INFLUENCER_FORM}
       title="Influencer"
       notFound="Influencer not found"

@@ -1,7 +1,8 @@
-import { INFLUENCER_TYPES } from '@shared/schemas/records.js';
+import { INFLUENCER_TYPES } from '@shared/choices.js';
 import { INFLUENCER_TYPE_LABELS } from '@shared/labels.js';
 import { notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
+import { formCheck } from '@views/hooks/form-check.js';
 
 const HANDLE_HINT = 'The handle without the @';
 
@@ -35,3 +36,6 @@ export const INFLUENCER_FORM: FormSection[] = [
     ],
   },
 ];
+
+/** The influencer form's check in the browser: the schema the API parses it with, loaded as the form shows. */
+export const influencerCheck = formCheck(() => import('@shared/schemas/records.js').then((schemas) => schemas.InfluencerInputSchema));

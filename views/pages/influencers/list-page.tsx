@@ -1,7 +1,8 @@
 import { listAction } from '@views/components/records/list-actions.js';
 import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
-import { PAGE_SIZE, type Influencer } from '@shared/schemas/records.js';
+import { type Influencer } from '@shared/schemas/records.js';
+import { PAGE_SIZE } from '@shared/list-options.js';
 import { InfluencerTypeBadge } from '@views/components/records/badges.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
 import { ExternalLink } from '@views/components/records/detail.js';

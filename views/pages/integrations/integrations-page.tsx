@@ -1,4 +1,3 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useLoaderData, useSearchParams } from 'react-router';
 import { Card, CardHeader } from '@views/components/ui/primitives.js';
@@ -8,6 +7,7 @@ import { MailchimpTab } from './mailchimp-tab.js';
 import type { ConnectionStatus } from './types.js';
 import { WordPressTab } from './wordpress-tab.js';
 import type { IntegrationsOverview } from '@shared/schemas/integrations.js';
+import { Tabs } from '@views/components/ui/tabs.js';
 
 export const loader = gated(({ context }) => dataSource(context).integrationsOverview());
 
@@ -43,25 +43,25 @@ export function Component() {
           </div>
         </div>
       </Card>
-      <Tabs.Root
+      {/* Both tabs stay mounted so a test result survives switching tabs. */}
+      <Tabs
+        label="Integrations"
         value={tab}
         onValueChange={(value) => setParams(value === 'website' ? {} : { tab: value }, { replace: true, preventScrollReset: true })}
-      >
-        <Tabs.List className="tabs-list" aria-label="Integrations">
-          {(Object.keys(TABS) as TabKey[]).map((key) => (
-            <Tabs.Trigger key={key} value={key} className="tabs-trigger">
-              {TABS[key]}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-        {/* Both tabs stay mounted so a test result survives switching tabs. */}
-        <Tabs.Content value="website" forceMount hidden={tab !== 'website'}>
-          <WordPressTab overview={overview} status={wordpressStatus} onStatus={setWordpressStatus} />
-        </Tabs.Content>
-        <Tabs.Content value="email" forceMount hidden={tab !== 'email'}>
-          <MailchimpTab overview={overview} status={mailchimpStatus} onStatus={setMailchimpStatus} />
-        </Tabs.Content>
-      </Tabs.Root>
+        keepMounted
+        items={[
+          {
+            value: 'website',
+            label: TABS.website,
+            content: <WordPressTab overview={overview} status={wordpressStatus} onStatus={setWordpressStatus} />,
+          },
+          {
+            value: 'email',
+            label: TABS.email,
+            content: <MailchimpTab overview={overview} status={mailchimpStatus} onStatus={setMailchimpStatus} />,
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -1,9 +1,8 @@
-import { MediaInputSchema } from '@shared/schemas/records.js';
 import { EditRecordPage } from '@views/components/records/edit-page.js';
 import { recordLoader } from '@views/components/records/loaders.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { mediaConfig } from './config.js';
-import { MEDIA_FORM } from './form.js';
+import { MEDIA_FORM, mediaCheck } from './form.js';
 
 export const loader = recordLoader('media');
 
@@ -13,7 +12,7 @@ export function Component() {
   return (
     <EditRecordPage
       config={mediaConfig}
-      schema={MediaInputSchema}
+      check={mediaCheck}
       sections={MEDIA_FORM}
       title="Media Outlet"
       notFound="Media outlet not found"

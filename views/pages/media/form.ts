@@ -1,5 +1,6 @@
 import { notesField } from '@views/components/records/common-fields.js';
 import type { FormSection } from '@views/components/records/form-fields.js';
+import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of MediaInputSchema: PUT replaces all of them. */
 export const MEDIA_FORM: FormSection[] = [
@@ -14,3 +15,6 @@ export const MEDIA_FORM: FormSection[] = [
     ],
   },
 ];
+
+/** The media outlet form's check in the browser: the schema the API parses it with, loaded as the form shows. */
+export const mediaCheck = formCheck(() => import('@shared/schemas/records.js').then((schemas) => schemas.MediaInputSchema));

@@ -1,10 +1,9 @@
-import { ProfessionalInputSchema } from '@shared/schemas/records.js';
 import { PageHeader } from '@views/components/records/detail.js';
 import { RecordForm } from '@views/components/records/record-form.js';
 import { Alert } from '@views/components/ui/primitives.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { professionalsConfig } from './config.js';
-import { PROFESSIONAL_FORM } from './form.js';
+import { PROFESSIONAL_FORM, professionalCheck } from './form.js';
 
 export const action = recordFormAction(professionalsConfig, PROFESSIONAL_FORM);
 
@@ -13,12 +12,7 @@ export function Component() {
     <div className="page">
       <PageHeader backTo="/professionals" backLabel="Back to Professionals" title="Add Unpublished Professional" />
       <Alert>Professionals added here are unpublished (Draft): they are not on the content website until it syncs them.</Alert>
-      <RecordForm
-        schema={ProfessionalInputSchema}
-        sections={PROFESSIONAL_FORM}
-        submitLabel="Create Professional"
-        cancelTo="/professionals"
-      />
+      <RecordForm check={professionalCheck} sections={PROFESSIONAL_FORM} submitLabel="Create Professional" cancelTo="/professionals" />
     </div>
   );
 }

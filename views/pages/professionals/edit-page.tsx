@@ -1,9 +1,8 @@
-import { ProfessionalInputSchema } from '@shared/schemas/records.js';
 import { EditRecordPage } from '@views/components/records/edit-page.js';
 import { recordLoader } from '@views/components/records/loaders.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { professionalsConfig } from './config.js';
-import { PROFESSIONAL_FORM } from './form.js';
+import { PROFESSIONAL_FORM, professionalCheck } from './form.js';
 
 export const loader = recordLoader('professional');
 
@@ -13,7 +12,7 @@ export function Component() {
   return (
     <EditRecordPage
       config={professionalsConfig}
-      schema={ProfessionalInputSchema}
+      check={professionalCheck}
       sections={PROFESSIONAL_FORM}
       title="Professional"
       notFound="Professional not found"

@@ -1,7 +1,8 @@
-import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/schemas/records.js';
+import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/choices.js';
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 import { PROFESSION_TYPE_LABELS, SUBSCRIPTION_STATUS_LABELS } from '@shared/labels.js';
+import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of ProfessionalInputSchema: PUT replaces all of them. */
 export const PROFESSIONAL_FORM: FormSection[] = [
@@ -42,3 +43,6 @@ export const PROFESSIONAL_FORM: FormSection[] = [
   },
   { title: 'Marketing', fields: [...newsletterFields(), notesField()] },
 ];
+
+/** The professional form's check in the browser: the schema the API parses it with, loaded as the form shows. */
+export const professionalCheck = formCheck(() => import('@shared/schemas/records.js').then((schemas) => schemas.ProfessionalInputSchema));

@@ -1,4 +1,4 @@
-import { RUN_CLUB_TYPE_FILTERS } from '@shared/schemas/records.js';
+import { RUN_CLUB_TYPE_FILTERS } from '@shared/list-options.js';
 import { RUN_CLUB_TYPE_FILTER_LABELS } from '@shared/labels.js';
 import { enumOptions } from '@views/components/records/form-fields.js';
 import type { RecordConfig } from '@views/components/records/record-config.js';

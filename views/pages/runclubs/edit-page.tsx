@@ -1,9 +1,8 @@
-import { RunClubInputSchema } from '@shared/schemas/records.js';
 import { EditRecordPage } from '@views/components/records/edit-page.js';
 import { recordLoader } from '@views/components/records/loaders.js';
 import { recordFormAction } from '@views/components/records/actions.js';
 import { runclubsConfig } from './config.js';
-import { RUN_CLUB_FORM } from './form.js';
+import { RUN_CLUB_FORM, runClubCheck } from './form.js';
 
 export const loader = recordLoader('runclub');
 
@@ -13,7 +12,7 @@ export function Component() {
   return (
     <EditRecordPage
       config={runclubsConfig}
-      schema={RunClubInputSchema}
+      check={runClubCheck}
       sections={RUN_CLUB_FORM}
       title="Run Club"
       notFound="Run Club not found"

@@ -1,7 +1,8 @@
-import { CLUB_TYPES } from '@shared/schemas/records.js';
+import { CLUB_TYPES } from '@shared/choices.js';
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 import { CLUB_TYPE_LABELS } from '@shared/labels.js';
+import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of RunClubInputSchema: PUT replaces all of them. */
 export const RUN_CLUB_FORM: FormSection[] = [
@@ -40,3 +41,6 @@ export const RUN_CLUB_FORM: FormSection[] = [
   },
   { title: 'Marketing', fields: [...newsletterFields(), notesField()] },
 ];
+
+/** The run club form's check in the browser: the schema the API parses it with, loaded as the form shows. */
+export const runClubCheck = formCheck(() => import('@shared/schemas/records.js').then((schemas) => schemas.RunClubInputSchema));

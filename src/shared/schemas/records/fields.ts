@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { blankToNull } from '../fields.js';
 import { text } from '../text.js';
+import { LOCATION_STATES } from '@shared/choices.js';
+
+export { LOCATION_STATES } from '@shared/choices.js';
 
 /**
  * The field builders every record type's form schema is made of, and the helpers its wire type is made with.
@@ -16,8 +19,6 @@ import { text } from '../text.js';
  *   type of each record type adds them to its schema's output.
  * - Empty strings from form inputs mean "no value" (null) for optional fields.
  */
-
-export const LOCATION_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT', 'NZ'] as const;
 
 /** Free text (TEXT columns hold 65,535 bytes; 4-byte characters times this stays inside). */
 export const MAX_TEXT_LENGTH = 10_000;

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { Audit } from '../fields.js';
 import { enumWithDefault, MAX_TEXT_LENGTH, optionalHandle, optionalText, optionalUrl, requiredName, type StoredValues } from './fields.js';
+import { INFLUENCER_TYPES } from '@shared/choices.js';
 
-export const INFLUENCER_TYPES = ['influencer', 'pro', 'both'] as const;
+export { INFLUENCER_TYPES } from '@shared/choices.js';
 
 export const InfluencerInputSchema = z
   .object({

@@ -1,82 +1,40 @@
 import * as z from 'zod';
 import type { RecordType } from '@shared/record-types.js';
 import { text } from '../text.js';
+import {
+  DEFAULT_SORT,
+  EVENT_FILTERS,
+  PAGE_SIZE,
+  RUN_CLUB_TYPE_FILTERS,
+  SORT_DIRECTIONS,
+  SORTS,
+  sortKeysOf,
+  type EventFilter,
+  type RunClubTypeFilter,
+  type SortDirection,
+} from '@shared/list-options.js';
+
+export {
+  DEFAULT_SORT,
+  defaultDirectionOf,
+  EVENT_FILTERS,
+  PAGE_SIZE,
+  RUN_CLUB_TYPE_FILTERS,
+  SORT_DIRECTIONS,
+  SORTS,
+  sortKeysOf,
+  type EventFilter,
+  type RunClubTypeFilter,
+  type SortDirection,
+} from '@shared/list-options.js';
 
 /** The list endpoints' query parameters: paging, search text, sort order and each type's filter. */
 
-/** Items per list page when the client names no limit, and the most one request may ask for. */
-export const PAGE_SIZE = 24;
+/** The most items one request may ask for. */
 const MAX_LIMIT = 100;
 /** Longest search text accepted; longer text is a 400, not a silent cut. */
 const MAX_QUERY_LENGTH = 200;
-
-export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
-
-/**
- * What each list can be sorted by, with the direction used when the URL names none; the first is the default.
- * `newest` is the order records were added in; `upcoming` (events) lists events from today on, soonest first, then
- * past and undated ones, latest first. Every other key is a record field (the wire name), and every sort ends on
- * the id in the same direction, so equal values keep one order and a cursor can seek on (value, id).
- */
-export const SORTS = {
-  event: {
-    newest: 'desc',
-    upcoming: 'asc',
-    eventName: 'asc',
-    eventStartDate: 'asc',
-    locationState: 'asc',
-    featuredRace: 'desc',
-    totalAdvertisingSpend: 'desc',
-    wordpressLastSync: 'desc',
-    updatedAt: 'desc',
-  },
-  professional: {
-    newest: 'desc',
-    businessName: 'asc',
-    professionType: 'asc',
-    locationState: 'asc',
-    subscriptionStatus: 'asc',
-    totalPayments: 'desc',
-    lastNewsletterInclusion: 'desc',
-    updatedAt: 'desc',
-  },
-  runclub: {
-    newest: 'desc',
-    clubName: 'asc',
-    locationState: 'asc',
-    membershipCount: 'desc',
-    paymentStatus: 'asc',
-    totalPayments: 'desc',
-    lastNewsletterInclusion: 'desc',
-    updatedAt: 'desc',
-  },
-  brand: {
-    newest: 'desc',
-    brandName: 'asc',
-    industryCategory: 'asc',
-    locationState: 'asc',
-    totalAdvertisingSpend: 'desc',
-    paymentStatus: 'asc',
-    lastCampaignEndDate: 'desc',
-    updatedAt: 'desc',
-  },
-  media: { newest: 'desc', mediaName: 'asc', industry: 'asc', updatedAt: 'desc' },
-  // `name` is the last name, then the first name.
-  influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },
-} as const satisfies Record<RecordType, { newest: 'desc' } & Record<string, SortDirection>>;
 type SortOf<K extends RecordType> = keyof (typeof SORTS)[K] & string;
-export const DEFAULT_SORT = 'newest';
-export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind]);
-/** The direction a sort takes when the URL names none. */
-export const defaultDirectionOf = (kind: RecordType, sort: string): SortDirection =>
-  (SORTS[kind] as Record<string, SortDirection>)[sort] ?? 'asc';
-
-export const EVENT_FILTERS = ['all', 'featured', 'regular'] as const;
-export type EventFilter = (typeof EVENT_FILTERS)[number];
-/** The run club list's `type` filter (clubType contains it); the list omits social. */
-export const RUN_CLUB_TYPE_FILTERS = ['all', 'trail', 'road', 'track', 'mixed'] as const;
-export type RunClubTypeFilter = (typeof RUN_CLUB_TYPE_FILTERS)[number];
 
 const queryText = text('Search text must be text')
   .max(MAX_QUERY_LENGTH, `Search text must be at most ${MAX_QUERY_LENGTH} characters`)

@@ -14,18 +14,9 @@ import {
   type StoredValues,
   type Synced,
 } from './fields.js';
+import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/choices.js';
 
-export const PROFESSION_TYPES = [
-  'coach',
-  'physiotherapist',
-  'nutritionist',
-  'podiatrist',
-  'massage-therapist',
-  'trainer',
-  'other',
-] as const;
-
-export const SUBSCRIPTION_STATUSES = ['active', 'expired', 'pending'] as const;
+export { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/choices.js';
 
 /** wordpressProfessionalId is deliberately absent: a professional created or edited here stays unpublished. */
 export const ProfessionalInputSchema = z

@@ -15,8 +15,9 @@ import {
   type StoredValues,
   type Synced,
 } from './fields.js';
+import { CLUB_TYPES } from '@shared/choices.js';
 
-export const CLUB_TYPES = ['trail', 'road', 'track', 'mixed', 'social'] as const;
+export { CLUB_TYPES } from '@shared/choices.js';
 
 const UNSIGNED_INT_MAX = 4_294_967_295;
 
