@@ -73,11 +73,8 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
     page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
     input = { limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) };
     // Next and Previous links carry a cursor beside the page number, which then only names the page.
-    const cursor = CURSOR_PARAMS.map((param) => [param, search.get(param)] as const).find(([, value]) => value && CURSOR_TEXT.test(value));
-    if (cursor) {
-      input[cursor[0]] = cursor[1]!;
-      input.offset = '0';
-    }
+    const cursor = pageCursorOf(search);
+    if (cursor) Object.assign(input, cursor, { offset: '0' });
     const q = search.get('q');
     if (q !== null) input.q = q;
     const value = filter ? search.get(filter.param) : null;
@@ -115,8 +112,20 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
 const CURSOR_PARAMS = ['after', 'before'] as const;
 const CURSOR_TEXT = /^[A-Za-z0-9_.-]{1,4100}$/;
 
+/**
+ * The cursor a Next or Previous link put in a page URL (`after` or `before`), if one is there that can be a cursor;
+ * anything else is ignored, so the page number's offset places the page (the record lists and the contacts directory).
+ */
+export function pageCursorOf(search: URLSearchParams): { after: string } | { before: string } | undefined {
+  for (const param of CURSOR_PARAMS) {
+    const value = search.get(param);
+    if (value && CURSOR_TEXT.test(value)) return param === 'after' ? { after: value } : { before: value };
+  }
+  return undefined;
+}
+
 /** A cursor replaces the offset, and a page follows one row or precedes one, not both. */
-function cursorProblems(query: { offset: number; after?: string; before?: string }): ListIssue[] {
+export function cursorProblems(query: { offset: number; after?: string; before?: string }): ListIssue[] {
   if (query.after !== undefined && query.before !== undefined) {
     return [{ path: 'before', message: 'Give after or before, not both' }];
   }
