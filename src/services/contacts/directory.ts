@@ -90,12 +90,16 @@ function withOwners(db: Knex, builder: Knex.QueryBuilder): Knex.QueryBuilder {
 }
 
 /**
- * The directory's selection for walking it whole (the export): its order, and the rows it selects (`contacts as r`,
- * each with its owner's name, unordered), or null when a search matches nothing.
+ * The directory's selection for walking it whole (the export): its order, the contacts it selects (`contacts as r`,
+ * unordered: a walk reads them on a sort index, which the owners' joins would keep the planner from) and their rows
+ * with their owners, by id. Null when a search matches nothing.
  */
-export async function directorySelection(db: Knex, query: ContactsQuery): Promise<{ plan: SortPlan; base: () => Knex.QueryBuilder } | null> {
+export async function directorySelection(
+  db: Knex,
+  query: ContactsQuery,
+): Promise<{ plan: SortPlan; base: () => Knex.QueryBuilder; withOwners: (ids: readonly number[]) => Promise<RawRow[]> } | null> {
   const chosen = await selected(db, query);
-  return chosen && { plan: sortPlanOf(query), base: () => withOwners(db, chosen.builder.clone()) };
+  return chosen && { plan: sortPlanOf(query), base: () => chosen.builder.clone().select('r.*'), withOwners: (ids) => rowsOfIds(db, ids) };
 }
 
 const OWNER_COLUMNS = CONTACT_OWNER_TYPES.map((type) => `ownerName_${type}`);
@@ -137,29 +141,30 @@ export async function listDirectory(ctx: AppContext, input: Record<string, unkno
     const counted = (await source.count({ n: '*' }).first()) as { n: number | string } | undefined;
     return Number(counted?.n ?? 0);
   };
+  // The page's ids come from the sort index alone (or the search's postings), then their rows with their owners: the
+  // owners' joins in the ordered read would keep the planner from walking the index.
   const paging = async (request: OrderRequest): Promise<RowsOfOrder> => {
     if (!chosen) return { rows: [], segments: [] };
     const { builder, matches } = chosen;
     const [segment] = request.sort;
-    let rows: RawRow[];
+    let ids: number[];
     if (matches && !hasFilters(query) && segment.order.length === 1) {
       // Newest (or oldest) first of a search walks the postings in their own order and stops at the page.
       const direction = segment.order[0]![1];
-      const ids = matches.subquery.clone().clearSelect().select(`${matches.idColumn} as recordId`).orderBy(matches.idColumn, direction);
-      if (request.after) ids.where(matches.idColumn, direction === 'asc' ? '>' : '<', request.after.id);
-      else ids.offset(request.offset);
-      const found = (await ids.limit(request.limit)) as Array<{ recordId: number }>;
-      rows = await rowsOfIds(
-        ctx.db,
-        found.map((row) => Number(row.recordId)),
-      );
+      const postings = matches.subquery.clone().clearSelect().select(`${matches.idColumn} as id`).orderBy(matches.idColumn, direction);
+      if (request.after) postings.where(matches.idColumn, direction === 'asc' ? '>' : '<', request.after.id);
+      else postings.offset(request.offset);
+      ids = ((await postings.limit(request.limit)) as RawRow[]).map((row) => Number(row.id));
     } else if (request.after) {
-      return rowsAfter(request.sort, request.after, request.limit, () => withOwners(ctx.db, builder.clone()));
+      const read = await rowsAfter(request.sort, request.after, request.limit, () => builder.clone().select('r.id'));
+      ids = read.rows.map((row) => Number(row.id));
     } else {
-      rows = (await applyOrder(withOwners(ctx.db, builder.clone()), orderOfSegment(segment))
+      const rows = (await applyOrder(builder.clone().select('r.id'), orderOfSegment(segment))
         .limit(request.limit)
         .offset(request.offset)) as RawRow[];
+      ids = rows.map((row) => Number(row.id));
     }
+    const rows = await rowsOfIds(ctx.db, ids);
     return { rows, segments: rows.map(() => 0) };
   };
   const [{ page, next, prev }, total] = await Promise.all([

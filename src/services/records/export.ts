@@ -329,7 +329,8 @@ export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown
         return builder;
       };
       for await (const batch of batchesInOrder(ctx.db, directory.plan, base)) {
-        yield presentDirectoryRows(batch).map(
+        const rows = await directory.withOwners(batch.map((row) => Number(row.id)));
+        yield presentDirectoryRows(rows).map(
           (contact) => ({ ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name }) as unknown as RawRow,
         );
       }

@@ -280,7 +280,11 @@ export function Component() {
           {params.page > 1 && (
             <Link
               className="btn btn-outline btn-sm"
-              to={params.page > 2 && prev ? href(params, { page: params.page - 1 }, { before: prev }) : href(params, { page: params.page - 1 })}
+              to={
+                params.page > 2 && prev
+                  ? href(params, { page: params.page - 1 }, { before: prev })
+                  : href(params, { page: params.page - 1 })
+              }
               rel="prev"
             >
               Previous
