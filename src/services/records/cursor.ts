@@ -37,12 +37,7 @@ const isSortValue = (value: unknown): value is string | number | null =>
  * The position a cursor names, checked against the list's order: `valueCount` sort values and a segment below
  * `segments`. `param` names the parameter in the refusal ('after').
  */
-export function decodeCursor(
-  text: string,
-  param: string,
-  order: CursorOrder,
-  shape: { valueCount: number; segments: number },
-): SeekPosition {
+function decodeCursor(text: string, param: string, order: CursorOrder, shape: { valueCount: number; segments: number }): SeekPosition {
   const refuse = () => badRequest(`${param} is not a cursor this list gave; start again from the first page`);
   if (!CURSOR_TEXT.test(text)) throw refuse();
   const [payload, check] = text.split('.') as [string, string];
