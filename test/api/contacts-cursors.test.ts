@@ -3,6 +3,7 @@ import { dialectOfDb } from '@db/knex.js';
 import { withTransaction } from '@db/transaction.js';
 import { listDirectory } from '@services/contacts/directory.js';
 import { insertContactRows, type ContactInsert } from '@services/contacts/writes.js';
+import { encodeCursor } from '@services/records/cursor.js';
 import { CONTACT_SORTS } from '@shared/schemas/contacts-directory.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { explainPlan, statementsSentBy } from '../helpers/db.js';
@@ -184,6 +185,23 @@ describe('contacts directory cursors', () => {
     await refused(`sort=name&dir=asc&after=${next}&offset=4`, 'offset cannot be combined with after');
     // A search that matches nothing still checks its cursor.
     await refused(`q=zzzzzz&sort=name&dir=asc&after=${changed}`, notOurs('after'));
+  });
+
+  it('seeks from a well-formed cursor it never gave (values of any type) without a server error', async () => {
+    const forged: Array<[string, 'asc' | 'desc', Array<string | number | null>]> = [
+      ['updatedAt', 'desc', ['2026-11-21T09:00:00.000Z']],
+      ['updatedAt', 'asc', ['not a time']],
+      ['name', 'asc', [1e308, null]],
+      ['email', 'desc', [null]],
+      ['jobTitle', 'asc', ['x'.repeat(300)]],
+    ];
+    for (const [sort, dir, values] of forged) {
+      const cursor = encodeCursor({ sort, dir }, { segment: 0, values, id: 3 });
+      for (const param of ['after', 'before']) {
+        const res = await agent.get(`/api/contacts?sort=${sort}&dir=${dir}&${param}=${cursor}`);
+        expect(res.status, `${sort} ${dir} ${param} ${JSON.stringify(values)}: ${JSON.stringify(res.body)}`).toBe(200);
+      }
+    }
   });
 
   it('exports every contact in the cursor order of each sort', async () => {
