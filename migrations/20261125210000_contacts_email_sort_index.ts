@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
  * (docs/decisions/0067-keyset-pagination.md). On MariaDB migration 20261121500000 replaced the plain email index,
  * through which InnoDB's extended keys served that order, by (email, entityType, entityId), so every email-sorted
  * page was a filesort of the matching contacts. One index on (email, id, entityType, entityId) serves both: the
- * sort and its seeks walk it in order, and an import's lookup of an address for an owner type still reads nothing
+ * sort and its seeks walk it in order, and a CSV import looking up an address for an owner type still reads nothing
  * but the index (a second index on email would also leave the planner choosing between the two for `email = ?`,
  * and it chose the one that sorts). SQLite keeps its email index, whose keys end on the rowid.
  */
