@@ -11,6 +11,7 @@ import {
   type SortDirection,
 } from './schemas/records.js';
 import { type RecordType } from './record-types.js';
+import { pageCursorOf } from './page-cursor.js';
 
 /**
  * A record list's query, read once from a URL (docs/decisions/0016-list-state-in-the-url.md). The page loader and
@@ -107,21 +108,6 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
   const parsed = result.data as Omit<ListQuery<K>, 'dir'> & { dir?: ListQuery<K>['dir'] };
   const query = { ...parsed, dir: parsed.dir ?? defaultDirectionOf(kind, parsed.sort) } as ListQuery<K>;
   return { ok: true, query, view: listViewOf(kind, query, from === 'page' ? page : undefined) };
-}
-
-const CURSOR_PARAMS = ['after', 'before'] as const;
-const CURSOR_TEXT = /^[A-Za-z0-9_.-]{1,4100}$/;
-
-/**
- * The cursor a Next or Previous link put in a page URL (`after` or `before`), if one is there that can be a cursor;
- * anything else is ignored, so the page number's offset places the page (the record lists and the contacts directory).
- */
-export function pageCursorOf(search: URLSearchParams): { after: string } | { before: string } | undefined {
-  for (const param of CURSOR_PARAMS) {
-    const value = search.get(param);
-    if (value && CURSOR_TEXT.test(value)) return param === 'after' ? { after: value } : { before: value };
-  }
-  return undefined;
 }
 
 /** A cursor replaces the offset, and a page follows one row or precedes one, not both. */

@@ -3,7 +3,7 @@ import { messageOf, statusOf } from '@shared/api-error.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
 import { CONTACT_SORTS, type ContactSort, type DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import { PAGE_SIZE, type ListPage, type SortDirection } from '@shared/schemas/records.js';
-import { pageCursorOf } from '@shared/list-query.js';
+import { pageCursorOf } from '@shared/page-cursor.js';
 import { fullName } from '@views/components/attachments/paths.js';
 import { OwnerLink } from '@views/components/attachments/owner-link.js';
 import { announce, failed, intentAction, sameLocation, type IntentHandler } from '@views/components/records/actions.js';
