@@ -1,6 +1,7 @@
 import { ListQuerySchemas, type ListQuery } from './schemas/records.js';
 import { DEFAULT_SORT, defaultDirectionOf, filterOf, PAGE_SIZE, SORT_DIRECTIONS, sortKeysOf, type SortDirection } from './list-options.js';
 import { type RecordType } from './record-types.js';
+import { pageCursorOf } from './page-cursor.js';
 
 /**
  * A record list's query, read once from a URL (docs/decisions/0016-list-state-in-the-url.md). The page loader and
@@ -51,11 +52,8 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
     page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
     input = { limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) };
     // Next and Previous links carry a cursor beside the page number, which then only names the page.
-    const cursor = CURSOR_PARAMS.map((param) => [param, search.get(param)] as const).find(([, value]) => value && CURSOR_TEXT.test(value));
-    if (cursor) {
-      input[cursor[0]] = cursor[1]!;
-      input.offset = '0';
-    }
+    const cursor = pageCursorOf(search);
+    if (cursor) Object.assign(input, cursor, { offset: '0' });
     const q = search.get('q');
     if (q !== null) input.q = q;
     const value = filter ? search.get(filter.param) : null;
@@ -90,11 +88,8 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
   return { ok: true, query, view: listViewOf(kind, query, from === 'page' ? page : undefined) };
 }
 
-const CURSOR_PARAMS = ['after', 'before'] as const;
-const CURSOR_TEXT = /^[A-Za-z0-9_.-]{1,4100}$/;
-
 /** A cursor replaces the offset, and a page follows one row or precedes one, not both. */
-function cursorProblems(query: { offset: number; after?: string; before?: string }): ListIssue[] {
+export function cursorProblems(query: { offset: number; after?: string; before?: string }): ListIssue[] {
   if (query.after !== undefined && query.before !== undefined) {
     return [{ path: 'before', message: 'Give after or before, not both' }];
   }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { SYNC_KINDS } from '@shared/record-types.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS, SORTS } from '@shared/schemas/records.js';
+import { CONTACT_SORTS } from '@shared/list-options.js';
 import {
   pageModel,
   paramKindOf,
@@ -177,6 +178,11 @@ const CURSOR_PIECES = [
   encodeCursor({ sort: 'newest', dir: 'desc' }, { segment: 7, values: [], id: 5 }),
   encodeCursor({ sort: 'newest', dir: 'desc' }, { segment: 0, values: [], id: 4294967296 }),
   encodeCursor({ sort: 'locationState', dir: 'asc' }, { segment: 0, values: [1e308], id: 9 }),
+  // The contacts directory's: by name (two values), by email across its NULLs, by a timestamp, one value short.
+  encodeCursor({ sort: 'name', dir: 'asc' }, { segment: 0, values: ['Lima', 'Ana'], id: 2 }),
+  encodeCursor({ sort: 'email', dir: 'desc' }, { segment: 0, values: [null], id: 3 }),
+  encodeCursor({ sort: 'updatedAt', dir: 'desc' }, { segment: 0, values: ['2026-11-21T09:00:00.000Z'], id: 1 }),
+  encodeCursor({ sort: 'name', dir: 'asc' }, { segment: 0, values: ['Lima'], id: 2 }),
   'WzEsIm5ld2VzdCIsImRlc2MiLDAsW10sNV0',
   'WzEsIm5ld2VzdCIsImRlc2MiLDAsW10sNV0.AAAAAAAA',
   'e30.AAAAAAAA',
@@ -209,7 +215,7 @@ const NUMBER_PIECES = [
   'abc',
 ];
 
-const ALL_SORTS = [...new Set(Object.values(SORTS).flatMap((sorts) => Object.keys(sorts)))];
+const ALL_SORTS = [...new Set([...Object.values(SORTS), CONTACT_SORTS].flatMap((sorts) => Object.keys(sorts)))];
 
 function queryValue(key: string): fc.Arbitrary<Piece> {
   const raw = (...values: string[]) => fc.constantFrom(...values).map((v): Piece => ({ raw: v }));

@@ -33,7 +33,7 @@ export interface RouteModel {
 }
 
 const LIST_QUERY = ['q', 'sort', 'dir', 'limit', 'offset', 'after', 'before', 'filter', 'type'] as const;
-const CONTACTS_QUERY = ['q', 'ownerType', 'tag', 'primary', 'sort', 'dir', 'limit', 'offset'] as const;
+const CONTACTS_QUERY = ['q', 'ownerType', 'tag', 'primary', 'sort', 'dir', 'limit', 'offset', 'after', 'before'] as const;
 
 const PAGE_QUERY = ['q', 'page', 'after', 'before', 'filter', 'type', 'return'] as const;
 

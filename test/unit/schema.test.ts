@@ -119,7 +119,7 @@ describe(`schema on ${testDialect}`, () => {
     }
     if (testDialect === 'mysql') {
       const [plan] = (await t.db.raw('EXPLAIN ' + lookup!.sql, lookup!.bindings)) as [Array<{ key: string | null; Extra: string | null }>];
-      expect(plan[0]!.key).toBe('contacts_email_owner_index');
+      expect(plan[0]!.key).toBe('contacts_email_id_owner_index');
       // "Using index": the owner comes from the index, no row is read.
       expect(plan[0]!.Extra).toContain('Using index');
     } else {

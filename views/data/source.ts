@@ -1,7 +1,7 @@
 import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
-import type { ListPage, ListQuery, Page, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
+import type { ListPage, ListQuery, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
 import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
@@ -43,7 +43,7 @@ export interface DataSource {
   /** The signed-in user's remembered settings (list views and columns, theme). */
   preferences(): Promise<Preferences>;
   /** The contacts directory: the API's query parameters as they are (the service parses them). */
-  contactsDirectory(params: Record<string, string>): Promise<Page<DirectoryContact>>;
+  contactsDirectory(params: Record<string, string>): Promise<ListPage<DirectoryContact>>;
   setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
   /** The Jobs page: recent jobs, the API's query parameters as they are (type, state; the service checks them). */
   jobs(params: Record<string, string>): Promise<{ items: JobView[] }>;

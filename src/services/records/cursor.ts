@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from '../errors.js';
-import type { SeekPosition } from './queries.js';
+import { positionOf, reversePlan, type SeekPosition, type SortPlan } from './queries.js';
 
 /**
  * A list cursor (`?after=` / `?before=`, and `next` / `prev` in a list's answer): the position of one row in one
@@ -37,12 +37,7 @@ const isSortValue = (value: unknown): value is string | number | null =>
  * The position a cursor names, checked against the list's order: `valueCount` sort values and a segment below
  * `segments`. `param` names the parameter in the refusal ('after').
  */
-export function decodeCursor(
-  text: string,
-  param: string,
-  order: CursorOrder,
-  shape: { valueCount: number; segments: number },
-): SeekPosition {
+function decodeCursor(text: string, param: string, order: CursorOrder, shape: { valueCount: number; segments: number }): SeekPosition {
   const refuse = () => badRequest(`${param} is not a cursor this list gave; start again from the first page`);
   if (!CURSOR_TEXT.test(text)) throw refuse();
   const [payload, check] = text.split('.') as [string, string];
@@ -70,4 +65,58 @@ export function decodeCursor(
     (id as number) <= MAX_ID;
   if (!wellFormed) throw refuse();
   return { segment: segment as number, values: values as Array<string | number | null>, id: id as number };
+}
+
+/** A page request on a list order: from its start skipping `offset` rows, or the rows after a position. */
+export interface OrderRequest {
+  sort: SortPlan;
+  limit: number;
+  offset: number;
+  after?: SeekPosition;
+}
+
+/** Rows read in a list order, each with the segment of the order it was read from. */
+export interface RowsOfOrder {
+  rows: Array<Record<string, unknown>>;
+  segments: number[];
+}
+
+/**
+ * One page of a list order by cursor or offset, and the cursors of the pages around it (the record lists and the
+ * contacts directory alike). `after` reads the page following a cursor, `before` the page preceding one (the order
+ * walked backwards from it, turned round); otherwise `offset` rows are skipped. `next` and `prev` are null at
+ * either end, and `prev` on the first page. `read` answers one request, reading `limit` rows (one more than the
+ * page, to know whether another follows).
+ */
+export async function pageByCursor<R extends RowsOfOrder>(
+  plan: SortPlan,
+  order: CursorOrder,
+  query: { limit: number; offset: number; after?: string; before?: string },
+  read: (request: OrderRequest) => Promise<R>,
+): Promise<{ page: R; next: string | null; prev: string | null }> {
+  const shape = { valueCount: plan[0].order.length - 1, segments: plan.length };
+  const limit = query.limit + 1;
+  const cursorAt = (page: RowsOfOrder, i: number) => encodeCursor(order, positionOf(plan, page.segments[i]!, page.rows[i]!));
+  if (query.before !== undefined) {
+    const position = decodeCursor(query.before, 'before', order, shape);
+    const mirror = (segment: number) => plan.length - 1 - segment;
+    const backwards = await read({ sort: reversePlan(plan), limit, offset: 0, after: { ...position, segment: mirror(position.segment) } });
+    if (backwards.rows.length >= query.limit) {
+      // Read walking backwards: turned round, the page in the list's order and its segments in the list's plan.
+      const page = {
+        ...backwards,
+        rows: backwards.rows.slice(0, query.limit).reverse(),
+        segments: backwards.segments.slice(0, query.limit).map(mirror).reverse(),
+      };
+      return { page, next: cursorAt(page, query.limit - 1), prev: backwards.rows.length > query.limit ? cursorAt(page, 0) : null };
+    }
+    // Fewer rows than a page before the cursor: they begin the list, so the answer is the first page.
+  }
+  const after = query.after !== undefined ? decodeCursor(query.after, 'after', order, shape) : undefined;
+  const offset = after || query.before !== undefined ? 0 : query.offset;
+  const whole = await read({ sort: plan, limit, offset, after });
+  const page = { ...whole, rows: whole.rows.slice(0, query.limit), segments: whole.segments.slice(0, query.limit) };
+  const next = whole.rows.length > query.limit ? cursorAt(page, query.limit - 1) : null;
+  const prev = (after || offset > 0) && page.rows.length > 0 ? cursorAt(page, 0) : null;
+  return { page, next, prev };
 }

@@ -19,7 +19,7 @@ import {
 } from './queries.js';
 import { listFilterOf, sortPlanOf } from './service.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
-import { directoryRows, presentDirectoryRows } from '../contacts/directory.js';
+import { directorySelection, presentDirectoryRows } from '../contacts/directory.js';
 import { parseInput } from '../validate.js';
 
 /**
@@ -253,7 +253,7 @@ async function* batchesInOrder(db: Knex, plan: SortPlan, base: () => Knex.QueryB
     for (const segment of plan) {
       const builder = base();
       segment.where?.(builder);
-      yield* batchesOf(streamOf(db, applyOrder(builder, orderOfSegment(segment))));
+      yield* batchesOf(applyOrder(builder, orderOfSegment(segment)).stream() as AsyncIterable<RawRow>);
     }
     return;
   }
@@ -282,24 +282,6 @@ async function* batchesOf(source: AsyncIterable<RawRow>): AsyncGenerator<RawRow[
     }
   }
   if (batch.length > 0) yield batch;
-}
-
-/**
- * The rows of an ordered query as they come. MariaDB streams them from a server-side cursor, with backpressure.
- * Knex's SQLite driver would read the whole result before its stream's first row, so SQLite reads the order in
- * pages instead, giving the one connection back between them (the contacts directory's order, by offset; record
- * lists seek, batchesInOrder).
- */
-async function* streamOf(db: Knex, builder: Knex.QueryBuilder): AsyncGenerator<RawRow> {
-  if (dialectOfDb(db) === 'mysql') {
-    yield* builder.stream() as AsyncIterable<RawRow>;
-    return;
-  }
-  for (let offset = 0; ; offset += BATCH_ROWS) {
-    const rows = (await builder.clone().limit(BATCH_ROWS).offset(offset)) as RawRow[];
-    yield* rows;
-    if (rows.length < BATCH_ROWS) return;
-  }
 }
 
 /** A CSV export as it streams: the bytes, and how many rows have been written so far (the header not counted). */
@@ -339,11 +321,16 @@ export function exportContactsCsv(ctx: AppContext, input: Record<string, unknown
   return csvOf(
     CONTACT_COLUMNS,
     (async function* contacts() {
-      const directory = await directoryRows(ctx.db, query);
+      const directory = await directorySelection(ctx.db, query);
       if (!directory) return;
-      if (ids) directory.rows.whereIn('c.id', [...ids]);
-      for await (const batch of batchesOf(streamOf(ctx.db, directory.rows))) {
-        yield presentDirectoryRows(batch).map(
+      const base = () => {
+        const builder = directory.base();
+        if (ids) builder.whereIn('r.id', [...ids]);
+        return builder;
+      };
+      for await (const batch of batchesInOrder(ctx.db, directory.plan, base)) {
+        const rows = await directory.withOwners(batch.map((row) => Number(row.id)));
+        yield presentDirectoryRows(rows).map(
           (contact) => ({ ...contact, ownerType: contact.owner.type, ownerName: contact.owner.name }) as unknown as RawRow,
         );
       }

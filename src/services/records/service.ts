@@ -23,13 +23,11 @@ import {
   pageOfMatches,
   type BucketFilter,
   pageOfRows,
-  positionOf,
-  reversePlan,
   runClubSchedules,
   type PageRequest,
   type SortPlan,
 } from './queries.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { pageByCursor } from './cursor.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRows } from './writes.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 
@@ -132,42 +130,10 @@ export function sortPlanOf(ctx: AppContext, kind: RecordType, query: ListQuery<R
 export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K, query: ListQuery<K>): Promise<ListPage<Item<K>>> {
   const def = definition(kind);
   const filter = listFilterOf(kind, query);
-  const plan = sortPlanOf(ctx, kind, query);
-  const order = { sort: query.sort, dir: query.dir };
-  const shape = { valueCount: plan[0].order.length - 1, segments: plan.length };
-  // One row more than the page tells whether another page follows it.
-  const request = { where: filter.where, limit: query.limit + 1, offset: 0 };
-  const read = (page: PageRequest) => readList(ctx, def, filter, query.q, page);
-  const cursorAt = (page: ListRead, i: number) => encodeCursor(order, positionOf(plan, page.segments[i]!, page.rows[i]!));
-  const answer = (page: ListRead, next: string | null, prev: string | null): ListPage<Item<K>> => ({
-    items: decodeRecords<Item<K>>(def, page.rows, page.helperColumns),
-    total: page.total,
-    next,
-    prev,
-  });
-
-  if (query.before !== undefined) {
-    const position = decodeCursor(query.before, 'before', order, shape);
-    const mirror = (segment: number) => plan.length - 1 - segment;
-    const backwards = await read({ ...request, sort: reversePlan(plan), after: { ...position, segment: mirror(position.segment) } });
-    if (backwards.rows.length >= query.limit) {
-      // Read walking backwards: turned round, the page in the list's order and its segments in the list's plan.
-      const page = {
-        ...backwards,
-        rows: backwards.rows.slice(0, query.limit).reverse(),
-        segments: backwards.segments.slice(0, query.limit).map(mirror).reverse(),
-      };
-      return answer(page, cursorAt(page, query.limit - 1), backwards.rows.length > query.limit ? cursorAt(page, 0) : null);
-    }
-    // Fewer rows than a page before the cursor: they begin the list, so the answer is the first page.
-  }
-  const after = query.after !== undefined ? decodeCursor(query.after, 'after', order, shape) : undefined;
-  const offset = after || query.before !== undefined ? 0 : query.offset;
-  const whole = await read({ ...request, sort: plan, offset, after });
-  const page = { ...whole, rows: whole.rows.slice(0, query.limit), segments: whole.segments.slice(0, query.limit) };
-  const next = whole.rows.length > query.limit ? cursorAt(page, query.limit - 1) : null;
-  const prev = (after || offset > 0) && page.rows.length > 0 ? cursorAt(page, 0) : null;
-  return answer(page, next, prev);
+  const { page, next, prev } = await pageByCursor(sortPlanOf(ctx, kind, query), { sort: query.sort, dir: query.dir }, query, (request) =>
+    readList(ctx, def, filter, query.q, { ...request, where: filter.where }),
+  );
+  return { items: decodeRecords<Item<K>>(def, page.rows, page.helperColumns), total: page.total, next, prev };
 }
 
 interface ListRead {

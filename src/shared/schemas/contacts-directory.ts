@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CONTACT_OWNER_TYPES, type ContactOwnerType } from '../record-types.js';
 import type { Contact } from './attachments.js';
-import { PAGE_SIZE, SORT_DIRECTIONS } from './records.js';
+import { PAGE_SIZE, queryCursor, SORT_DIRECTIONS, type SortDirection } from './records.js';
 import { CONTACT_SORTS, type ContactSort } from '../list-options.js';
 
 export type { ContactSort } from '../list-options.js';
@@ -38,6 +38,9 @@ export const ContactsQuerySchema = z
     dir: word(SORT_DIRECTIONS, 'dir'),
     limit: whole('limit', 1, 100, PAGE_SIZE),
     offset: whole('offset', 0, 100_000_000, 0),
+    /** The page after (or before) the contact a cursor names, in place of `offset` (as the record lists). */
+    after: queryCursor('after'),
+    before: queryCursor('before'),
   })
   .transform((query) => ({ ...query, tag: query.tag?.trim() || undefined, dir: query.dir ?? CONTACT_SORTS[query.sort] }));
 export type ContactsQuery = z.output<typeof ContactsQuerySchema>;

@@ -43,17 +43,14 @@ interface RecordShapes {
 export type RecordItem<K extends keyof RecordShapes> = RecordShapes[K]['item'];
 export type RecordDetail<K extends keyof RecordShapes> = RecordShapes[K]['detail'];
 
-/** Every list endpoint answers one page and the total number of matches. */
-export interface Page<T> {
+/**
+ * Every list endpoint (the record lists and the contacts directory) answers one page, the total number of matches
+ * and the cursors of the pages around it (`?after=next`, `?before=prev`), null at either end (and `prev` on the
+ * first page).
+ */
+export interface ListPage<T> {
   items: T[];
   total: number;
-}
-
-/**
- * A record list's page also gives the cursors of the pages around it (`?after=next`, `?before=prev`), null at
- * either end (and `prev` on the first page).
- */
-export interface ListPage<T> extends Page<T> {
   next: string | null;
   prev: string | null;
 }

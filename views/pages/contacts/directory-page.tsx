@@ -1,17 +1,17 @@
 import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '@shared/api-error.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
-import { type DirectoryContact } from '@shared/schemas/contacts-directory.js';
-import { CONTACT_SORTS, type ContactSort } from '@shared/list-options.js';
-import { type Page } from '@shared/schemas/records.js';
-import { PAGE_SIZE, type SortDirection } from '@shared/list-options.js';
+import type { DirectoryContact } from '@shared/schemas/contacts-directory.js';
+import { CONTACT_SORTS, PAGE_SIZE, type ContactSort, type SortDirection } from '@shared/list-options.js';
+import type { ListPage } from '@shared/schemas/records.js';
+import { pageCursorOf } from '@shared/page-cursor.js';
 import { fullName } from '@views/components/attachments/paths.js';
 import { OwnerLink } from '@views/components/attachments/owner-link.js';
 import { announce, failed, intentAction, sameLocation, type IntentHandler } from '@views/components/records/actions.js';
 import { bulkDeleteIntent, postedIds, preferenceIntent } from '@views/components/records/list-actions.js';
 import { BulkBar, collectIds, SelectBox, SelectPageBox, useSelection } from '@views/components/records/selection.js';
 import { ContactBulkActions, type AudienceAnswer } from './bulk-actions.js';
-import { pageCount } from '@views/components/records/list-query.js';
+import { pageCount, type PageCursor } from '@views/components/records/list-query.js';
 import {
   ColumnPicker,
   joined,
@@ -29,7 +29,7 @@ import { dataSource, gated, withQuery } from '@views/data/source.js';
 const PARAMS = ['q', 'ownerType', 'tag', 'primary', 'sort', 'dir'] as const;
 type DirectoryParams = Record<(typeof PARAMS)[number], string> & { page: number };
 
-interface DirectoryData extends Page<DirectoryContact> {
+interface DirectoryData extends ListPage<DirectoryContact> {
   params: DirectoryParams;
   display: ListDisplay;
   problem?: string;
@@ -48,19 +48,25 @@ export const loader = gated(async ({ request, context }: LoaderFunctionArgs): Pr
   const ds = dataSource(context);
   const params = paramsOf(new URL(request.url).searchParams);
   const api = withoutBlanks(Object.fromEntries(PARAMS.map((name) => [name, params[name]])));
+  // Next and Previous links carry a cursor beside the page number, which then only names the page.
+  const cursor = pageCursorOf(new URL(request.url).searchParams);
   const pendingDisplay = listDisplayOf(ds, 'contacts');
   try {
     const [list, display] = await Promise.all([
-      ds.contactsDirectory({ ...api, limit: String(PAGE_SIZE), offset: String((params.page - 1) * PAGE_SIZE) }),
+      ds.contactsDirectory({ ...api, limit: String(PAGE_SIZE), ...(cursor ?? { offset: String((params.page - 1) * PAGE_SIZE) }) }),
       pendingDisplay,
     ]);
-    return { ...list, params, display };
+    // A Previous link whose cursor had less than a page before it was answered with the first page.
+    const page = cursor && 'before' in cursor && list.prev === null ? 1 : params.page;
+    return { ...list, params: { ...params, page }, display };
   } catch (error) {
     // A refused parameter shows on the page with the search box kept, as the record lists do.
     if (statusOf(error) !== 400) throw error;
     const refused = {
       items: [],
       total: 0,
+      next: null,
+      prev: null,
       params,
       display: await pendingDisplay,
       problem: messageOf(error, 'This search could not be run'),
@@ -109,9 +115,10 @@ export const action = intentAction({
   'bulk-mailchimp': bulkMailchimpIntent,
 });
 
-const href = (params: DirectoryParams, change: Partial<DirectoryParams>) => {
+/** A directory URL; a Next or Previous link carries its `cursor` (the page number then only names the page). */
+const href = (params: DirectoryParams, change: Partial<DirectoryParams>, cursor?: PageCursor) => {
   const next = { ...params, ...change };
-  return withQuery('/contacts', { ...next, page: next.page > 1 ? next.page : undefined });
+  return withQuery('/contacts', { ...next, ...cursor, page: next.page > 1 ? next.page : undefined });
 };
 
 const ownerLink = (contact: DirectoryContact) => <OwnerLink owner={contact.owner} />;
@@ -140,7 +147,7 @@ const sorting: ListSorting = {
 
 /** Every contact of every owner: search, filters, sort, cards or table, each naming and linking its owner. */
 export function Component() {
-  const { items, total, params, display, problem } = useLoaderData() as DirectoryData;
+  const { items, total, next, prev, params, display, problem } = useLoaderData() as DirectoryData;
   const sort = (params.sort || 'newest') as ContactSort;
   const current = { sort, dir: (params.dir || CONTACT_SORTS[sort] || 'desc') as SortDirection };
   const sortHref = (next: string, dir: SortDirection) => href(params, { sort: next, dir, page: 1 });
@@ -153,7 +160,9 @@ export function Component() {
   const listed = withoutBlanks({ ...filters, sort: params.sort, dir: params.dir });
   const exportHref = (ids?: readonly number[]) => withQuery('/api/export/contacts', { ...listed, ids: ids?.join(',') });
   const matchingIds = () =>
-    collectIds((limit, { offset }) => dataSource(null).contactsDirectory({ ...listed, limit: String(limit), offset: String(offset) }));
+    collectIds((limit, { offset, after }) =>
+      dataSource(null).contactsDirectory({ ...listed, limit: String(limit), ...(after ? { after } : { offset: String(offset) }) }),
+    );
   return (
     <div className="page records-list">
       <div className="page-header">
@@ -267,18 +276,26 @@ export function Component() {
           ))}
         </ul>
       )}
-      {pages > 1 && (
+      {(pages > 1 || params.page > 1) && (
         <nav className="pagination" aria-label="Pagination">
           {params.page > 1 && (
-            <Link className="btn btn-outline btn-sm" to={href(params, { page: params.page - 1 })} rel="prev">
+            <Link
+              className="btn btn-outline btn-sm"
+              to={
+                params.page > 2 && prev
+                  ? href(params, { page: params.page - 1 }, { before: prev })
+                  : href(params, { page: params.page - 1 })
+              }
+              rel="prev"
+            >
               Previous
             </Link>
           )}
           <span className="pagination-status" aria-current="page">
             Page {params.page} of {pages}
           </span>
-          {params.page < pages && (
-            <Link className="btn btn-outline btn-sm" to={href(params, { page: params.page + 1 })} rel="next">
+          {next && (
+            <Link className="btn btn-outline btn-sm" to={href(params, { page: params.page + 1 }, { after: next })} rel="next">
               Next
             </Link>
           )}

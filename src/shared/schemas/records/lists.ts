@@ -60,9 +60,12 @@ const querySort = <K extends RecordType>(kind: K) => {
   return optionalWord(keys, `sort must be one of: ${keys.join(', ')}`).transform((v): SortOf<K> => v ?? DEFAULT_SORT);
 };
 
-/** A cursor from a list's answer (`next`, `prev`): opaque URL-safe text, checked in full by the list service. */
+/**
+ * A cursor from a list's answer (`next`, `prev`): opaque URL-safe text, checked in full by the list service (the
+ * record lists and the contacts directory).
+ */
 const MAX_CURSOR_LENGTH = 4100;
-const queryCursor = (param: string) =>
+export const queryCursor = (param: string) =>
   z.preprocess(
     (v) => (v === '' ? undefined : v),
     text(`${param} must be a cursor from a list's answer`)
