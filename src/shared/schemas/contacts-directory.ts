@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CONTACT_OWNER_TYPES, type ContactOwnerType } from '../record-types.js';
 import type { Contact } from './attachments.js';
-import { PAGE_SIZE, queryCursor, SORT_DIRECTIONS, type SortDirection } from './records.js';
+import { PAGE_SIZE, queryCursor, SORT_DIRECTIONS } from './records.js';
 import { CONTACT_SORTS, type ContactSort } from '../list-options.js';
 
 export type { ContactSort } from '../list-options.js';
