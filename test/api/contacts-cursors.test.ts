@@ -7,6 +7,8 @@ import { encodeCursor } from '@services/records/cursor.js';
 import { CONTACT_SORTS } from '@shared/list-options.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { explainPlan, statementsSentBy } from '../helpers/db.js';
+import { readListPage } from '../helpers/list-page.js';
+import { expectedOrder, type ListItem } from '../helpers/list-order.js';
 
 /**
  * The contacts directory pages by cursor like the record lists (docs/decisions/0067-keyset-pagination.md): the API's
@@ -14,9 +16,8 @@ import { explainPlan, statementsSentBy } from '../helpers/db.js';
  */
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
-type Item = Record<string, unknown> & { id: number };
 interface Answer {
-  items: Item[];
+  items: ListItem[];
   total: number;
   next: string | null;
   prev: string | null;
@@ -58,31 +59,6 @@ async function addContacts(t: TestApp, agent: Agent, count: number, spread = fal
   const db = t.database.db;
   const rows = contactRows(count, { brand, event }, dialectOfDb(db) === 'mysql', spread);
   await withTransaction({ db }, (trx) => insertContactRows(trx, rows));
-}
-
-/** Null first, text as text. */
-function compareValues(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  return String(a) < String(b) ? -1 : 1;
-}
-
-const keyValues = (sort: string, item: Item): unknown[] =>
-  sort === 'newest' ? [] : sort === 'name' ? [item.lastName, item.firstName] : [item[sort]];
-
-function expectedOrder(sort: string, dir: 'asc' | 'desc', items: Item[]): number[] {
-  const sign = dir === 'asc' ? 1 : -1;
-  return [...items]
-    .sort((a, b) => {
-      const [va, vb] = [keyValues(sort, a), keyValues(sort, b)];
-      for (let i = 0; i < va.length; i++) {
-        const c = compareValues(va[i], vb[i]);
-        if (c !== 0) return sign * c;
-      }
-      return sign * (a.id - b.id);
-    })
-    .map((item) => item.id);
 }
 
 describe('contacts directory cursors', () => {
@@ -222,27 +198,6 @@ describe('contacts directory cursors', () => {
 });
 
 /** Decodes the few entities an href can hold in server-rendered HTML. */
-const unescapeHtml = (text: string) =>
-  text
-    .replace(/&amp;/g, '&')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"');
-
-/** The server-rendered directory as a reader without script sees it: its contacts' ids, its Next and Previous links. */
-async function directoryPage(agent: Agent, url: string) {
-  const res = await agent.get(url);
-  expect(res.status, url).toBe(200);
-  const html = res.text;
-  const ids = [...new Set([...html.matchAll(/href="\/contacts\/(\d+)"/g)].map((match) => Number(match[1])))];
-  const link = (rel: string) => {
-    const tag = [...html.matchAll(/<a [^>]*>/g)].map((match) => match[0]).find((a) => a.includes(`rel="${rel}"`));
-    const href = tag && /href="([^"]*)"/.exec(tag)?.[1];
-    return href ? unescapeHtml(href) : null;
-  };
-  const status = /Page <!-- -->(\d+)<!-- --> of <!-- -->(\d+)/.exec(html);
-  return { ids, next: link('next'), prev: link('prev'), page: status ? Number(status[1]) : null };
-}
-
 describe('contacts directory page Next and Previous links', () => {
   let t: TestApp;
   let agent: Agent;
@@ -257,13 +212,13 @@ describe('contacts directory page Next and Previous links', () => {
   for (const sort of ['', 'sort=name&dir=asc', 'sort=email&dir=desc', 'ownerType=brand&sort=jobTitle&dir=asc']) {
     it(`follows Next to the last page and Previous back, each page the numbered page's rows (${sort || 'newest'})`, async () => {
       const query = sort ? `?${sort}` : '';
-      const numbered = async (n: number) => (await directoryPage(agent, `/contacts${query}${query ? '&' : '?'}page=${n}`)).ids;
-      let current = await directoryPage(agent, `/contacts${query}`);
+      const numbered = async (n: number) => (await readListPage(agent, `/contacts${query}${query ? '&' : '?'}page=${n}`, '/contacts')).ids;
+      let current = await readListPage(agent, `/contacts${query}`, '/contacts');
       expect(current.prev).toBeNull();
       const pages = [current];
       while (current.next) {
         expect(current.next).toMatch(/[?&]after=[\w.-]+/);
-        current = await directoryPage(agent, current.next);
+        current = await readListPage(agent, current.next, '/contacts');
         pages.push(current);
       }
       const expected = sort.startsWith('ownerType') ? CONTACTS / 2 : CONTACTS;
@@ -276,7 +231,7 @@ describe('contacts directory page Next and Previous links', () => {
       for (let n = pages.length - 1; n >= 1; n--) {
         if (n > 1) expect(current.prev).toMatch(/[?&]before=[\w.-]+/);
         else expect(current.prev).not.toMatch(/before=/);
-        current = await directoryPage(agent, current.prev!);
+        current = await readListPage(agent, current.prev!, '/contacts');
         expect(current.page).toBe(n);
         expect(current.ids).toEqual(pages[n - 1]!.ids);
       }
@@ -285,7 +240,7 @@ describe('contacts directory page Next and Previous links', () => {
   }
 
   it('shows why a tampered cursor link cannot be followed, not the error page', async () => {
-    const first = await directoryPage(agent, '/contacts');
+    const first = await readListPage(agent, '/contacts', '/contacts');
     const broken = first.next!.replace(/after=[\w-]/, 'after=Z');
     const res = await agent.get(broken);
     expect(res.status).toBe(400);

@@ -2,31 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@db/transaction.js';
 import { insertRecordRows } from '@services/records/writes.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { readListPage } from '../helpers/list-page.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 
 /** Decodes the few entities an href can hold in server-rendered HTML. */
-const unescapeHtml = (text: string) =>
-  text
-    .replace(/&amp;/g, '&')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"');
-
-/** A server-rendered list page as a reader without script sees it: its cards' ids, its Next and Previous links. */
-async function listPage(agent: Agent, url: string) {
-  const res = await agent.get(url);
-  expect(res.status, url).toBe(200);
-  const html = res.text;
-  const ids = [...new Set([...html.matchAll(/href="\/brands\/(\d+)"/g)].map((match) => Number(match[1])))];
-  const link = (rel: string) => {
-    const tag = [...html.matchAll(/<a [^>]*>/g)].map((match) => match[0]).find((a) => a.includes(`rel="${rel}"`));
-    const href = tag && /href="([^"]*)"/.exec(tag)?.[1];
-    return href ? unescapeHtml(href) : null;
-  };
-  const status = /Page <!-- -->(\d+)<!-- --> of <!-- -->(\d+)/.exec(html);
-  return { ids, next: link('next'), prev: link('prev'), page: status ? Number(status[1]) : null };
-}
-
 /**
  * The list pages' Next and Previous links carry a cursor, so a reader without script (plain links, server-rendered)
  * follows them at the cost of the first page, and sees the rows the numbered page would show.
@@ -53,13 +33,14 @@ describe('list page Next and Previous links', () => {
   for (const sort of ['', 'sort=brandName&dir=asc', 'sort=locationState&dir=desc']) {
     it(`follows Next to the last page and Previous back, each page the numbered page's rows (${sort || 'newest'})`, async () => {
       const query = sort ? `?${sort}` : '';
-      const numbered = async (page: number) => (await listPage(agent, `/brands${query}${query ? '&' : '?'}page=${page}`)).ids;
-      let current = await listPage(agent, `/brands${query}`);
+      const numbered = async (page: number) =>
+        (await readListPage(agent, `/brands${query}${query ? '&' : '?'}page=${page}`, '/brands')).ids;
+      let current = await readListPage(agent, `/brands${query}`, '/brands');
       expect(current.prev).toBeNull();
       const pages = [current];
       while (current.next) {
         expect(current.next).toMatch(/[?&]after=[\w.-]+/);
-        current = await listPage(agent, current.next);
+        current = await readListPage(agent, current.next, '/brands');
         pages.push(current);
       }
       expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
@@ -68,18 +49,18 @@ describe('list page Next and Previous links', () => {
 
       // Previous from the last page: by cursor to page 2, then by number to page 1.
       expect(current.prev).toMatch(/[?&]before=[\w.-]+/);
-      const second = await listPage(agent, current.prev!);
+      const second = await readListPage(agent, current.prev!, '/brands');
       expect(second.page).toBe(2);
       expect(second.ids).toEqual(await numbered(2));
       expect(second.prev).not.toMatch(/before=/);
-      const first = await listPage(agent, second.prev!);
+      const first = await readListPage(agent, second.prev!, '/brands');
       expect(first.page).toBe(1);
       expect(first.ids).toEqual(await numbered(1));
     });
   }
 
   it('shows why a tampered cursor link cannot be followed, not the error page', async () => {
-    const first = await listPage(agent, '/brands');
+    const first = await readListPage(agent, '/brands', '/brands');
     const broken = first.next!.replace(/after=[\w-]/, 'after=Z');
     const res = await agent.get(broken);
     // The cursor is refused by the list like any search the API refuses: the page says so and keeps its search box.

@@ -9,9 +9,9 @@ import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-
 import { SORTS, sortKeysOf } from '@shared/schemas/records.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { explainPlan, statementsSentBy } from '../helpers/db.js';
+import { expectedOrder, type ListItem } from '../helpers/list-order.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
-type Item = Record<string, unknown> & { id: number };
 
 /**
  * Stored values per sortable column, with repeats (ties the id must break) and nulls where the column allows them.
@@ -72,33 +72,6 @@ function rowsOf(kind: RecordType, count: number, mysql: boolean): Array<Record<s
   });
 }
 
-/** Null first, numbers (money and counts arrive as text or numbers) as numbers, text as text. */
-function compareValues(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  if (typeof a === 'boolean') return Number(a) - Number(b);
-  if (typeof a === 'number' || /^-?\d+(\.\d+)?$/.test(String(a))) return Number(a) - Number(b);
-  return String(a) < String(b) ? -1 : 1;
-}
-
-const keyValues = (sort: string, item: Item): unknown[] =>
-  sort === 'newest' ? [] : sort === 'name' ? [item.lastName, item.firstName] : [item[sort]];
-
-function expectedOrder(sort: string, dir: 'asc' | 'desc', items: Item[]): number[] {
-  const sign = dir === 'asc' ? 1 : -1;
-  return [...items]
-    .sort((a, b) => {
-      const [va, vb] = [keyValues(sort, a), keyValues(sort, b)];
-      for (let i = 0; i < va.length; i++) {
-        const c = compareValues(va[i], vb[i]);
-        if (c !== 0) return sign * c;
-      }
-      return sign * (a.id - b.id);
-    })
-    .map((item) => item.id);
-}
-
 describe('list sorting', () => {
   let t: TestApp;
   let agent: Agent;
@@ -112,10 +85,10 @@ describe('list sorting', () => {
   });
   afterAll(async () => t.close());
 
-  const list = async (kind: RecordType, search: string): Promise<Item[]> => {
+  const list = async (kind: RecordType, search: string): Promise<ListItem[]> => {
     const res = await agent.get(`${RECORD_TYPE_INFO[kind].apiPath}?${search}`);
     expect(res.status, `${kind} ${search}: ${JSON.stringify(res.body)}`).toBe(200);
-    return res.body.items as Item[];
+    return res.body.items as ListItem[];
   };
 
   for (const kind of RECORD_TYPES) {
@@ -176,7 +149,7 @@ describe('list sorting', () => {
   });
 
   interface Answer {
-    items: Item[];
+    items: ListItem[];
     total: number;
     next: string | null;
     prev: string | null;
