@@ -1,3 +1,7 @@
+import type { Knex } from 'knex';
+import { expect } from 'vitest';
+import { explainPlan, type SentStatement } from './db.js';
+
 /** A list row as the API answers it. */
 export type ListItem = Record<string, unknown> & { id: number };
 
@@ -28,4 +32,19 @@ export function expectedOrder(sort: string, dir: 'asc' | 'desc', items: ListItem
       return sign * (a.id - b.id);
     })
     .map((item) => item.id);
+}
+
+/**
+ * Fails unless every statement of `statements` that orders its rows reads them in index order: no filesort, no
+ * temporary table or B-tree, no unordered full scan (a full read is only ever the primary key's, newest first).
+ */
+export async function expectOrderedByIndex(db: Knex, statements: readonly SentStatement[], label: string): Promise<void> {
+  const ordered = statements.filter((s) => /order by/i.test(s.sql));
+  expect(ordered.length, label).toBeGreaterThan(0);
+  for (const statement of ordered) {
+    const plan = (await explainPlan(db, statement)).join('\n');
+    const explained = `${label}\n${statement.sql}\n${JSON.stringify(statement.bindings)}\n${plan}`;
+    expect(plan, explained).not.toMatch(/TEMP B-TREE|filesort|Using temporary/i);
+    expect(plan, explained).not.toMatch(/type=ALL/);
+  }
 }
