@@ -125,27 +125,65 @@ describe('maintained search and counts', () => {
       number,
     ];
     let added = 0;
-    let wrote = false;
+    let writes: Promise<void> | undefined;
     await rebuildDerivedData(database.db, undefined, {
       // Once the events have been read, and before the rebuilt index is in place, others write.
       onProgress: ({ phase }) => {
-        if (phase !== 'events: postings' || wrote) return;
-        wrote = true;
+        if (phase !== 'events: postings' || writes) return;
         // Not awaited inside the hook: on SQLite the rebuild's transaction holds the only connection until it ends.
-        void (async () => {
+        writes = (async () => {
           [added] = (await importEvents(database.db, [{ eventName: 'Busselton Late Run' }])) as [number];
           await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', deleted));
           await inTrx(database.db, (trx) => updateRecordRows(trx, 'event', [kept], { eventName: 'Bunbury Renamed Run' }));
         })();
       },
     });
-    await expect.poll(() => added).toBeGreaterThan(0);
-    await expect.poll(async () => (await listRecords(ctx, 'event', listQuery('event', { q: 'run' }))).total).toBe(2);
+    await writes;
+    expect((await listRecords(ctx, 'event', listQuery('event', { q: 'run' }))).total).toBe(2);
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'busselton' }))).items.map((e) => e.id)).toEqual([added]);
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'renamed' }))).items.map((e) => e.id)).toEqual([kept]);
     expect((await listRecords(ctx, 'event', listQuery('event', { q: 'albany' }))).total).toBe(0);
     expect((await listRecords(ctx, 'event', listQuery('event', {}))).total).toBe(2);
   });
+
+  it('keeps the counts exact when others write while the rebuilt index is swapped in', async () => {
+    await importEvents(database.db, [{ eventName: 'Geraldton Base Run', featuredRace: 1 }]);
+    // The window between the swap and the recount is short: a few rebuilds make a write land in it.
+    for (let round = 0; round < 10; round++) await rebuildWithWritesAtTheSwap();
+    const exact = (await database.db('events').count({ n: '*' }).first()) as { n: number | string };
+    expect((await listRecords(ctx, 'event', listQuery('event', {}))).total).toBe(Number(exact.n));
+    expect((await listRecords(ctx, 'event', listQuery('event', { filter: 'featured' }))).total).toBe(Number(exact.n));
+    expect(await derivedSnapshot(database.db)).toEqual(
+      await (async () => {
+        await rebuildDerivedData(database.db);
+        return derivedSnapshot(database.db);
+      })(),
+    );
+  });
+
+  async function rebuildWithWritesAtTheSwap() {
+    let writes: Promise<void> | undefined;
+    let rebuilding = true;
+    await rebuildDerivedData(database.db, undefined, {
+      onProgress: ({ phase, done }) => {
+        if (phase !== 'swapping in the new index' || done !== 0) return;
+        // Until the rebuild ends: add a featured event that stays, and one that is deleted again.
+        writes = (async () => {
+          do {
+            const [stays, goes] = (await importEvents(database.db, [
+              { eventName: 'Geraldton Kept Run', featuredRace: 1 },
+              { eventName: 'Geraldton Brief Run', featuredRace: 1 },
+            ])) as [number, number];
+            expect(stays).toBeGreaterThan(0);
+            await inTrx(database.db, (trx) => deleteRecordRow(trx, 'event', goes));
+          } while (rebuilding);
+        })();
+      },
+    }).finally(() => {
+      rebuilding = false;
+    });
+    await writes;
+  }
 
   it('skips the reindex when a write changes no searched or counted column, and only then', async () => {
     const [id] = (await importEvents(database.db, [{ eventName: 'Esperance Run', locationState: 'WA' }])) as [number];

@@ -282,11 +282,9 @@ async function rebuildBySwap(db: Knex, options: RebuildOptions): Promise<void> {
       ),
     writePostings: (code, postings, written) => write(db, GRAMS_REBUILT, ['kind', 'gram', 'recordId'], postings.rows(code), written),
   };
-  const totalsByKind = new Map<IndexedDefinition, Map<string, number>>();
   // In code order, so each type's postings are appended after the previous type's (the primary key's order).
-  for (const definition of INDEXED_KINDS.map(indexedDefinitionOf).sort((a, b) => a.code - b.code)) {
-    totalsByKind.set(definition, await buildKind(db, definition, target, options));
-  }
+  const definitions = INDEXED_KINDS.map(indexedDefinitionOf).sort((a, b) => a.code - b.code);
+  for (const definition of definitions) await buildKind(db, definition, target, options);
   options.onProgress?.({ phase: 'swapping in the new index', done: 0, total: 1 });
   await db.raw('RENAME TABLE ?? TO ??, ?? TO ??, ?? TO ??, ?? TO ??', [
     DOCS,
@@ -299,14 +297,35 @@ async function rebuildBySwap(db: Knex, options: RebuildOptions): Promise<void> {
     GRAMS,
   ]);
   const changesAtSwap = await changeNumbers(db);
-  for (const [definition, totals] of totalsByKind) {
+  for (const definition of definitions) {
     const moved = changesAtSwap.get(definition.code) !== changesAtStart.get(definition.code);
     const changed = moved ? await documentsChangedMeanwhile(db, definition) : [];
-    await withTransaction({ db }, (trx) => replaceCounts(trx, definition, totals));
     for (const part of chunks(changed, CHUNK)) await withTransaction({ db }, (trx) => reindexRows(trx, definition, part));
+    // Not the totals counted while reading the rows: writes since the swap have already moved the counts by their
+    // deltas against the new documents, so the counts are made again from those documents, with writers held off.
+    await withTransaction({ db }, async (trx) => replaceCounts(trx, definition, await countDocuments(trx, definition)));
   }
   await db.raw('DROP TABLE ??, ??', [DOCS + RETIRED, GRAMS + RETIRED]);
   options.onProgress?.({ phase: 'swapping in the new index', done: 1, total: 1 });
+}
+
+/**
+ * A type's count buckets from its documents as they are now. The documents are read with shared locks, so a writer
+ * that has changed one commits first (with its count deltas) and the next waits until the counts are replaced.
+ */
+async function countDocuments(trx: Knex.Transaction, definition: IndexedDefinition): Promise<Map<string, number>> {
+  const groups = (await trx(DOCS)
+    .where({ kind: definition.code })
+    .groupBy('buckets')
+    .select('buckets', trx.raw('COUNT(*) AS n'))
+    .forShare()) as Array<{ buckets: string; n: number | string }>;
+  const totals = new Map<string, number>([[ALL_BUCKET, 0]]);
+  const add = (bucket: string, n: number) => totals.set(bucket, (totals.get(bucket) ?? 0) + n);
+  for (const group of groups) {
+    add(ALL_BUCKET, Number(group.n));
+    for (const bucket of bucketList(group.buckets)) add(bucket, Number(group.n));
+  }
+  return totals;
 }
 
 /** Every type's change number (bucket #changes), which each write that changes a document moves on. */
