@@ -103,11 +103,15 @@ async function pageModulesByRouteId() {
 async function writeManifest(result) {
   const outputs = result.metafile.outputs;
   const outputOf = (entryPoint) => Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint);
-  const entryFile = outputOf('views/entry.client.tsx');
   const cssFile = outputOf('views/styles.css');
   const toUrl = (file) => '/' + path.relative(publicDir, file).split(path.sep).join('/');
+  /** An entry's script and the chunks it imports (what a page preloads with it). */
+  const entryAndImports = (entryFile) => ({
+    entry: toUrl(entryFile),
+    preload: [...staticClosure(outputs, entryFile)].filter((file) => file !== entryFile).map(toUrl),
+  });
+  const entryFile = outputOf('views/entry.client.tsx');
   const entryClosure = staticClosure(outputs, entryFile);
-  const preload = [...entryClosure].filter((file) => file !== entryFile).map(toUrl);
   // Each route's page module and its own imports, so the server can preload them with the entry: the browser
   // fetches a page's code in parallel instead of after the entry has run.
   const routes = {};
@@ -115,7 +119,13 @@ async function writeManifest(result) {
     const output = outputOf(pageFile);
     if (output) routes[routeId] = [...staticClosure(outputs, output)].filter((file) => !entryClosure.has(file)).map(toUrl);
   }
-  const manifest = { entry: toUrl(entryFile), css: cssFile ? [toUrl(cssFile)] : [], preload, routes };
+  const manifest = {
+    ...entryAndImports(entryFile),
+    css: cssFile ? [toUrl(cssFile)] : [],
+    // The auth pages (sign-in, first-run set-up, set-password) load their own entry instead of the app's.
+    auth: entryAndImports(outputOf('views/entry.auth.tsx')),
+    routes,
+  };
   writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
 }
 
@@ -136,7 +146,7 @@ function precompress(result) {
 }
 
 const browser = {
-  entryPoints: ['views/entry.client.tsx', 'views/styles.css'],
+  entryPoints: ['views/entry.client.tsx', 'views/entry.auth.tsx', 'views/styles.css'],
   outdir,
   bundle: true,
   splitting: true,

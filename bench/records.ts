@@ -360,11 +360,15 @@ async function main() {
         limit ? await firstLoadOf(limit.origin, path) : null,
       ]);
     }
-    loads.push(['first-load JavaScript of the sign-in page', await firstLoadOf(product.origin, '/', ''), null]);
+    // Signed out, the page loads the auth pages' own entry (no router): the issue wants it much lighter.
+    const signInLoad = await firstLoadOf(product.origin, '/', '');
+    const limitSignIn = limit ? await firstLoadOf(limit.origin, '/') : null;
+    loads.push(['first-load JavaScript of the sign-in page', signInLoad, limitSignIn]);
     for (const [title, ours, theirs] of loads) {
       const describe = (load: FirstLoad) => `${kb(load.gzipBytes)} gzip (${kb(load.rawBytes)} raw, ${load.files} files)`;
+      const goal = ours === signInLoad ? 'much less than 130 KB gzip' : '≤ 130 KB gzip';
       rows.push(
-        `| ${title} | ${describe(ours)} | ${theirs ? describe(theirs) : '—'} | ${theirs ? `${(ours.gzipBytes / theirs.gzipBytes).toFixed(2)}×` : '—'} | ≤ 130 KB gzip |`,
+        `| ${title} | ${describe(ours)} | ${theirs ? describe(theirs) : '—'} | ${theirs ? `${(ours.gzipBytes / theirs.gzipBytes).toFixed(2)}×` : '—'} | ${goal} |`,
       );
     }
     rows.push(

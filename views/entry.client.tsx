@@ -1,7 +1,6 @@
-import { StrictMode, useEffect, type ReactNode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider, type HydrationState, type RouteObject } from 'react-router';
 import { HYDRATION_DATA_ID } from '@shared/hydration.js';
+import { hydratePage } from './hydrate.js';
 import { routes } from './routes.js';
 
 /** Load the lazy route modules of the first page before hydrating, so the first render matches the server's. */
@@ -14,11 +13,6 @@ async function resolveInitialLazyRoutes(routeTable: RouteObject[]) {
       Object.assign(route, { ...module, lazy: undefined });
     }),
   );
-}
-
-function rememberTimeZone() {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (zone) document.cookie = `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 }
 
 declare global {
@@ -34,27 +28,6 @@ function readHydrationData() {
   if (element?.textContent) window.__staticRouterHydrationData = JSON.parse(element.textContent) as HydrationState;
 }
 
-/**
- * Says when React has hydrated the page (its effects run after the first commit): `data-hydrated` on <html> and a
- * `hydrated` performance mark, so tests and measurements can tell a painted page from an interactive one.
- */
-function MarkHydrated({ children }: { children: ReactNode }) {
-  useEffect(() => {
-    performance.mark('hydrated');
-    document.documentElement.setAttribute('data-hydrated', '');
-  }, []);
-  return children;
-}
-
-rememberTimeZone();
 readHydrationData();
 await resolveInitialLazyRoutes(routes);
-const router = createBrowserRouter(routes);
-hydrateRoot(
-  document.getElementById('root')!,
-  <StrictMode>
-    <MarkHydrated>
-      <RouterProvider router={router} />
-    </MarkHydrated>
-  </StrictMode>,
-);
+hydratePage(<RouterProvider router={createBrowserRouter(routes)} />);

@@ -1,11 +1,4 @@
-import {
-  isRouteErrorResponse,
-  Outlet,
-  useMatches,
-  useRouteError,
-  type LoaderFunctionArgs,
-  type ShouldRevalidateFunction,
-} from 'react-router';
+import { isRouteErrorResponse, Outlet, useRouteError, type LoaderFunctionArgs, type ShouldRevalidateFunction } from 'react-router';
 import type { SessionInfo } from '@shared/session.js';
 import { MainLayout } from './components/layout/main-layout.js';
 import { usePendingPage } from './components/layout/pending-page.js';
@@ -13,7 +6,6 @@ import { Toaster } from './components/ui/toast.js';
 import { Spinner } from './components/ui/primitives.js';
 import { dataSource } from './data/source.js';
 import { useSession } from './hooks/use-session.js';
-import { LoginScreen, SetupScreen } from './pages/auth/login-screen.js';
 
 export function rootLoader({ context }: LoaderFunctionArgs): Promise<SessionInfo> {
   return dataSource(context).session();
@@ -22,25 +14,20 @@ export function rootLoader({ context }: LoaderFunctionArgs): Promise<SessionInfo
 /** Sign-in and sign-out reload the document, so the session never changes under a loaded page. */
 export const rootShouldRevalidate: ShouldRevalidateFunction = () => false;
 
-/** The access gate: without a user only the sign-in (or first-run) screen renders, at whatever URL was asked for. */
+/**
+ * The signed-in app's frame. The server renders the app only for a signed-in user (a signed-out visitor gets the
+ * sign-in page, which is no part of the app: src/ssr/render.tsx), and the session never changes under a loaded page,
+ * so there is always a user here.
+ */
 export function Root() {
-  const session = useSession();
+  const { user, theme } = useSession();
   const pending = usePendingPage();
-  // A page open to anyone with its link (the one-time "Set your password" page) renders without the gate.
-  const open = useMatches().some((match) => (match.handle as { open?: boolean } | undefined)?.open);
+  if (!user) throw new Error('The app renders only for a signed-in user');
   return (
     <>
-      {open ? (
-        <Outlet />
-      ) : session.user ? (
-        <MainLayout user={session.user} theme={session.theme}>
-          {pending ?? <Outlet />}
-        </MainLayout>
-      ) : session.needsSetup ? (
-        <SetupScreen />
-      ) : (
-        <LoginScreen />
-      )}
+      <MainLayout user={user} theme={theme}>
+        {pending ?? <Outlet />}
+      </MainLayout>
       <Toaster />
     </>
   );

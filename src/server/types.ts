@@ -14,9 +14,12 @@ export interface ServerContext extends AppContext {
 }
 
 export interface AssetManifest {
+  /** The app's entry and the chunks it imports. */
   entry: string;
   css: string[];
   preload: string[];
+  /** The auth pages' entry (sign-in, first-run set-up, set-password) and the chunks it imports. */
+  auth: { entry: string; preload: string[] };
   /** Per route id: the route's page module and the chunks it imports beyond the entry's (preloaded with it). */
   routes?: Record<string, string[]>;
   /** The stylesheets' text, placed in a browser's first page instead of links to `css` (read from the build at start). */

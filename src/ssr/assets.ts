@@ -11,7 +11,8 @@ import { stylesheetVersion } from './stylesheet.js';
  */
 export function readAssetManifest(publicDir = 'public'): AssetManifest {
   const file = path.join(publicDir, 'assets', 'manifest.json');
-  if (!existsSync(file)) return { entry: '/assets/entry.client.js', css: [], preload: [], routes: {} };
+  if (!existsSync(file))
+    return { entry: '/assets/entry.client.js', css: [], preload: [], auth: { entry: '/assets/entry.auth.js', preload: [] }, routes: {} };
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as AssetManifest;
   const styles = manifest.css.map((href) => readFileSync(path.join(publicDir, href), 'utf8')).join('\n');
   // Our own build's CSS never closes the element it sits in; refuse one that would, rather than break the page.

@@ -27,10 +27,18 @@ function serializeErrors(errors: StaticHandlerContext['errors']) {
 }
 
 /**
- * The loader data as a JSON data block (`<script type="application/json">`): it never runs, so the CSP allows no
- * inline script at all, and one JSON.stringify is all the server pays; the browser parses it before hydrating.
+ * A value as a JSON data block (`<script type="application/json">`): it never runs, so the CSP allows no inline
+ * script at all, and one JSON.stringify is all the server pays; the browser parses it before hydrating.
  */
+export function jsonDataElement(id: string, value: unknown): string {
+  return `<script type="application/json" id="${id}">${scriptSafeJson(value)}</script>`;
+}
+
+/** The loader data, for the browser router to hydrate the app's page with. */
 export function hydrationDataElement(context: StaticHandlerContext): string {
-  const data = { loaderData: context.loaderData, actionData: context.actionData, errors: serializeErrors(context.errors) };
-  return `<script type="application/json" id="${HYDRATION_DATA_ID}">${scriptSafeJson(data)}</script>`;
+  return jsonDataElement(HYDRATION_DATA_ID, {
+    loaderData: context.loaderData,
+    actionData: context.actionData,
+    errors: serializeErrors(context.errors),
+  });
 }

@@ -2,14 +2,17 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from 'react-router';
 import { routes } from '@views/routes.js';
+import { AuthPage, type AuthScreen } from '@views/pages/auth/auth-page.js';
 import type { ServerLoaderContext } from '@views/data/source.js';
 import { AppError, badRequest } from '@services/errors.js';
 import { serverDataSource } from './data-source.js';
-import { hydrationDataElement } from './hydration.js';
+import { hydrationDataElement, jsonDataElement } from './hydration.js';
 import { escapeAttr } from './html-attribute.js';
 import { stylesheetTags } from './stylesheet.js';
 import { localeOf, themeOf } from '@server/locale.js';
 import type { AssetManifest } from '@server/types.js';
+import { AUTH_SCREEN_ID } from '@shared/hydration.js';
+import { setPasswordTokenOf } from '@shared/set-password-link.js';
 
 const handler = createStaticHandler(routes);
 
@@ -60,10 +63,80 @@ function modulesToPreload(assets: AssetManifest, context: StaticHandlerContext):
   return [...modules];
 }
 
+/**
+ * The document around a page's markup: the head (language, theme, stylesheet and the module preloads), #root, and
+ * after it the page's data block and its entry script.
+ */
+function sendDocument(
+  req: Request,
+  res: Response,
+  page: { status: number; html: string; dataBlock: string; entry: string; modules: readonly string[] },
+) {
+  const locale = localeOf(req);
+  const theme = themeOf(req);
+  const head = [
+    '<!DOCTYPE html>',
+    // 'system' leaves the attribute out, and the stylesheet follows the device's setting.
+    theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    '<title>Pacer CRM</title>',
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    stylesheetTags(req.ctx.assets, req.get('cookie'), res),
+    ...page.modules.map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
+    '</head>',
+    '<body>',
+    '<div id="root">',
+  ].join('');
+  const tail = `</div>${page.dataBlock}<script type="module" src="${escapeAttr(page.entry)}"></script></body></html>`;
+  res
+    .status(page.status)
+    .type('html')
+    // Private, and stale after any write: the browser asks again instead of showing a stored copy.
+    .set('Cache-Control', 'private, no-cache')
+    .send(head + page.html + tail);
+}
+
+/**
+ * The auth page a request gets instead of the app: the set-password page at its link (whoever asks), and for a
+ * signed-out visitor the sign-in screen at any other URL (first-run set-up while no user exists); null when the app
+ * renders the page.
+ */
+async function authScreenOf(req: Request): Promise<AuthScreen | null> {
+  const token = setPasswordTokenOf(pageUrl(req).pathname);
+  if (token !== null) return { name: 'set-password', token };
+  if (req.user) return null;
+  return (await serverDataSource(req).session()).needsSetup ? { name: 'setup' } : { name: 'sign-in' };
+}
+
+/**
+ * An auth page: its one screen, hydrated by the auth entry alone (React and the screen: no router, no route table,
+ * no loader data), so a signed-out visitor's first load is a fraction of the app's. After signing in the browser
+ * loads the page it asked for as a new document, with the app's entry. A page post gets the screen too, refused:
+ * signed out it is not allowed (401), and the set-password page takes none (405; its form posts to the API).
+ */
+function sendAuthPage(req: Request, res: Response, screen: AuthScreen) {
+  const { auth } = req.ctx.assets;
+  const posted = req.method === 'POST';
+  const takesNoPost = screen.name === 'set-password';
+  if (posted && takesNoPost) res.set('Allow', 'GET, HEAD');
+  sendDocument(req, res, {
+    status: posted ? (takesNoPost ? 405 : 401) : 200,
+    html: renderToString(<AuthPage screen={screen} />),
+    dataBlock: jsonDataElement(AUTH_SCREEN_ID, screen),
+    entry: auth.entry,
+    modules: [auth.entry, ...auth.preload],
+  });
+}
+
 /** Every page: run the route loaders in-process, render, and hand the data to the browser for hydration. */
 export function renderPage() {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      const authScreen = await authScreenOf(req);
+      if (authScreen) return sendAuthPage(req, res, authScreen);
       const requestContext: ServerLoaderContext = { dataSource: serverDataSource(req), signedIn: Boolean(req.user) };
       const context = await handler.query(toFetchRequest(req, res), { requestContext });
       if (context instanceof globalThis.Response) {
@@ -72,38 +145,18 @@ export function renderPage() {
         return res.status(context.status).send(await context.text());
       }
       const router = createStaticRouter(handler.dataRoutes, context);
-      const { assets } = req.ctx;
-      const locale = localeOf(req);
-      const theme = themeOf(req);
-      const head = [
-        '<!DOCTYPE html>',
-        // 'system' leaves the attribute out, and the stylesheet follows the device's setting.
-        theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`,
-        '<head>',
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="color-scheme" content="light dark">',
-        '<title>Pacer CRM</title>',
-        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-        stylesheetTags(assets, req.get('cookie'), res),
-        ...modulesToPreload(assets, context).map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
-        '</head>',
-        '<body>',
-        '<div id="root">',
-      ].join('');
-      const tail = `</div>${hydrationDataElement(context)}<script type="module" src="${escapeAttr(assets.entry)}"></script></body></html>`;
-
       // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
       // streaming renderer would only add per-chunk encoding and writes.
       const html = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
       // The catch-all route is the not-found page: say so in the status too.
-      const notFound = Boolean(req.user) && context.matches[context.matches.length - 1]?.route.path === '*';
-      res
-        .status(notFound && context.statusCode === 200 ? 404 : context.statusCode)
-        .type('html')
-        // Private, and stale after any write: the browser asks again instead of showing a stored copy.
-        .set('Cache-Control', 'private, no-cache')
-        .send(head + html + tail);
+      const notFound = context.matches[context.matches.length - 1]?.route.path === '*';
+      sendDocument(req, res, {
+        status: notFound && context.statusCode === 200 ? 404 : context.statusCode,
+        html,
+        dataBlock: hydrationDataElement(context),
+        entry: req.ctx.assets.entry,
+        modules: modulesToPreload(req.ctx.assets, context),
+      });
     } catch (error) {
       next(error);
     }

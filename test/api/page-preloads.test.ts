@@ -15,6 +15,7 @@ function routeIdOf(path: string, table: DataRouteObject[] = createStaticHandler(
 }
 
 const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => match[1]);
+const scripts = (html: string) => [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1]);
 
 describe('module preloads of a page', () => {
   let t: TestApp;
@@ -28,6 +29,7 @@ describe('module preloads of a page', () => {
           entry: '/assets/entry.js',
           css: ['/assets/styles-A1.css'],
           preload: ['/assets/chunks/react.js'],
+          auth: { entry: '/assets/entry.auth.js', preload: ['/assets/chunks/react.js', '/assets/chunks/auth-forms.js'] },
           inlineCss: '.page{margin:0}',
           cssVersion: stylesheetVersion(['/assets/styles-A1.css']),
           routes: {
@@ -78,5 +80,35 @@ describe('module preloads of a page', () => {
     expect(later.text).toContain('<link rel="stylesheet" href="/assets/styles-A1.css">');
     expect(later.text).not.toContain('<style>');
     expect(later.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('gives the sign-in page, at any URL, the auth entry and its chunks alone: no app entry, route code or router data', async () => {
+    await t.signedInAgent('preloads@example.org');
+    for (const path of ['/', '/events', '/events/12345', '/no/such/page']) {
+      const page = await t.agent().get(path);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Sign In');
+      expect(preloads(page.text)).toEqual(['/assets/entry.auth.js', '/assets/chunks/react.js', '/assets/chunks/auth-forms.js']);
+      // The only script that runs is the auth entry; the screen's name travels in a JSON block, as loader data does.
+      expect(scripts(page.text)).toEqual([' type="application/json" id="auth-screen"', ' type="module" src="/assets/entry.auth.js"']);
+      expect(page.text).toContain('<script type="application/json" id="auth-screen">{"name":"sign-in"}</script>');
+    }
+  });
+
+  it('gives the set-password page, signed in or out, the auth entry with its token, and refuses a post to it', async () => {
+    const { agent } = await t.signedInAgent();
+    for (const visitor of [agent, t.agent()]) {
+      const page = await visitor.get('/set-password/a-token_0');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Set your password');
+      expect(page.text).not.toContain('Logout');
+      expect(preloads(page.text)).toEqual(['/assets/entry.auth.js', '/assets/chunks/react.js', '/assets/chunks/auth-forms.js']);
+      expect(page.text).toContain('<script type="application/json" id="auth-screen">{"name":"set-password","token":"a-token_0"}</script>');
+    }
+    // Its form posts to the API; a page post (a browser without script) is told the page takes none.
+    const posted = await agent.post('/set-password/a-token_0').type('form').send('password=long+enough+pw&repeat=long+enough+pw');
+    expect(posted.status).toBe(405);
+    expect(posted.headers.allow).toBe('GET, HEAD');
+    expect(posted.text).toContain('Set your password');
   });
 });

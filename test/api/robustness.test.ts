@@ -58,7 +58,7 @@ describe('bad input and failures never become 500s with internals', () => {
       config: testConfig(),
       clock: new FakeClock(),
       throttle: new LoginThrottle(),
-      assets: { entry: '/assets/x.js', css: [], preload: [] },
+      assets: { entry: '/assets/x.js', css: [], preload: [], auth: { entry: '/assets/y.js', preload: [] } },
     });
     // Quickly: a deadline ten times the 400 ms acquire timeout (room for a loaded machine), yet below the 5 s default.
     const res = await supertest(app).get('/api/session').set('Host', '127.0.0.1').set('Origin', TEST_ORIGIN).timeout(4_000);

@@ -68,7 +68,7 @@ export async function createTestApp(
     config,
     clock,
     throttle: new LoginThrottle(options.throttle ?? defaultThrottleLimits),
-    assets: { entry: '/assets/entry.client.js', css: [], preload: [] },
+    assets: { entry: '/assets/entry.client.js', css: [], preload: [], auth: { entry: '/assets/entry.auth.js', preload: [] } },
   };
   const ctx = options.extend ? options.extend(base) : base;
   const app = createApp(ctx);

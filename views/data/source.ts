@@ -173,8 +173,8 @@ export function dataSource(context: unknown): DataSource {
 }
 
 /**
- * Wraps a page loader behind the access gate. Signed out, the root renders only the sign-in screen, so on the
- * server the page's data is never read (and its component never renders: the null is never seen).
+ * Wraps a page loader behind the access gate. Signed out, the server sends the sign-in page instead of the app
+ * (src/ssr/render.tsx) and runs no page loader; one run without a user all the same reads nothing on the server.
  */
 export function gated<T>(loader: (args: LoaderFunctionArgs) => Promise<T>) {
   return async (args: LoaderFunctionArgs): Promise<T> => {
@@ -192,8 +192,8 @@ export function gated<T>(loader: (args: LoaderFunctionArgs) => Promise<T>) {
 }
 
 /**
- * Wraps a page action behind the access gate: a signed-out post (the server renders only the sign-in screen) is
- * refused before it reads the form. The server's DataSource refuses a write without a user as well.
+ * Wraps a page action behind the access gate: a signed-out post (the server answers it with the sign-in page and
+ * runs no action) is refused before it reads the form. The server's DataSource refuses a write without a user as well.
  */
 export function gatedAction<T>(action: (args: ActionFunctionArgs) => Promise<T>) {
   return async (args: ActionFunctionArgs): Promise<T> => {

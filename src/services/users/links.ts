@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { NewPasswordSchema, NewUserSchema, type PublicUser } from '@shared/schemas/auth.js';
+import { setPasswordPath } from '@shared/set-password-link.js';
 import { endSessionsOf } from '../auth/sessions.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, conflict, notFound } from '../errors.js';
@@ -18,7 +19,6 @@ import { presentUser } from './service.js';
 const LINK_TTL_MS = 72 * 3_600_000;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-const setPasswordPath = (token: string) => `/set-password/${token}`;
 
 export interface SetPasswordLink {
   url: string;

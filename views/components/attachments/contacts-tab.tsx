@@ -4,7 +4,8 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
 import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
-import { Badge, ButtonLink, Card, CardHeader } from '../ui/primitives.js';
+import { ButtonLink } from '../ui/button-link.js';
+import { Badge, Card, CardHeader } from '../ui/primitives.js';
 import { addContactPath, contactDetailPath, editContactPath, fullName } from './paths.js';
 import type { Contact } from '@shared/schemas/attachments.js';
 

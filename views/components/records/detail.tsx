@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useFormat } from '@views/hooks/use-format.js';
-import { ButtonLink, Card, CardHeader } from '../ui/primitives.js';
+import { ButtonLink } from '../ui/button-link.js';
+import { Card, CardHeader } from '../ui/primitives.js';
 import { safeHref } from './links.js';
 
 /** Title row of a detail or form page: a back link, the heading, badges and the page's buttons. */

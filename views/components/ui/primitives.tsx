@@ -6,22 +6,22 @@ import type {
   ReactNode,
   TextareaHTMLAttributes,
 } from 'react';
-import { Link, type LinkProps } from 'react-router';
 
-type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive' | 'danger-quiet';
+// Nothing here imports react-router: the sign-in page uses these without the router (a third of the app's first
+// load). ButtonLink, a router link, is in button-link.tsx.
+export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive' | 'danger-quiet';
 const cx = (...names: Array<string | false | undefined | null>) => names.filter(Boolean).join(' ');
+
+/** A button's classes, for a button or anything styled as one. */
+export const buttonClass = (variant: ButtonVariant, className?: string) => cx('btn', `btn-${variant}`, className);
 
 export function Button({
   variant = 'primary',
   className,
   type = 'button',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
-  return <button type={type} className={cx('btn', `btn-${variant}`, className)} {...props} />;
-}
-
-export function ButtonLink({ variant = 'primary', className, ...props }: LinkProps & { variant?: Variant }) {
-  return <Link className={cx('btn', `btn-${variant}`, className)} {...props} />;
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+  return <button type={type} className={buttonClass(variant, className)} {...props} />;
 }
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {

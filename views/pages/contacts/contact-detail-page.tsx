@@ -7,7 +7,8 @@ import { contactEditPath, fullName } from '@views/components/attachments/paths.j
 import { deleteFields } from '@views/components/records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
 import { InfoList, NotFoundView, PageHeader } from '@views/components/records/detail.js';
-import { Badge, ButtonLink, Card } from '@views/components/ui/primitives.js';
+import { ButtonLink } from '@views/components/ui/button-link.js';
+import { Badge, Card } from '@views/components/ui/primitives.js';
 import { contactLoader, type ContactPageData } from './loaders.js';
 
 export const loader = contactLoader;

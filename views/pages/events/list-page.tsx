@@ -15,7 +15,7 @@ import { layoutsOf, listNameOf } from '@shared/list-options.js';
 import { LayoutSwitch } from '@views/components/records/list-views.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { SeasonCalendar } from '@views/components/records/season-calendar.js';
-import { ButtonLink } from '@views/components/ui/primitives.js';
+import { ButtonLink } from '@views/components/ui/button-link.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';

@@ -11,7 +11,7 @@ import { atHandle } from '@views/components/records/links.js';
 import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
-import { ButtonLink } from '@views/components/ui/primitives.js';
+import { ButtonLink } from '@views/components/ui/button-link.js';
 import { fullName, influencersConfig } from './config.js';
 import { deleteFields } from '@views/components/records/actions.js';
 

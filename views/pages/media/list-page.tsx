@@ -10,7 +10,7 @@ import { detailPath, editPath } from '@views/components/records/record-config.js
 import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
-import { ButtonLink } from '@views/components/ui/primitives.js';
+import { ButtonLink } from '@views/components/ui/button-link.js';
 import { deleteFields } from '@views/components/records/actions.js';
 import { mediaConfig } from './config.js';
 

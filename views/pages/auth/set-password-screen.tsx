@@ -1,13 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { useParams } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import { apiRequest } from '@views/data/http.js';
 import { PRODUCT_TITLE } from '@views/components/layout/product.js';
 import { Alert, Button, Card, Input, Label } from '@views/components/ui/primitives.js';
 
-/** Opened from a one-time link an admin sent: sets the password, signs in and goes to the dashboard. */
-export function Component() {
-  const { token = '' } = useParams();
+/** Opened from a one-time link an admin sent (its path carries `token`): sets the password, signs in and goes to the dashboard. */
+export function SetPasswordScreen({ token }: { token: string }) {
   const [pending, setPending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
