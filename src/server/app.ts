@@ -8,7 +8,7 @@ import { healthRouter } from './health.js';
 import { originCheck } from './origin-check.js';
 import { requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { loadCurrentUser, sessionCookie } from './session.js';
+import { loadCurrentUser, sessionCookie, signInFromPageForm } from './session.js';
 import type { ServerContext } from './types.js';
 
 export interface AppOptions {
@@ -46,7 +46,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use('/api', createApiRouter());
   app.get(/.*/, renderPage());
   // Page forms post to their own URL (route actions); the origin check above guards them like any write.
-  app.post(/.*/, pageFormBody(), renderPage());
+  app.post(/.*/, pageFormBody(), signInFromPageForm(), renderPage());
   app.use(errorHandler());
   return app;
 }

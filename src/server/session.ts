@@ -1,7 +1,9 @@
 import cookieSession from 'cookie-session';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createSession, resumeSession, type SessionClient } from '@services/auth/sessions.js';
+import { login } from '@services/auth/service.js';
 import { AppError } from '@services/errors.js';
+import { SIGN_IN_INTENT } from '@shared/session.js';
 import { presentUser } from '@services/users/service.js';
 import type { Config } from '@config/env.js';
 import { CookieSigner } from './cookie-signer.js';
@@ -83,4 +85,31 @@ export async function startSession(req: Request, userId: number): Promise<void> 
   if (refusal) throw refusal;
   const token = await createSession(req.ctx, userId, sessionClientOf(req));
   req.session = { token } satisfies SessionPayload;
+}
+
+/**
+ * The sign-in form posted to a page (before hydration or without JavaScript; once hydrated it uses /api/login):
+ * signs in as /api/login does and loads the same URL again (303), now for the user. A refusal (wrong password,
+ * throttled, a field missing, an insecure connection) is left on the request for the sign-in screen to show.
+ */
+export function signInFromPageForm(): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const form = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
+    if (req.user || form.get('intent') !== SIGN_IN_INTENT) return next();
+    try {
+      const user = await login(
+        req.ctx,
+        req.ctx.throttle,
+        { email: form.get('email') ?? '', password: form.get('password') ?? '' },
+        sessionClientOf(req),
+      );
+      await startSession(req, user.id);
+      res.redirect(303, req.originalUrl);
+    } catch (error) {
+      if (!(error instanceof AppError)) return next(error);
+      req.signInRefusal = { status: error.status, message: error.message };
+      if (error.headers) res.set(error.headers);
+      next();
+    }
+  };
 }

@@ -37,6 +37,8 @@ declare global {
       sessionId?: string;
       /** The signed-in user's chosen theme, read with the session; undefined when they never chose one. */
       themePreference?: ThemeChoice;
+      /** Why the sign-in form, posted to a page, was refused: the sign-in screen shows it with its status. */
+      signInRefusal?: { status: number; message: string };
       ctx: ServerContext;
     }
   }

@@ -15,3 +15,9 @@ export interface SessionInfo {
   theme: ThemeChoice;
   env: PublicSettings;
 }
+
+/**
+ * The hidden field of the sign-in form, which posts to the page's own URL so a click before hydration or without
+ * JavaScript signs in too: it tells the sign-in post from a signed-out post of any other page form (refused).
+ */
+export const SIGN_IN_INTENT = 'sign-in';

@@ -122,8 +122,11 @@ function sendAuthPage(req: Request, res: Response, screen: AuthScreen) {
   const posted = req.method === 'POST';
   const takesNoPost = screen.name === 'set-password';
   if (posted && takesNoPost) res.set('Allow', 'GET, HEAD');
+  // The sign-in form posted here and refused (src/server/session.ts signInFromPageForm): the screen says why.
+  const refusal = screen.name === 'sign-in' ? req.signInRefusal : undefined;
+  if (refusal) screen = { name: 'sign-in', error: refusal.message };
   sendDocument(req, res, {
-    status: posted ? (takesNoPost ? 405 : 401) : 200,
+    status: refusal?.status ?? (posted ? (takesNoPost ? 405 : 401) : 200),
     html: renderToString(<AuthPage screen={screen} />),
     dataBlock: jsonDataElement(AUTH_SCREEN_ID, screen),
     entry: auth.entry,

@@ -36,6 +36,52 @@ describe('sign-in API', () => {
     expect((await agent.post('/api/logout')).status).toBe(204);
     expect((await agent.get('/api/me')).status).toBe(401);
   });
+
+  it('signs in from the sign-in form posted to the page, without JavaScript, and loads that page signed in', async () => {
+    const form = (fields: Record<string, string>) => new URLSearchParams({ intent: 'sign-in', ...fields }).toString();
+    const agent = t.agent();
+    const screen = await agent.get('/brands?page=2');
+    expect(screen.text).toMatch(/<form[^>]* method="post"><input type="hidden" name="intent" value="sign-in"\/>/);
+
+    const wrong = await agent
+      .post('/brands?page=2')
+      .type('form')
+      .send(form({ email: 'admin@example.org', password: 'not it' }));
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Invalid email or password');
+    expect(wrong.text).toContain('"error":"Invalid email or password"');
+    expect((await agent.get('/api/me')).status).toBe(401);
+
+    const missing = await agent
+      .post('/brands?page=2')
+      .type('form')
+      .send(form({ email: 'admin@example.org' }));
+    expect(missing.status).toBe(400);
+    expect((await agent.get('/api/me')).status).toBe(401);
+
+    const signedIn = await agent
+      .post('/brands?page=2')
+      .type('form')
+      .send(form({ email: 'admin@example.org', password: TEST_PASSWORD }));
+    expect([signedIn.status, signedIn.headers.location]).toEqual([303, '/brands?page=2']);
+    expect((await agent.get('/api/me')).body.user.email).toBe('admin@example.org');
+    const page = await agent.get('/brands?page=2');
+    expect([page.status, page.text.includes('intent" value="sign-in"')]).toEqual([200, false]);
+  });
+
+  it('throttles the page form as it throttles the API, with Retry-After', async () => {
+    const agent = t.agent();
+    const attempt = () =>
+      agent
+        .post('/')
+        .type('form')
+        .send(new URLSearchParams({ intent: 'sign-in', email: 'admin@example.org', password: 'guess' }).toString());
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await attempt());
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 429]);
+    expect(answers[3]!.headers['retry-after']).toMatch(/^\d+$/);
+    expect(answers[3]!.text).toContain('Too many failed sign-in attempts. Try again later.');
+  });
 });
 
 describe('first-run set-up input', () => {

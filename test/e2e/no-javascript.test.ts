@@ -16,13 +16,20 @@ describe('brands with JavaScript off (real Chromium)', () => {
     browser = await launchBrowser();
     const credentials = await createStaffUser(server);
     watched = await openPage(browser, { javaScriptEnabled: false });
-    // The sign-in screen posts through script, so the session is made through the API; the context's request
-    // shares its cookies with the pages.
-    const login = await watched.context.request.post(`${server.baseUrl}/api/login`, {
-      data: credentials,
-      headers: { Origin: server.baseUrl },
-    });
-    expect(login.status()).toBe(200);
+    // The sign-in form posts to the page it is shown on: a wrong password comes back with the message, the right
+    // one loads the page asked for, signed in.
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/brands`);
+    await page.getByLabel('Email').fill(credentials.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid email or password');
+    expect(page.url()).toBe(`${server.baseUrl}/brands`);
+    watched.assertClean({ expectedHttpStatuses: [401] });
+    await page.getByLabel('Email').fill(credentials.email);
+    await page.getByLabel('Password').fill(credentials.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Brands' }).waitFor();
   });
   afterAll(async () => {
     await watched?.close();

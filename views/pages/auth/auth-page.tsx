@@ -7,12 +7,15 @@ import { SetPasswordScreen } from './set-password-screen.js';
  * and views/entry.auth.tsx hydrates it, with neither the router nor the route table: each is one form, and after
  * it the browser loads the app's page as a new document.
  */
-export type AuthScreen = { name: 'sign-in' } | { name: 'setup' } | { name: 'set-password'; token: string };
+export type AuthScreen =
+  | { name: 'sign-in'; /** Why a sign-in posted without JavaScript was refused. */ error?: string }
+  | { name: 'setup' }
+  | { name: 'set-password'; token: string };
 
 export function AuthPage({ screen }: { screen: AuthScreen }) {
   switch (screen.name) {
     case 'sign-in':
-      return <LoginScreen />;
+      return <LoginScreen refusal={screen.error} />;
     case 'setup':
       return <SetupScreen />;
     case 'set-password':

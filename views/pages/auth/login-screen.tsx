@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { messageOf } from '@shared/api-error.js';
+import { SIGN_IN_INTENT } from '@shared/session.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import { apiRequest } from '@views/data/http.js';
 import { PRODUCT_TITLE } from '@views/components/layout/product.js';
@@ -39,10 +40,10 @@ function TextField(props: { name: string; label: string; type?: string; autoComp
  * The submit logic both auth forms share: validate with the shared schema, show field messages, post, and on
  * success reload this URL signed in; on failure show the server's message (or the fallback).
  */
-function useAuthForm(check: FormCheck, url: string, fields: readonly string[], fallback: string) {
+function useAuthForm(check: FormCheck, url: string, fields: readonly string[], fallback: string, refusal?: string) {
   usePreloadedCheck(check);
   const [pending, setPending] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(refusal ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -72,15 +73,21 @@ function useAuthForm(check: FormCheck, url: string, fields: readonly string[], f
   return { pending, serverError, errors, onSubmit: (event: FormEvent<HTMLFormElement>) => void onSubmit(event) };
 }
 
-export function LoginScreen() {
-  const { pending, serverError, errors, onSubmit } = useAuthForm(loginCheck, '/api/login', ['email', 'password'], 'Login failed');
+/**
+ * The sign-in form. It posts to the page's own URL, so a click before hydration or without JavaScript signs in
+ * too (the server answers with this screen and `refusal`, or loads the page signed in); once hydrated it posts to
+ * /api/login instead.
+ */
+export function LoginScreen({ refusal }: { refusal?: string }) {
+  const { pending, serverError, errors, onSubmit } = useAuthForm(loginCheck, '/api/login', ['email', 'password'], 'Login failed', refusal);
   return (
     <div className="auth-page">
       <Card className="auth-card">
         <h1 className="auth-title">{PRODUCT_TITLE}</h1>
         <p className="muted">Access is limited to authorized users only.</p>
         {serverError && <Alert variant="destructive">{serverError}</Alert>}
-        <form onSubmit={onSubmit} noValidate>
+        <form method="post" onSubmit={onSubmit} noValidate>
+          <input type="hidden" name="intent" value={SIGN_IN_INTENT} />
           <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} />
           <TextField name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} />
           <Button type="submit" disabled={pending} className="btn-block">
@@ -106,7 +113,8 @@ export function SetupScreen() {
         <h2>Create the first admin account</h2>
         <p className="muted">No one has signed up yet. This account can then add the rest of the team from the terminal.</p>
         {serverError && <Alert variant="destructive">{serverError}</Alert>}
-        <form onSubmit={onSubmit} noValidate>
+        {/* Posted: a click before hydration must not put the password in the URL (the server refuses the post). */}
+        <form method="post" onSubmit={onSubmit} noValidate>
           <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} required />
           <TextField name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required />
           <TextField name="firstName" label="First name" autoComplete="given-name" error={errors.firstName} required />

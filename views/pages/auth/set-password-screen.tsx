@@ -35,7 +35,8 @@ export function SetPasswordScreen({ token }: { token: string }) {
         <h1>Set your password</h1>
         <p className="muted">At least 8 characters. The link works once.</p>
         {problem && <Alert variant="destructive">{problem}</Alert>}
-        <form onSubmit={(event) => void submit(event)} noValidate>
+        {/* Posted: a click before hydration must not put the password in the URL (the server refuses the post). */}
+        <form method="post" onSubmit={(event) => void submit(event)} noValidate>
           <div className="field">
             <Label htmlFor="set-password" required>
               New password
