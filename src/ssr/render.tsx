@@ -50,14 +50,36 @@ function toFetchRequest(req: Request, res: Response): globalThis.Request {
   return new globalThis.Request(url, { method: 'POST', body, headers: { 'Content-Type': FORM_TYPE }, signal: controller.signal });
 }
 
+/** The head's tags that are the same on every page. */
+const STATIC_HEAD = [
+  '<head>',
+  '<meta charset="utf-8">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  '<meta name="color-scheme" content="light dark">',
+  '<title>Pacer CRM</title>',
+  '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+].join('');
+
+/** The modulepreload tags of each matched route chain, per build's asset manifest (a few dozen chains at most). */
+const preloadTagsByAssets = new WeakMap<AssetManifest, Map<string, string>>();
+
 /**
  * The entry, the chunks it imports, and the code of every matched route: the browser fetches them all at once,
- * instead of finding a page's module only after the entry has run (a round trip more on a slow network).
+ * instead of finding a page's module only after the entry has run (a round trip more on a slow network). They
+ * depend only on the build and the matched routes, so each chain's tags are made once.
  */
-function modulesToPreload(assets: AssetManifest, context: StaticHandlerContext): string[] {
-  const modules = new Set([assets.entry, ...assets.preload]);
-  for (const match of context.matches) for (const href of assets.routes?.[match.route.id] ?? []) modules.add(href);
-  return [...modules];
+function modulePreloadTags(assets: AssetManifest, context: StaticHandlerContext): string {
+  let byChain = preloadTagsByAssets.get(assets);
+  if (!byChain) preloadTagsByAssets.set(assets, (byChain = new Map()));
+  const chain = context.matches.map((match) => match.route.id).join(' ');
+  let tags = byChain.get(chain);
+  if (tags === undefined) {
+    const modules = new Set([assets.entry, ...assets.preload]);
+    for (const match of context.matches) for (const href of assets.routes?.[match.route.id] ?? []) modules.add(href);
+    tags = [...modules].map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`).join('');
+    byChain.set(chain, tags);
+  }
+  return tags;
 }
 
 /** Every page: run the route loaders in-process, render, and hand the data to the browser for hydration. */
@@ -75,22 +97,14 @@ export function renderPage() {
       const { assets } = req.ctx;
       const locale = localeOf(req);
       const theme = themeOf(req);
-      const head = [
-        '<!DOCTYPE html>',
+      const head =
+        '<!DOCTYPE html>' +
         // 'system' leaves the attribute out, and the stylesheet follows the device's setting.
-        theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`,
-        '<head>',
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="color-scheme" content="light dark">',
-        '<title>Pacer CRM</title>',
-        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-        stylesheetTags(assets, req.get('cookie'), res),
-        ...modulesToPreload(assets, context).map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
-        '</head>',
-        '<body>',
-        '<div id="root">',
-      ].join('');
+        (theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`) +
+        STATIC_HEAD +
+        stylesheetTags(assets, req.get('cookie'), res) +
+        modulePreloadTags(assets, context) +
+        '</head><body><div id="root">';
       const tail = `</div>${hydrationDataElement(context)}<script type="module" src="${escapeAttr(assets.entry)}"></script></body></html>`;
 
       // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
