@@ -82,6 +82,15 @@ function modulePreloadTags(assets: AssetManifest, context: StaticHandlerContext)
   return tags;
 }
 
+/**
+ * The routes the page's router is made of: the matched ones, as the handler converted them, without their children.
+ * createStaticRouter converts every route it is given, on every request (the whole table: a third of a detail
+ * page's render time), and rendering reads only the matched routes, by the ids the handler's context gives them.
+ */
+function matchedRoutesOf(context: StaticHandlerContext): StaticHandlerContext['matches'][number]['route'][] {
+  return context.matches.map(({ route }) => ({ ...route, children: undefined }));
+}
+
 /** Every page: run the route loaders in-process, render, and hand the data to the browser for hydration. */
 export function renderPage() {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -93,7 +102,7 @@ export function renderPage() {
         if (location && context.status >= 300 && context.status < 400) return res.redirect(context.status, location);
         return res.status(context.status).send(await context.text());
       }
-      const router = createStaticRouter(handler.dataRoutes, context);
+      const router = createStaticRouter(matchedRoutesOf(context), context);
       const { assets } = req.ctx;
       const locale = localeOf(req);
       const theme = themeOf(req);
