@@ -21,15 +21,19 @@ export function dateFormatter(locale: string, options: Intl.DateTimeFormatOption
   return cached(`dtf|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
 
-/** Formatting a date costs more than looking it up, and a page of cards repeats few distinct days. */
-const formattedDays = new BoundedCache<string, string>(5000);
+/**
+ * Formatting costs more than looking the text up (Intl's format is a few microseconds a value, and a page shows
+ * dozens), and pages repeat their values: a page of cards shows few distinct days, and every render of a record
+ * formats the same stamps and amounts again.
+ */
+const formatted = new BoundedCache<string, string>(5000);
 
 /** A date-only value ('YYYY-MM-DD') is a calendar day: formatted in UTC so no zone can move it. */
 export function formatDate(value: string | null | undefined, { locale }: FormatOptions): string {
   if (!value) return '';
   const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
   if (!day) return value;
-  return formattedDays.get(`${locale}|${day}`, () => {
+  return formatted.get(`date|${locale}|${day}`, () => {
     const formatter = cached(
       `date|${locale}`,
       () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }),
@@ -40,16 +44,20 @@ export function formatDate(value: string | null | undefined, { locale }: FormatO
 
 export function formatDateTime(value: string | null | undefined, { locale, timeZone }: FormatOptions): string {
   if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  const formatter = cached(
-    `datetime|${locale}|${timeZone}`,
-    () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
-  );
-  return formatter.format(date);
+  return formatted.get(`datetime|${locale}|${timeZone}|${value}`, () => {
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) return value;
+    const formatter = cached(
+      `datetime|${locale}|${timeZone}`,
+      () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+    );
+    return formatter.format(date);
+  });
 }
 
 export function formatMoney(value: string | null | undefined, { locale }: Pick<FormatOptions, 'locale'>): string {
-  const formatter = cached(`money|${locale}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: 'AUD' }));
-  return formatter.format(Number(value ?? 0));
+  return formatted.get(`money|${locale}|${value ?? ''}`, () => {
+    const formatter = cached(`money|${locale}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: 'AUD' }));
+    return formatter.format(Number(value ?? 0));
+  });
 }

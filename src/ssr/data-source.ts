@@ -10,10 +10,10 @@ import {
   bulkDeleteRecords,
   createRecord,
   deleteRecord,
-  eventWordpressUrl,
   getRecord,
   listRecords,
   updateRecord,
+  wordpressUrlOf,
 } from '@services/records/service.js';
 import { getPreferences, setPreference } from '@services/preferences/service.js';
 import { getContactOwner, getContactWithOwner, listDirectory } from '@services/contacts/directory.js';
@@ -55,7 +55,7 @@ export function serverDataSource(req: Request): DataSource {
     listRecords: (kind, query) => listRecords(ctx(), kind, query),
     getRecord: (kind, id) => getRecord(ctx(), kind, String(id)),
     recordPage: (kind, id) => getRecordPage(ctx(), kind, id),
-    eventWordpressUrl: (eventId) => eventWordpressUrl(ctx(), String(eventId)),
+    eventWordpressUrl: async (event) => wordpressUrlOf(ctx(), event.wordpressEventId),
     contact: (id) => getContactWithOwner(ctx(), id),
     contactOwner: (ownerType, ownerId) => getContactOwner(ctx(), ownerType, ownerId),
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),

@@ -41,26 +41,60 @@ function pageUrl(req: Request): URL {
 }
 
 /**
- * The request the route loaders and actions see. They read its URL and a posted form (and stop on its signal);
- * everything about the session reaches them through the request context, so the headers are not copied.
+ * The request the route loaders and actions see. They read its URL and a posted form; everything about the session
+ * reaches them through the request context, so the headers are not copied. It carries no abort signal: no loader
+ * or action stops on one (a page's reads are short, and a write must finish whoever is still listening), and
+ * linking a signal into a fetch Request costs three times the Request itself.
  */
-function toFetchRequest(req: Request, res: Response): globalThis.Request {
-  const controller = new AbortController();
-  res.on('close', () => controller.abort());
+function toFetchRequest(req: Request): globalThis.Request {
   const url = pageUrl(req);
-  if (req.method !== 'POST') return new globalThis.Request(url, { method: 'GET', signal: controller.signal });
+  if (req.method !== 'POST') return new globalThis.Request(url, { method: 'GET' });
   const body = typeof req.body === 'string' ? req.body : '';
-  return new globalThis.Request(url, { method: 'POST', body, headers: { 'Content-Type': FORM_TYPE }, signal: controller.signal });
+  return new globalThis.Request(url, { method: 'POST', body, headers: { 'Content-Type': FORM_TYPE } });
 }
+
+/** The head's tags that are the same on every page. */
+const STATIC_HEAD = [
+  '<head>',
+  '<meta charset="utf-8">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  '<meta name="color-scheme" content="light dark">',
+  '<title>Pacer CRM</title>',
+  '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+].join('');
+
+const preloadTags = (modules: Iterable<string>) =>
+  [...modules].map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`).join('');
+
+/** The modulepreload tags of each matched route chain, per build's asset manifest (a few dozen chains at most). */
+const preloadTagsByAssets = new WeakMap<AssetManifest, Map<string, string>>();
 
 /**
  * The entry, the chunks it imports, and the code of every matched route: the browser fetches them all at once,
- * instead of finding a page's module only after the entry has run (a round trip more on a slow network).
+ * instead of finding a page's module only after the entry has run (a round trip more on a slow network). They
+ * depend only on the build and the matched routes, so each chain's tags are made once.
  */
-function modulesToPreload(assets: AssetManifest, context: StaticHandlerContext): string[] {
-  const modules = new Set([assets.entry, ...assets.preload]);
-  for (const match of context.matches) for (const href of assets.routes?.[match.route.id] ?? []) modules.add(href);
-  return [...modules];
+function modulePreloadTags(assets: AssetManifest, context: StaticHandlerContext): string {
+  let byChain = preloadTagsByAssets.get(assets);
+  if (!byChain) preloadTagsByAssets.set(assets, (byChain = new Map()));
+  const chain = context.matches.map((match) => match.route.id).join(' ');
+  let tags = byChain.get(chain);
+  if (tags === undefined) {
+    const modules = new Set([assets.entry, ...assets.preload]);
+    for (const match of context.matches) for (const href of assets.routes?.[match.route.id] ?? []) modules.add(href);
+    tags = preloadTags(modules);
+    byChain.set(chain, tags);
+  }
+  return tags;
+}
+
+/**
+ * The routes the page's router is made of: the matched ones, as the handler converted them, without their children.
+ * createStaticRouter converts every route it is given, on every request (the whole table: a third of a detail
+ * page's render time), and rendering reads only the matched routes, by the ids the handler's context gives them.
+ */
+function matchedRoutesOf(context: StaticHandlerContext): StaticHandlerContext['matches'][number]['route'][] {
+  return context.matches.map(({ route }) => ({ ...route, children: undefined }));
 }
 
 /**
@@ -70,26 +104,18 @@ function modulesToPreload(assets: AssetManifest, context: StaticHandlerContext):
 function sendDocument(
   req: Request,
   res: Response,
-  page: { status: number; html: string; dataBlock: string; entry: string; modules: readonly string[] },
+  page: { status: number; html: string; dataBlock: string; entry: string; modulePreloads: string },
 ) {
   const locale = localeOf(req);
   const theme = themeOf(req);
-  const head = [
-    '<!DOCTYPE html>',
+  const head =
+    '<!DOCTYPE html>' +
     // 'system' leaves the attribute out, and the stylesheet follows the device's setting.
-    theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`,
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light dark">',
-    '<title>Pacer CRM</title>',
-    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    stylesheetTags(req.ctx.assets, req.get('cookie'), res),
-    ...page.modules.map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
-    '</head>',
-    '<body>',
-    '<div id="root">',
-  ].join('');
+    (theme === 'system' ? `<html lang="${escapeAttr(locale)}">` : `<html lang="${escapeAttr(locale)}" data-theme="${theme}">`) +
+    STATIC_HEAD +
+    stylesheetTags(req.ctx.assets, req.get('cookie'), res) +
+    page.modulePreloads +
+    '</head><body><div id="root">';
   const tail = `</div>${page.dataBlock}<script type="module" src="${escapeAttr(page.entry)}"></script></body></html>`;
   res
     .status(page.status)
@@ -130,7 +156,7 @@ function sendAuthPage(req: Request, res: Response, screen: AuthScreen) {
     html: renderToString(<AuthPage screen={screen} />),
     dataBlock: jsonDataElement(AUTH_SCREEN_ID, screen),
     entry: auth.entry,
-    modules: [auth.entry, ...auth.preload],
+    modulePreloads: preloadTags([auth.entry, ...auth.preload]),
   });
 }
 
@@ -141,13 +167,13 @@ export function renderPage() {
       const authScreen = await authScreenOf(req);
       if (authScreen) return sendAuthPage(req, res, authScreen);
       const requestContext: ServerLoaderContext = { dataSource: serverDataSource(req), signedIn: Boolean(req.user) };
-      const context = await handler.query(toFetchRequest(req, res), { requestContext });
+      const context = await handler.query(toFetchRequest(req), { requestContext });
       if (context instanceof globalThis.Response) {
         const location = context.headers.get('Location');
         if (location && context.status >= 300 && context.status < 400) return res.redirect(context.status, location);
         return res.status(context.status).send(await context.text());
       }
-      const router = createStaticRouter(handler.dataRoutes, context);
+      const router = createStaticRouter(matchedRoutesOf(context), context);
       // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
       // streaming renderer would only add per-chunk encoding and writes.
       const html = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
@@ -158,7 +184,7 @@ export function renderPage() {
         html,
         dataBlock: hydrationDataElement(context),
         entry: req.ctx.assets.entry,
-        modules: modulesToPreload(req.ctx.assets, context),
+        modulePreloads: modulePreloadTags(req.ctx.assets, context),
       });
     } catch (error) {
       next(error);

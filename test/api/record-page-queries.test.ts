@@ -45,6 +45,26 @@ describe('a detail page reads each table it shows once', () => {
     expect(tables.filter((table) => table !== 'sessions').sort()).toEqual(['contacts', 'event_distances', 'events', 'files', 'payments']);
   });
 
+  it("links a synced event's public page from the event it read, without reading the event again", async () => {
+    await t.database.db('events').where({ id: eventId }).update({ wordpressEventId: 4242 });
+    const site = t.config.wordpress.publicSiteUrl;
+    t.config.wordpress.publicSiteUrl = 'https://www.example.org/';
+    try {
+      const queries = recordQueries(t);
+      const res = await agent.get(`/events/${eventId}`);
+      queries.stop();
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('href="https://www.example.org/?p=4242"');
+      expect(queries.sql.map(tableOf).filter((table) => table === 'events')).toHaveLength(1);
+      // Without a public site the page says so, as the API's 409 does.
+      t.config.wordpress.publicSiteUrl = undefined;
+      expect((await agent.get(`/events/${eventId}`)).text).toContain('Public site address not configured');
+    } finally {
+      t.config.wordpress.publicSiteUrl = site;
+      await t.database.db('events').where({ id: eventId }).update({ wordpressEventId: null });
+    }
+  });
+
   it('still answers 404 with the not-found view for a missing record, without reading what hangs off it twice', async () => {
     const queries = recordQueries(t);
     const res = await agent.get('/events/987654');

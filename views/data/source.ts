@@ -32,7 +32,8 @@ export interface DataSource {
   getRecord<K extends RecordType>(kind: K, id: number): Promise<RecordDetail<K>>;
   /** A record with its contacts, payments and files (its detail page); the record's 404 when it does not exist. */
   recordPage<K extends RecordType>(kind: K, id: number): Promise<RecordPage<K>>;
-  eventWordpressUrl(eventId: number): Promise<WordpressUrl>;
+  /** A synced event's public page, for an event already read (the server builds it from the row, no second read). */
+  eventWordpressUrl(event: { id: number; wordpressEventId: number | null }): Promise<WordpressUrl>;
   /** A contact with its owner by name (the contact pages name the owner). */
   contact(id: number): Promise<DirectoryContact>;
   /** A record that contacts belong to, by name; the record's 404 when it does not exist. */
@@ -138,7 +139,7 @@ const browserDataSource: DataSource = {
   },
   getRecord: (kind, id) => read(recordPath(kind, id)),
   recordPage: (kind, id) => composeRecordPage(browserDataSource, kind, id),
-  eventWordpressUrl: (eventId) => read(`${recordPath('event', eventId)}/wordpress-url`),
+  eventWordpressUrl: (event) => read(`${recordPath('event', event.id)}/wordpress-url`),
   contact: (id) => read(`/api/contacts/${id}?include=owner`),
   contactOwner: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}/owner`),
   contactsOf: (ownerType, ownerId) => read(`/api/contacts/${ownerType}/${ownerId}`),

@@ -298,13 +298,21 @@ export async function eventWordpressUrl(ctx: AppContext, idText: string | undefi
   const id = parseRecordId('event', idText);
   const row = await findRecordRow(ctx.db, definition('event'), id);
   if (!row) throw notFound(definition('event').notFound);
-  if (row.wordpressEventId === null || row.wordpressEventId === undefined) {
+  return wordpressUrlOf(ctx, row.wordpressEventId as number | null | undefined);
+}
+
+/**
+ * The public page of an event already read (its detail page has the row in hand, so it needs no second read):
+ * a 409 when it is not synced or no public site is configured.
+ */
+export function wordpressUrlOf(ctx: AppContext, wordpressEventId: number | null | undefined): WordpressUrl {
+  if (wordpressEventId === null || wordpressEventId === undefined) {
     throw conflict('This event is not synced with the content website (it has no wordpress id)');
   }
   const site = ctx.config.wordpress.publicSiteUrl;
   if (!site) throw conflict('The public site address is not configured (set PUBLIC_SITE_URL)');
   const url = new URL(site);
   url.pathname = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
-  url.search = new URLSearchParams({ p: String(row.wordpressEventId) }).toString();
+  url.search = new URLSearchParams({ p: String(wordpressEventId) }).toString();
   return { wordpressUrl: url.toString() };
 }

@@ -34,7 +34,7 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
   let wordpressUrl: string | null = null;
   if (detail.record?.wordpressEventId != null) {
     try {
-      wordpressUrl = (await ds.eventWordpressUrl(detail.record.id)).wordpressUrl;
+      wordpressUrl = (await ds.eventWordpressUrl(detail.record)).wordpressUrl;
     } catch (error) {
       // 409: no public site is configured; the page says so instead of failing. Anything else is a real failure.
       if (statusOf(error) !== 409) throw error;
