@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeRow, decodeRows } from '@db/codecs.js';
-import { selectBuilt } from '@db/statements.js';
+import { selectBuilt, selectByShape } from '@db/statements.js';
 import { isTransaction } from '@db/transaction.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
@@ -310,6 +310,11 @@ export type SortPlan = readonly [SortSegment, ...SortSegment[]];
 
 export interface PageRequest {
   where?: (builder: Knex.QueryBuilder) => void;
+  /**
+   * Names what `where` selects, values included ('featured'), so the first page's statement can be compiled once
+   * and remembered (`selectByShape`); without it a statement with a `where` is built on every read.
+   */
+  whereKey?: string;
   sort: SortPlan;
   limit: number;
   offset: number;
@@ -557,7 +562,18 @@ export async function pageOfRows(
     return applyOrder(builder, orderOfSegment(segment)).limit(request.limit).offset(request.offset);
   };
   if (newestFirst && request.offset < DEFERRED_JOIN_OFFSET) {
-    const rows = await selectBuilt(db, ordered(withTotals(db(`${definition.table} as r`).select('r.*'))));
+    const build = () => ordered(withTotals(db(`${definition.table} as r`).select('r.*')));
+    const shape = [
+      definition.table,
+      definition.code,
+      ...buckets,
+      request.whereKey,
+      JSON.stringify(segment.order),
+      request.limit,
+      request.offset,
+    ];
+    const rows =
+      request.where && request.whereKey === undefined ? await selectBuilt(db, build()) : await selectByShape(db, shape.join('\0'), build);
     return { rows, segments: rows.map(() => 0), counts: await totalsOf(rows), helperColumns: rows.length > 0 ? helperColumns : [] };
   }
   // Any other order, or a deep page, first reads the page's ids from the sort index alone (a covering index, so the
