@@ -58,6 +58,45 @@ describe('record rules', () => {
       expect((await agent.get('/api/events?filter=featured&q=run')).body).toEqual({ items: [], total: 0, next: null, prev: null });
     });
 
+    it('answers each first page by its own filter, order, limit and offset, with rows written since', async () => {
+      type Page = { items: Array<{ id: number; featuredRace: boolean }>; total: number };
+      const pageOf = async (query: string) => (await agent.get(`/api/events?${query}`)).body as Page;
+      /** What the page must hold: its filter's rows, in its order, as many as its limit and offset leave. */
+      const expectPage = (query: string, page: Page) => {
+        const params = new URLSearchParams(query);
+        const limit = Number(params.get('limit') ?? 24);
+        const offset = Number(params.get('offset') ?? 0);
+        expect(page.items, query).toHaveLength(Math.max(0, Math.min(limit, page.total - offset)));
+        const ids = page.items.map((e) => e.id);
+        expect(ids, query).toEqual([...ids].sort((a, b) => (params.get('dir') === 'asc' ? a - b : b - a)));
+        const filter = params.get('filter');
+        if (filter)
+          expect(
+            page.items.every((e) => e.featuredRace === (filter === 'featured')),
+            query,
+          ).toBe(true);
+      };
+      // Smaller pages first, then larger ones of the same filters: a statement kept for one page never answers another.
+      const queries = ['limit=1', 'filter=regular&limit=1', 'limit=2&offset=1', '', 'filter=featured', 'filter=regular', 'dir=asc'];
+      const before = new Map<string, Page>();
+      for (const query of queries) {
+        const page = await pageOf(query);
+        expectPage(query, page);
+        before.set(query, page);
+      }
+      const idsOf = (page: Page | undefined) => page!.items.map((e) => e.id);
+      const added = (await agent.post('/api/events').send({ eventName: 'Echuca Evening Run', featuredRace: true })).body.id as number;
+      try {
+        for (const query of [...queries].reverse()) expectPage(query, await pageOf(query));
+        expect(idsOf(await pageOf(''))).toEqual([added, ...idsOf(before.get(''))]);
+        expect(idsOf(await pageOf('filter=featured'))).toEqual([added, ...idsOf(before.get('filter=featured'))]);
+        expect(idsOf(await pageOf('filter=regular'))).toEqual(idsOf(before.get('filter=regular')));
+        expect(idsOf(await pageOf('dir=asc'))).toEqual([...idsOf(before.get('dir=asc')), added]);
+      } finally {
+        expect((await agent.delete(`/api/events/${added}`)).status).toBe(204);
+      }
+    });
+
     it('searches name, state, address and wordpress id', async () => {
       const found = async (q: string) => (await agent.get('/api/events').query({ q })).body.items.map((e: { id: number }) => e.id);
       expect(await found('ballarat')).toEqual([ids.marathon]);

@@ -156,7 +156,7 @@ export async function listDirectory(ctx: AppContext, input: Record<string, unkno
       else postings.offset(request.offset);
       ids = ((await postings.limit(request.limit)) as RawRow[]).map((row) => Number(row.id));
     } else if (request.after) {
-      const read = await rowsAfter(request.sort, request.after, request.limit, () => builder.clone().select('r.id'));
+      const read = await rowsAfter(ctx.db, request.sort, request.after, request.limit, () => builder.clone().select('r.id'));
       ids = read.rows.map((row) => Number(row.id));
     } else {
       const rows = (await applyOrder(builder.clone().select('r.id'), orderOfSegment(segment))

@@ -259,7 +259,7 @@ async function* batchesInOrder(db: Knex, plan: SortPlan, base: () => Knex.QueryB
   }
   let from: SeekPosition | undefined;
   for (;;) {
-    const read = await rowsAfter(plan, from, BATCH_ROWS, base);
+    const read = await rowsAfter(db, plan, from, BATCH_ROWS, base);
     if (read.rows.length > 0) yield read.rows;
     if (read.rows.length < BATCH_ROWS) return;
     from = positionOf(plan, read.segments.at(-1)!, read.rows.at(-1)!);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeRow, decodeRows } from '@db/codecs.js';
+import { selectBuilt, selectByShape } from '@db/statements.js';
 import { isTransaction } from '@db/transaction.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
@@ -57,11 +58,10 @@ export async function runClubSchedules(db: Db, clubId: number): Promise<RunClubS
 
 /** The maintained totals of a type: bucket name → count (a bucket without a row has no records). */
 export async function readCounts(db: Db, codes: readonly number[]): Promise<Map<number, Map<string, number>>> {
-  const rows = (await db(COUNTS).whereIn('kind', codes).select('kind', 'bucket', 'total')) as Array<{
-    kind: number;
-    bucket: string;
-    total: number | string;
-  }>;
+  const rows = await selectBuilt<{ kind: number; bucket: string; total: number | string }>(
+    db,
+    db(COUNTS).whereIn('kind', codes).select('kind', 'bucket', 'total'),
+  );
   const out = new Map<number, Map<string, number>>(codes.map((code) => [code, new Map()]));
   for (const row of rows) out.get(Number(row.kind))?.set(row.bucket, Number(row.total));
   return out;
@@ -310,6 +310,11 @@ export type SortPlan = readonly [SortSegment, ...SortSegment[]];
 
 export interface PageRequest {
   where?: (builder: Knex.QueryBuilder) => void;
+  /**
+   * Names what `where` selects, values included ('featured'), so the first page's statement can be compiled once
+   * and remembered (`selectByShape`); without it a statement with a `where` is built on every read.
+   */
+  whereKey?: string;
   sort: SortPlan;
   limit: number;
   offset: number;
@@ -405,6 +410,7 @@ function rangesAfter(order: SortSpec, position: SeekPosition, notNull: readonly 
  * `base` gives the query to narrow (the table as `r`, its selection and filters).
  */
 export async function rowsAfter(
+  db: Db,
   plan: SortPlan,
   from: SeekPosition | undefined,
   limit: number,
@@ -424,7 +430,7 @@ export async function rowsAfter(
       range.where(builder);
       // Both are ends of the segment's order: the shorter leaves out every column held to one value.
       const order = range.order.length < orderOfSegment(segment).length ? range.order : orderOfSegment(segment);
-      const rows = (await applyOrder(builder, order).limit(limit - read.rows.length)) as RawRow[];
+      const rows = await selectBuilt(db, applyOrder(builder, order).limit(limit - read.rows.length));
       read.rows.push(...rows);
       read.segments.push(...rows.map(() => index));
     }
@@ -445,7 +451,7 @@ export const applyOrder = (builder: Knex.QueryBuilder, order: SortSpec) => {
  * first rows counts each segment before the last (an index range) to know where it starts; the first page counts
  * nothing, so its cost does not grow with the table (a count of "upcoming" events reads 120,000 index entries at 1M).
  */
-async function idsOfSegments(plan: SortPlan, limit: number, offset: number, base: () => Knex.QueryBuilder): Promise<IdsRead> {
+async function idsOfSegments(db: Db, plan: SortPlan, limit: number, offset: number, base: () => Knex.QueryBuilder): Promise<IdsRead> {
   const read: IdsRead = { ids: [], segments: [] };
   let skip = offset;
   for (const [i, segment] of plan.entries()) {
@@ -463,9 +469,12 @@ async function idsOfSegments(plan: SortPlan, limit: number, offset: number, base
         continue;
       }
     }
-    const rows = (await applyOrder(scoped().clearSelect().select('r.id'), orderOfSegment(segment))
-      .limit(limit - read.ids.length)
-      .offset(skip)) as Array<{ id: number }>;
+    const rows = await selectBuilt<{ id: number }>(
+      db,
+      applyOrder(scoped().clearSelect().select('r.id'), orderOfSegment(segment))
+        .limit(limit - read.ids.length)
+        .offset(skip),
+    );
     read.ids.push(...rows.map((row) => Number(row.id)));
     read.segments.push(...rows.map(() => i));
     skip = 0;
@@ -526,7 +535,7 @@ export async function pageOfRows(
   if (request.after) {
     // Newest first reads the rows themselves (the primary key is the order); any other order reads the page's ids
     // from its sort index, then those rows.
-    const found = await rowsAfter(request.sort, request.after, request.limit, () => {
+    const found = await rowsAfter(db, request.sort, request.after, request.limit, () => {
       const builder = withTotals(db(`${definition.table} as r`).select(newestFirst ? 'r.*' : 'r.id'));
       request.where?.(builder);
       return builder;
@@ -537,7 +546,7 @@ export async function pageOfRows(
   }
   if (request.sort.length > 1) {
     const [ids, counts] = await Promise.all([
-      idsOfSegments(request.sort, request.limit, request.offset, () => {
+      idsOfSegments(db, request.sort, request.limit, request.offset, () => {
         const builder = db(`${definition.table} as r`);
         request.where?.(builder);
         return builder;
@@ -553,12 +562,23 @@ export async function pageOfRows(
     return applyOrder(builder, orderOfSegment(segment)).limit(request.limit).offset(request.offset);
   };
   if (newestFirst && request.offset < DEFERRED_JOIN_OFFSET) {
-    const rows = (await ordered(withTotals(db(`${definition.table} as r`).select('r.*')))) as RawRow[];
+    const build = () => ordered(withTotals(db(`${definition.table} as r`).select('r.*')));
+    const shape = [
+      definition.table,
+      definition.code,
+      ...buckets,
+      request.whereKey,
+      JSON.stringify(segment.order),
+      request.limit,
+      request.offset,
+    ];
+    const rows =
+      request.where && request.whereKey === undefined ? await selectBuilt(db, build()) : await selectByShape(db, shape.join('\0'), build);
     return { rows, segments: rows.map(() => 0), counts: await totalsOf(rows), helperColumns: rows.length > 0 ? helperColumns : [] };
   }
   // Any other order, or a deep page, first reads the page's ids from the sort index alone (a covering index, so the
   // planner walks it rather than sorting the table, however few rows the table has), then only those rows.
-  const ids = (await ordered(withTotals(db(`${definition.table} as r`).select('r.id')))) as RawRow[];
+  const ids = await selectBuilt(db, ordered(withTotals(db(`${definition.table} as r`).select('r.id'))));
   return {
     ...(await rowsOfIds(db, definition, { ids: ids.map((row) => Number(row.id)), segments: ids.map(() => 0) })),
     counts: await totalsOf(ids),
@@ -568,7 +588,7 @@ export async function pageOfRows(
 
 async function rowsInOrder(db: Db, definition: RecordDefinition, ids: readonly number[]): Promise<RawRow[]> {
   if (ids.length === 0) return [];
-  const records = (await db(definition.table).whereIn('id', ids).select('*')) as RawRow[];
+  const records = await selectBuilt(db, db(definition.table).whereIn('id', ids).select('*'));
   const byId = new Map(records.map((row) => [Number(row.id), row]));
   return ids.flatMap((id): RawRow[] => {
     const record = byId.get(id);
@@ -601,9 +621,9 @@ export async function pageOfMatches(
       return rowsOfIds(db, definition, { ids, segments: ids.map(() => 0) });
     })();
   } else if (request.after) {
-    paging = rowsAfter(request.sort, request.after, request.limit, () => matched().select('r.*'));
+    paging = rowsAfter(db, request.sort, request.after, request.limit, () => matched().select('r.*'));
   } else if (request.sort.length > 1) {
-    paging = idsOfSegments(request.sort, request.limit, request.offset, matched).then((ids) => rowsOfIds(db, definition, ids));
+    paging = idsOfSegments(db, request.sort, request.limit, request.offset, matched).then((ids) => rowsOfIds(db, definition, ids));
   } else {
     const [segment] = request.sort;
     const builder = matched().select('r.*');

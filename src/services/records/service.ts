@@ -53,6 +53,8 @@ const definition = (kind: RecordType) => definitionOf(kind) as RecordDefinition;
 interface ListFilter {
   /** On the record rows (plain lists). */
   where?: (builder: Knex.QueryBuilder) => void;
+  /** Names the filter, values included, so a statement built with `where` can be remembered (PageRequest.whereKey). */
+  key: string;
   /** The same filter on the search documents (searches). */
   bucket?: BucketFilter;
   /** The maintained buckets the total is made of, and how. */
@@ -66,6 +68,7 @@ export function listFilterOf(kind: RecordType, query: ListQuery<RecordType>): Li
     const filter = (query as ListQuery<'event'>).filter;
     if (filter === 'featured') {
       return {
+        key: 'featured',
         where: (b) => void b.where('r.featuredRace', 1),
         bucket: { bucket: FEATURED_BUCKET, present: true },
         buckets: [FEATURED_BUCKET],
@@ -74,6 +77,7 @@ export function listFilterOf(kind: RecordType, query: ListQuery<RecordType>): Li
     }
     if (filter === 'regular') {
       return {
+        key: 'regular',
         where: (b) => void b.where('r.featuredRace', 0),
         bucket: { bucket: FEATURED_BUCKET, present: false },
         buckets: [ALL_BUCKET, FEATURED_BUCKET],
@@ -85,6 +89,7 @@ export function listFilterOf(kind: RecordType, query: ListQuery<RecordType>): Li
     const type = (query as ListQuery<'runclub'>).type;
     if (type !== 'all') {
       return {
+        key: `clubType:${type}`,
         // clubType is a JSON list of enum words; the quoted word matches exactly one element.
         where: (b) => void b.where('r.clubType', 'like', `%${JSON.stringify(type)}%`),
         bucket: { bucket: clubTypeBucket(type), present: true },
@@ -93,7 +98,7 @@ export function listFilterOf(kind: RecordType, query: ListQuery<RecordType>): Li
       };
     }
   }
-  return { buckets: [ALL_BUCKET], total: (c) => countOf(c, ALL_BUCKET) };
+  return { key: '', buckets: [ALL_BUCKET], total: (c) => countOf(c, ALL_BUCKET) };
 }
 
 /**
@@ -131,7 +136,7 @@ export async function listRecords<K extends RecordType>(ctx: AppContext, kind: K
   const def = definition(kind);
   const filter = listFilterOf(kind, query);
   const { page, next, prev } = await pageByCursor(sortPlanOf(ctx, kind, query), { sort: query.sort, dir: query.dir }, query, (request) =>
-    readList(ctx, def, filter, query.q, { ...request, where: filter.where }),
+    readList(ctx, def, filter, query.q, { ...request, where: filter.where, whereKey: filter.key }),
   );
   return { items: decodeRecords<Item<K>>(def, page.rows, page.helperColumns), total: page.total, next, prev };
 }
