@@ -44,6 +44,7 @@ export function loadCurrentUser(): RequestHandler {
       req.user = presentUser(resumed.user);
       req.sessionId = resumed.sessionId;
       req.themePreference = resumed.theme;
+      req.storedPreferences = resumed.preferences;
       next();
     } catch (error) {
       next(error);

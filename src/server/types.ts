@@ -37,6 +37,11 @@ declare global {
       sessionId?: string;
       /** The signed-in user's chosen theme, read with the session; undefined when they never chose one. */
       themePreference?: ThemeChoice;
+      /**
+       * The user's stored preferences as read with the session, so a page's loaders need no query for them; cleared
+       * when the request itself changes one (later reads then go to the database).
+       */
+      storedPreferences?: ReadonlyArray<{ name: string; value: string }>;
       /** Why the sign-in form, posted to a page, was refused: the sign-in screen shows it with its status. */
       signInRefusal?: { status: number; message: string };
       ctx: ServerContext;

@@ -15,7 +15,7 @@ import {
   updateRecord,
   wordpressUrlOf,
 } from '@services/records/service.js';
-import { getPreferences, setPreference } from '@services/preferences/service.js';
+import { getPreferences, preferencesOf, setPreference } from '@services/preferences/service.js';
 import { getContactOwner, getContactWithOwner, listDirectory } from '@services/contacts/directory.js';
 import { bulkAddToAudience, bulkDeleteContacts, bulkTagContacts } from '@services/contacts/bulk.js';
 import { listAudiences } from '@services/integrations/service.js';
@@ -61,10 +61,13 @@ export function serverDataSource(req: Request): DataSource {
     contactsOf: (ownerType, ownerId) => listContacts(ctx(), ownerType, ownerId),
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
-    preferences: () => getPreferences(ctx(), user().id),
+    preferences: async () => (req.storedPreferences && req.user ? preferencesOf(req.storedPreferences) : getPreferences(ctx(), user().id)),
     contactsDirectory: (params) => listDirectory(ctx(), params),
     jobs: (params) => listJobs(ctx(), params),
-    setPreference: (name, value) => setPreference(ctx(), user().id, name, { value }),
+    setPreference: (name, value) => {
+      req.storedPreferences = undefined;
+      return setPreference(ctx(), user().id, name, { value });
+    },
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
     deletedItems: () => listDeleted(ctx(), actor()),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PREFERENCES } from '@shared/schemas/preferences.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { statementsSentBy } from '../helpers/db.js';
 
 describe('user preferences', () => {
   let t: TestApp;
@@ -44,5 +45,23 @@ describe('user preferences', () => {
     expect((await agent.put('/api/preferences/theme').send({ theme: 'dark' })).status).toBe(400);
     expect((await agent.get('/api/preferences')).body).toEqual(mine);
     expect((await t.agent().get('/api/preferences')).status).toBe(401);
+  });
+
+  it("shows a list page in the user's chosen view, read with the session and never stale", async () => {
+    const { agent } = await t.signedInAgent('three@example.org');
+    await agent.post('/api/brands').send({ brandName: 'Stride Shoes' });
+    const isTable = (html: string) => /<table[^>]*>/.test(html);
+    expect((await agent.put('/api/preferences/brands.view').send({ value: 'table' })).status).toBe(200);
+    let page = '';
+    const statements = await statementsSentBy(t.database.db, async () => {
+      page = (await agent.get('/brands')).text;
+    });
+    expect(isTable(page)).toBe(true);
+    const preferenceReads = statements.filter(({ sql }) => /user_preferences/.test(sql));
+    expect(preferenceReads).toHaveLength(1);
+    expect(preferenceReads[0]!.sql).toMatch(/from [`"]?sessions/i);
+
+    expect((await agent.put('/api/preferences/brands.view').send({ value: 'cards' })).status).toBe(200);
+    expect(isTable((await agent.get('/brands')).text)).toBe(false);
   });
 });

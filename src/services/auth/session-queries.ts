@@ -16,12 +16,18 @@ export interface SessionRow {
 /** What a request knows of its signed-in user. */
 export type SessionUser = Omit<UserRow, 'passwordHash' | 'sessionVersion'>;
 
+/** A stored preference as its row holds it: the setting's name and its value as JSON text. */
+export interface PreferenceRow {
+  name: string;
+  value: string;
+}
+
 export interface SessionWithUser {
   user: SessionUser;
   createdAt: string;
   lastSeenAt: string;
-  /** The user's stored theme preference (JSON text), or null when they never chose one. */
-  themePreference: string | null;
+  /** Every preference the user has stored (the theme, each list's view and columns…), read with the session. */
+  preferences: PreferenceRow[];
 }
 
 export async function insertSession(
@@ -39,25 +45,32 @@ export async function insertSession(
 }
 
 /**
- * The per-request read: the session by its primary key joined to its user by theirs, and the user's theme by its
- * primary key (so every page's first paint has it without a query of its own), in one statement. Only the columns a
- * request uses (never the password hash), written as SQL rather than built per request (docs/decisions/0071).
+ * The per-request read: the session by its primary key joined to its user by theirs, and the user's preferences by
+ * the leading part of theirs (a row each; a user has a dozen at most), in one statement, so a page's first paint
+ * has the theme and a list page its view without a query of their own. Only the columns a request uses (never the
+ * password hash), written as SQL rather than built per request (docs/decisions/0071).
  */
 const SESSION_WITH_USER_SQL = [
   'SELECT u.`id`, u.`email`, u.`firstName`, u.`lastName`, u.`role`, u.`isActive`, u.`createdAt`, u.`lastLogin`,',
-  's.`createdAt` AS `sessionCreatedAt`, s.`lastSeenAt` AS `sessionLastSeenAt`, p.`value` AS `themePreference`',
+  's.`createdAt` AS `sessionCreatedAt`, s.`lastSeenAt` AS `sessionLastSeenAt`,',
+  'p.`name` AS `preferenceName`, p.`value` AS `preferenceValue`',
   'FROM `sessions` s JOIN `users` u ON u.`id` = s.`userId`',
-  "LEFT JOIN `user_preferences` p ON p.`userId` = u.`id` AND p.`name` = 'theme'",
+  'LEFT JOIN `user_preferences` p ON p.`userId` = u.`id`',
   'WHERE s.`id` = ?',
 ].join(' ');
 
 export async function findSessionWithUser(db: Knex, id: string): Promise<SessionWithUser | undefined> {
-  const [row] = await selectRows(db, SESSION_WITH_USER_SQL, [id]);
-  if (!row) return undefined;
-  const { sessionCreatedAt, sessionLastSeenAt, themePreference, ...user } = decodeRow<
-    SessionUser & { sessionCreatedAt: string; sessionLastSeenAt: string; themePreference: string | null }
-  >(columnKinds.session_users, row);
-  return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, themePreference };
+  const rows = await selectRows(db, SESSION_WITH_USER_SQL, [id]);
+  if (rows.length === 0) return undefined;
+  const { preferenceName, preferenceValue: _value, ...sessionAndUser } = rows[0]!;
+  const { sessionCreatedAt, sessionLastSeenAt, ...user } = decodeRow<SessionUser & { sessionCreatedAt: string; sessionLastSeenAt: string }>(
+    columnKinds.session_users,
+    sessionAndUser,
+  );
+  // No preference stored: the one row's preference columns are NULL.
+  const preferences =
+    preferenceName === null ? [] : rows.map((row) => ({ name: String(row.preferenceName), value: String(row.preferenceValue) }));
+  return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, preferences };
 }
 
 export async function touchSession(db: Knex, id: string, at: Date): Promise<void> {

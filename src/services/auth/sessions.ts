@@ -11,6 +11,7 @@ import {
   deleteStaleSessions,
   deleteUserSessions,
   findSessionWithUser,
+  type PreferenceRow,
   insertSession,
   listSessionRows,
   touchSession,
@@ -56,6 +57,8 @@ export interface ResumedSession {
   sessionId: string;
   /** The theme the user chose (read with the session), or undefined when they never chose one. */
   theme: ThemeChoice | undefined;
+  /** Every preference the user has stored, as read with the session. */
+  preferences: PreferenceRow[];
 }
 
 /** The signed-in user of a cookie's token, when the session exists, is within its limits and the user is active. */
@@ -72,8 +75,9 @@ export async function resumeSession(ctx: AppContext, token: unknown): Promise<Re
     return undefined;
   }
   if (idle >= LAST_SEEN_GRANULARITY_MS) await touchSession(ctx.db, sessionId, now);
-  const theme = found.themePreference === null ? undefined : storedPreference('theme', found.themePreference);
-  return { user: found.user, sessionId, theme };
+  const themeRow = found.preferences.find((row) => row.name === 'theme');
+  const theme = themeRow ? storedPreference('theme', themeRow.value) : undefined;
+  return { user: found.user, sessionId, theme, preferences: found.preferences };
 }
 
 /** Logout: ends this session only; the same person stays signed in on their other devices. */

@@ -27,8 +27,13 @@ export function storedPreference<N extends PreferenceName>(name: N, text: string
 
 /** Every preference of a user: what they chose, where it still fits its schema, else the default. */
 export async function getPreferences(ctx: AppContext, userId: number): Promise<Preferences> {
+  return preferencesOf(await preferenceRows(ctx.db, userId));
+}
+
+/** The preferences stored rows make (as read with the session): each one that still fits its schema, else the default. */
+export function preferencesOf(rows: ReadonlyArray<{ name: string; value: string }>): Preferences {
   const out: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
-  for (const row of await preferenceRows(ctx.db, userId)) {
+  for (const row of rows) {
     if (!isPreferenceName(row.name)) continue;
     const value = storedPreference(row.name, row.value);
     if (value !== undefined) out[row.name] = value;
