@@ -421,6 +421,11 @@ const loadRows: RowWriter = async (db, table, columns, rows, written) => {
 
 /** Rows per multi-row INSERT on MariaDB/MySQL: fewer, larger statements matter, as a contact has about 50 postings. */
 const ROWS_PER_INSERT = 10_000;
+/**
+ * Characters of text per INSERT, whatever the rows: 4 bytes each at most in utf8mb4, so a statement of documents
+ * stays far under the server's max_allowed_packet (16 MB by default on MariaDB, 64 MB on MySQL 8).
+ */
+const TEXT_PER_INSERT = 2_000_000;
 
 /**
  * The same with multi-row INSERTs, where the server refuses LOAD DATA LOCAL. The integers (kinds, record ids,
@@ -430,6 +435,7 @@ const ROWS_PER_INSERT = 10_000;
 const insertRows: RowWriter = async (db, table, columns, rows, written) => {
   let values: string[] = [];
   let bindings: string[] = [];
+  let text = 0;
   let done = 0;
   const flush = async () => {
     if (values.length) {
@@ -439,18 +445,20 @@ const insertRows: RowWriter = async (db, table, columns, rows, written) => {
     written?.((done += values.length));
     values = [];
     bindings = [];
+    text = 0;
   };
   for (const row of rows) {
     const cells = row.map((value) => {
       if (typeof value === 'string') {
         bindings.push(value);
+        text += value.length;
         return '?';
       }
       if (!Number.isSafeInteger(value)) throw new Error(`search index value ${value} is not an integer`);
       return String(value);
     });
     values.push(`(${cells.join(',')})`);
-    if (values.length === ROWS_PER_INSERT) await flush();
+    if (values.length === ROWS_PER_INSERT || text >= TEXT_PER_INSERT) await flush();
   }
   await flush();
 };
