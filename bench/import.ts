@@ -6,8 +6,8 @@
  *    `sqlite:FILE` URL benchmarks SQLite) and migrates it;
  * 2. writes a 100,000-row brands CSV (quoted cells with commas and quotes, 5,000 brands repeated) and a matching
  *    events CSV (100,000 events inserted first, with their search data, one or two addresses per row) under bench/out/;
- * 3. runs the built CLI (`node dist/cli.js import …`, so `npm run build` first) on each, timing it and polling
- *    /proc/<pid>/status for the peak resident memory (VmHWM);
+ * 3. runs the built CLI as `pacer` runs it (bin/pacer.js with the node options of its first line, on dist/cli.js, so
+ *    `npm run build` first) on each, timing it and polling /proc/<pid>/status for the peak resident memory (VmHWM);
  * 4. reads back what each import wrote and inserts exactly those rows again, raw, into empty copies of the tables
  *    in one transaction: mysql2 multi-row INSERTs of 1,000 rows, or a better-sqlite3 prepared statement. "Raw" is
  *    the issue's yardstick (brands: the contacts; events: the events and their contacts); "raw + index" also writes
@@ -37,6 +37,12 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/pa
 const SQLITE = dialectOf(DATABASE_URL) === 'sqlite';
 const outDir = path.resolve('bench/out');
 const cli = path.resolve('dist/cli.js');
+const pacer = path.resolve('bin/pacer.js');
+/** The node options `pacer` runs with: those of its `#!/usr/bin/env -S node …` line. */
+const PACER_NODE_OPTIONS = readFileSync(pacer, 'utf8')
+  .split('\n', 1)[0]!
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 const GOAL_RATIO = 0.5;
 const GOAL_RSS_MB = 200;
 
@@ -201,7 +207,7 @@ function peakRssKb(pid: number): number | null {
 function runCli(args: string[], nodeOptions: string[] = []): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...nodeOptions, cli, ...args], {
+    const child = spawn(process.execPath, [...PACER_NODE_OPTIONS, ...nodeOptions, pacer, ...args], {
       env: {
         ...process.env,
         DATABASE_URL,

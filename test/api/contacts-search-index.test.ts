@@ -163,6 +163,39 @@ describe('contacts in the search index', () => {
     expect(await totals()).toMatchObject({ event: 1, contact: 1 });
   });
 
+  it('writes the search rows of a bulk insert in its transaction: none after a rollback, all after the commit', async () => {
+    const db = t.database.db;
+    const before = await contactIndexOf(db);
+    // Enough postings for the bulk path (LOAD DATA on MariaDB), and text its format must escape (tab, backslash).
+    const rows: ContactInsert[] = Array.from({ length: 300 }, (_, i) => ({
+      firstName: `Bulkname${i}`,
+      lastName: i % 50 === 0 ? 'Tab\tSlash\\' : 'Lee',
+      jobTitle: 'Coach',
+      email: `bulk${i}@stride.example`,
+      mailchimpTags: '[]',
+      entityType: 'brand',
+      entityId: brandId,
+      isPrimary: 0,
+      createdAt: '2026-11-21 09:00:00',
+      updatedAt: '2026-11-21 09:00:00',
+      createdBy: null,
+    }));
+    const stopped = withTransaction({ db }, async (trx) => {
+      await insertContactRows(trx, rows);
+      throw new Error('stopped after the writes');
+    });
+    await expect(stopped).rejects.toThrow('stopped after the writes');
+    expect(await contactIndexOf(db)).toEqual(before);
+    await withTransaction({ db }, (trx) => insertContactRows(trx, rows));
+    const kept = await contactIndexOf(db);
+    expect(kept.docs.length).toBe(before.docs.length + rows.length);
+    expect(kept.docs.map((doc: { text: string }) => doc.text)).toContain('bulkname50 tab\tslash\\\nbulk50@stride.example\ncoach');
+    expect(await found('bulkname299')).toEqual(['Bulkname299']);
+    expect(await found('slash\\')).toEqual(['Bulkname250', 'Bulkname200', 'Bulkname150', 'Bulkname100', 'Bulkname50', 'Bulkname0']);
+    await rebuildDerivedData(db);
+    expect(await contactIndexOf(db)).toEqual(kept);
+  });
+
   it('keeps the index equal to one rebuilt from the rows (pacer db reindex), counts included', async () => {
     const db = t.database.db;
     const kept = await contactIndexOf(db);

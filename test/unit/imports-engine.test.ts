@@ -50,6 +50,36 @@ describe('import engine', () => {
     expect(await count('contacts')).toBe(600);
   });
 
+  it('streams: asks for more rows only one batch ahead of what has committed, never for the whole file first', async () => {
+    const batchSize = 20;
+    const total = 300;
+    let handedOver = 0;
+    let committed = 0;
+    let mostAhead = 0;
+    async function* chunks(): AsyncGenerator<SourceRow[]> {
+      for (let start = 0; start < total; start += 10) {
+        // Rows the engine holds (read, not yet committed) when it asks for the next chunk.
+        mostAhead = Math.max(mostAhead, handedOver - committed);
+        const rows = Array.from({ length: 10 }, (_, i) => ({
+          line: start + i + 2,
+          values: { Brand: `Brand ${(start + i) % 7}`, 'First Name': 'Pat', 'Last Name': 'Lee', Email: `pat${start + i}@example.com` },
+        }));
+        handedOver += rows.length;
+        yield rows;
+      }
+    }
+    const report = await importBrands(
+      ctx,
+      { header, chunks: chunks() },
+      { actor, batchSize, onProgress: (progress) => (committed = progress.rowsRead) },
+    );
+    expect(report).toMatchObject({ brandsCreated: 7, contactsCreated: total, errors: [] });
+    expect(await count('contacts')).toBe(total);
+    // The batch being written and the one being filled: memory follows the batch size, not the file's length.
+    expect(mostAhead).toBeGreaterThanOrEqual(batchSize);
+    expect(mostAhead).toBeLessThanOrEqual(2 * batchSize);
+  });
+
   it('re-creates a brand deleted after the import read the names, instead of leaving orphan contacts', async () => {
     await database.db('brands').insert({ brandName: 'Gone Running', createdAt: now, updatedAt: now });
     async function* chunks(): AsyncGenerator<SourceRow[]> {

@@ -49,8 +49,6 @@ const CHUNK = 500;
  * stays the same (src/services/records/queries.ts), so a common term's matches are not counted again and again.
  */
 export const CHANGES_BUCKET = '#changes';
-/** Rows per INSERT: Knex writes a multi-row SQLite insert as a compound SELECT, which SQLite caps at 500 terms. */
-const insertChunk = (db: Db) => (dialectOfDb(db as Knex) === 'sqlite' ? 400 : 2000);
 
 interface StoredDoc {
   recordId: number;
@@ -71,10 +69,6 @@ export const bucketPattern = (bucket: string) => `%,${bucket},%`;
 
 function documentOf(definition: IndexedDefinition, row: RawRow) {
   return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
-}
-
-async function insertInChunks(db: Db, table: typeof DOCS | typeof GRAMS, rows: RawRow[]) {
-  for (const part of chunks(rows, insertChunk(db))) await db(table).insert(part);
 }
 
 /** Adds deltas to the maintained counts; a missing counter row is created from an exact count (self-healing). */
@@ -115,12 +109,13 @@ export async function reindexContacts(db: Db, ids: readonly number[]): Promise<v
 }
 
 async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly number[]): Promise<void> {
-  const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
+  // Ascending, so the postings collected below come out in key order (ids ascending within each gram).
+  const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0).sort((a, b) => a - b);
   const deltas = new Map<string, number>();
   const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
   // Every new document and posting of the call, written together at the end: the postings in key order.
-  const newDocs: RawRow[] = [];
-  const newPostings: number[] = [];
+  const newDocs: Row[] = [];
+  const newPostings = new PostingCollector(unique.length * 64);
 
   for (const part of chunks(unique, CHUNK)) {
     const rows = (await db(definition.table)
@@ -157,12 +152,12 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
           await db(GRAMS).where({ kind: definition.code, recordId: id }).whereIn('gram', gramPart).delete();
         }
       }
-      for (const gram of nextGrams) if (!oldGrams.has(gram)) newPostings.push(gram, id);
+      newPostings.add(id, old ? nextGrams.filter((gram) => !oldGrams.has(gram)) : nextGrams);
 
       const textChanged = old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets));
       if (!old !== !next || textChanged) bump(CHANGES_BUCKET, 1);
       if (old && !next) await db(DOCS).where({ kind: definition.code, recordId: id }).delete();
-      else if (!old && next) newDocs.push({ kind: definition.code, recordId: id, text: next.text, buckets: bucketText(next.buckets) });
+      else if (!old && next) newDocs.push([definition.code, id, next.text, bucketText(next.buckets)]);
       else if (old && next && textChanged) {
         await db(DOCS)
           .where({ kind: definition.code, recordId: id })
@@ -170,30 +165,11 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
       }
     }
   }
-  await insertInChunks(db, DOCS, newDocs);
-  await insertPostings(db, definition.code, newPostings);
+  const postings = newPostings.sorted();
+  const write = await rowWriterFor(db, postings.size >= BULK_POSTINGS);
+  await write(db, DOCS, DOC_COLUMNS, newDocs);
+  await write(db, GRAMS, POSTING_COLUMNS, postings.rows(definition.code));
   await applyCountDeltas(db, definition, deltas);
-}
-
-/** Postings per statement: fewer, larger statements matter here, as an imported contact has about 50 postings. */
-const POSTINGS_PER_INSERT = 10_000;
-
-/**
- * Inserts trigram postings given as flat (gram, recordId) pairs, sorted by the table's key so each statement fills
- * neighbouring index pages instead of touching pages all over the table (what makes a batch of thousands of new
- * contacts cheap to index). The values are integers this module computed (a record id, a 32-bit gram key), written
- * into the statement as digits: binding 30,000 of them per statement cost more than the database's own work.
- */
-async function insertPostings(db: Db, kind: number, postings: readonly number[]): Promise<void> {
-  const count = postings.length / 2;
-  if (count === 0) return;
-  if (!postings.every(Number.isSafeInteger) || !Number.isSafeInteger(kind)) throw new Error('search postings must be integers');
-  const order = Array.from({ length: count }, (_, i) => i);
-  order.sort((a, b) => postings[2 * a]! - postings[2 * b]! || postings[2 * a + 1]! - postings[2 * b + 1]!);
-  for (let start = 0; start < count; start += POSTINGS_PER_INSERT) {
-    const values = order.slice(start, start + POSTINGS_PER_INSERT).map((i) => `(${kind},${postings[2 * i]!},${postings[2 * i + 1]!})`);
-    await db.raw('INSERT INTO ?? (??, ??, ??) VALUES ' + values.join(','), [GRAMS, 'kind', 'gram', 'recordId']);
-  }
 }
 
 /** How far a rebuild has got: `done` of `total` rows (documents read, or postings written) in one phase. */
@@ -210,8 +186,8 @@ export interface RebuildOptions {
 
 /** The search tables a rebuild writes: the live ones (in place, in a transaction) or fresh ones swapped in after. */
 interface RebuildTarget {
-  /** Writes a batch of documents. */
-  writeDocs(docs: RawRow[]): Promise<void>;
+  /** Writes a batch of documents (rows of DOC_COLUMNS). */
+  writeDocs(docs: Row[]): Promise<void>;
   /** Writes a kind's postings in primary-key order, calling `written` with the number written so far. */
   writePostings(code: number, postings: SortedPostings, written: (done: number) => void): Promise<void>;
 }
@@ -239,9 +215,10 @@ async function rebuildInPlace(trx: Knex.Transaction, kind: IndexedKind, options:
   const definition = indexedDefinitionOf(kind);
   await trx(GRAMS).where({ kind: definition.code }).delete();
   await trx(DOCS).where({ kind: definition.code }).delete();
+  const write = await rowWriterFor(trx);
   const target: RebuildTarget = {
-    writeDocs: (docs) => insertInChunks(trx, DOCS, docs),
-    writePostings: (code, postings, written) => insertRows(trx, GRAMS, ['kind', 'gram', 'recordId'], postings.rows(code), written),
+    writeDocs: (docs) => write(trx, DOCS, DOC_COLUMNS, docs),
+    writePostings: (code, postings, written) => write(trx, GRAMS, POSTING_COLUMNS, postings.rows(code), written),
   };
   const totals = await buildKind(trx, definition, target, options);
   await replaceCounts(trx, definition, totals);
@@ -271,16 +248,10 @@ async function rebuildBySwap(db: Knex, options: RebuildOptions): Promise<void> {
     await db.raw('DROP TABLE IF EXISTS ??, ??', [rebuilt, table + RETIRED]);
     await db.raw('CREATE TABLE ?? LIKE ??', [rebuilt, table]);
   }
-  const write = (await localInfileAllowed(db)) ? loadRows : insertRows;
+  const write = await rowWriterFor(db);
   const target: RebuildTarget = {
-    writeDocs: (docs) =>
-      write(
-        db,
-        DOCS_REBUILT,
-        ['kind', 'recordId', 'text', 'buckets'],
-        docs.map((doc) => [doc.kind, doc.recordId, doc.text, doc.buckets] as Row),
-      ),
-    writePostings: (code, postings, written) => write(db, GRAMS_REBUILT, ['kind', 'gram', 'recordId'], postings.rows(code), written),
+    writeDocs: (docs) => write(db, DOCS_REBUILT, DOC_COLUMNS, docs),
+    writePostings: (code, postings, written) => write(db, GRAMS_REBUILT, POSTING_COLUMNS, postings.rows(code), written),
   };
   // In code order, so each type's postings are appended after the previous type's (the primary key's order).
   const definitions = INDEXED_KINDS.map(indexedDefinitionOf).sort((a, b) => a.code - b.code);
@@ -355,18 +326,35 @@ async function documentsChangedMeanwhile(db: Knex, definition: IndexedDefinition
 }
 
 type Row = ReadonlyArray<string | number>;
-/** The search tables a rebuild writes rows into: the live postings (in place) or the fresh ones (swap). */
-type RebuildTable = typeof GRAMS | typeof DOCS_REBUILT | typeof GRAMS_REBUILT;
+/** The columns of record_search_docs and record_search_grams, in the order their rows are given to a RowWriter. */
+const DOC_COLUMNS = ['kind', 'recordId', 'text', 'buckets'] as const;
+const POSTING_COLUMNS = ['kind', 'gram', 'recordId'] as const;
+/** The search tables rows are written into in bulk: the live ones (a reindex, a rebuild in place) or fresh ones (swap). */
+type SearchTable = typeof DOCS | typeof GRAMS | typeof DOCS_REBUILT | typeof GRAMS_REBUILT;
+/** Writes rows into a search table, on the given database or in the given transaction. */
 type RowWriter = (
-  db: Knex,
-  table: RebuildTable,
+  db: Db,
+  table: SearchTable,
   columns: readonly string[],
   rows: Iterable<Row>,
   written?: (done: number) => void,
 ) => Promise<void>;
 
+/** Below this many postings a reindex writes with INSERTs: an ordinary edit pays no LOAD DATA set-up or check. */
+const BULK_POSTINGS = 5_000;
+
+/**
+ * The fastest way this database takes many rows: a reused prepared statement on SQLite, LOAD DATA LOCAL INFILE on
+ * MariaDB/MySQL when the server allows it, otherwise multi-row INSERTs (also for few rows: `bulk` false). Each runs
+ * on the transaction's own connection when given one, so the rows commit or roll back with it.
+ */
+async function rowWriterFor(db: Db, bulk = true): Promise<RowWriter> {
+  if (dialectOfDb(db as Knex) === 'sqlite') return statementRows;
+  return bulk && (await localInfileAllowed(db)) ? loadRows : insertRows;
+}
+
 /** Whether the server takes LOAD DATA LOCAL INFILE (MariaDB's default; MySQL 8 turns it off by default). */
-async function localInfileAllowed(db: Knex): Promise<boolean> {
+async function localInfileAllowed(db: Db): Promise<boolean> {
   const [rows] = (await db.raw('SELECT @@GLOBAL.local_infile AS allowed')) as [Array<{ allowed: number | string }>];
   return Number(rows[0]?.allowed) === 1;
 }
@@ -382,12 +370,14 @@ interface RawMysqlConnection {
   query(options: { sql: string; values: unknown[]; infileStreamFactory: () => Readable }, done: (error: Error | null) => void): void;
 }
 
-/** Rows sent per chunk of the LOAD DATA stream or per INSERT. */
-const ROWS_PER_WRITE = 20_000;
+/** Rows sent per chunk of the LOAD DATA stream. */
+const ROWS_PER_CHUNK = 20_000;
 
 /**
  * Loads rows with LOAD DATA LOCAL INFILE, the fastest way rows reach InnoDB (about twice a multi-row INSERT),
- * formatting them as the server reads the stream.
+ * formatting them as the server reads the stream. Inside a transaction it is part of it (InnoDB rolls it back
+ * like an INSERT). The rows are ones this module made (a posting is never written twice), so LOCAL's rule of
+ * skipping a duplicate key, instead of failing on it, never applies.
  */
 const loadRows: RowWriter = async (db, table, columns, rows, written) => {
   const source = rows[Symbol.iterator]();
@@ -395,7 +385,7 @@ const loadRows: RowWriter = async (db, table, columns, rows, written) => {
   const lines = new Readable({
     read() {
       let text = '';
-      for (let n = 0; n < ROWS_PER_WRITE; n++) {
+      for (let n = 0; n < ROWS_PER_CHUNK; n++) {
         const next = source.next();
         if (next.done) {
           if (text) this.push(Buffer.from(text));
@@ -403,7 +393,9 @@ const loadRows: RowWriter = async (db, table, columns, rows, written) => {
           this.push(null);
           return;
         }
-        text += `${next.value.map(loadDataValue).join('\t')}\n`;
+        const row = next.value;
+        for (let i = 0; i < row.length; i++) text += (i ? '\t' : '') + loadDataValue(row[i]!);
+        text += '\n';
         done++;
       }
       written?.(done);
@@ -427,21 +419,90 @@ const loadRows: RowWriter = async (db, table, columns, rows, written) => {
   }
 };
 
-/** The same with multi-row INSERTs, where the server refuses LOAD DATA LOCAL. */
-// The table spelled out as its constants, so the record-writes check (test/unit/record-writes.test.ts) can read it.
-const insertRows: RowWriter = async (db, table: typeof GRAMS | typeof DOCS_REBUILT | typeof GRAMS_REBUILT, columns, rows, written) => {
-  let batch: RawRow[] = [];
+/** Rows per multi-row INSERT on MariaDB/MySQL: fewer, larger statements matter, as a contact has about 50 postings. */
+const ROWS_PER_INSERT = 10_000;
+/**
+ * Characters of text per INSERT, whatever the rows: 4 bytes each at most in utf8mb4, so a statement of documents
+ * stays far under the server's max_allowed_packet (16 MB by default on MariaDB, 64 MB on MySQL 8).
+ */
+const TEXT_PER_INSERT = 2_000_000;
+
+/**
+ * The same with multi-row INSERTs, where the server refuses LOAD DATA LOCAL. The integers (kinds, record ids,
+ * 32-bit gram keys, all computed here) go into the statement as digits and only text travels as bindings:
+ * binding 30,000 integers per statement cost more than the database's own work.
+ */
+const insertRows: RowWriter = async (db, table, columns, rows, written) => {
+  let values: string[] = [];
+  let bindings: string[] = [];
+  let text = 0;
   let done = 0;
   const flush = async () => {
-    if (batch.length) await db(table).insert(batch);
-    written?.((done += batch.length));
-    batch = [];
+    if (values.length) {
+      const sql = 'INSERT INTO ?? (' + columns.map(() => '??').join(', ') + ') VALUES ' + values.join(',');
+      await db.raw(sql, [table, ...columns, ...bindings]);
+    }
+    written?.((done += values.length));
+    values = [];
+    bindings = [];
+    text = 0;
   };
   for (const row of rows) {
-    batch.push(Object.fromEntries(columns.map((column, i) => [column, row[i]])));
-    if (batch.length === insertChunk(db)) await flush();
+    const cells = row.map((value) => {
+      if (typeof value === 'string') {
+        bindings.push(value);
+        text += value.length;
+        return '?';
+      }
+      if (!Number.isSafeInteger(value)) throw new Error(`search index value ${value} is not an integer`);
+      return String(value);
+    });
+    values.push(`(${cells.join(',')})`);
+    if (values.length === ROWS_PER_INSERT || text >= TEXT_PER_INSERT) await flush();
   }
   await flush();
+};
+
+/** The part of a better-sqlite3 connection used here. */
+interface RawSqliteConnection {
+  prepare(sql: string): { run(params: unknown[]): unknown };
+}
+
+/** Rows per execution of SQLite's prepared multi-row INSERT (4 columns × 500 stay far under its 32,766 bindings). */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * SQLite: one multi-row INSERT prepared once per call and run again and again with new bindings, on the
+ * transaction's connection. Parsing a statement as large costs more than running it, and Knex's builder (a
+ * compound SELECT capped at 500 terms) more than both.
+ */
+const statementRows: RowWriter = async (db, table, columns, rows, written) => {
+  const connection = (await db.client.acquireConnection()) as RawSqliteConnection;
+  try {
+    const insert = (count: number) =>
+      connection.prepare(
+        `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES ` +
+          Array.from({ length: count }, () => `(${columns.map(() => '?').join(', ')})`).join(', '),
+      );
+    let full: { run(params: unknown[]): unknown } | null = null;
+    const bindings: Array<string | number> = [];
+    let pending = 0;
+    let done = 0;
+    for (const row of rows) {
+      for (const value of row) bindings.push(value);
+      if (++pending === ROWS_PER_STATEMENT) {
+        (full ??= insert(ROWS_PER_STATEMENT)).run(bindings);
+        bindings.length = 0;
+        pending = 0;
+        done += ROWS_PER_STATEMENT;
+        if (done % ROWS_PER_CHUNK === 0) written?.(done);
+      }
+    }
+    if (pending) insert(pending).run(bindings);
+    written?.(done + pending);
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
 };
 
 /**
@@ -471,11 +532,11 @@ async function buildKind(
       .select(['id', ...definition.derivedColumns])) as RawRow[];
     await writing;
     if (rows.length === 0) break;
-    const docs: RawRow[] = [];
+    const docs: Row[] = [];
     for (const row of rows) {
       const id = Number(row.id);
       const doc = documentOf(definition, row);
-      docs.push({ kind: definition.code, recordId: id, text: doc.text, buckets: bucketText(doc.buckets) });
+      docs.push([definition.code, id, doc.text, bucketText(doc.buckets)]);
       postings.add(id, gramsOf(doc.text));
       totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);
       for (const bucket of doc.buckets) totals.set(bucket, (totals.get(bucket) ?? 0) + 1);
@@ -510,9 +571,15 @@ class PostingCollector {
   private readonly slotOfGram = new Map<number, number>();
   private readonly grams: number[] = [];
   private readonly perSlot: number[] = [];
-  private slots = new Uint32Array(1 << 20);
-  private ids = new Uint32Array(1 << 20);
+  private slots: Uint32Array;
+  private ids: Uint32Array;
   private length = 0;
+
+  /** `capacity`: the postings expected (the arrays grow past it as needed). */
+  constructor(capacity = 1 << 20) {
+    this.slots = new Uint32Array(Math.max(capacity, 1024));
+    this.ids = new Uint32Array(Math.max(capacity, 1024));
+  }
 
   add(recordId: number, grams: readonly number[]) {
     if (this.length + grams.length > this.ids.length) this.grow(this.length + grams.length);
