@@ -130,11 +130,16 @@ describe('compose.yaml', () => {
     expect(services.worker!.healthcheck).toEqual({ disable: true });
   });
 
-  it('runs `pacer worker` from the built CLI', async () => {
+  it('runs `pacer worker` from the built CLI, with the node options the pacer command starts with', async () => {
     const command = services.worker!.command!;
-    expect(command.slice(0, 2)).toEqual(['node', 'dist/cli.js']);
+    const script = command.indexOf('dist/cli.js');
+    expect(command[0]).toBe('node');
+    // bin/pacer.js names its node options on its first line (`#!/usr/bin/env -S node …`): imports run in the worker too.
+    const pacerOptions = read('bin/pacer.js').split('\n')[0]!.split(' ').slice(3);
+    expect(pacerOptions).toContain('--max-semi-space-size=8');
+    expect(command.slice(1, script)).toEqual(pacerOptions);
     let out = '';
-    const code = await runCli([...command.slice(2), '--help'], {
+    const code = await runCli([...command.slice(script + 1), '--help'], {
       stdout: { write: (text: string) => ((out += text), true) } as never,
       stderr: { write: () => true } as never,
       stdin: process.stdin,
