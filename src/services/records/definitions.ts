@@ -1,6 +1,7 @@
 import type { ColumnKinds } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
-import { RecordInputSchemas, RUN_CLUB_TYPE_FILTERS } from '@shared/schemas/records.js';
+import { RecordInputSchemas } from '@shared/schemas/records.js';
+import { RUN_CLUB_TYPE_FILTERS } from '@shared/list-options.js';
 import { decodeList } from '@db/codecs.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 

@@ -1,10 +1,9 @@
 import * as z from 'zod';
 import { CONTACT_OWNER_TYPES, type ContactOwnerType } from '../record-types.js';
 import type { Contact } from './attachments.js';
-import { PAGE_SIZE, queryCursor, SORT_DIRECTIONS } from './records.js';
-import { CONTACT_SORTS, type ContactSort } from '../list-options.js';
+import { queryCursor } from './records.js';
+import { CONTACT_SORTS, PAGE_SIZE, SORT_DIRECTIONS, type ContactSort } from '../list-options.js';
 
-export type { ContactSort } from '../list-options.js';
 import { text } from './text.js';
 
 /** GET /api/contacts: every contact of every owner, searched, filtered and sorted like the record lists. */

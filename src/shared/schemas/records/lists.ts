@@ -14,20 +14,6 @@ import {
   type SortDirection,
 } from '@shared/list-options.js';
 
-export {
-  DEFAULT_SORT,
-  defaultDirectionOf,
-  EVENT_FILTERS,
-  PAGE_SIZE,
-  RUN_CLUB_TYPE_FILTERS,
-  SORT_DIRECTIONS,
-  SORTS,
-  sortKeysOf,
-  type EventFilter,
-  type RunClubTypeFilter,
-  type SortDirection,
-} from '@shared/list-options.js';
-
 /** The list endpoints' query parameters: paging, search text, sort order and each type's filter. */
 
 /** The most items one request may ask for. */
