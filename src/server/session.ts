@@ -95,8 +95,10 @@ export async function startSession(req: Request, userId: number): Promise<void> 
  */
 export function signInFromPageForm(): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
+    // Every page form of a signed-in user passes through here: it is not read for them.
+    if (req.user) return next();
     const form = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
-    if (req.user || form.get('intent') !== SIGN_IN_INTENT) return next();
+    if (form.get('intent') !== SIGN_IN_INTENT) return next();
     try {
       const user = await login(
         req.ctx,

@@ -16,7 +16,15 @@ function reloadHere() {
   window.location.assign(window.location.pathname + window.location.search);
 }
 
-function TextField(props: { name: string; label: string; type?: string; autoComplete?: string; error?: string; required?: boolean }) {
+/** A labelled text box of the auth screens, with its message under it. */
+export function TextField(props: {
+  name: string;
+  label: string;
+  type?: string;
+  autoComplete?: string;
+  error?: string;
+  required?: boolean;
+}) {
   const id = `field-${props.name}`;
   return (
     <div className="field">

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { messageOf } from '@shared/api-error.js';
 import { apiRequest } from '@views/data/http.js';
 import { PRODUCT_TITLE } from '@views/components/layout/product.js';
-import { Alert, Button, Card, Input, Label } from '@views/components/ui/primitives.js';
+import { Alert, Button, Card } from '@views/components/ui/primitives.js';
+import { TextField } from './login-screen.js';
 
 /** Opened from a one-time link an admin sent (its path carries `token`): sets the password, signs in and goes to the dashboard. */
 export function SetPasswordScreen({ token }: { token: string }) {
@@ -37,18 +38,8 @@ export function SetPasswordScreen({ token }: { token: string }) {
         {problem && <Alert variant="destructive">{problem}</Alert>}
         {/* Posted: a click before hydration must not put the password in the URL (the server refuses the post). */}
         <form method="post" onSubmit={(event) => void submit(event)} noValidate>
-          <div className="field">
-            <Label htmlFor="set-password" required>
-              New password
-            </Label>
-            <Input id="set-password" name="password" type="password" autoComplete="new-password" />
-          </div>
-          <div className="field">
-            <Label htmlFor="set-password-repeat" required>
-              Repeat password
-            </Label>
-            <Input id="set-password-repeat" name="repeat" type="password" autoComplete="new-password" />
-          </div>
+          <TextField name="password" label="New password" type="password" autoComplete="new-password" required />
+          <TextField name="repeat" label="Repeat password" type="password" autoComplete="new-password" required />
           <Button type="submit" disabled={pending} className="btn-block">
             {pending ? 'Saving...' : 'Set password'}
           </Button>
