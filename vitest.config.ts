@@ -36,6 +36,8 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['test/components/**/*.test.tsx'],
           setupFiles: ['test/setup/dom.ts'],
+          // Above the 10 s its waits may take (test/setup/dom.ts): lazily loaded dialogs arrive late on a busy machine.
+          testTimeout: 30_000,
         },
       },
       {
