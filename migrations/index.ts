@@ -8,6 +8,7 @@ import * as contactsEmailOwnerIndex from './20261121500000_contacts_email_owner_
 import * as derivedDataVersions from './20261122000000_derived_data_versions.js';
 import * as contactsSortIndexes from './20261124120200_contacts_sort_indexes.js';
 import * as contactsEmailSortIndex from './20261125210000_contacts_email_sort_index.js';
+import * as packedSearchPostings from './20261126090000_packed_search_postings.js';
 import * as dashboardPaymentIndexes from './20261124150000_dashboard_payment_indexes.js';
 import * as dashboardPaymentTotals from './20261125180000_dashboard_payment_totals.js';
 import * as deletedItems from './20261124130300_deleted_items.js';
@@ -49,6 +50,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261125180000_dashboard_payment_totals', dashboardPaymentTotals],
   ['20261125190000_sync_runs_cancelled', syncRunsCancelled],
   ['20261125210000_contacts_email_sort_index', contactsEmailSortIndex],
+  ['20261126090000_packed_search_postings', packedSearchPostings],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -10,6 +10,7 @@ import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 import { globalSearch } from '@services/search/service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { explainPlan, statementsSentBy } from '../helpers/db.js';
+import { storedPostings } from '../helpers/search-postings.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 interface Group {
@@ -23,9 +24,7 @@ async function contactIndexOf(db: Knex) {
   const code = CONTACT_INDEX.code;
   return {
     docs: await db(DOCS).where({ kind: code }).orderBy('recordId').select('recordId', 'text', 'buckets'),
-    grams: (await db(GRAMS).where({ kind: code }).orderBy(['gram', 'recordId']).select('gram', 'recordId')).map(
-      (row: { gram: number; recordId: number }) => `${row.gram}:${row.recordId}`,
-    ),
+    grams: (await storedPostings(db, code)).map((posting) => `${posting.gram}:${posting.recordId}`),
     counts: await db(COUNTS).where({ kind: code }).whereNot({ bucket: CHANGES_BUCKET }).orderBy('bucket').select('bucket', 'total'),
   };
 }

@@ -104,6 +104,24 @@ describe('global search', () => {
     expect((await searchCounted('quokkazed')).totals).toEqual({ ...nothing, brand: 1, contact: 1 });
   });
 
+  it('finds older matches behind many newer look-alikes, and what is added after the candidates were kept', async () => {
+    for (const n of [1, 2]) await agent.post('/api/events').send({ eventName: `Xylophone Run ${n}` });
+    // Newer events with both of the term's trigrams, but not the term: the newest candidates, none of them a match.
+    for (let n = 1; n <= 20; n++) await agent.post('/api/events').send({ eventName: `Xyl Ylo Race ${n}` });
+    const events = async () => (await searchCounted('xylo')).groups.find((g) => g.type === 'event')!;
+    for (let round = 0; round < 2; round++) {
+      const found = (await globalSearch(t.ctx, { q: 'xylo', limit: '2' })).groups.find((g) => g.type === 'event')!;
+      expect(found.total).toBe(2);
+      expect(found.items.map((i) => i.title)).toEqual(['Xylophone Run 2', 'Xylophone Run 1']);
+    }
+    expect((await events()).total).toBe(2);
+    // The candidates of "xylo" are kept now; a new match moves the change number, and they are read again.
+    await agent.post('/api/events').send({ eventName: 'Xylo Dash' });
+    const after = await events();
+    expect(after.total).toBe(3);
+    expect(after.items[0]!.title).toBe('Xylo Dash');
+  });
+
   it('keeps no "no match" seen inside a transaction that then rolled back', async () => {
     const id = (await agent.post('/api/media').send({ mediaName: 'Wombatica Radio' })).body.id as number;
     expect((await searchCounted('wombatica')).totals.media).toBe(1);

@@ -8,11 +8,12 @@ import type { AppContext } from '@services/context.js';
 import { CHANGES_BUCKET, rebuildDerivedData } from '@services/records/derived.js';
 import { gramsOf, normaliseSearchText, searchDocument } from '@services/records/search-text.js';
 import { createRecord, deleteRecord, listRecords } from '@services/records/service.js';
-import { deleteRecordRow, insertRecordRow, setRecordColumnEach, updateRecordRows } from '@services/records/writes.js';
+import { deleteRecordRow, insertRecordRow, insertRecordRows, setRecordColumnEach, updateRecordRows } from '@services/records/writes.js';
 import { listQuery } from '../helpers/list-query.js';
 import { getStats } from '@services/stats/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { storedPostings } from '../helpers/search-postings.js';
 
 const actor = { userId: null, source: 'cli' as const, role: 'admin' as const };
 const stamp = encodeTimestamp(new Date('2026-11-21T09:00:00Z'));
@@ -34,7 +35,7 @@ const inTrx = <T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>) => with
 /** Everything derived, in a comparable form. */
 async function derivedSnapshot(db: Knex) {
   const docs = await db('record_search_docs').orderBy(['kind', 'recordId']).select('kind', 'recordId', 'text', 'buckets');
-  const grams = await db('record_search_grams').orderBy(['kind', 'gram', 'recordId']).select('kind', 'gram', 'recordId');
+  const grams = await storedPostings(db);
   // The change numbers are not derived from the rows: they count changes (a rebuild too).
   const counts = (await db('record_counts').orderBy(['kind', 'bucket']).select('kind', 'bucket', 'total')).filter(
     (row) => Number(row.total) !== 0 && row.bucket !== CHANGES_BUCKET,
@@ -301,6 +302,64 @@ describe('maintained search and counts', () => {
       }),
       { numRuns: database.dialect === 'mysql' ? 8 : 25 },
     );
+  });
+
+  it('keeps packed postings exact across blocks, bitmaps and lists, through edits and deletes', async () => {
+    // 700 influencers span three blocks of 256 ids; the common surname's grams fill bitmaps, the handles stay lists.
+    const ids = await inTrx(database.db, (trx) =>
+      insertRecordRows(
+        trx,
+        'influencer',
+        Array.from({ length: 700 }, (_, i) => ({
+          firstName: `Pat${i}`,
+          lastName: i % 3 === 0 ? 'Quokka' : 'Wombat',
+          instagramHandle: i % 50 === 0 ? `@rare${i}zz` : null,
+          createdAt: stamp,
+          updatedAt: stamp,
+        })),
+      ),
+    );
+    const everyThird = ids.filter((_, i) => i % 3 === 0);
+    // Most of one block's quokkas become wombats (its bitmap drops under 32 ids), and every rare handle goes.
+    await inTrx(database.db, (trx) => updateRecordRows(trx, 'influencer', everyThird.slice(10, 80), { lastName: 'Wombat' }));
+    await inTrx(database.db, (trx) => updateRecordRows(trx, 'influencer', ids, { instagramHandle: null }));
+    await inTrx(database.db, async (trx) => {
+      for (const id of ids.slice(600)) await deleteRecordRow(trx, 'influencer', id);
+    });
+    const expectedQuokkas = [...everyThird.slice(0, 10), ...everyThird.slice(80)].filter((id) => id < ids[600]!);
+    const quokkas = await Promise.all(
+      ['0', '100'].map((offset) => listRecords(ctx, 'influencer', listQuery('influencer', { q: 'QUOKKA', limit: '100', offset }))),
+    );
+    expect(quokkas.flatMap((page) => page.items.map((i) => i.id)).sort((a, b) => a - b)).toEqual(expectedQuokkas);
+    expect(quokkas[0]!.total).toBe(expectedQuokkas.length);
+    expect((await listRecords(ctx, 'influencer', listQuery('influencer', { q: 'rare' }))).total).toBe(0);
+    expect((await listRecords(ctx, 'influencer', listQuery('influencer', { q: 'pat59' }))).items.map((i) => i.firstName).sort()).toEqual(
+      ['Pat59', ...Array.from({ length: 10 }, (_, d) => `Pat59${d}`)].sort(),
+    );
+    const rows = (await database.db('record_search_grams').select('ids')) as Array<{ ids: Uint8Array }>;
+    expect(rows.every((row) => row.ids.length > 0)).toBe(true);
+    expect(rows.some((row) => row.ids.length === 32)).toBe(true);
+    const incremental = await derivedSnapshot(database.db);
+    await rebuildDerivedData(database.db);
+    expect(await derivedSnapshot(database.db)).toEqual(incremental);
+  });
+
+  it('keeps every posting when writers change records of one block at the same time', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createRecord(ctx, actor, 'influencer', { firstName: `Racer${i}`, lastName: 'Numbat' })),
+    );
+    await Promise.all(
+      created.map((influencer, i) =>
+        i % 2 === 0
+          ? inTrx(database.db, (trx) => updateRecordRows(trx, 'influencer', [influencer.id], { lastName: 'Bilby' }))
+          : createRecord(ctx, actor, 'influencer', { firstName: `Late${i}`, lastName: 'Numbat' }),
+      ),
+    );
+    expect((await listRecords(ctx, 'influencer', listQuery('influencer', { q: 'numbat' }))).total).toBe(12);
+    expect((await listRecords(ctx, 'influencer', listQuery('influencer', { q: 'bilby' }))).total).toBe(6);
+    const incremental = await derivedSnapshot(database.db);
+    await rebuildDerivedData(database.db);
+    expect(await derivedSnapshot(database.db)).toEqual(incremental);
   });
 
   it('pages through matches with the total of all matches, in every sort order', async () => {

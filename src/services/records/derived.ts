@@ -7,13 +7,15 @@ import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
+import { blockOf, blockRows, changedBlock, encodeBlock, PostingChanges, type PostingRow } from './postings.js';
 import { type RecordType } from '@shared/record-types.js';
 
 /**
  * Derived data for fast lists and search (docs/decisions/0011-record-search-and-counts.md):
  * - record_search_docs: one row per record (and per contact), its normalised search text and the filter buckets it
  *   counts in;
- * - record_search_grams: the trigram postings of that text (primary key kind, gram, recordId);
+ * - record_search_grams: the trigram postings of that text, packed per block of 256 record ids (primary key kind,
+ *   gram, block; src/services/records/postings.ts);
  * - record_counts: how many records of each type (bucket "all") and per filter bucket;
  * - payment_totals: the dashboard's payment figures (src/services/payments/totals.ts), rebuilt with the rest.
  * Every change goes through `reindexRecords`, which compares a record's current row with its stored document, so
@@ -32,7 +34,7 @@ const VERSION_ROW = 'records';
  * Bump when the rules that turn a row into its document change while the columns read stay the same
  * (normalisation, grams, buckets, how fields are joined): adding or dropping a column changes the version by itself.
  */
-const DERIVED_RULES_VERSION = 2; // 2: payment_totals joined the derived data
+const DERIVED_RULES_VERSION = 3; // 2: payment_totals joined the derived data; 3: packed postings
 
 type Db = Knex | Knex.Transaction;
 
@@ -109,13 +111,12 @@ export async function reindexContacts(db: Db, ids: readonly number[]): Promise<v
 }
 
 async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly number[]): Promise<void> {
-  // Ascending, so the postings collected below come out in key order (ids ascending within each gram).
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0).sort((a, b) => a - b);
   const deltas = new Map<string, number>();
   const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
-  // Every new document and posting of the call, written together at the end: the postings in key order.
+  // Every new document of the call, written together at the end, and the postings it adds and removes.
   const newDocs: Row[] = [];
-  const newPostings = new PostingCollector(unique.length * 64);
+  const postings = new PostingChanges();
 
   for (const part of chunks(unique, CHUNK)) {
     const rows = (await db(definition.table)
@@ -147,12 +148,12 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
       const nextGrams = next ? gramsOf(next.text) : [];
       if (old) {
         const kept = new Set(nextGrams);
-        const removed = [...oldGrams].filter((gram) => !kept.has(gram));
-        for (const gramPart of chunks(removed, CHUNK)) {
-          await db(GRAMS).where({ kind: definition.code, recordId: id }).whereIn('gram', gramPart).delete();
-        }
+        postings.remove(
+          id,
+          [...oldGrams].filter((gram) => !kept.has(gram)),
+        );
       }
-      newPostings.add(id, old ? nextGrams.filter((gram) => !oldGrams.has(gram)) : nextGrams);
+      postings.add(id, old ? nextGrams.filter((gram) => !oldGrams.has(gram)) : nextGrams);
 
       const textChanged = old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets));
       if (!old !== !next || textChanged) bump(CHANGES_BUCKET, 1);
@@ -165,11 +166,57 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
       }
     }
   }
-  const postings = newPostings.sorted();
-  const write = await rowWriterFor(db, postings.size >= BULK_POSTINGS);
-  await write(db, DOCS, DOC_COLUMNS, newDocs);
-  await write(db, GRAMS, POSTING_COLUMNS, postings.rows(definition.code));
+  await (
+    await rowWriterFor(db, newDocs.length >= BULK_ROWS)
+  )(db, DOCS, DOC_COLUMNS, newDocs);
+  await applyPostingChanges(db, definition.code, postings);
   await applyCountDeltas(db, definition, deltas);
+}
+
+/** (gram, block) keys per statement that reads or deletes posting rows. */
+const KEYS_PER_STATEMENT = 2_000;
+
+/**
+ * Applies a write's posting changes to the stored rows of the keys they touch: each is read (locked on MariaDB),
+ * changed, and written again, or deleted when no id is left. New keys are inserted, in bulk for an import's batch.
+ */
+async function applyPostingChanges(db: Db, code: number, changes: PostingChanges): Promise<void> {
+  if (changes.size === 0) return;
+  const mysql = dialectOfDb(db as Knex) === 'mysql';
+  // Edits of records in one block change the same rows: writers of a type take them one at a time, behind the
+  // type's change counter (which each of them updates anyway), so their locking reads cannot deadlock on the gaps.
+  if (mysql) await db(COUNTS).where({ kind: code, bucket: CHANGES_BUCKET }).forUpdate().first('total');
+  const keys = changes.keys();
+  // Integers computed here, written as digits: a statement of 2,000 pairs would otherwise bind 4,000 values.
+  const keyList = (part: typeof keys) => part.map((key) => `(${key.gram},${key.block})`).join(',');
+  const stored = new Map<string, Buffer>();
+  for (const part of chunks(keys, KEYS_PER_STATEMENT)) {
+    const read = db(GRAMS)
+      .where('kind', code)
+      .whereRaw(`(gram, block) IN (${keyList(part)})`)
+      .select('gram', 'block', 'ids');
+    if (mysql) read.forUpdate();
+    for (const row of (await read) as Array<{ gram: number; block: number; ids: Buffer }>) {
+      stored.set(`${row.gram}:${row.block}`, row.ids);
+    }
+  }
+  const rows: PostingRow[] = [];
+  const replaced: typeof keys = [];
+  for (const key of keys) {
+    const old = stored.get(`${key.gram}:${key.block}`);
+    if (old) replaced.push(key);
+    const ids = changedBlock(key.block, old, key.add, key.remove);
+    if (ids.length > 0) rows.push([code, key.gram, key.block, encodeBlock(ids)]);
+  }
+  for (const part of chunks(replaced, KEYS_PER_STATEMENT)) {
+    await db(GRAMS)
+      .where('kind', code)
+      .whereRaw(`(gram, block) IN (${keyList(part)})`)
+      .delete();
+  }
+  await (
+    await rowWriterFor(db, rows.length >= BULK_ROWS)
+  )(db, GRAMS, POSTING_COLUMNS, rows);
 }
 
 /** How far a rebuild has got: `done` of `total` rows (documents read, or postings written) in one phase. */
@@ -188,7 +235,7 @@ export interface RebuildOptions {
 interface RebuildTarget {
   /** Writes a batch of documents (rows of DOC_COLUMNS). */
   writeDocs(docs: Row[]): Promise<void>;
-  /** Writes a kind's postings in primary-key order, calling `written` with the number written so far. */
+  /** Writes a kind's posting rows in primary-key order, calling `written` with the number written so far. */
   writePostings(code: number, postings: SortedPostings, written: (done: number) => void): Promise<void>;
 }
 
@@ -325,10 +372,10 @@ async function documentsChangedMeanwhile(db: Knex, definition: IndexedDefinition
   return [...new Set(ids.map(Number))];
 }
 
-type Row = ReadonlyArray<string | number>;
+type Row = ReadonlyArray<string | number | Buffer>;
 /** The columns of record_search_docs and record_search_grams, in the order their rows are given to a RowWriter. */
 const DOC_COLUMNS = ['kind', 'recordId', 'text', 'buckets'] as const;
-const POSTING_COLUMNS = ['kind', 'gram', 'recordId'] as const;
+const POSTING_COLUMNS = ['kind', 'gram', 'block', 'ids'] as const;
 /** The search tables rows are written into in bulk: the live ones (a reindex, a rebuild in place) or fresh ones (swap). */
 type SearchTable = typeof DOCS | typeof GRAMS | typeof DOCS_REBUILT | typeof GRAMS_REBUILT;
 /** Writes rows into a search table, on the given database or in the given transaction. */
@@ -340,8 +387,8 @@ type RowWriter = (
   written?: (done: number) => void,
 ) => Promise<void>;
 
-/** Below this many postings a reindex writes with INSERTs: an ordinary edit pays no LOAD DATA set-up or check. */
-const BULK_POSTINGS = 5_000;
+/** Below this many rows a reindex writes with INSERTs: an ordinary edit pays no LOAD DATA set-up or check. */
+const BULK_ROWS = 2_000;
 
 /**
  * The fastest way this database takes many rows: a reused prepared statement on SQLite, LOAD DATA LOCAL INFILE on
@@ -359,11 +406,16 @@ async function localInfileAllowed(db: Db): Promise<boolean> {
   return Number(rows[0]?.allowed) === 1;
 }
 
-/** A value in LOAD DATA's default format: tab-separated, with backslash escapes. */
-const loadDataValue = (value: string | number) =>
+/** A value in LOAD DATA's default format: tab-separated, with backslash escapes; bytes as hex (see loadRows). */
+const loadDataValue = (value: string | number | Buffer) =>
   typeof value === 'number'
     ? String(value)
-    : value.replace(/[\\\t\n\r\0]/g, (ch) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' })[ch]!);
+    : Buffer.isBuffer(value)
+      ? value.toString('hex')
+      : value.replace(/[\\\t\n\r\0]/g, (ch) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' })[ch]!);
+
+/** Columns of the search tables that hold bytes (a posting row's ids). */
+const BYTES_COLUMNS = new Set<string>(['ids']);
 
 /** The part of a mysql2 connection LOAD DATA LOCAL needs: the query takes the stream to send as the file. */
 interface RawMysqlConnection {
@@ -402,13 +454,17 @@ const loadRows: RowWriter = async (db, table, columns, rows, written) => {
       this.push(Buffer.from(text));
     },
   });
+  // A bytes column arrives as hex in a user variable and is decoded on the way in.
+  const bytes = columns.filter((column) => BYTES_COLUMNS.has(column));
+  const targets = columns.map((column) => (BYTES_COLUMNS.has(column) ? `@${column}` : '??'));
+  const decode = bytes.length ? ` SET ${bytes.map((column) => `${column} = UNHEX(@${column})`).join(', ')}` : '';
   const connection = (await db.client.acquireConnection()) as RawMysqlConnection;
   try {
     await new Promise<void>((resolve, reject) =>
       connection.query(
         {
-          sql: `LOAD DATA LOCAL INFILE 'rows' INTO TABLE ?? CHARACTER SET utf8mb4 (${columns.map(() => '??').join(', ')})`,
-          values: [table, ...columns],
+          sql: `LOAD DATA LOCAL INFILE 'rows' INTO TABLE ?? CHARACTER SET utf8mb4 (${targets.join(', ')})${decode}`,
+          values: [table, ...columns.filter((column) => !BYTES_COLUMNS.has(column))],
           infileStreamFactory: () => lines,
         },
         (error) => (error ? reject(error) : resolve()),
@@ -429,7 +485,8 @@ const TEXT_PER_INSERT = 2_000_000;
 
 /**
  * The same with multi-row INSERTs, where the server refuses LOAD DATA LOCAL. The integers (kinds, record ids,
- * 32-bit gram keys, all computed here) go into the statement as digits and only text travels as bindings:
+ * 32-bit gram keys, all computed here) go into the statement as digits, posting bytes as hex literals, and only
+ * text travels as bindings:
  * binding 30,000 integers per statement cost more than the database's own work.
  */
 const insertRows: RowWriter = async (db, table, columns, rows, written) => {
@@ -454,6 +511,7 @@ const insertRows: RowWriter = async (db, table, columns, rows, written) => {
         text += value.length;
         return '?';
       }
+      if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
       if (!Number.isSafeInteger(value)) throw new Error(`search index value ${value} is not an integer`);
       return String(value);
     });
@@ -485,7 +543,7 @@ const statementRows: RowWriter = async (db, table, columns, rows, written) => {
           Array.from({ length: count }, () => `(${columns.map(() => '?').join(', ')})`).join(', '),
       );
     let full: { run(params: unknown[]): unknown } | null = null;
-    const bindings: Array<string | number> = [];
+    const bindings: Array<string | number | Buffer> = [];
     let pending = 0;
     let done = 0;
     for (const row of rows) {
@@ -507,7 +565,7 @@ const statementRows: RowWriter = async (db, table, columns, rows, written) => {
 
 /**
  * Reads a type's rows in id ranges, writes their documents as it goes and collects their postings, then writes the
- * postings sorted by (gram, recordId). Answers the type's count buckets.
+ * posting rows sorted by (gram, block). Answers the type's count buckets.
  */
 async function buildKind(
   db: Db,
@@ -549,18 +607,19 @@ async function buildKind(
     options.onProgress?.({ phase: `${name}: documents`, done, total: Math.max(total, done) });
   }
   const sorted = postings.sorted();
-  options.onProgress?.({ phase: `${name}: postings`, done: 0, total: sorted.size });
+  options.onProgress?.({ phase: `${name}: postings`, done: 0, total: sorted.rowCount });
   await target.writePostings(definition.code, sorted, (written) =>
-    options.onProgress?.({ phase: `${name}: postings`, done: written, total: sorted.size }),
+    options.onProgress?.({ phase: `${name}: postings`, done: written, total: sorted.rowCount }),
   );
   return totals;
 }
 
-/** A type's postings in primary-key order: for each gram ascending, its record ids ascending. */
+/** A type's postings in primary-key order: for each gram ascending, its blocks ascending. */
 interface SortedPostings {
-  size: number;
-  /** The rows of record_search_grams: kind, gram, recordId. */
-  rows(code: number): Iterable<Row>;
+  /** How many rows `rows` gives. */
+  rowCount: number;
+  /** The rows of record_search_grams: kind, gram, block, ids. */
+  rows(code: number): Iterable<PostingRow>;
 }
 
 /**
@@ -618,12 +677,18 @@ class PostingCollector {
     const ids = new Uint32Array(this.length);
     for (let i = 0; i < this.length; i++) ids[next[this.slots[i]!]!++] = this.ids[i]!;
     const gramsInOrder = order.map((slot) => this.grams[slot]!);
+    // A gram's ids are ascending, so each block's are consecutive: a row starts wherever the block changes.
+    let rowCount = 0;
+    for (let rank = 0; rank < gramsInOrder.length; rank++) {
+      for (let i = start[rank]!; i < start[rank + 1]!; i++) {
+        if (i === start[rank] || blockOf(ids[i]!) !== blockOf(ids[i - 1]!)) rowCount++;
+      }
+    }
     return {
-      size: this.length,
+      rowCount,
       *rows(code) {
-        for (let rank = 0; rank < gramsInOrder.length; rank++) {
-          for (let i = start[rank]!; i < start[rank + 1]!; i++) yield [code, gramsInOrder[rank]!, ids[i]!];
-        }
+        for (let rank = 0; rank < gramsInOrder.length; rank++)
+          yield* blockRows(code, gramsInOrder[rank]!, ids, start[rank], start[rank + 1]);
       },
     };
   }

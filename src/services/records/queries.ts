@@ -7,21 +7,26 @@ import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js'
 import { ALL_BUCKET, type IndexedDefinition, type RecordDefinition, type SortSpec } from './definitions.js';
 import { bucketPattern, CHANGES_BUCKET, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';
+import { decodeBlock } from './postings.js';
 
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
 
 /**
- * How far postings are counted when choosing the rarest gram. High enough to tell common grams apart (a word in
- * a tenth of 100,000 events has grams of 10,000 and of 40,000 postings, and the first costs a quarter of the second
- * to check); the counts are kept for a few minutes, so the counting is paid once per gram, not per search.
+ * How many of a gram's posting rows (blocks of 256 records) are read to estimate its postings when choosing the
+ * rarest grams: every row up to a million records of a type, enough to tell common grams apart; the estimates are
+ * kept for a few minutes, so the counting is paid once per gram, not per search.
  */
-const ESTIMATE_BOUND = 65_536;
+const ESTIMATE_BOUND = 4_096;
 /** How long a gram's posting count is reused for choosing (it never decides a result, only the plan). */
 const GRAM_STATS_TTL_MS = 5 * 60_000;
 const GRAM_STATS_MAX = 100_000;
-/** Grams probed for their frequency, and intersected, per query. */
+/** Grams probed for their frequency per query. */
 const GRAMS_PROBED = 8;
+/** Of those, the rarest whose postings are read and intersected: each one more narrows the candidates less. */
+const GRAMS_INTERSECTED = 3;
+/** A gram is intersected with the rarest only while it has at most this many times its postings. */
+const INTERSECT_UP_TO = 4;
 
 export const decodeRecord = <T>(definition: RecordDefinition, row: RawRow): T => decodeRow<T>(definition.columns, row);
 /** A page of rows of one query; `omit` names helper columns (inline totals) that are not part of a record. */
@@ -82,13 +87,23 @@ export interface Matches {
   subquery: Knex.QueryBuilder;
   /** The indexed column that lists the matches newest first (descending), so a page can stop early. */
   idColumn: string;
+  /**
+   * The same, checking only the newest `count` candidates (all of them when null): a page of the newest matches
+   * needs a few more candidates than rows, not every candidate of a common term.
+   */
+  newestCandidates(count: number): Knex.QueryBuilder | null;
+  /**
+   * The type's change number when its candidates were read from the postings (absent for a scan): the matches are
+   * exact only while the statement that uses them reads the same number.
+   */
+  candidatesAt?: number;
 }
 
 /**
  * The records (or contacts) whose search text contains `query` (case-insensitive), or null when none can. A query of
- * three or more characters reads only the postings of its rarest trigram (found with bounded counts) and checks each
- * candidate's text exactly; shorter ones scan the compact text table. Returned wrapped: a query builder is a
- * thenable, so returning it bare from an async function would run it.
+ * three or more characters reads the postings of its rarest trigrams (found with bounded counts), intersects them
+ * here, and checks each remaining candidate's text exactly; shorter ones scan the compact text table. Returned
+ * wrapped: a query builder is a thenable, so returning it bare from an async function would run it.
  */
 export async function matchingIds(db: Db, definition: IndexedDefinition, query: string, filter?: BucketFilter): Promise<Matches | null> {
   const [matches] = await matchingIdsOfKinds(db, [definition.code], query, filter);
@@ -105,10 +120,11 @@ export interface NoMatchUnlessChanged {
 }
 
 /**
- * The same for several types at once (the global search): their grams' posting counts come in one round trip.
- * With `rememberedNone`, a type one of whose grams was counted without postings at a change number that is still
- * read here is answered as NoMatchUnlessChanged without asking the database, so a rare term costs no round trip
- * for it once its grams are known.
+ * The same for several types at once (the global search): their grams' posting counts come in one round trip, and
+ * their postings in another. With `rememberedNone`, a type one of whose grams was counted without postings at a
+ * change number that is still read here is answered as NoMatchUnlessChanged without asking the database, and a
+ * type's candidates read for the same query before are used again with the change number they were read at
+ * (`candidatesAt`, which the caller checks), so a repeated rare term costs no round trip before its statement.
  */
 export async function matchingIdsOfKinds(
   db: Db,
@@ -142,6 +158,7 @@ export async function matchingIdsOfKinds(
       key,
       subquery: exact(db(`${DOCS} as d`).where('d.kind', code).select('d.recordId as recordId')),
       idColumn: 'd.recordId',
+      newestCandidates: () => null,
     }));
   }
 
@@ -151,26 +168,124 @@ export async function matchingIdsOfKinds(
     codes.flatMap((code) => probed.map((gram) => [code, gram] as const)),
     options.rememberedNone === true,
   );
-  return codes.map((code, k) => {
+  const plans = codes.map((code, k): NoMatchUnlessChanged | number[] | null => {
     const counts = estimates.slice(k * probed.length, (k + 1) * probed.length);
     const none = counts.find((count) => count.n === 0 && count.changes !== undefined);
     if (none) return { noneUnlessChanged: none.changes! };
-    let rarest = 0;
-    counts.forEach(({ n }, i) => {
-      if (n < counts[rarest]!.n) rarest = i;
-    });
-    if (counts[rarest]!.n === 0) return null;
-    // Intersecting a second gram's postings costs one lookup per candidate, as the exact check does, so it never
-    // pays: the candidates are the rarest gram's postings.
-    const builder = db(`${GRAMS} as g`)
-      .join(`${DOCS} as d`, function joinDoc() {
-        this.on('d.kind', '=', 'g.kind').andOn('d.recordId', '=', 'g.recordId');
-      })
-      .where({ 'g.kind': code, 'g.gram': probed[rarest]! })
-      .select('g.recordId as recordId');
-    // Ordered by the posting's own id: a backwards walk of the gram's key range, on both dialects.
-    return { key, subquery: exact(builder), idColumn: 'g.recordId' };
+    const rarest = counts.map(({ n }, i) => ({ n, gram: probed[i]! })).sort((a, b) => a.n - b.n);
+    if (rarest[0]!.n === 0) return null;
+    // A gram far more common than the rarest would cost more to read than it saves in candidates to check.
+    const worth = rarest.filter(({ n }, i) => i === 0 || n <= rarest[0]!.n * INTERSECT_UP_TO);
+    return worth.slice(0, GRAMS_INTERSECTED).map(({ gram }) => gram);
   });
+  const remembered = rememberedCandidates(db);
+  const reuse = options.rememberedNone === true;
+  const candidates = await candidatesOf(
+    db,
+    codes.flatMap((code, k) => {
+      const plan = plans[k];
+      return Array.isArray(plan) && !(reuse && remembered.has(`${code}\u0000${needle}`)) ? [{ code, grams: plan }] : [];
+    }),
+  );
+  // Kept only outside a transaction (which may still roll back what it read), and only short lists.
+  if (!isTransaction(db)) {
+    if (remembered.size > CANDIDATE_LISTS_MAX) remembered.clear();
+    for (const [code, read] of candidates) {
+      // An empty list answers null, which no caller checks again: never kept.
+      if (read.ids.length > 0 && read.ids.length <= REMEMBERED_CANDIDATES_MAX) remembered.set(`${code}\u0000${needle}`, read);
+    }
+  }
+  return codes.map((code, k) => {
+    const plan = plans[k]!;
+    if (!Array.isArray(plan)) return plan;
+    const { ids, changes } = candidates.get(code) ?? remembered.get(`${code}\u0000${needle}`)!;
+    if (ids.length === 0) return null;
+    // The ids are integers decoded here, so they go into the statement as digits (a common gram has thousands).
+    const among = (candidates: readonly number[]) =>
+      exact(
+        db(`${DOCS} as d`)
+          .where('d.kind', code)
+          .whereRaw(`d.recordId IN (${candidates.join(',')})`)
+          .select('d.recordId as recordId'),
+      );
+    return {
+      key,
+      subquery: among(ids),
+      idColumn: 'd.recordId',
+      newestCandidates: (count: number) => (count < ids.length ? among(ids.slice(ids.length - count)) : null),
+      candidatesAt: changes,
+    };
+  });
+}
+
+/** A type's candidates for a query (ascending ids) and its change number when they were read. */
+interface CandidatesRead {
+  ids: number[];
+  changes: number;
+}
+/** Candidate lists kept per process, by type and query: those of a rare term, which a palette asks for again and again. */
+const candidatesByDatabase = new WeakMap<object, Map<string, CandidatesRead>>();
+const REMEMBERED_CANDIDATES_MAX = 5_000;
+const CANDIDATE_LISTS_MAX = 2_000;
+
+function rememberedCandidates(db: Db): Map<string, CandidatesRead> {
+  const client = db.client as object;
+  const lists = candidatesByDatabase.get(client) ?? new Map<string, CandidatesRead>();
+  candidatesByDatabase.set(client, lists);
+  return lists;
+}
+
+/**
+ * For each type, the record ids in the postings of every one of its grams (ascending), with the type's change
+ * number read in the same statement: the candidates a search checks exactly.
+ */
+async function candidatesOf(
+  db: Db,
+  wanted: ReadonlyArray<{ code: number; grams: readonly number[] }>,
+): Promise<Map<number, CandidatesRead>> {
+  const out = new Map<number, CandidatesRead>();
+  if (wanted.length === 0) return out;
+  const pairs = wanted.flatMap(({ code, grams }) => grams.map((gram) => `(${code},${gram})`));
+  // Every type asked for has a posting of each of its grams (a count of zero ends a search before), so a row.
+  const rows = (await db(`${GRAMS} as g`)
+    .whereRaw(`(g.kind, g.gram) IN (${pairs.join(',')})`)
+    .orderBy(['g.kind', 'g.gram', 'g.block'])
+    .select(
+      'g.kind',
+      'g.gram',
+      'g.block',
+      'g.ids',
+      db.raw('COALESCE((SELECT c.total FROM ?? AS c WHERE c.kind = g.kind AND c.bucket = ?), 0) AS changes', [COUNTS, CHANGES_BUCKET]),
+    )) as Array<{ kind: number; gram: number; block: number; ids: Uint8Array; changes: number | string }>;
+  const idsOf = new Map<string, number[]>();
+  const changesOf = new Map<number, number>();
+  for (const row of rows) {
+    changesOf.set(Number(row.kind), Number(row.changes));
+    const key = `${row.kind}:${row.gram}`;
+    let ids = idsOf.get(key);
+    if (!ids) idsOf.set(key, (ids = []));
+    decodeBlock(Number(row.block), row.ids, ids);
+  }
+  for (const { code, grams } of wanted) {
+    const lists = grams.map((gram) => idsOf.get(`${code}:${gram}`) ?? []).sort((a, b) => a.length - b.length);
+    out.set(code, { ids: lists.slice(1).reduce(intersectSorted, lists[0]!), changes: changesOf.get(code) ?? 0 });
+  }
+  return out;
+}
+
+/** The numbers in both ascending lists. */
+function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  return out;
 }
 
 /** Up to `max` items spread over the whole list, so long queries probe grams from start to end. */
@@ -230,14 +345,17 @@ async function postingCounts(
   });
 }
 
-/** Postings per (kind, gram), each counted only up to a bound, with the kind's change number, in one round trip. */
+/**
+ * Postings per (kind, gram), estimated from up to `bound` of its rows (a row's length is its count of ids, or 32 for
+ * a full bitmap), with the kind's change number, in one round trip.
+ */
 async function estimatePostings(
   db: Db,
   pairs: ReadonlyArray<readonly [number, number]>,
   bound: number,
 ): Promise<Array<{ n: number; changes: number }>> {
   const changes = changeNumberSql(0).sql;
-  const part = `SELECT ? AS i, COUNT(*) AS n, ${changes} AS changes FROM (SELECT 1 AS one FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t`;
+  const part = `SELECT ? AS i, COALESCE(SUM(t.size), 0) AS n, ${changes} AS changes FROM (SELECT LENGTH(ids) AS size FROM ?? WHERE kind = ? AND gram = ? LIMIT ?) AS t`;
   const sql = pairs.map(() => part).join(' UNION ALL ');
   const bindings = pairs.flatMap(([kind, gram], i) => [i, ...changeNumberSql(kind).bindings, GRAMS, kind, gram, bound]);
   const result = await db.raw(sql, bindings);
@@ -277,9 +395,18 @@ export function rememberTotal(db: Db, code: number, matches: Matches, changes: n
   totals.set(`${code}\u0000${matches.key}`, { changes, total });
 }
 
-/** The newest `limit` matches (`recordId`), in posting order cut at the page: a derived table to join rows to. */
-export function newestMatches(matches: Matches, limit: number): Knex.QueryBuilder {
-  return matches.subquery.clone().clearSelect().select(`${matches.idColumn} as recordId`).orderBy(matches.idColumn, 'desc').limit(limit);
+/**
+ * The newest `limit` matches (`recordId`), newest first: a derived table to join rows to. With `candidates`, only
+ * that many of the newest candidates are checked, and `complete` says whether that was all of them: when it was
+ * not and fewer than `limit` rows come back, the page must be read again without the bound.
+ */
+export function newestMatches(matches: Matches, limit: number, candidates?: number): { subquery: Knex.QueryBuilder; complete: boolean } {
+  const bounded = candidates === undefined ? null : matches.newestCandidates(candidates);
+  const source = bounded ?? matches.subquery;
+  return {
+    subquery: source.clone().clearSelect().select(`${matches.idColumn} as recordId`).orderBy(matches.idColumn, 'desc').limit(limit),
+    complete: bounded === null,
+  };
 }
 
 /** The change number of a type (0 before its first change) as a scalar subquery: SQL text and its bindings. */

@@ -98,6 +98,8 @@ interface Searched {
   type: SearchType;
   code: number;
   matches: Matches;
+  /** Whether its page was read from only the newest of its candidates. */
+  cut?: boolean;
 }
 
 /** SQL text and bindings, put together by hand: Knex binds values in a select list out of order beside a subquery. */
@@ -144,16 +146,31 @@ function countPart(db: Knex, { code, matches }: Searched): Sql {
   );
 }
 
-/** The parts of a type's matches: its page of rows, and its total counted or (`mayRemember`) checked. */
-function matchParts(db: Knex, one: Searched, limit: number, mayRemember: boolean): Sql[] {
-  const rows = part(
+/**
+ * The part that reads a type's page of newest matches. Bounded, it checks only the newest few candidates (a common
+ * term has thousands): `one.cut` is then set when there were more, so a short page is read again in full.
+ */
+function rowsPart(db: Knex, one: Searched, limit: number, bounded: boolean): Sql {
+  const newest = newestMatches(one.matches, limit, bounded ? limit * CANDIDATES_PER_ROW : undefined);
+  one.cut = !newest.complete;
+  return part(
     ROLE.row,
     { kind: value(one.code), id: column('id'), a: column('a'), b: column('b'), c: column('c'), d: column('d') },
-    sqlOf(PRESENTATIONS[one.type].rows(db, newestMatches(one.matches, limit))),
+    sqlOf(PRESENTATIONS[one.type].rows(db, newest.subquery)),
   );
+}
+
+/** Newest candidates checked per row of a group's page: most candidates of a term's rarest grams contain it. */
+const CANDIDATES_PER_ROW = 8;
+
+/**
+ * The parts of a type's matches: its page of rows, and its total counted or (`mayRemember`: a first statement)
+ * checked; a first statement reads the page from the newest candidates only.
+ */
+function matchParts(db: Knex, one: Searched, limit: number, mayRemember: boolean): Sql[] {
   const remembered = mayRemember && rememberedTotal(db, one.code, one.matches);
   return [
-    rows,
+    rowsPart(db, one, limit, mayRemember),
     remembered ? part(ROLE.rememberedTotal, { kind: value(one.code), changes: changeNumberSql(one.code) }) : countPart(db, one),
   ];
 }
@@ -183,6 +200,12 @@ export async function globalSearch(ctx: AppContext, input: Record<string, string
   const searchedOf = (code: number) => searched.find((s) => s.code === code)!;
   const recount: Searched[] = [];
   const changedSinceNone: number[] = [];
+  // Types whose candidates were read at another change number than the statement's: searched again.
+  const stale = new Set<Searched>();
+  // Checked in the first statement only: the second answers with what it read, as a list does.
+  let firstStatement = true;
+  const candidatesStale = (one: Searched, changes: number) =>
+    firstStatement && one.matches.candidatesAt !== undefined && one.matches.candidatesAt !== changes;
   const absorb = (rows: RawRow[]) => {
     for (const row of rows) {
       const code = Number(row.kind);
@@ -195,12 +218,20 @@ export async function globalSearch(ctx: AppContext, input: Record<string, string
         }
         case ROLE.counted: {
           const one = searchedOf(code);
+          if (candidatesStale(one, changes)) {
+            stale.add(one);
+            break;
+          }
           totals.set(one.type, Number(row.n));
           rememberTotal(db, one.code, one.matches, changes, Number(row.n));
           break;
         }
         case ROLE.rememberedTotal: {
           const one = searchedOf(code);
+          if (candidatesStale(one, changes)) {
+            stale.add(one);
+            break;
+          }
           const remembered = rememberedTotal(db, one.code, one.matches);
           if (remembered && remembered.changes === changes) totals.set(one.type, remembered.total);
           else recount.push(one);
@@ -217,9 +248,22 @@ export async function globalSearch(ctx: AppContext, input: Record<string, string
     ...[...noneUnlessChanged.keys()].map((code) => part(ROLE.rememberedNone, { kind: value(code), changes: changeNumberSql(code) })),
   ];
   if (parts.length > 0) absorb(await runParts(db, parts));
+  firstStatement = false;
 
   // Rare, after a write: a type whose documents changed since its total, or its lack of matches, was remembered.
   const again = recount.map((one) => countPart(db, one));
+  // Rare too: a page short of its limit read from only the newest candidates, which may have missed older matches.
+  for (const one of searched) {
+    if (stale.has(one) || !one.cut || (rowsByType.get(one.type)?.length ?? 0) >= limit) continue;
+    rowsByType.delete(one.type);
+    again.push(rowsPart(db, one, limit, false));
+  }
+  // After a write too: candidates read before it (remembered, or just before the statement) are read again.
+  for (const one of stale) {
+    rowsByType.delete(one.type);
+    searched.splice(searched.indexOf(one), 1);
+    changedSinceNone.push(one.code);
+  }
   if (changedSinceNone.length > 0) {
     const fresh = await matchingIdsOfKinds(db, changedSinceNone, q);
     changedSinceNone.forEach((code, i) => {
