@@ -38,11 +38,14 @@ describe('packed postings', () => {
   });
 
   it('apply a write: removals and additions per (gram, block), in key order', () => {
-    const changes = new PostingChanges();
-    changes.add(600, [5, 3]);
+    const changes = new PostingChanges(16);
+    // Records come in ascending id order, as a reindex compares them.
     changes.add(10, [5]);
     changes.remove(11, [5]);
-    expect(changes.keys().map(({ gram, block, add, remove }) => ({ gram, block, add, remove }))).toEqual([
+    changes.add(600, [5, 3]);
+    expect(
+      changes.keys().map(({ gram, block, add, remove }) => ({ gram, block, add: Array.from(add), remove: Array.from(remove) })),
+    ).toEqual([
       { gram: 3, block: 2, add: [600], remove: [] },
       { gram: 5, block: 0, add: [10], remove: [11] },
       { gram: 5, block: 2, add: [600], remove: [] },

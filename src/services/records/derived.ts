@@ -7,7 +7,7 @@ import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
-import { blockOf, blockRows, changedBlock, encodeBlock, PostingChanges, type PostingRow } from './postings.js';
+import { changedBlock, encodeBlock, PostingChanges, PostingCollector, type PostingRow, type SortedPostings } from './postings.js';
 import { type RecordType } from '@shared/record-types.js';
 
 /**
@@ -116,7 +116,7 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
   const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
   // Every new document of the call, written together at the end, and the postings it adds and removes.
   const newDocs: Row[] = [];
-  const postings = new PostingChanges();
+  const postings = new PostingChanges(unique.length * 64);
 
   for (const part of chunks(unique, CHUNK)) {
     const rows = (await db(definition.table)
@@ -205,7 +205,8 @@ async function applyPostingChanges(db: Db, code: number, changes: PostingChanges
   for (const key of keys) {
     const old = stored.get(`${key.gram}:${key.block}`);
     if (old) replaced.push(key);
-    const ids = changedBlock(key.block, old, key.add, key.remove);
+    // A new key only gains ids, ascending already.
+    const ids = old || key.remove.length > 0 ? changedBlock(key.block, old, key.add, key.remove) : key.add;
     if (ids.length > 0) rows.push([code, key.gram, key.block, encodeBlock(ids)]);
   }
   for (const part of chunks(replaced, KEYS_PER_STATEMENT)) {
@@ -612,86 +613,6 @@ async function buildKind(
     options.onProgress?.({ phase: `${name}: postings`, done: written, total: sorted.rowCount }),
   );
   return totals;
-}
-
-/** A type's postings in primary-key order: for each gram ascending, its blocks ascending. */
-interface SortedPostings {
-  /** How many rows `rows` gives. */
-  rowCount: number;
-  /** The rows of record_search_grams: kind, gram, block, ids. */
-  rows(code: number): Iterable<PostingRow>;
-}
-
-/**
- * Collects postings as records are read in id order, in typed arrays (a million events make some 100 million), and
- * sorts them by gram with a counting sort: within a gram the ids stay in the order read, which is ascending.
- */
-class PostingCollector {
-  private readonly slotOfGram = new Map<number, number>();
-  private readonly grams: number[] = [];
-  private readonly perSlot: number[] = [];
-  private slots: Uint32Array;
-  private ids: Uint32Array;
-  private length = 0;
-
-  /** `capacity`: the postings expected (the arrays grow past it as needed). */
-  constructor(capacity = 1 << 20) {
-    this.slots = new Uint32Array(Math.max(capacity, 1024));
-    this.ids = new Uint32Array(Math.max(capacity, 1024));
-  }
-
-  add(recordId: number, grams: readonly number[]) {
-    if (this.length + grams.length > this.ids.length) this.grow(this.length + grams.length);
-    for (const gram of grams) {
-      let slot = this.slotOfGram.get(gram);
-      if (slot === undefined) {
-        slot = this.grams.length;
-        this.slotOfGram.set(gram, slot);
-        this.grams.push(gram);
-        this.perSlot.push(0);
-      }
-      this.perSlot[slot]! += 1;
-      this.slots[this.length] = slot;
-      this.ids[this.length++] = recordId;
-    }
-  }
-
-  private grow(needed: number) {
-    const size = Math.max(needed, this.ids.length * 2);
-    const slots = new Uint32Array(size);
-    slots.set(this.slots.subarray(0, this.length));
-    const ids = new Uint32Array(size);
-    ids.set(this.ids.subarray(0, this.length));
-    this.slots = slots;
-    this.ids = ids;
-  }
-
-  sorted(): SortedPostings {
-    const order = this.grams.map((_, slot) => slot).sort((a, b) => this.grams[a]! - this.grams[b]!);
-    const start = new Uint32Array(this.grams.length + 1);
-    const next = new Uint32Array(this.grams.length);
-    order.forEach((slot, rank) => {
-      start[rank + 1] = start[rank]! + this.perSlot[slot]!;
-      next[slot] = start[rank]!;
-    });
-    const ids = new Uint32Array(this.length);
-    for (let i = 0; i < this.length; i++) ids[next[this.slots[i]!]!++] = this.ids[i]!;
-    const gramsInOrder = order.map((slot) => this.grams[slot]!);
-    // A gram's ids are ascending, so each block's are consecutive: a row starts wherever the block changes.
-    let rowCount = 0;
-    for (let rank = 0; rank < gramsInOrder.length; rank++) {
-      for (let i = start[rank]!; i < start[rank + 1]!; i++) {
-        if (i === start[rank] || blockOf(ids[i]!) !== blockOf(ids[i - 1]!)) rowCount++;
-      }
-    }
-    return {
-      rowCount,
-      *rows(code) {
-        for (let rank = 0; rank < gramsInOrder.length; rank++)
-          yield* blockRows(code, gramsInOrder[rank]!, ids, start[rank], start[rank + 1]);
-      },
-    };
-  }
 }
 
 /**

@@ -67,48 +67,162 @@ export function* blockRows(kind: number, gram: number, ids: ArrayLike<number>, s
 const slice = (ids: ArrayLike<number>, from: number, to: number): ArrayLike<number> =>
   ids instanceof Uint32Array ? ids.subarray(from, to) : Array.prototype.slice.call(ids, from, to);
 
+/** What a write changes in one (gram, block) key: ids added and removed, each ascending. */
+export interface KeyChange {
+  gram: number;
+  block: number;
+  add: ArrayLike<number>;
+  remove: ArrayLike<number>;
+}
+
+const NONE = new Uint32Array(0);
+
 /**
- * The postings a write adds and removes, by block and gram: what one reindex call changes, applied to the stored rows
- * of those (gram, block) keys only.
+ * The postings a write adds and removes, collected as records are compared in ascending id order: what one reindex
+ * call changes, applied to the stored rows of those (gram, block) keys only.
  */
 export class PostingChanges {
-  private readonly byKey = new Map<string, { gram: number; block: number; add: number[]; remove: number[] }>();
+  private readonly added: PostingCollector;
+  private readonly removed = new PostingCollector(1024);
+
+  /** `expected`: the postings likely added (the arrays grow past it as needed). */
+  constructor(expected: number) {
+    this.added = new PostingCollector(expected);
+  }
 
   add(id: number, grams: readonly number[]) {
-    for (const gram of grams) this.entry(gram, id).add.push(id);
+    this.added.add(id, grams);
   }
 
   remove(id: number, grams: readonly number[]) {
-    for (const gram of grams) this.entry(gram, id).remove.push(id);
-  }
-
-  private entry(gram: number, id: number) {
-    const block = blockOf(id);
-    const key = `${gram}:${block}`;
-    let entry = this.byKey.get(key);
-    if (!entry) this.byKey.set(key, (entry = { gram, block, add: [], remove: [] }));
-    return entry;
+    this.removed.add(id, grams);
   }
 
   get size() {
-    return this.byKey.size;
+    return this.added.length + this.removed.length;
   }
 
   /** The changed keys, in primary-key order (gram, then block), so writers lock them in one order. */
-  keys(): Array<{ gram: number; block: number; add: readonly number[]; remove: readonly number[] }> {
-    return [...this.byKey.values()].sort((a, b) => a.gram - b.gram || a.block - b.block);
+  keys(): KeyChange[] {
+    const added = this.added.sorted();
+    const removed = this.removed.sorted();
+    const out: KeyChange[] = [];
+    const runOf = (sorted: SortedPostings, rank: number) => sorted.ids.subarray(sorted.start[rank], sorted.start[rank + 1]);
+    for (let a = 0, r = 0; a < added.grams.length || r < removed.grams.length;) {
+      const gram = Math.min(added.grams[a] ?? Infinity, removed.grams[r] ?? Infinity);
+      const adds = added.grams[a] === gram ? runOf(added, a++) : NONE;
+      const removes = removed.grams[r] === gram ? runOf(removed, r++) : NONE;
+      for (let i = 0, j = 0; i < adds.length || j < removes.length;) {
+        const block = Math.min(i < adds.length ? blockOf(adds[i]!) : Infinity, j < removes.length ? blockOf(removes[j]!) : Infinity);
+        const addsFrom = i;
+        const removesFrom = j;
+        while (i < adds.length && blockOf(adds[i]!) === block) i++;
+        while (j < removes.length && blockOf(removes[j]!) === block) j++;
+        out.push({ gram, block, add: adds.subarray(addsFrom, i), remove: removes.subarray(removesFrom, j) });
+      }
+    }
+    return out;
   }
 }
 
 /** A block's ids after a change: the stored ones (if any) without `remove`, with `add`; ascending. */
-export function changedBlock(block: number, stored: Uint8Array | undefined, add: readonly number[], remove: readonly number[]): number[] {
+export function changedBlock(block: number, stored: Uint8Array | undefined, add: ArrayLike<number>, remove: ArrayLike<number>): number[] {
   const ids = new Set<number>();
   if (stored) {
     const existing: number[] = [];
     decodeBlock(block, stored, existing);
     for (const id of existing) ids.add(id);
   }
-  for (const id of remove) ids.delete(id);
-  for (const id of add) ids.add(id);
+  for (let i = 0; i < remove.length; i++) ids.delete(remove[i]!);
+  for (let i = 0; i < add.length; i++) ids.add(add[i]!);
   return [...ids].sort((a, b) => a - b);
+}
+
+/** A type's postings in primary-key order: for each gram ascending, its blocks ascending. */
+export interface SortedPostings {
+  /** How many rows `rows` gives. */
+  readonly rowCount: number;
+  /** The rows of record_search_grams: kind, gram, block, ids. */
+  rows(code: number): Iterable<PostingRow>;
+  /** The grams, ascending; the ids of grams[i] are ids[start[i]] up to ids[start[i + 1]], ascending. */
+  grams: readonly number[];
+  start: Uint32Array;
+  ids: Uint32Array;
+}
+
+/**
+ * Collects postings as records are read in id order, in typed arrays (a million events make some 100 million), and
+ * sorts them by gram with a counting sort: within a gram the ids stay in the order read, which must be ascending.
+ */
+export class PostingCollector {
+  private readonly slotOfGram = new Map<number, number>();
+  private readonly grams: number[] = [];
+  private readonly perSlot: number[] = [];
+  private slots: Uint32Array;
+  private ids: Uint32Array;
+  length = 0;
+
+  /** `capacity`: the postings expected (the arrays grow past it as needed). */
+  constructor(capacity = 1 << 20) {
+    this.slots = new Uint32Array(Math.max(capacity, 1024));
+    this.ids = new Uint32Array(Math.max(capacity, 1024));
+  }
+
+  add(recordId: number, grams: readonly number[]) {
+    if (this.length + grams.length > this.ids.length) this.grow(this.length + grams.length);
+    for (const gram of grams) {
+      let slot = this.slotOfGram.get(gram);
+      if (slot === undefined) {
+        slot = this.grams.length;
+        this.slotOfGram.set(gram, slot);
+        this.grams.push(gram);
+        this.perSlot.push(0);
+      }
+      this.perSlot[slot]! += 1;
+      this.slots[this.length] = slot;
+      this.ids[this.length++] = recordId;
+    }
+  }
+
+  private grow(needed: number) {
+    const size = Math.max(needed, this.ids.length * 2);
+    const slots = new Uint32Array(size);
+    slots.set(this.slots.subarray(0, this.length));
+    const ids = new Uint32Array(size);
+    ids.set(this.ids.subarray(0, this.length));
+    this.slots = slots;
+    this.ids = ids;
+  }
+
+  sorted(): SortedPostings {
+    const order = this.grams.map((_, slot) => slot).sort((a, b) => this.grams[a]! - this.grams[b]!);
+    const start = new Uint32Array(this.grams.length + 1);
+    const next = new Uint32Array(this.grams.length);
+    order.forEach((slot, rank) => {
+      start[rank + 1] = start[rank]! + this.perSlot[slot]!;
+      next[slot] = start[rank]!;
+    });
+    const ids = new Uint32Array(this.length);
+    for (let i = 0; i < this.length; i++) ids[next[this.slots[i]!]!++] = this.ids[i]!;
+    const gramsInOrder = order.map((slot) => this.grams[slot]!);
+    return {
+      grams: gramsInOrder,
+      start,
+      ids,
+      get rowCount() {
+        // A gram's ids are ascending, so each block's are consecutive: a row starts wherever the block changes.
+        let rows = 0;
+        for (let rank = 0; rank < gramsInOrder.length; rank++) {
+          for (let i = start[rank]!; i < start[rank + 1]!; i++) {
+            if (i === start[rank] || blockOf(ids[i]!) !== blockOf(ids[i - 1]!)) rows++;
+          }
+        }
+        return rows;
+      },
+      *rows(code) {
+        for (let rank = 0; rank < gramsInOrder.length; rank++)
+          yield* blockRows(code, gramsInOrder[rank]!, ids, start[rank], start[rank + 1]);
+      },
+    };
+  }
 }
