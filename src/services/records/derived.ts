@@ -7,7 +7,15 @@ import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
-import { changedBlock, encodeBlock, PostingChanges, PostingCollector, type PostingRow, type SortedPostings } from './postings.js';
+import {
+  changedBlock,
+  encodeBlock,
+  PostingChanges,
+  PostingCollector,
+  type KeyChange,
+  type PostingRow,
+  type SortedPostings,
+} from './postings.js';
 import { type RecordType } from '@shared/record-types.js';
 
 /**
@@ -189,7 +197,9 @@ async function applyPostingChanges(db: Db, code: number, changes: PostingChanges
   const keys = changes.keys();
   // Integers computed here, written as digits: a statement of 2,000 pairs would otherwise bind 4,000 values.
   const keyList = (part: typeof keys) => part.map((key) => `(${key.gram},${key.block})`).join(',');
-  const stored = new Map<string, Buffer>();
+  // Stored rows by block, then gram (an import batch's keys fall in a few blocks).
+  const stored = new Map<number, Map<number, Buffer>>();
+  const storedOf = (key: KeyChange) => stored.get(key.block)?.get(key.gram);
   for (const part of chunks(keys, KEYS_PER_STATEMENT)) {
     const read = db(GRAMS)
       .where('kind', code)
@@ -197,27 +207,32 @@ async function applyPostingChanges(db: Db, code: number, changes: PostingChanges
       .select('gram', 'block', 'ids');
     if (mysql) read.forUpdate();
     for (const row of (await read) as Array<{ gram: number; block: number; ids: Buffer }>) {
-      stored.set(`${row.gram}:${row.block}`, row.ids);
+      let grams = stored.get(Number(row.block));
+      if (!grams) stored.set(Number(row.block), (grams = new Map()));
+      grams.set(Number(row.gram), row.ids);
     }
   }
-  const rows: PostingRow[] = [];
-  const replaced: typeof keys = [];
-  for (const key of keys) {
-    const old = stored.get(`${key.gram}:${key.block}`);
-    if (old) replaced.push(key);
-    // A new key only gains ids, ascending already.
-    const ids = old || key.remove.length > 0 ? changedBlock(key.block, old, key.add, key.remove) : key.add;
-    if (ids.length > 0) rows.push([code, key.gram, key.block, encodeBlock(ids)]);
-  }
-  for (const part of chunks(replaced, KEYS_PER_STATEMENT)) {
+  for (const part of chunks(
+    keys.filter((key) => storedOf(key) !== undefined),
+    KEYS_PER_STATEMENT,
+  )) {
     await db(GRAMS)
       .where('kind', code)
       .whereRaw(`(gram, block) IN (${keyList(part)})`)
       .delete();
   }
+  // Made as they are written: a batch's rows never all sit in memory at once.
+  function* rows(): Generator<PostingRow> {
+    for (const key of keys) {
+      const old = storedOf(key);
+      // A new key only gains ids, ascending already.
+      const ids = old || key.remove.length > 0 ? changedBlock(key.block, old, key.add, key.remove) : key.add;
+      if (ids.length > 0) yield [code, key.gram, key.block, encodeBlock(ids)];
+    }
+  }
   await (
-    await rowWriterFor(db, rows.length >= BULK_ROWS)
-  )(db, GRAMS, POSTING_COLUMNS, rows);
+    await rowWriterFor(db, keys.length >= BULK_ROWS)
+  )(db, GRAMS, POSTING_COLUMNS, rows());
 }
 
 /** How far a rebuild has got: `done` of `total` rows (documents read, or postings written) in one phase. */
@@ -524,40 +539,53 @@ const insertRows: RowWriter = async (db, table, columns, rows, written) => {
 
 /** The part of a better-sqlite3 connection used here. */
 interface RawSqliteConnection {
-  prepare(sql: string): { run(params: unknown[]): unknown };
+  prepare(sql: string): PreparedInsert;
 }
 
 /** Rows per execution of SQLite's prepared multi-row INSERT (4 columns × 500 stay far under its 32,766 bindings). */
 const ROWS_PER_STATEMENT = 500;
 
+/** Prepared INSERTs per SQLite connection, by their SQL: prepared once, not on every call. */
+const preparedInserts = new WeakMap<object, Map<string, PreparedInsert>>();
+type PreparedInsert = { run(params: unknown[]): unknown };
+
 /**
- * SQLite: one multi-row INSERT prepared once per call and run again and again with new bindings, on the
- * transaction's connection. Parsing a statement as large costs more than running it, and Knex's builder (a
- * compound SELECT capped at 500 terms) more than both.
+ * SQLite: one multi-row INSERT of ROWS_PER_STATEMENT rows, and a one-row INSERT for the rest, each prepared once per
+ * connection and run again and again with new bindings, on the transaction's connection. Parsing a statement as
+ * large costs more than running it, and Knex's builder (a compound SELECT capped at 500 terms) more than both; a
+ * statement prepared per call also held its native memory until garbage collection freed it.
  */
 const statementRows: RowWriter = async (db, table, columns, rows, written) => {
   const connection = (await db.client.acquireConnection()) as RawSqliteConnection;
   try {
-    const insert = (count: number) =>
-      connection.prepare(
+    const prepared = preparedInserts.get(connection) ?? new Map<string, PreparedInsert>();
+    preparedInserts.set(connection, prepared);
+    const insert = (count: number) => {
+      const sql =
         `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES ` +
-          Array.from({ length: count }, () => `(${columns.map(() => '?').join(', ')})`).join(', '),
-      );
-    let full: { run(params: unknown[]): unknown } | null = null;
+        Array.from({ length: count }, () => `(${columns.map(() => '?').join(', ')})`).join(', ');
+      let statement = prepared.get(sql);
+      if (!statement) prepared.set(sql, (statement = connection.prepare(sql)));
+      return statement;
+    };
+    const full = insert(ROWS_PER_STATEMENT);
     const bindings: Array<string | number | Buffer> = [];
     let pending = 0;
     let done = 0;
     for (const row of rows) {
       for (const value of row) bindings.push(value);
       if (++pending === ROWS_PER_STATEMENT) {
-        (full ??= insert(ROWS_PER_STATEMENT)).run(bindings);
+        full.run(bindings);
         bindings.length = 0;
         pending = 0;
         done += ROWS_PER_STATEMENT;
         if (done % ROWS_PER_CHUNK === 0) written?.(done);
       }
     }
-    if (pending) insert(pending).run(bindings);
+    if (pending) {
+      const one = insert(1);
+      for (let i = 0; i < pending; i++) one.run(bindings.slice(i * columns.length, (i + 1) * columns.length));
+    }
     written?.(done + pending);
   } finally {
     await db.client.releaseConnection(connection);

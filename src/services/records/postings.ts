@@ -21,7 +21,8 @@ export function encodeBlock(ids: ArrayLike<number>, count = ids.length): Buffer 
     for (let i = 0; i < count; i++) list[i] = offsetOf(ids[i]!);
     return list;
   }
-  const bitmap = Buffer.alloc(BITMAP_BYTES);
+  // From Node's shared pool, as the lists are: an import batch makes thousands of these.
+  const bitmap = Buffer.allocUnsafe(BITMAP_BYTES).fill(0);
   for (let i = 0; i < count; i++) {
     const offset = offsetOf(ids[i]!);
     bitmap[offset >> 3]! |= 1 << (offset & 7);
@@ -118,7 +119,12 @@ export class PostingChanges {
         const removesFrom = j;
         while (i < adds.length && blockOf(adds[i]!) === block) i++;
         while (j < removes.length && blockOf(removes[j]!) === block) j++;
-        out.push({ gram, block, add: adds.subarray(addsFrom, i), remove: removes.subarray(removesFrom, j) });
+        out.push({
+          gram,
+          block,
+          add: i > addsFrom ? adds.subarray(addsFrom, i) : NONE,
+          remove: j > removesFrom ? removes.subarray(removesFrom, j) : NONE,
+        });
       }
     }
     return out;
