@@ -1,10 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=4
 // The `pacer` command runs the bundled CLI. `npm run build` (or `npm start`) builds it; on a fresh install that has
 // not been built yet, the first `pacer` builds it here (installing builds nothing, so `npm ci --omit=dev` suffices).
-// --max-semi-space-size=8 (MB; Node's default is 16 on 64-bit): the young generation gets half the room. An import
-// allocates fast and keeps little (a batch or two), so a smaller young generation costs it no measurable speed,
+// --max-semi-space-size=4 (MB; Node's default is 16 on 64-bit): the young generation gets a quarter of the room. An
+// import allocates fast and keeps little (a batch or two), so a smaller young generation costs it little speed (~3 %),
 // while the default let the heap, and the resident memory, grow past 200 MB on 100,000 rows (`npm run bench:import`,
-// issue 16). Every command started as `pacer` runs with it; it caps nothing (the old generation grows as needed).
+// issue 16; 8 was enough until packed postings made imports faster). Every command started as `pacer` runs with it;
+// it caps nothing (the old generation grows as needed).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

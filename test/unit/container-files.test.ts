@@ -136,7 +136,7 @@ describe('compose.yaml', () => {
     expect(command[0]).toBe('node');
     // bin/pacer.js names its node options on its first line (`#!/usr/bin/env -S node …`): imports run in the worker too.
     const pacerOptions = read('bin/pacer.js').split('\n')[0]!.split(' ').slice(3);
-    expect(pacerOptions).toContain('--max-semi-space-size=8');
+    expect(pacerOptions).toContain('--max-semi-space-size=4');
     expect(command.slice(1, script)).toEqual(pacerOptions);
     let out = '';
     const code = await runCli([...command.slice(script + 1), '--help'], {
