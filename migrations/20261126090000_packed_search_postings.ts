@@ -8,40 +8,34 @@ import { isMysql, mysqlTableOptions } from './helpers.js';
  * the last migration sees the new definition version and fills it (src/db/migrate.ts).
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.schema.dropTableIfExists('record_search_grams');
-  if (isMysql(knex)) {
-    await knex.schema.createTable('record_search_grams', (t) => {
-      mysqlTableOptions(knex, t);
-      t.tinyint('kind').unsigned().notNullable();
-      t.integer('gram').unsigned().notNullable();
-      t.integer('block').unsigned().notNullable();
-      t.specificType('ids', 'VARBINARY(32)').notNullable();
-      // InnoDB clusters rows on the primary key, so one gram's blocks are one contiguous range.
-      t.primary(['kind', 'gram', 'block']);
-    });
-  } else {
-    // WITHOUT ROWID clusters the rows on the key, as InnoDB does.
-    await knex.raw(
-      'CREATE TABLE record_search_grams (kind INTEGER NOT NULL, gram INTEGER NOT NULL, block INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY (kind, gram, block)) WITHOUT ROWID',
-    );
-  }
+  await recreatePostings(knex, true);
 }
 
 /** Back to one row per posting, empty: the derived-data step of the code that migrates down fills it again. */
 export async function down(knex: Knex): Promise<void> {
+  await recreatePostings(knex, false);
+  await knex('derived_data_versions').where({ name: 'records' }).delete();
+}
+
+/** record_search_grams, empty: packed (kind, gram, block, ids) or one posting a row (kind, gram, recordId). */
+async function recreatePostings(knex: Knex, packed: boolean): Promise<void> {
   await knex.schema.dropTableIfExists('record_search_grams');
+  const key = packed ? ['kind', 'gram', 'block'] : ['kind', 'gram', 'recordId'];
   if (isMysql(knex)) {
     await knex.schema.createTable('record_search_grams', (t) => {
       mysqlTableOptions(knex, t);
       t.tinyint('kind').unsigned().notNullable();
       t.integer('gram').unsigned().notNullable();
-      t.integer('recordId').unsigned().notNullable();
-      t.primary(['kind', 'gram', 'recordId']);
+      t.integer(key[2]!).unsigned().notNullable();
+      if (packed) t.specificType('ids', 'VARBINARY(32)').notNullable();
+      // InnoDB clusters rows on the primary key, so one gram's rows are one contiguous range.
+      t.primary(key);
     });
-  } else {
-    await knex.raw(
-      'CREATE TABLE record_search_grams (kind INTEGER NOT NULL, gram INTEGER NOT NULL, recordId INTEGER NOT NULL, PRIMARY KEY (kind, gram, recordId)) WITHOUT ROWID',
-    );
+    return;
   }
-  await knex('derived_data_versions').where({ name: 'records' }).delete();
+  // WITHOUT ROWID clusters the rows on the key, as InnoDB does.
+  await knex.raw(
+    `CREATE TABLE record_search_grams (kind INTEGER NOT NULL, gram INTEGER NOT NULL, ${key[2]} INTEGER NOT NULL, ` +
+      `${packed ? 'ids BLOB NOT NULL, ' : ''}PRIMARY KEY (${key.join(', ')})) WITHOUT ROWID`,
+  );
 }
