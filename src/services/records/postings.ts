@@ -211,19 +211,23 @@ export class PostingCollector {
     const ids = new Uint32Array(this.length);
     for (let i = 0; i < this.length; i++) ids[next[this.slots[i]!]!++] = this.ids[i]!;
     const gramsInOrder = order.map((slot) => this.grams[slot]!);
+    let rowCount: number | undefined;
     return {
       grams: gramsInOrder,
       start,
       ids,
       get rowCount() {
-        // A gram's ids are ascending, so each block's are consecutive: a row starts wherever the block changes.
-        let rows = 0;
-        for (let rank = 0; rank < gramsInOrder.length; rank++) {
-          for (let i = start[rank]!; i < start[rank + 1]!; i++) {
-            if (i === start[rank] || blockOf(ids[i]!) !== blockOf(ids[i - 1]!)) rows++;
+        // Counted once, on first use: a gram's ids are ascending, so each block's are consecutive, and a row starts
+        // wherever the block changes.
+        if (rowCount === undefined) {
+          rowCount = 0;
+          for (let rank = 0; rank < gramsInOrder.length; rank++) {
+            for (let i = start[rank]!; i < start[rank + 1]!; i++) {
+              if (i === start[rank] || blockOf(ids[i]!) !== blockOf(ids[i - 1]!)) rowCount++;
+            }
           }
         }
-        return rows;
+        return rowCount;
       },
       *rows(code) {
         for (let rank = 0; rank < gramsInOrder.length; rank++)
