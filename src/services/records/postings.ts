@@ -8,7 +8,7 @@
 const BLOCK_SHIFT = 8;
 const BLOCK_SIZE = 1 << BLOCK_SHIFT;
 /** The bitmap's size in bytes; shorter values are offset lists. */
-const BITMAP_BYTES = BLOCK_SIZE / 8;
+export const BITMAP_BYTES = BLOCK_SIZE / 8;
 
 /** The block a record id falls in (ids are unsigned 32-bit). */
 export const blockOf = (id: number) => id >>> BLOCK_SHIFT;
@@ -45,6 +45,16 @@ export function decodeBlock(block: number, value: Uint8Array, out: number[]): vo
       bits ^= lowest;
     }
   }
+}
+
+/** A stored value (offset list or bitmap) as a bitmap, written into `into` (BITMAP_BYTES long). */
+export function asBitmap(value: Uint8Array, into: Uint8Array): void {
+  if (value.length === BITMAP_BYTES) {
+    into.set(value);
+    return;
+  }
+  into.fill(0);
+  for (const offset of value) into[offset >> 3]! |= 1 << (offset & 7);
 }
 
 /** A row of record_search_grams: kind, gram, block, ids. */

@@ -7,7 +7,7 @@ import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js'
 import { ALL_BUCKET, type IndexedDefinition, type RecordDefinition, type SortSpec } from './definitions.js';
 import { bucketPattern, CHANGES_BUCKET, COUNTS, DOCS, GRAMS } from './derived.js';
 import { codePointLength, GRAM_LENGTH, gramsOf, normaliseSearchText } from './search-text.js';
-import { decodeBlock } from './postings.js';
+import { asBitmap, BITMAP_BYTES, decodeBlock } from './postings.js';
 
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
@@ -189,10 +189,15 @@ export async function matchingIdsOfKinds(
   );
   // Kept only outside a transaction (which may still roll back what it read), and only short lists.
   if (!isTransaction(db)) {
-    if (remembered.size > CANDIDATE_LISTS_MAX) remembered.clear();
     for (const [code, read] of candidates) {
       // An empty list answers null, which no caller checks again: never kept.
-      if (read.ids.length > 0 && read.ids.length <= REMEMBERED_CANDIDATES_MAX) remembered.set(`${code}\u0000${needle}`, read);
+      if (read.ids.length === 0 || read.ids.length > REMEMBERED_CANDIDATES_MAX) continue;
+      if (remembered.size >= CANDIDATE_LISTS_MAX || rememberedIds.get(remembered)! + read.ids.length > REMEMBERED_IDS_MAX) {
+        remembered.clear();
+        rememberedIds.set(remembered, 0);
+      }
+      remembered.set(`${code}\u0000${needle}`, read);
+      rememberedIds.set(remembered, rememberedIds.get(remembered)! + read.ids.length);
     }
   }
   return codes.map((code, k) => {
@@ -208,9 +213,13 @@ export async function matchingIdsOfKinds(
           .whereRaw(`d.recordId IN (${candidates.join(',')})`)
           .select('d.recordId as recordId'),
       );
+    let all: Knex.QueryBuilder | undefined;
     return {
       key,
-      subquery: among(ids),
+      // Built when used: with its total remembered, a common term's global search reads only its newest candidates.
+      get subquery() {
+        return (all ??= among(ids));
+      },
       idColumn: 'd.recordId',
       newestCandidates: (count: number) => (count < ids.length ? among(ids.slice(ids.length - count)) : null),
       candidatesAt: changes,
@@ -223,15 +232,21 @@ interface CandidatesRead {
   ids: number[];
   changes: number;
 }
-/** Candidate lists kept per process, by type and query: those of a rare term, which a palette asks for again and again. */
+/** Candidate lists kept per process, by type and query (a palette asks for the same term again and again). */
 const candidatesByDatabase = new WeakMap<object, Map<string, CandidatesRead>>();
-const REMEMBERED_CANDIDATES_MAX = 5_000;
+const REMEMBERED_CANDIDATES_MAX = 100_000;
 const CANDIDATE_LISTS_MAX = 2_000;
+/** All the ids kept at once, per database (8 bytes each): past it, the lists start over. */
+const REMEMBERED_IDS_MAX = 2_000_000;
+const rememberedIds = new WeakMap<Map<string, CandidatesRead>, number>();
 
 function rememberedCandidates(db: Db): Map<string, CandidatesRead> {
   const client = db.client as object;
-  const lists = candidatesByDatabase.get(client) ?? new Map<string, CandidatesRead>();
-  candidatesByDatabase.set(client, lists);
+  let lists = candidatesByDatabase.get(client);
+  if (!lists) {
+    candidatesByDatabase.set(client, (lists = new Map<string, CandidatesRead>()));
+    rememberedIds.set(lists, 0);
+  }
   return lists;
 }
 
@@ -257,33 +272,47 @@ async function candidatesOf(
       'g.ids',
       db.raw('COALESCE((SELECT c.total FROM ?? AS c WHERE c.kind = g.kind AND c.bucket = ?), 0) AS changes', [COUNTS, CHANGES_BUCKET]),
     )) as Array<{ kind: number; gram: number; block: number; ids: Uint8Array; changes: number | string }>;
-  const idsOf = new Map<string, number[]>();
+  // Each gram's stored values by block; the grams are intersected block by block, as bitmaps, so a common gram's
+  // ids are never listed one by one.
+  const blocksOf = new Map<string, Map<number, Uint8Array>>();
   const changesOf = new Map<number, number>();
   for (const row of rows) {
     changesOf.set(Number(row.kind), Number(row.changes));
     const key = `${row.kind}:${row.gram}`;
-    let ids = idsOf.get(key);
-    if (!ids) idsOf.set(key, (ids = []));
-    decodeBlock(Number(row.block), row.ids, ids);
+    let blocks = blocksOf.get(key);
+    if (!blocks) blocksOf.set(key, (blocks = new Map()));
+    blocks.set(Number(row.block), row.ids);
   }
   for (const { code, grams } of wanted) {
-    const lists = grams.map((gram) => idsOf.get(`${code}:${gram}`) ?? []).sort((a, b) => a.length - b.length);
-    out.set(code, { ids: lists.slice(1).reduce(intersectSorted, lists[0]!), changes: changesOf.get(code) ?? 0 });
+    const perGram = grams.map((gram) => blocksOf.get(`${code}:${gram}`) ?? new Map<number, Uint8Array>());
+    out.set(code, { ids: intersectBlocks(perGram), changes: changesOf.get(code) ?? 0 });
   }
   return out;
 }
 
-/** The numbers in both ascending lists. */
-function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
+/** The ids (ascending) in every gram's value of the same block: the blocks' bitmaps ANDed, then listed. */
+function intersectBlocks(perGram: Array<Map<number, Uint8Array>>): number[] {
+  const [fewest, ...others] = [...perGram].sort((a, b) => a.size - b.size);
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    if (a[i]! < b[j]!) i++;
-    else if (a[i]! > b[j]!) j++;
-    else {
-      out.push(a[i]!);
-      i++;
-      j++;
+  const both = new Uint8Array(BITMAP_BYTES);
+  const other = new Uint8Array(BITMAP_BYTES);
+  for (const block of [...fewest!.keys()].sort((a, b) => a - b)) {
+    asBitmap(fewest!.get(block)!, both);
+    let left = true;
+    for (const blocks of others) {
+      const value = blocks.get(block);
+      left = value !== undefined;
+      if (!left) break;
+      asBitmap(value!, other);
+      let any = 0;
+      for (let i = 0; i < BITMAP_BYTES; i++) {
+        both[i] = both[i]! & other[i]!;
+        any |= both[i]!;
+      }
+      left = any !== 0;
+      if (!left) break;
     }
+    if (left) decodeBlock(block, both, out);
   }
   return out;
 }
