@@ -764,7 +764,7 @@ export async function pageOfMatches(
   matches: Matches,
   request: PageRequest,
 ): Promise<RowsRead & { total: number }> {
-  const counting = db.from(matches.subquery.clone().as('m')).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>;
+  const counting = totalOfMatches(db, definition.code, matches);
   const matched = () => db(`${definition.table} as r`).join(matches.subquery.clone().as('m'), 'm.recordId', 'r.id');
   let paging: Promise<RowsRead>;
   if (isIdOnly(request.sort)) {
@@ -791,6 +791,27 @@ export async function pageOfMatches(
       }),
     );
   }
-  const [read, counted] = await Promise.all([paging, counting]);
-  return { ...read, total: Number(counted?.n ?? 0) };
+  const [read, total] = await Promise.all([paging, counting]);
+  return { ...read, total };
+}
+
+/**
+ * How many records match: remembered while the type's change number read now is the one it was counted at (as the
+ * global search does), so paging through a search, or searching the same term again, counts its matches once.
+ */
+async function totalOfMatches(db: Db, code: number, matches: Matches): Promise<number> {
+  const changes = changeNumberSql(code);
+  const remembered = isTransaction(db) ? undefined : rememberedTotal(db, code, matches);
+  if (remembered) {
+    const now = (await db.raw('SELECT ' + changes.sql + ' AS changes', changes.bindings)) as unknown;
+    const [row] = (Array.isArray(now) && Array.isArray(now[0]) ? now[0] : now) as Array<{ changes: number | string }>;
+    if (Number(row?.changes) === remembered.changes) return remembered.total;
+  }
+  const counted = (await db
+    .from(matches.subquery.clone().as('m'))
+    .select(db.raw('COUNT(*) AS n'), db.raw(changes.sql + ' AS changes', changes.bindings))
+    .first()) as { n: number | string; changes: number | string } | undefined;
+  const total = Number(counted?.n ?? 0);
+  if (!isTransaction(db)) rememberTotal(db, code, matches, Number(counted?.changes ?? 0), total);
+  return total;
 }
