@@ -344,6 +344,31 @@ describe('maintained search and counts', () => {
     expect(await derivedSnapshot(database.db)).toEqual(incremental);
   });
 
+  it('merges a bulk batch into blocks that already hold postings (the bulk path of an import)', async () => {
+    // Letters from a fixed sequence: thousands of distinct trigrams, so the batch's keys pass the bulk threshold.
+    let seed = 7;
+    const letters = () =>
+      Array.from({ length: 8 }, () => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return String.fromCharCode(97 + (seed % 26));
+      }).join('');
+    const rowsOf = (count: number) =>
+      Array.from({ length: count }, () => ({ firstName: letters(), lastName: letters(), createdAt: stamp, updatedAt: stamp }));
+    // A first batch leaves the last block part full; the second fills it and goes on past it.
+    await inTrx(database.db, (trx) => insertRecordRows(trx, 'influencer', rowsOf(100)));
+    const second = rowsOf(3000);
+    await inTrx(database.db, (trx) => insertRecordRows(trx, 'influencer', second));
+    const rows = await database.db('influencers').select('id', 'firstName', 'lastName');
+    for (const probe of [rows[5]!, rows[150]!, rows[2999]!]) {
+      const needle = String(probe.firstName).slice(2, 7);
+      const expected = rows.filter((r) => `${r.firstName} ${r.lastName}`.includes(needle)).length;
+      expect((await listRecords(ctx, 'influencer', listQuery('influencer', { q: needle }))).total).toBe(expected);
+    }
+    const incremental = await derivedSnapshot(database.db);
+    await rebuildDerivedData(database.db);
+    expect(await derivedSnapshot(database.db)).toEqual(incremental);
+  });
+
   it('keeps every posting when writers change records of one block at the same time', async () => {
     const created = await Promise.all(
       Array.from({ length: 12 }, (_, i) => createRecord(ctx, actor, 'influencer', { firstName: `Racer${i}`, lastName: 'Numbat' })),
