@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeRow, decodeRows } from '@db/codecs.js';
-import { selectBuilt, selectByShape } from '@db/statements.js';
+import { selectBuilt, selectByShape, selectRows } from '@db/statements.js';
 import { isTransaction } from '@db/transaction.js';
 import { columnKinds } from '@db/columns.js';
 import type { EventDistance, RunClubSchedule } from '@shared/schemas/records.js';
@@ -113,7 +113,7 @@ export async function matchingIds(db: Db, definition: IndexedDefinition, query: 
 /**
  * No match as long as the type's change number (bucket #changes of record_counts) is still `noneUnlessChanged`: one of the
  * query's grams had no posting when it was counted with that number. The caller reads the number in the statement
- * that uses the answer and asks again (`matchingIdsOfKinds` without `rememberedNone`) when it differs.
+ * that uses the answer and asks again (`matchingIdsOfKinds` without `remembered`) when it differs.
  */
 export interface NoMatchUnlessChanged {
   noneUnlessChanged: number;
@@ -121,10 +121,10 @@ export interface NoMatchUnlessChanged {
 
 /**
  * The same for several types at once (the global search): their grams' posting counts come in one round trip, and
- * their postings in another. With `rememberedNone`, a type one of whose grams was counted without postings at a
- * change number that is still read here is answered as NoMatchUnlessChanged without asking the database, and a
- * type's candidates read for the same query before are used again with the change number they were read at
- * (`candidatesAt`, which the caller checks), so a repeated rare term costs no round trip before its statement.
+ * their postings in another. With `remembered`, for a caller that checks change numbers: a type one of whose grams
+ * was counted without postings at a change number that is still read here is answered as NoMatchUnlessChanged
+ * without asking the database, and a type's candidates read for the same query before are used again with the
+ * change number they were read at (`candidatesAt`), so a repeated term costs no round trip before its statement.
  */
 export async function matchingIdsOfKinds(
   db: Db,
@@ -137,14 +137,14 @@ export async function matchingIdsOfKinds(
   codes: readonly number[],
   query: string,
   filter: BucketFilter | undefined,
-  options: { rememberedNone: true },
+  options: { remembered: true },
 ): Promise<Array<Matches | NoMatchUnlessChanged | null>>;
 export async function matchingIdsOfKinds(
   db: Db,
   codes: readonly number[],
   query: string,
   filter?: BucketFilter,
-  options: { rememberedNone?: boolean } = {},
+  options: { remembered?: boolean } = {},
 ): Promise<Array<Matches | NoMatchUnlessChanged | null>> {
   const needle = normaliseSearchText(query);
   const key = filter ? `${needle}\u0000${filter.present ? '+' : '-'}${filter.bucket}` : needle;
@@ -166,7 +166,7 @@ export async function matchingIdsOfKinds(
   const estimates = await postingCounts(
     db,
     codes.flatMap((code) => probed.map((gram) => [code, gram] as const)),
-    options.rememberedNone === true,
+    options.remembered === true,
   );
   const plans = codes.map((code, k): NoMatchUnlessChanged | number[] | null => {
     const counts = estimates.slice(k * probed.length, (k + 1) * probed.length);
@@ -178,32 +178,29 @@ export async function matchingIdsOfKinds(
     const worth = rarest.filter(({ n }, i) => i === 0 || n <= rarest[0]!.n * INTERSECT_UP_TO);
     return worth.slice(0, GRAMS_INTERSECTED).map(({ gram }) => gram);
   });
-  const remembered = rememberedCandidates(db);
-  const reuse = options.rememberedNone === true;
-  const candidates = await candidatesOf(
+  const lists = candidateListsOf(db);
+  const listKey = (code: number) => `${code}\u0000${needle}`;
+  // Taken before any list is kept below (keeping one may start the lists over).
+  const reused = new Map<number, CandidatesRead>();
+  if (options.remembered === true) {
+    codes.forEach((code, k) => {
+      const kept = Array.isArray(plans[k]) ? lists.get(listKey(code)) : undefined;
+      if (kept) reused.set(code, kept);
+    });
+  }
+  const read = await candidatesOf(
     db,
     codes.flatMap((code, k) => {
       const plan = plans[k];
-      return Array.isArray(plan) && !(reuse && remembered.has(`${code}\u0000${needle}`)) ? [{ code, grams: plan }] : [];
+      return Array.isArray(plan) && !reused.has(code) ? [{ code, grams: plan }] : [];
     }),
   );
-  // Kept only outside a transaction (which may still roll back what it read), and only short lists.
-  if (!isTransaction(db)) {
-    for (const [code, read] of candidates) {
-      // An empty list answers null, which no caller checks again: never kept.
-      if (read.ids.length === 0 || read.ids.length > REMEMBERED_CANDIDATES_MAX) continue;
-      if (remembered.size >= CANDIDATE_LISTS_MAX || rememberedIds.get(remembered)! + read.ids.length > REMEMBERED_IDS_MAX) {
-        remembered.clear();
-        rememberedIds.set(remembered, 0);
-      }
-      remembered.set(`${code}\u0000${needle}`, read);
-      rememberedIds.set(remembered, rememberedIds.get(remembered)! + read.ids.length);
-    }
-  }
+  // Kept only outside a transaction, which may still roll back what it read.
+  if (!isTransaction(db)) for (const [code, candidates] of read) lists.keep(listKey(code), candidates);
   return codes.map((code, k) => {
     const plan = plans[k]!;
     if (!Array.isArray(plan)) return plan;
-    const { ids, changes } = candidates.get(code) ?? remembered.get(`${code}\u0000${needle}`)!;
+    const { ids, changes } = read.get(code) ?? reused.get(code)!;
     if (ids.length === 0) return null;
     // The ids are integers decoded here, so they go into the statement as digits (a common gram has thousands).
     const among = (candidates: readonly number[]) =>
@@ -232,21 +229,36 @@ interface CandidatesRead {
   ids: number[];
   changes: number;
 }
-/** Candidate lists kept per process, by type and query (a palette asks for the same term again and again). */
-const candidatesByDatabase = new WeakMap<object, Map<string, CandidatesRead>>();
-const REMEMBERED_CANDIDATES_MAX = 100_000;
-const CANDIDATE_LISTS_MAX = 2_000;
-/** All the ids kept at once, per database (8 bytes each): past it, the lists start over. */
-const REMEMBERED_IDS_MAX = 2_000_000;
-const rememberedIds = new WeakMap<Map<string, CandidatesRead>, number>();
+/**
+ * Candidate lists kept per process, by type and query (a palette asks for the same term again and again): lists of
+ * up to 100,000 ids, 2,000 lists and 2 million ids (8 bytes each) in all; past either bound they start over.
+ */
+class CandidateLists {
+  private readonly lists = new Map<string, CandidatesRead>();
+  private ids = 0;
 
-function rememberedCandidates(db: Db): Map<string, CandidatesRead> {
-  const client = db.client as object;
-  let lists = candidatesByDatabase.get(client);
-  if (!lists) {
-    candidatesByDatabase.set(client, (lists = new Map<string, CandidatesRead>()));
-    rememberedIds.set(lists, 0);
+  get(key: string): CandidatesRead | undefined {
+    return this.lists.get(key);
   }
+
+  keep(key: string, candidates: CandidatesRead): void {
+    // An empty list answers null, which no caller checks again: never kept.
+    if (candidates.ids.length === 0 || candidates.ids.length > 100_000) return;
+    this.ids -= this.lists.get(key)?.ids.length ?? 0;
+    if (this.lists.size >= 2_000 || this.ids + candidates.ids.length > 2_000_000) {
+      this.lists.clear();
+      this.ids = 0;
+    }
+    this.lists.set(key, candidates);
+    this.ids += candidates.ids.length;
+  }
+}
+const candidateListsByDatabase = new WeakMap<object, CandidateLists>();
+
+function candidateListsOf(db: Db): CandidateLists {
+  const client = db.client as object;
+  let lists = candidateListsByDatabase.get(client);
+  if (!lists) candidateListsByDatabase.set(client, (lists = new CandidateLists()));
   return lists;
 }
 
@@ -328,7 +340,7 @@ function spread<T>(items: readonly T[], max: number): T[] {
  * like a database's table statistics. A stale count can only pick a less selective gram; results stay exact
  * because every candidate is checked. Zero ends a search without a check, so it is kept with the type's change
  * number read in the statement that counted it (no posting can appear without that number growing, in the same
- * transaction), and only handed to a caller that checks the number again (`rememberedNone`); a count read inside a
+ * transaction), and only handed to a caller that checks the number again (`remembered`); a count read inside a
  * transaction is not kept as zero, since that transaction may still roll its changes back.
  */
 interface GramStat {
@@ -803,9 +815,8 @@ async function totalOfMatches(db: Db, code: number, matches: Matches): Promise<n
   const changes = changeNumberSql(code);
   const remembered = isTransaction(db) ? undefined : rememberedTotal(db, code, matches);
   if (remembered) {
-    const now = (await db.raw('SELECT ' + changes.sql + ' AS changes', changes.bindings)) as unknown;
-    const [row] = (Array.isArray(now) && Array.isArray(now[0]) ? now[0] : now) as Array<{ changes: number | string }>;
-    if (Number(row?.changes) === remembered.changes) return remembered.total;
+    const [now] = await selectRows<{ changes: number | string }>(db, 'SELECT ' + changes.sql + ' AS changes', changes.bindings);
+    if (Number(now?.changes) === remembered.changes) return remembered.total;
   }
   const counted = (await db
     .from(matches.subquery.clone().as('m'))

@@ -187,7 +187,7 @@ function matchParts(db: Knex, one: Searched, limit: number, mayRemember: boolean
 export async function globalSearch(ctx: AppContext, input: Record<string, string>): Promise<SearchResults> {
   const { q, limit } = parseInput(SearchQuerySchema, input);
   const db = ctx.db;
-  const found = await matchingIdsOfKinds(db, TYPES.map(codeOf), q, undefined, { rememberedNone: true });
+  const found = await matchingIdsOfKinds(db, TYPES.map(codeOf), q, undefined, { remembered: true });
   const searched: Searched[] = [];
   const noneUnlessChanged = new Map<number, number>();
   TYPES.forEach((type, i) => {
