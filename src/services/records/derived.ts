@@ -174,10 +174,13 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
       }
     }
   }
+  // Whether the server takes LOAD DATA is asked at most once per call, for its documents and postings together.
+  let bulk: Promise<RowWriter> | undefined;
+  const writerFor = (rows: number) => (rows >= BULK_ROWS ? (bulk ??= rowWriterFor(db)) : rowWriterFor(db, false));
   await (
-    await rowWriterFor(db, newDocs.length >= BULK_ROWS)
+    await writerFor(newDocs.length)
   )(db, DOCS, DOC_COLUMNS, newDocs);
-  await applyPostingChanges(db, definition.code, postings);
+  await applyPostingChanges(db, definition.code, postings, writerFor);
   await applyCountDeltas(db, definition, deltas);
 }
 
@@ -186,9 +189,15 @@ const KEYS_PER_STATEMENT = 2_000;
 
 /**
  * Applies a write's posting changes to the stored rows of the keys they touch: each is read (locked on MariaDB),
- * changed, and written again, or deleted when no id is left. New keys are inserted, in bulk for an import's batch.
+ * changed, and written again, or deleted when no id is left. New keys are inserted, in bulk for an import's batch
+ * (`writerFor` picks the writer for a number of rows).
  */
-async function applyPostingChanges(db: Db, code: number, changes: PostingChanges): Promise<void> {
+async function applyPostingChanges(
+  db: Db,
+  code: number,
+  changes: PostingChanges,
+  writerFor: (rows: number) => Promise<RowWriter>,
+): Promise<void> {
   if (changes.size === 0) return;
   const mysql = dialectOfDb(db as Knex) === 'mysql';
   // Edits of records in one block change the same rows: writers of a type take them one at a time, behind the
@@ -231,7 +240,7 @@ async function applyPostingChanges(db: Db, code: number, changes: PostingChanges
     }
   }
   await (
-    await rowWriterFor(db, keys.length >= BULK_ROWS)
+    await writerFor(keys.length)
   )(db, GRAMS, POSTING_COLUMNS, rows());
 }
 
