@@ -38,31 +38,26 @@ describe('sign-in API', () => {
   });
 
   it('signs in from the sign-in form posted to the page, without JavaScript, and loads that page signed in', async () => {
-    const form = (fields: Record<string, string>) => new URLSearchParams({ intent: 'sign-in', ...fields }).toString();
     const agent = t.agent();
+    const postSignIn = (fields: Record<string, string>) =>
+      agent
+        .post('/brands?page=2')
+        .type('form')
+        .send(new URLSearchParams({ intent: 'sign-in', ...fields }).toString());
     const screen = await agent.get('/brands?page=2');
     expect(screen.text).toMatch(/<form[^>]* method="post"><input type="hidden" name="intent" value="sign-in"\/>/);
 
-    const wrong = await agent
-      .post('/brands?page=2')
-      .type('form')
-      .send(form({ email: 'admin@example.org', password: 'not it' }));
+    const wrong = await postSignIn({ email: 'admin@example.org', password: 'not it' });
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Invalid email or password');
     expect(wrong.text).toContain('"error":"Invalid email or password"');
     expect((await agent.get('/api/me')).status).toBe(401);
 
-    const missing = await agent
-      .post('/brands?page=2')
-      .type('form')
-      .send(form({ email: 'admin@example.org' }));
+    const missing = await postSignIn({ email: 'admin@example.org' });
     expect(missing.status).toBe(400);
     expect((await agent.get('/api/me')).status).toBe(401);
 
-    const signedIn = await agent
-      .post('/brands?page=2')
-      .type('form')
-      .send(form({ email: 'admin@example.org', password: TEST_PASSWORD }));
+    const signedIn = await postSignIn({ email: 'admin@example.org', password: TEST_PASSWORD });
     expect([signedIn.status, signedIn.headers.location]).toEqual([303, '/brands?page=2']);
     expect((await agent.get('/api/me')).body.user.email).toBe('admin@example.org');
     const page = await agent.get('/brands?page=2');

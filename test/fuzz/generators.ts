@@ -5,8 +5,7 @@
 import fc from 'fast-check';
 import { SYNC_KINDS } from '@shared/record-types.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
-import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS, SORTS } from '@shared/list-options.js';
-import { CONTACT_SORTS } from '@shared/list-options.js';
+import { CONTACT_SORTS, EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS, SORTS } from '@shared/list-options.js';
 import {
   pageModel,
   paramKindOf,
