@@ -26,7 +26,7 @@ import { createConnection, type Connection } from 'mysql2/promise';
 import { createDatabase, dialectOf, mysqlConnection } from '@db/knex.js';
 import { CONTACT_INDEX } from '@services/records/definitions.js';
 import { rebuildDerivedData } from '@services/records/derived.js';
-import { blockRows } from '@services/records/postings.js';
+import { PostingCollector } from '@services/records/postings.js';
 import { gramsOf, searchDocument } from '@services/records/search-text.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -280,23 +280,11 @@ function indexRowsOf(contacts: Row[]) {
   const docs = contacts.map((row) => [CONTACT_INDEX.code, Number(row.id), searchDocument(CONTACT_INDEX.searchFields(row)), '']);
   return {
     docs: () => docs,
-    *grams() {
-      // Packed as the index packs them: per gram ascending, a row per block of 256 contact ids.
-      const idsOfGram = new Map<number, number[]>();
-      for (const [, id, text] of docs) {
-        for (const gram of gramsOf(String(text))) {
-          const ids = idsOfGram.get(gram);
-          if (ids) ids.push(Number(id));
-          else idsOfGram.set(gram, [Number(id)]);
-        }
-      }
-      for (const gram of [...idsOfGram.keys()].sort((a, b) => a - b)) {
-        yield* blockRows(
-          CONTACT_INDEX.code,
-          gram,
-          idsOfGram.get(gram)!.sort((a, b) => a - b),
-        );
-      }
+    // Packed as the index packs them, by the index's own collector (which takes ids in ascending order).
+    grams: () => {
+      const postings = new PostingCollector();
+      for (const [, id, text] of [...docs].sort((a, b) => Number(a[1]) - Number(b[1]))) postings.add(Number(id), gramsOf(String(text)));
+      return postings.sorted().rows(CONTACT_INDEX.code);
     },
   };
 }
@@ -320,7 +308,7 @@ async function baselineFor(raw: RawDatabase, tables: Array<{ table: string; rows
   const withIndexSeconds = await raw.insertTimed([
     ...(await parts()),
     { table: await raw.emptyCopy('record_search_docs'), columns: ['kind', 'recordId', 'text', 'buckets'], rows: index.docs },
-    { table: await raw.emptyCopy('record_search_grams'), columns: ['kind', 'gram', 'block', 'ids'], rows: () => index.grams() },
+    { table: await raw.emptyCopy('record_search_grams'), columns: ['kind', 'gram', 'block', 'ids'], rows: index.grams },
   ]);
   return { raw: ROWS / rawSeconds, withIndex: ROWS / withIndexSeconds };
 }

@@ -14,16 +14,16 @@ export const BITMAP_BYTES = BLOCK_SIZE / 8;
 export const blockOf = (id: number) => id >>> BLOCK_SHIFT;
 const offsetOf = (id: number) => id & (BLOCK_SIZE - 1);
 
-/** The stored value of a block's ids: ascending, distinct, all in that block (`count` of them from the start). */
-export function encodeBlock(ids: ArrayLike<number>, count = ids.length): Buffer {
-  if (count < BITMAP_BYTES) {
-    const list = Buffer.allocUnsafe(count);
-    for (let i = 0; i < count; i++) list[i] = offsetOf(ids[i]!);
+/** The stored value of a block's ids: ascending, distinct, all in that block. */
+export function encodeBlock(ids: ArrayLike<number>): Buffer {
+  if (ids.length < BITMAP_BYTES) {
+    const list = Buffer.allocUnsafe(ids.length);
+    for (let i = 0; i < ids.length; i++) list[i] = offsetOf(ids[i]!);
     return list;
   }
   // From Node's shared pool, as the lists are: an import batch makes thousands of these.
   const bitmap = Buffer.allocUnsafe(BITMAP_BYTES).fill(0);
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < ids.length; i++) {
     const offset = offsetOf(ids[i]!);
     bitmap[offset >> 3]! |= 1 << (offset & 7);
   }
@@ -64,19 +64,16 @@ export type PostingRow = [kind: number, gram: number, block: number, ids: Buffer
  * The rows of one gram's ids (ascending): one per block they fall in. `ids` may be a longer array, of which
  * [start, end) are the gram's.
  */
-export function* blockRows(kind: number, gram: number, ids: ArrayLike<number>, start = 0, end = ids.length): Generator<PostingRow> {
+export function* blockRows(kind: number, gram: number, ids: Uint32Array, start = 0, end = ids.length): Generator<PostingRow> {
   let first = start;
   while (first < end) {
     const block = blockOf(ids[first]!);
     let last = first + 1;
     while (last < end && blockOf(ids[last]!) === block) last++;
-    yield [kind, gram, block, encodeBlock(slice(ids, first, last), last - first)];
+    yield [kind, gram, block, encodeBlock(ids.subarray(first, last))];
     first = last;
   }
 }
-
-const slice = (ids: ArrayLike<number>, from: number, to: number): ArrayLike<number> =>
-  ids instanceof Uint32Array ? ids.subarray(from, to) : Array.prototype.slice.call(ids, from, to);
 
 /** What a write changes in one (gram, block) key: ids added and removed, each ascending. */
 export interface KeyChange {
