@@ -45,6 +45,7 @@ export function ConfirmDeleteButton({
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
   const asked = useActionData<DeleteConfirmation | undefined>();
   const location = useLocation();
   const canWrite = useCanWrite();
@@ -84,58 +85,70 @@ export function ConfirmDeleteButton({
     }
   }
 
+  // The same button before and after the dialog's code has loaded (no Dialog.Trigger around it): a click or the
+  // focus it has when the code arrives is never lost to a new element, and a click before then opens the dialog
+  // once it is here.
   const button = (
     <Button
+      ref={triggerRef}
       type={postFields ? 'submit' : 'button'}
       variant="danger-quiet"
       className={cx(small && 'btn-sm', menuFor && 'actions-menu-item')}
       aria-label={ariaLabel}
-      onClick={Dialog ? undefined : () => setOpen(true)}
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      onClick={() => setOpen(true)}
     >
       {label}
     </Button>
   );
-  const trigger = Dialog ? <Dialog.Trigger asChild>{button}</Dialog.Trigger> : button;
   const triggerArea = postFields ? (
     <form method="post" className="inline-form" onSubmit={(event) => event.preventDefault()}>
       {Object.entries(postFields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      {trigger}
+      {button}
     </form>
   ) : (
-    trigger
+    button
   );
-  const dialog = !Dialog ? (
-    triggerArea
-  ) : (
-    <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
+  const dialog = (
+    <>
       {triggerArea}
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog records-confirm"
-          role="alertdialog"
-          onOpenAutoFocus={(event) => {
-            event.preventDefault();
-            cancelRef.current?.focus();
-          }}
-        >
-          <Dialog.Title className="dialog-title">Confirm deletion</Dialog.Title>
-          <Dialog.Description>{question}</Dialog.Description>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button ref={cancelRef} type="button" className="btn btn-outline" disabled={pending}>
-                Cancel
-              </button>
-            </Dialog.Close>
-            <Button variant="destructive" disabled={pending} onClick={() => void confirm()}>
-              {pending ? 'Deleting...' : 'Delete'}
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {Dialog && (
+        <Dialog.Root open={open} onOpenChange={(next) => !pending && setOpen(next)}>
+          <Dialog.Portal>
+            <Dialog.Overlay className="dialog-overlay" />
+            <Dialog.Content
+              className="dialog records-confirm"
+              role="alertdialog"
+              onOpenAutoFocus={(event) => {
+                event.preventDefault();
+                cancelRef.current?.focus();
+              }}
+              // Radix gives focus back to its own trigger, which this dialog has none of: back to the button.
+              onCloseAutoFocus={(event) => {
+                event.preventDefault();
+                triggerRef.current?.focus();
+              }}
+            >
+              <Dialog.Title className="dialog-title">Confirm deletion</Dialog.Title>
+              <Dialog.Description>{question}</Dialog.Description>
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button ref={cancelRef} type="button" className="btn btn-outline" disabled={pending}>
+                    Cancel
+                  </button>
+                </Dialog.Close>
+                <Button variant="destructive" disabled={pending} onClick={() => void confirm()}>
+                  {pending ? 'Deleting...' : 'Delete'}
+                </Button>
+              </div>
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+      )}
+    </>
   );
   return menuFor ? <ActionsMenu label={`More actions for ${menuFor}`}>{dialog}</ActionsMenu> : dialog;
 }

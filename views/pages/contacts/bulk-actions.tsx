@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
@@ -40,23 +40,41 @@ function BulkDialog({
     else onClosed?.();
   };
   const Dialog = useDialogPrimitive();
-  const button = (
-    <Button variant="outline" className="btn-sm" onClick={Dialog ? undefined : () => change(true)}>
-      {label}
-    </Button>
-  );
-  if (!Dialog) return button;
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  // The same button before and after the dialog's code has loaded (no Dialog.Trigger around it), so neither a
+  // click nor the focus it has when the code arrives is lost to a new element.
   return (
-    <Dialog.Root open={open} onOpenChange={change}>
-      <Dialog.Trigger asChild>{button}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-          {children(() => change(false))}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <>
+      <Button
+        ref={triggerRef}
+        variant="outline"
+        className="btn-sm"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => change(true)}
+      >
+        {label}
+      </Button>
+      {Dialog && (
+        <Dialog.Root open={open} onOpenChange={change}>
+          <Dialog.Portal>
+            <Dialog.Overlay className="dialog-overlay" />
+            <Dialog.Content
+              className="dialog"
+              aria-describedby={undefined}
+              // Radix gives focus back to its own trigger, which this dialog has none of: back to the button.
+              onCloseAutoFocus={(event) => {
+                event.preventDefault();
+                triggerRef.current?.focus();
+              }}
+            >
+              <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+              {children(() => change(false))}
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+      )}
+    </>
   );
 }
 
