@@ -131,6 +131,11 @@ export function ConfirmDeleteButton({
                 event.preventDefault();
                 triggerRef.current?.focus();
               }}
+              // Radix starts listening for Escape a render or two after the dialog has put focus on Cancel: an Escape
+              // pressed in between would be lost, so one pressed inside the dialog closes it here as well.
+              onKeyDown={(event) => {
+                if (event.key === 'Escape' && !pending) setOpen(false);
+              }}
             >
               <Dialog.Title className="dialog-title">Confirm deletion</Dialog.Title>
               <Dialog.Description>{question}</Dialog.Description>
