@@ -20,6 +20,8 @@ const contactTables = new Set([CONTACT_INDEX.table]);
 const WRITE_METHODS = new Set(['insert', 'update', 'del', 'delete', 'truncate', 'increment', 'decrement', 'upsert']);
 /** Builder methods that name the table, as in db.insert(row).into('events') or db.table('events').update(…). */
 const TABLE_METHODS = new Set(['into', 'table', 'from']);
+/** src/db/bulk-rows.ts: a call writes the table named by its second argument. */
+const BULK_WRITE = 'insertRowsInBulk';
 const RAW_WRITE = /\b(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update|delete\s+from)\s+[`"']?(\?\?|\w+)/gi;
 
 interface Write {
@@ -127,6 +129,8 @@ function writesIn(file: string, text: string): Write[] {
   const writes: Write[] = [];
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === BULK_WRITE && node.arguments[1])
+      for (const table of tablesOf(node.arguments[1], constants) ?? [null]) writes.push({ file, line: lineOf(node), table });
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
       if (WRITE_METHODS.has(method)) {
@@ -195,6 +199,8 @@ describe('record table writes', () => {
         await db.raw('DELETE FROM influencers WHERE id = ?', [id]);
         await db.raw('UPDATE ?? SET n = 0', [definition.table]);
         await trx('run_clubs').increment('membershipCount', 1);
+        await insertRowsInBulk(trx, 'events', ['eventName'], [['x']]);
+        await insertRowsInBulk(trx, definition.table, ['eventName'], [['x']]);
       }
       async function fine(trx, cache, hash) {
         await trx('contacts').insert({});
@@ -212,6 +218,8 @@ describe('record table writes', () => {
       'influencers',
       null,
       'run_clubs',
+      'events',
+      null,
     ]);
     // The same scan finds the contacts write the record check lets through.
     expect(

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
+import { BULK_ROWS, insertRowsInBulk } from '@db/bulk-rows.js';
 import { encodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { dialectOfDb } from '@db/knex.js';
 import type { ContactOwnerType, RecordType } from '@shared/record-types.js';
 import { CONTACT_INDEX } from '../records/definitions.js';
-import { reindexContacts } from '../records/derived.js';
+import { indexInsertedContacts, reindexContacts } from '../records/derived.js';
 
 /**
  * The only code that writes the contacts table. Every function here brings the contacts' search documents
@@ -91,31 +92,31 @@ const CONTACT_COLUMNS = [
   'updatedAt',
   'createdBy',
 ] as const;
-const CONTACT_ROW = '(' + CONTACT_COLUMNS.map(() => '?').join(', ') + ')';
-const CONTACT_INSERT = 'INSERT INTO ?? (' + CONTACT_COLUMNS.map(() => '??').join(', ') + ') VALUES ';
-
 /** A contact row as stored: every column of CONTACT_COLUMNS, already encoded (null where the source has none). */
 export type ContactInsert = Record<(typeof CONTACT_COLUMNS)[number], string | number | null>;
 
 /**
- * Contacts in bulk (the CSV imports), written as one plain multi-row VALUES statement per 1,000 rows
- * (bindings only): the query builder's per-row work (and, on SQLite, its compound-SELECT form capped at 500 rows)
- * costs more than the database itself at 100,000 rows. SQLite allows 32,766 bindings; 1,000 × 11 stays well below.
- * The new rows are the ones above the highest id seen before inserting: inside this transaction that is exactly
- * ours (SQLite has one writer; on MySQL the consistent snapshot hides other sessions' later inserts).
+ * Contacts in bulk (the CSV imports), written the fastest way the database takes many rows (src/db/bulk-rows.ts):
+ * the query builder's per-row work costs more than the database itself at 100,000 rows. The new rows are the ones
+ * above the highest id seen before inserting: inside this transaction that is exactly ours (SQLite has one writer;
+ * on MySQL the consistent snapshot hides other sessions' later inserts), and their ids ascend in the order they were
+ * given, so each is indexed as written without reading it back.
  */
 export async function insertContactRows(trx: Trx, contacts: readonly ContactInsert[]): Promise<void> {
   if (contacts.length === 0) return;
   const highest = (await trx('contacts').max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
   const before = Number(highest?.id ?? 0);
-  for (const part of chunks(contacts, 1000)) {
-    const bindings: Array<string | number | null> = ['contacts', ...CONTACT_COLUMNS];
-    for (const contact of part) for (const column of CONTACT_COLUMNS) bindings.push(contact[column]);
-    await trx.raw(CONTACT_INSERT + part.map(() => CONTACT_ROW).join(', '), bindings);
-  }
-  const inserted = (await trx('contacts').where('id', '>', before).orderBy('id').select('id')) as Array<{ id: number }>;
-  await contactsChanged(
+  await insertRowsInBulk(
     trx,
-    inserted.map((row) => Number(row.id)),
+    'contacts',
+    CONTACT_COLUMNS,
+    contacts.map((contact) => CONTACT_COLUMNS.map((column) => contact[column])),
+    { bulk: contacts.length >= BULK_ROWS },
+  );
+  const inserted = (await trx('contacts').where('id', '>', before).orderBy('id').select('id')) as Array<{ id: number }>;
+  if (inserted.length !== contacts.length) throw new Error(`Inserted ${contacts.length} contacts but found ${inserted.length} new ids`);
+  await indexInsertedContacts(
+    trx,
+    contacts.map((contact, index) => ({ ...contact, id: Number(inserted[index]!.id) })),
   );
 }

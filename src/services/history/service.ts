@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
-import { dialectOfDb } from '@db/knex.js';
+import { BULK_ROWS, insertRowsInBulk } from '@db/bulk-rows.js';
 import { HISTORY_PAGE_SIZE, type HistoryAction, type HistoryActorKind, type HistoryPage } from '@shared/history.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -57,19 +57,12 @@ export async function historyActorOf(db: Knex, actor: Actor, via?: { kind: 'impo
   };
 }
 
-/**
- * Rows per insert statement: an import batch's entries in one statement on MySQL (9 values a row, far under its
- * 65,535 placeholders); SQLite binds at most 32,766.
- */
-const rowsPerInsert = (trx: Knex.Transaction) => (dialectOfDb(trx) === 'mysql' ? 2000 : 3000);
 const HISTORY_COLUMNS = ['entityType', 'entityId', 'action', 'at', 'actorId', 'actorKind', 'actorLabel', 'runId', 'changes'] as const;
-const COLUMN_LIST = HISTORY_COLUMNS.map(() => '??').join(', ');
-const ROW_PLACEHOLDERS = '(' + HISTORY_COLUMNS.map(() => '?').join(', ') + ')';
 
 /**
  * Writes history entries in the caller's transaction, so a change and its history commit or roll back together.
- * The statement is put together here rather than by Knex's insert builder, whose compiling of thousands of rows
- * cost an import more than the database's own work (bench:import).
+ * Written in bulk (src/db/bulk-rows.ts), not by Knex's insert builder, whose compiling of thousands of rows cost an
+ * import more than the database's own work (bench:import).
  */
 export async function recordHistory(
   trx: Knex.Transaction,
@@ -78,25 +71,24 @@ export async function recordHistory(
   changes: readonly HistoryChange[],
 ): Promise<void> {
   if (changes.length === 0) return;
-  const at = encodeTimestamp(ctx.clock.now());
-  const size = rowsPerInsert(trx);
-  for (let start = 0; start < changes.length; start += size) {
-    const part = changes.slice(start, start + size);
-    const bindings: Knex.Value[] = ['history', ...HISTORY_COLUMNS];
-    for (const change of part)
-      bindings.push(
-        change.entityType,
-        change.entityId,
-        change.action,
-        at,
-        who.actorId,
-        who.kind,
-        who.label,
-        who.runId,
-        JSON.stringify(change.changes),
-      );
-    await trx.raw('insert into ?? (' + COLUMN_LIST + ') values ' + part.map(() => ROW_PLACEHOLDERS).join(', '), bindings);
-  }
+  const at = encodeTimestamp(ctx.clock.now())!;
+  await insertRowsInBulk(
+    trx,
+    'history',
+    HISTORY_COLUMNS,
+    changes.map((change) => [
+      change.entityType,
+      change.entityId,
+      change.action,
+      at,
+      who.actorId,
+      who.kind,
+      who.label,
+      who.runId,
+      JSON.stringify(change.changes),
+    ]),
+    { bulk: changes.length >= BULK_ROWS },
+  );
 }
 
 /** Newest first, a page at a time (`GET /api/{type}/{id}/history?page=`). */

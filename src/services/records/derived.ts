@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { BULK_ROWS, insertRowsInBulk, type BulkOptions } from '@db/bulk-rows.js';
 import { dialectOfDb } from '@db/knex.js';
 import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
 import { gramsOf, searchDocument } from './search-text.js';
 import {
+  blockOf,
   changedBlock,
   encodeBlock,
   PostingChanges,
@@ -118,23 +119,50 @@ export async function reindexContacts(db: Db, ids: readonly number[]): Promise<v
   await reindexRows(db, indexedDefinitionOf('contact'), ids);
 }
 
-async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly number[]): Promise<void> {
+/**
+ * Indexes contacts this transaction has just inserted, given as written with their new ids (every column the index
+ * reads; one it lacks counts as null). Nothing of theirs is read back: a new id has no stored document yet.
+ */
+export async function indexInsertedContacts(db: Db, rows: ReadonlyArray<Record<string, unknown> & { id: number }>): Promise<void> {
+  const definition = indexedDefinitionOf('contact');
+  const inserted = new Map(
+    rows.map((row) => [row.id, Object.fromEntries(definition.derivedColumns.map((column) => [column, row[column] ?? null]))]),
+  );
+  await reindexRows(db, definition, [...inserted.keys()], inserted);
+}
+
+/**
+ * From this many records a reindex first finds the blocks of ids that hold no document yet (every id above the
+ * highest indexed one), whose posting rows cannot exist and so are not read: an import's new records fill them.
+ */
+const FRESH_BLOCKS_FROM = 256;
+
+async function reindexRows(
+  db: Db,
+  definition: IndexedDefinition,
+  ids: readonly number[],
+  inserted?: ReadonlyMap<number, RawRow>,
+): Promise<void> {
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0).sort((a, b) => a - b);
+  if (unique.length === 0) return;
   const deltas = new Map<string, number>();
   const bump = (bucket: string, by: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + by);
   // Every new document of the call, written together at the end, and the postings it adds and removes.
   const newDocs: Row[] = [];
   const postings = new PostingChanges(unique.length * 64);
+  await lockIndexOf(db, definition.code);
+  const freshFrom = unique.length >= FRESH_BLOCKS_FROM ? await firstFreshBlock(db, definition.code) : undefined;
 
   for (const part of chunks(unique, CHUNK)) {
-    const rows = (await db(definition.table)
-      .whereIn('id', part)
-      .select(['id', ...definition.derivedColumns])) as RawRow[];
+    const rows = inserted
+      ? part.flatMap((id) => (inserted.has(id) ? [{ ...inserted.get(id)!, id }] : []))
+      : ((await db(definition.table)
+          .whereIn('id', part)
+          .select(['id', ...definition.derivedColumns])) as RawRow[]);
     const current = new Map(rows.map((row) => [Number(row.id), row]));
-    const stored = (await db(DOCS)
-      .where({ kind: definition.code })
-      .whereIn('recordId', part)
-      .select('recordId', 'text', 'buckets')) as StoredDoc[];
+    const stored = inserted
+      ? []
+      : ((await db(DOCS).where({ kind: definition.code }).whereIn('recordId', part).select('recordId', 'text', 'buckets')) as StoredDoc[]);
     const previous = new Map(stored.map((doc) => [Number(doc.recordId), doc]));
 
     for (const id of part) {
@@ -174,14 +202,32 @@ async function reindexRows(db: Db, definition: IndexedDefinition, ids: readonly 
       }
     }
   }
-  // Whether the server takes LOAD DATA is asked at most once per call, for its documents and postings together.
-  let bulk: Promise<RowWriter> | undefined;
-  const writerFor = (rows: number) => (rows >= BULK_ROWS ? (bulk ??= rowWriterFor(db)) : rowWriterFor(db, false));
-  await (
-    await writerFor(newDocs.length)
-  )(db, DOCS, DOC_COLUMNS, newDocs);
-  await applyPostingChanges(db, definition.code, postings, writerFor);
+  await writeSearchRows(db, DOCS, DOC_COLUMNS, newDocs, { bulk: newDocs.length >= BULK_ROWS });
+  await applyPostingChanges(db, definition.code, postings, freshFrom);
   await applyCountDeltas(db, definition, deltas);
+}
+
+/**
+ * Edits of records in one block change the same posting rows: on MariaDB/MySQL, writers of a type's index take it one
+ * at a time, behind the type's change counter (which each of them updates anyway), so their locking reads cannot
+ * deadlock on the gaps. Every writer takes it before any other lock of the index (its documents included), so no two
+ * wait on each other in opposite orders.
+ */
+async function lockIndexOf(db: Db, code: number): Promise<void> {
+  if (dialectOfDb(db as Knex) === 'mysql') await db(COUNTS).where({ kind: code, bucket: CHANGES_BUCKET }).forUpdate().first('total');
+}
+
+/**
+ * The lowest block of ids above the type's highest indexed record, read before this write adds documents. A posting
+ * row belongs to a stored document's id, so none exists in that block or above. With the index locked (lockIndexOf),
+ * no other write of this type is halfway, and the read is a locking one, which sees the latest committed document
+ * rather than this transaction's snapshot.
+ */
+async function firstFreshBlock(db: Db, code: number): Promise<number> {
+  const read = db(DOCS).where({ kind: code }).orderBy('recordId', 'desc').first('recordId');
+  if (dialectOfDb(db as Knex) === 'mysql') read.forUpdate();
+  const highest = (await read) as { recordId: number } | undefined;
+  return highest ? blockOf(Number(highest.recordId)) + 1 : 0;
 }
 
 /** (gram, block) keys per statement that reads or deletes posting rows. */
@@ -189,27 +235,20 @@ const KEYS_PER_STATEMENT = 2_000;
 
 /**
  * Applies a write's posting changes to the stored rows of the keys they touch: each is read (locked on MariaDB),
- * changed, and written again, or deleted when no id is left. New keys are inserted, in bulk for an import's batch
- * (`writerFor` picks the writer for a number of rows).
+ * changed, and written again, or deleted when no id is left. New keys are inserted, in bulk for an import's batch.
+ * Keys from block `freshFrom` on (see firstFreshBlock) are new without asking. The caller holds lockIndexOf.
  */
-async function applyPostingChanges(
-  db: Db,
-  code: number,
-  changes: PostingChanges,
-  writerFor: (rows: number) => Promise<RowWriter>,
-): Promise<void> {
+async function applyPostingChanges(db: Db, code: number, changes: PostingChanges, freshFrom?: number): Promise<void> {
   if (changes.size === 0) return;
   const mysql = dialectOfDb(db as Knex) === 'mysql';
-  // Edits of records in one block change the same rows: writers of a type take them one at a time, behind the
-  // type's change counter (which each of them updates anyway), so their locking reads cannot deadlock on the gaps.
-  if (mysql) await db(COUNTS).where({ kind: code, bucket: CHANGES_BUCKET }).forUpdate().first('total');
   const keys = changes.keys();
+  const maybeStored = freshFrom === undefined ? keys : keys.filter((key) => key.block < freshFrom);
   // Integers computed here, written as digits: a statement of 2,000 pairs would otherwise bind 4,000 values.
   const keyList = (part: typeof keys) => part.map((key) => `(${key.gram},${key.block})`).join(',');
   // Stored rows by block, then gram (an import batch's keys fall in a few blocks).
   const stored = new Map<number, Map<number, Buffer>>();
   const storedOf = (key: KeyChange) => stored.get(key.block)?.get(key.gram);
-  for (const part of chunks(keys, KEYS_PER_STATEMENT)) {
+  for (const part of chunks(maybeStored, KEYS_PER_STATEMENT)) {
     const read = db(GRAMS)
       .where('kind', code)
       .whereRaw(`(gram, block) IN (${keyList(part)})`)
@@ -239,9 +278,7 @@ async function applyPostingChanges(
       if (ids.length > 0) yield [code, key.gram, key.block, encodeBlock(ids)];
     }
   }
-  await (
-    await writerFor(keys.length)
-  )(db, GRAMS, POSTING_COLUMNS, rows());
+  await writeSearchRows(db, GRAMS, POSTING_COLUMNS, rows(), { bulk: keys.length >= BULK_ROWS });
 }
 
 /** How far a rebuild has got: `done` of `total` rows (documents read, or postings written) in one phase. */
@@ -285,12 +322,12 @@ export async function rebuildDerivedData(
 
 async function rebuildInPlace(trx: Knex.Transaction, kind: IndexedKind, options: RebuildOptions): Promise<void> {
   const definition = indexedDefinitionOf(kind);
+  await lockIndexOf(trx, definition.code);
   await trx(GRAMS).where({ kind: definition.code }).delete();
   await trx(DOCS).where({ kind: definition.code }).delete();
-  const write = await rowWriterFor(trx);
   const target: RebuildTarget = {
-    writeDocs: (docs) => write(trx, DOCS, DOC_COLUMNS, docs),
-    writePostings: (code, postings, written) => write(trx, GRAMS, POSTING_COLUMNS, postings.rows(code), written),
+    writeDocs: (docs) => writeSearchRows(trx, DOCS, DOC_COLUMNS, docs),
+    writePostings: (code, postings, written) => writeSearchRows(trx, GRAMS, POSTING_COLUMNS, postings.rows(code), { written }),
   };
   const totals = await buildKind(trx, definition, target, options);
   await replaceCounts(trx, definition, totals);
@@ -320,10 +357,9 @@ async function rebuildBySwap(db: Knex, options: RebuildOptions): Promise<void> {
     await db.raw('DROP TABLE IF EXISTS ??, ??', [rebuilt, table + RETIRED]);
     await db.raw('CREATE TABLE ?? LIKE ??', [rebuilt, table]);
   }
-  const write = await rowWriterFor(db);
   const target: RebuildTarget = {
-    writeDocs: (docs) => write(db, DOCS_REBUILT, DOC_COLUMNS, docs),
-    writePostings: (code, postings, written) => write(db, GRAMS_REBUILT, POSTING_COLUMNS, postings.rows(code), written),
+    writeDocs: (docs) => writeSearchRows(db, DOCS_REBUILT, DOC_COLUMNS, docs),
+    writePostings: (code, postings, written) => writeSearchRows(db, GRAMS_REBUILT, POSTING_COLUMNS, postings.rows(code), { written }),
   };
   // In code order, so each type's postings are appended after the previous type's (the primary key's order).
   const definitions = INDEXED_KINDS.map(indexedDefinitionOf).sort((a, b) => a.code - b.code);
@@ -346,7 +382,10 @@ async function rebuildBySwap(db: Knex, options: RebuildOptions): Promise<void> {
     for (const part of chunks(changed, CHUNK)) await withTransaction({ db }, (trx) => reindexRows(trx, definition, part));
     // Not the totals counted while reading the rows: writes since the swap have already moved the counts by their
     // deltas against the new documents, so the counts are made again from those documents, with writers held off.
-    await withTransaction({ db }, async (trx) => replaceCounts(trx, definition, await countDocuments(trx, definition)));
+    await withTransaction({ db }, async (trx) => {
+      await lockIndexOf(trx, definition.code);
+      await replaceCounts(trx, definition, await countDocuments(trx, definition));
+    });
   }
   await db.raw('DROP TABLE ??, ??', [DOCS + RETIRED, GRAMS + RETIRED]);
   options.onProgress?.({ phase: 'swapping in the new index', done: 1, total: 1 });
@@ -398,208 +437,20 @@ async function documentsChangedMeanwhile(db: Knex, definition: IndexedDefinition
 }
 
 type Row = ReadonlyArray<string | number | Buffer>;
-/** The columns of record_search_docs and record_search_grams, in the order their rows are given to a RowWriter. */
+/** The columns of record_search_docs and record_search_grams, in the order their rows are written. */
 const DOC_COLUMNS = ['kind', 'recordId', 'text', 'buckets'] as const;
 const POSTING_COLUMNS = ['kind', 'gram', 'block', 'ids'] as const;
-/** The search tables rows are written into in bulk: the live ones (a reindex, a rebuild in place) or fresh ones (swap). */
-type SearchTable = typeof DOCS | typeof GRAMS | typeof DOCS_REBUILT | typeof GRAMS_REBUILT;
-/** Writes rows into a search table, on the given database or in the given transaction. */
-type RowWriter = (
+/**
+ * Writes rows into a search table, on the given database or in the given transaction (src/db/bulk-rows.ts): the live
+ * ones (a reindex, a rebuild in place) or fresh ones (swap), named here so the record-writes check sees them.
+ */
+const writeSearchRows = (
   db: Db,
-  table: SearchTable,
+  table: typeof DOCS | typeof GRAMS | typeof DOCS_REBUILT | typeof GRAMS_REBUILT,
   columns: readonly string[],
   rows: Iterable<Row>,
-  written?: (done: number) => void,
-) => Promise<void>;
-
-/** Below this many rows a reindex writes with INSERTs: an ordinary edit pays no LOAD DATA set-up or check. */
-const BULK_ROWS = 2_000;
-
-/**
- * The fastest way this database takes many rows: a reused prepared statement on SQLite, LOAD DATA LOCAL INFILE on
- * MariaDB/MySQL when the server allows it, otherwise multi-row INSERTs (also for few rows: `bulk` false). Each runs
- * on the transaction's own connection when given one, so the rows commit or roll back with it.
- */
-async function rowWriterFor(db: Db, bulk = true): Promise<RowWriter> {
-  if (dialectOfDb(db as Knex) === 'sqlite') return statementRows;
-  return bulk && (await localInfileAllowed(db)) ? loadRows : insertRows;
-}
-
-/** Whether the server takes LOAD DATA LOCAL INFILE (MariaDB's default; MySQL 8 turns it off by default). */
-async function localInfileAllowed(db: Db): Promise<boolean> {
-  const [rows] = (await db.raw('SELECT @@GLOBAL.local_infile AS allowed')) as [Array<{ allowed: number | string }>];
-  return Number(rows[0]?.allowed) === 1;
-}
-
-/** A value in LOAD DATA's default format: tab-separated, with backslash escapes; bytes as hex (see loadRows). */
-const loadDataValue = (value: string | number | Buffer) =>
-  typeof value === 'number'
-    ? String(value)
-    : Buffer.isBuffer(value)
-      ? value.toString('hex')
-      : value.replace(/[\\\t\n\r\0]/g, (ch) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' })[ch]!);
-
-/** Columns of the search tables that hold bytes (a posting row's ids). */
-const BYTES_COLUMNS = new Set<string>(['ids']);
-
-/** The part of a mysql2 connection LOAD DATA LOCAL needs: the query takes the stream to send as the file. */
-interface RawMysqlConnection {
-  query(options: { sql: string; values: unknown[]; infileStreamFactory: () => Readable }, done: (error: Error | null) => void): void;
-}
-
-/** Rows sent per chunk of the LOAD DATA stream. */
-const ROWS_PER_CHUNK = 20_000;
-
-/**
- * Loads rows with LOAD DATA LOCAL INFILE, the fastest way rows reach InnoDB (about twice a multi-row INSERT),
- * formatting them as the server reads the stream. Inside a transaction it is part of it (InnoDB rolls it back
- * like an INSERT). The rows are ones this module made (a posting is never written twice), so LOCAL's rule of
- * skipping a duplicate key, instead of failing on it, never applies.
- */
-const loadRows: RowWriter = async (db, table, columns, rows, written) => {
-  const source = rows[Symbol.iterator]();
-  let done = 0;
-  const lines = new Readable({
-    read() {
-      let text = '';
-      for (let n = 0; n < ROWS_PER_CHUNK; n++) {
-        const next = source.next();
-        if (next.done) {
-          if (text) this.push(Buffer.from(text));
-          written?.(done);
-          this.push(null);
-          return;
-        }
-        const row = next.value;
-        for (let i = 0; i < row.length; i++) text += (i ? '\t' : '') + loadDataValue(row[i]!);
-        text += '\n';
-        done++;
-      }
-      written?.(done);
-      this.push(Buffer.from(text));
-    },
-  });
-  // A bytes column arrives as hex in a user variable and is decoded on the way in.
-  const bytes = columns.filter((column) => BYTES_COLUMNS.has(column));
-  const targets = columns.map((column) => (BYTES_COLUMNS.has(column) ? `@${column}` : '??'));
-  const decode = bytes.length ? ` SET ${bytes.map((column) => `${column} = UNHEX(@${column})`).join(', ')}` : '';
-  const connection = (await db.client.acquireConnection()) as RawMysqlConnection;
-  try {
-    await new Promise<void>((resolve, reject) =>
-      connection.query(
-        {
-          sql: `LOAD DATA LOCAL INFILE 'rows' INTO TABLE ?? CHARACTER SET utf8mb4 (${targets.join(', ')})${decode}`,
-          values: [table, ...columns.filter((column) => !BYTES_COLUMNS.has(column))],
-          infileStreamFactory: () => lines,
-        },
-        (error) => (error ? reject(error) : resolve()),
-      ),
-    );
-  } finally {
-    await db.client.releaseConnection(connection);
-  }
-};
-
-/** Rows per multi-row INSERT on MariaDB/MySQL: fewer, larger statements matter, as a contact has about 50 postings. */
-const ROWS_PER_INSERT = 10_000;
-/**
- * Characters of text per INSERT, whatever the rows: 4 bytes each at most in utf8mb4, so a statement of documents
- * stays far under the server's max_allowed_packet (16 MB by default on MariaDB, 64 MB on MySQL 8).
- */
-const TEXT_PER_INSERT = 2_000_000;
-
-/**
- * The same with multi-row INSERTs, where the server refuses LOAD DATA LOCAL. The integers (kinds, record ids,
- * 32-bit gram keys, all computed here) go into the statement as digits, posting bytes as hex literals, and only
- * text travels as bindings:
- * binding 30,000 integers per statement cost more than the database's own work.
- */
-const insertRows: RowWriter = async (db, table, columns, rows, written) => {
-  let values: string[] = [];
-  let bindings: string[] = [];
-  let text = 0;
-  let done = 0;
-  const flush = async () => {
-    if (values.length) {
-      const sql = 'INSERT INTO ?? (' + columns.map(() => '??').join(', ') + ') VALUES ' + values.join(',');
-      await db.raw(sql, [table, ...columns, ...bindings]);
-    }
-    written?.((done += values.length));
-    values = [];
-    bindings = [];
-    text = 0;
-  };
-  for (const row of rows) {
-    const cells = row.map((value) => {
-      if (typeof value === 'string') {
-        bindings.push(value);
-        text += value.length;
-        return '?';
-      }
-      if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
-      if (!Number.isSafeInteger(value)) throw new Error(`search index value ${value} is not an integer`);
-      return String(value);
-    });
-    values.push(`(${cells.join(',')})`);
-    if (values.length === ROWS_PER_INSERT || text >= TEXT_PER_INSERT) await flush();
-  }
-  await flush();
-};
-
-/** The part of a better-sqlite3 connection used here. */
-interface RawSqliteConnection {
-  prepare(sql: string): PreparedInsert;
-}
-
-/** Rows per execution of SQLite's prepared multi-row INSERT (4 columns × 500 stay far under its 32,766 bindings). */
-const ROWS_PER_STATEMENT = 500;
-
-/** Prepared INSERTs per SQLite connection, by their SQL: prepared once, not on every call. */
-const preparedInserts = new WeakMap<object, Map<string, PreparedInsert>>();
-type PreparedInsert = { run(params: unknown[]): unknown };
-
-/**
- * SQLite: one multi-row INSERT of ROWS_PER_STATEMENT rows, and a one-row INSERT for the rest, each prepared once per
- * connection and run again and again with new bindings, on the transaction's connection. Parsing a statement as
- * large costs more than running it, and Knex's builder (a compound SELECT capped at 500 terms) more than both; a
- * statement prepared per call also held its native memory until garbage collection freed it.
- */
-const statementRows: RowWriter = async (db, table, columns, rows, written) => {
-  const connection = (await db.client.acquireConnection()) as RawSqliteConnection;
-  try {
-    const prepared = preparedInserts.get(connection) ?? new Map<string, PreparedInsert>();
-    preparedInserts.set(connection, prepared);
-    const insert = (count: number) => {
-      const sql =
-        `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES ` +
-        Array.from({ length: count }, () => `(${columns.map(() => '?').join(', ')})`).join(', ');
-      let statement = prepared.get(sql);
-      if (!statement) prepared.set(sql, (statement = connection.prepare(sql)));
-      return statement;
-    };
-    const full = insert(ROWS_PER_STATEMENT);
-    const bindings: Array<string | number | Buffer> = [];
-    let pending = 0;
-    let done = 0;
-    for (const row of rows) {
-      for (const value of row) bindings.push(value);
-      if (++pending === ROWS_PER_STATEMENT) {
-        full.run(bindings);
-        bindings.length = 0;
-        pending = 0;
-        done += ROWS_PER_STATEMENT;
-        if (done % ROWS_PER_CHUNK === 0) written?.(done);
-      }
-    }
-    if (pending) {
-      const one = insert(1);
-      for (let i = 0; i < pending; i++) one.run(bindings.slice(i * columns.length, (i + 1) * columns.length));
-    }
-    written?.(done + pending);
-  } finally {
-    await db.client.releaseConnection(connection);
-  }
-};
+  options?: BulkOptions,
+) => insertRowsInBulk(db, table, columns, rows, options);
 
 /**
  * Reads a type's rows in id ranges, writes their documents as it goes and collects their postings, then writes the
