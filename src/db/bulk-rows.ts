@@ -74,8 +74,14 @@ interface RawMysqlConnection {
   ): void;
 }
 
-/** Rows sent per chunk of the LOAD DATA stream. */
-const ROWS_PER_CHUNK = 20_000;
+/** Rows between two reports of progress. */
+const ROWS_PER_REPORT = 20_000;
+/**
+ * Characters per chunk of the LOAD DATA stream: small enough that the server inserts one chunk while the next is
+ * made (its rows are often made as they are read: a batch's postings, documents, history), large enough that the
+ * socket writes cost little.
+ */
+const CHARS_PER_CHUNK = 32 * 1024;
 
 /**
  * LOAD DATA LOCAL INFILE, the fastest way rows reach InnoDB (about twice a multi-row INSERT), formatting them as the
@@ -93,10 +99,11 @@ async function loadRows(db: Db, table: string, columns: readonly string[], rows:
     for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
   })();
   let done = 0;
+  let reported = 0;
   const lines = new Readable({
     read() {
       let text = '';
-      for (let n = 0; n < ROWS_PER_CHUNK; n++) {
+      while (text.length < CHARS_PER_CHUNK) {
         const next = source.next();
         if (next.done) {
           if (text) this.push(Buffer.from(text));
@@ -109,7 +116,7 @@ async function loadRows(db: Db, table: string, columns: readonly string[], rows:
         text += '\n';
         done++;
       }
-      written?.(done);
+      if (done - reported >= ROWS_PER_REPORT) written?.((reported = done));
       this.push(Buffer.from(text));
     },
   });
@@ -227,7 +234,7 @@ async function preparedRows(db: Db, table: string, columns: readonly string[], r
         bindings.length = 0;
         pending = 0;
         done += perStatement;
-        if (done % ROWS_PER_CHUNK < perStatement) written?.(done);
+        if (done % ROWS_PER_REPORT < perStatement) written?.(done);
       }
     }
     if (pending) {

@@ -76,17 +76,21 @@ export async function recordHistory(
     trx,
     'history',
     HISTORY_COLUMNS,
-    changes.map((change) => [
-      change.entityType,
-      change.entityId,
-      change.action,
-      at,
-      who.actorId,
-      who.kind,
-      who.label,
-      who.runId,
-      JSON.stringify(change.changes),
-    ]),
+    // Made as they are written, so the database takes one part while the next is made.
+    (function* rows() {
+      for (const change of changes)
+        yield [
+          change.entityType,
+          change.entityId,
+          change.action,
+          at,
+          who.actorId,
+          who.kind,
+          who.label,
+          who.runId,
+          JSON.stringify(change.changes),
+        ];
+    })(),
     { bulk: changes.length >= BULK_ROWS },
   );
 }
