@@ -56,6 +56,20 @@ describe('search text', () => {
     expect(gramsOf('aaaa')).toHaveLength(1);
     expect(gramsOf('a😀bc')).toHaveLength(2);
   });
+
+  it('keeps the keys stored indexes hold: 32-bit FNV-1a over three code points, in order of first occurrence', () => {
+    // Changing them would leave every stored index unreadable without a rebuild (DERIVED_RULES_VERSION).
+    expect(gramsOf('abc')).toEqual([440920331]);
+    expect(gramsOf('zoë 🏃')).toEqual([377293815, 1911964061, 2982514567]);
+    const fnv = (points: number[]) => points.reduce((hash, point) => Math.imul(hash ^ point, 0x01000193), 0x811c9dc5) >>> 0;
+    const reference = (text: string) => {
+      const points = Array.from(text, (ch) => ch.codePointAt(0)!);
+      return [...new Set(points.slice(0, Math.max(0, points.length - 2)).map((_, i) => fnv(points.slice(i, i + 3))))];
+    };
+    // Surrogate pairs count once, lone surrogates as themselves; texts longer than any buffer kept between calls.
+    for (const text of ['a😀bc😀bc', 'x\ud83c y\udfc3z', '🏃\ud83c', 'r'.repeat(3000) + '🏃'.repeat(900) + 'q', 'ab', ''])
+      expect(gramsOf(text), JSON.stringify(text.slice(0, 20))).toEqual(reference(text));
+  });
 });
 
 describe('maintained search and counts', () => {

@@ -125,9 +125,12 @@ export async function reindexContacts(db: Db, ids: readonly number[]): Promise<v
  */
 export async function indexInsertedContacts(db: Db, rows: ReadonlyArray<Record<string, unknown> & { id: number }>): Promise<void> {
   const definition = indexedDefinitionOf('contact');
-  const inserted = new Map(
-    rows.map((row) => [row.id, Object.fromEntries(definition.derivedColumns.map((column) => [column, row[column] ?? null]))]),
-  );
+  const inserted = new Map<number, RawRow>();
+  for (const row of rows) {
+    const indexed: RawRow = { id: row.id };
+    for (const column of definition.derivedColumns) indexed[column] = row[column] ?? null;
+    inserted.set(row.id, indexed);
+  }
   await reindexRows(db, definition, [...inserted.keys()], inserted);
 }
 
@@ -141,6 +144,7 @@ async function reindexRows(
   db: Db,
   definition: IndexedDefinition,
   ids: readonly number[],
+  /** The rows, by id, when the caller has just inserted them (see indexInsertedContacts). */
   inserted?: ReadonlyMap<number, RawRow>,
 ): Promise<void> {
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0).sort((a, b) => a - b);
@@ -154,12 +158,16 @@ async function reindexRows(
   const freshFrom = unique.length >= FRESH_BLOCKS_FROM ? await firstFreshBlock(db, definition.code) : undefined;
 
   for (const part of chunks(unique, CHUNK)) {
-    const rows = inserted
-      ? part.flatMap((id) => (inserted.has(id) ? [{ ...inserted.get(id)!, id }] : []))
-      : ((await db(definition.table)
-          .whereIn('id', part)
-          .select(['id', ...definition.derivedColumns])) as RawRow[]);
-    const current = new Map(rows.map((row) => [Number(row.id), row]));
+    // Inserted rows come with their ids; others are read by id.
+    const current = inserted
+      ? inserted
+      : new Map(
+          (
+            (await db(definition.table)
+              .whereIn('id', part)
+              .select(['id', ...definition.derivedColumns])) as RawRow[]
+          ).map((row) => [Number(row.id), row]),
+        );
     const stored = inserted
       ? []
       : ((await db(DOCS).where({ kind: definition.code }).whereIn('recordId', part).select('recordId', 'text', 'buckets')) as StoredDoc[]);
@@ -180,16 +188,19 @@ async function reindexRows(
       }
 
       // A new record (no stored document) has no postings to compare with or remove.
-      const oldGrams = new Set(old ? gramsOf(old.text) : []);
       const nextGrams = next ? gramsOf(next.text) : [];
       if (old) {
+        const oldGrams = new Set(gramsOf(old.text));
         const kept = new Set(nextGrams);
         postings.remove(
           id,
           [...oldGrams].filter((gram) => !kept.has(gram)),
         );
-      }
-      postings.add(id, old ? nextGrams.filter((gram) => !oldGrams.has(gram)) : nextGrams);
+        postings.add(
+          id,
+          nextGrams.filter((gram) => !oldGrams.has(gram)),
+        );
+      } else postings.add(id, nextGrams);
 
       const textChanged = old && next && (old.text !== next.text || old.buckets !== bucketText(next.buckets));
       if (!old !== !next || textChanged) bump(CHANGES_BUCKET, 1);

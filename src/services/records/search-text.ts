@@ -30,15 +30,35 @@ export function searchDocument(fields: ReadonlyArray<string | number | null | un
  * change a result.
  */
 export function gramsOf(normalised: string): number[] {
-  const codePoints = Array.from(normalised, (ch) => ch.codePointAt(0)!);
-  const keys = new Set<number>();
-  for (let i = 0; i + GRAM_LENGTH <= codePoints.length; i++) {
+  // The text's code points (a surrogate pair is one), in a buffer kept between calls: an import makes the grams of
+  // every contact it adds, and an array per text was a good part of its garbage.
+  if (codePoints.length < normalised.length) codePoints = new Uint32Array(normalised.length * 2);
+  let length = 0;
+  for (let i = 0; i < normalised.length; i++) {
+    let code = normalised.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < normalised.length) {
+      const low = normalised.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    codePoints[length++] = code;
+  }
+  const seen = new Set<number>();
+  const keys: number[] = [];
+  for (let i = 0; i + GRAM_LENGTH <= length; i++) {
     let hash = 0x811c9dc5;
     for (let j = i; j < i + GRAM_LENGTH; j++) hash = Math.imul(hash ^ codePoints[j]!, 0x01000193);
-    keys.add(hash >>> 0);
+    const key = hash >>> 0;
+    if (!seen.has(key)) {
+      seen.add(key);
+      keys.push(key);
+    }
   }
-  return [...keys];
+  return keys;
 }
+let codePoints = new Uint32Array(256);
 
 export function codePointLength(text: string): number {
   let n = 0;
