@@ -32,7 +32,15 @@ describe('rows written in bulk', () => {
     Array.from({ length: count }, (_, i) => {
       const id = from + i;
       // Text the stream format escapes (tab, newline, carriage return, backslash, NUL), non-ASCII, nulls and bytes.
-      const note = id % 7 === 0 ? null : id % 5 === 0 ? `tab\there\nnew\rline \\ back\0slash ${id}` : `Zoë ${id} 🏃`;
+      // Now and then a value longer than a whole chunk of the LOAD DATA stream (32 KB).
+      const note =
+        id % 997 === 0 && id < 10_000
+          ? `ü\t${id}`.repeat(8000)
+          : id % 7 === 0
+            ? null
+            : id % 5 === 0
+              ? `tab\there\nnew\rline \\ back\0slash ${id}`
+              : `Zoë ${id} 🏃`;
       const bytes = id % 3 === 0 ? null : Buffer.from([id & 255, 0, 9, 10, 92, 255]);
       return [id, `name ${id}`, note, bytes];
     });

@@ -120,6 +120,7 @@ export async function insertContactRows(trx: Trx, contacts: readonly ContactInse
   if (inserted.length !== contacts.length) throw new Error(`Inserted ${contacts.length} contacts but found ${inserted.length} new ids`);
   await indexInsertedContacts(
     trx,
-    contacts.map((contact, index) => ({ ...contact, id: Number(inserted[index]!.id) })),
+    contacts,
+    inserted.map((row) => Number(row.id)),
   );
 }

@@ -120,18 +120,23 @@ export async function reindexContacts(db: Db, ids: readonly number[]): Promise<v
 }
 
 /**
- * Indexes contacts this transaction has just inserted, given as written with their new ids (every column the index
- * reads; one it lacks counts as null). Nothing of theirs is read back: a new id has no stored document yet.
+ * Indexes contacts this transaction has just inserted, given as written (every column the index reads; one they lack
+ * counts as null) with their new ids, in the same order. Nothing of theirs is read back: a new id has no stored
+ * document yet.
  */
-export async function indexInsertedContacts(db: Db, rows: ReadonlyArray<Record<string, unknown> & { id: number }>): Promise<void> {
+export async function indexInsertedContacts(
+  db: Db,
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  ids: readonly number[],
+): Promise<void> {
   const definition = indexedDefinitionOf('contact');
   const inserted = new Map<number, RawRow>();
-  for (const row of rows) {
-    const indexed: RawRow = { id: row.id };
+  rows.forEach((row, index) => {
+    const indexed: RawRow = { id: ids[index] };
     for (const column of definition.derivedColumns) indexed[column] = row[column] ?? null;
-    inserted.set(row.id, indexed);
-  }
-  await reindexRows(db, definition, [...inserted.keys()], inserted);
+    inserted.set(ids[index]!, indexed);
+  });
+  await reindexRows(db, definition, ids, inserted);
 }
 
 /**

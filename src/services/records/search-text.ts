@@ -29,6 +29,12 @@ export function searchDocument(fields: ReadonlyArray<string | number | null | un
  * its code points). A collision only adds a candidate that the exact substring check then drops, so it can never
  * change a result.
  */
+/** gramsOf's working memory, kept between calls: a text's code points, and its table of keys already seen. */
+let codePoints = new Uint32Array(256);
+let seenKeys = new Uint32Array(512);
+let seenStamps = new Uint32Array(512);
+let stamp = 0;
+
 export function gramsOf(normalised: string): number[] {
   // The text's code points (a surrogate pair is one), in a buffer kept between calls: an import makes the grams of
   // every contact it adds, and an array per text was a good part of its garbage.
@@ -45,20 +51,33 @@ export function gramsOf(normalised: string): number[] {
     }
     codePoints[length++] = code;
   }
-  const seen = new Set<number>();
+  // Distinct keys through an open-addressing table kept between calls (a slot counts only if stamped with this call's
+  // number): a Set per text was most of an import's allocations after the code points.
+  const grams = Math.max(0, length - GRAM_LENGTH + 1);
+  if (seenKeys.length < grams * 2) {
+    seenKeys = new Uint32Array(2 ** Math.ceil(Math.log2(grams * 2)));
+    seenStamps = new Uint32Array(seenKeys.length);
+  }
+  if (++stamp === 0xffffffff) {
+    seenStamps.fill(0);
+    stamp = 1;
+  }
+  const mask = seenKeys.length - 1;
   const keys: number[] = [];
-  for (let i = 0; i + GRAM_LENGTH <= length; i++) {
+  for (let i = 0; i < grams; i++) {
     let hash = 0x811c9dc5;
     for (let j = i; j < i + GRAM_LENGTH; j++) hash = Math.imul(hash ^ codePoints[j]!, 0x01000193);
     const key = hash >>> 0;
-    if (!seen.has(key)) {
-      seen.add(key);
+    let slot = key & mask;
+    while (seenStamps[slot] === stamp && seenKeys[slot] !== key) slot = (slot + 1) & mask;
+    if (seenStamps[slot] !== stamp) {
+      seenStamps[slot] = stamp;
+      seenKeys[slot] = key;
       keys.push(key);
     }
   }
   return keys;
 }
-let codePoints = new Uint32Array(256);
 
 export function codePointLength(text: string): number {
   let n = 0;
