@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOfDb } from '@db/knex.js';
 import { withTransaction } from '@db/transaction.js';
 import { listDirectory } from '@services/contacts/directory.js';
-import { insertContactRows, type ContactInsert } from '@services/contacts/writes.js';
+import { insertContact, insertContactRows, type ContactInsert } from '@services/contacts/writes.js';
 import { CONTACT_INDEX } from '@services/records/definitions.js';
 import { CHANGES_BUCKET, COUNTS, DOCS, GRAMS, rebuildDerivedData } from '@services/records/derived.js';
 import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 import { globalSearch } from '@services/search/service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { explainPlan, statementsSentBy } from '../helpers/db.js';
+import { explainPlan, statementsSentBy, testDialect } from '../helpers/db.js';
 import { storedPostings } from '../helpers/search-postings.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -194,6 +194,93 @@ describe('contacts in the search index', () => {
     await rebuildDerivedData(db);
     expect(await contactIndexOf(db)).toEqual(kept);
   });
+
+  it('keeps every contact findable when a bulk insert and single contact writes run at the same time', async () => {
+    const db = t.database.db;
+    const edited = await create({ firstName: 'Pellow', lastName: 'Stint', email: 'pellow@stride.example' });
+    // Enough rows for an import batch's path (blocks above the highest indexed id are not read), while people add
+    // and edit contacts through the API; on MariaDB the two lock the same index in the same order.
+    const rows: ContactInsert[] = Array.from({ length: 600 }, (_, i) => ({
+      firstName: `Tandem${i}`,
+      lastName: 'Loader',
+      jobTitle: null,
+      email: `tandem${i}@stride.example`,
+      mailchimpTags: '[]',
+      entityType: 'brand',
+      entityId: brandId,
+      isPrimary: 0,
+      createdAt: '2026-11-26 09:00:00',
+      updatedAt: '2026-11-26 09:00:00',
+      createdBy: null,
+    }));
+    const singles = Array.from({ length: 6 }, (_, i) => create({ firstName: `Solo${i}`, lastName: 'Sprinter' }));
+    const [, edit] = await Promise.all([
+      withTransaction({ db }, (trx) => insertContactRows(trx, rows)),
+      agent.put(`/api/contacts/${edited.id}`).send({ lastName: 'Relay' }),
+      ...singles,
+    ]);
+    expect(edit.status, edit.text).toBe(200);
+    expect((await agent.get('/api/contacts?q=loader&limit=1')).body.total).toBe(600);
+    expect(await found('sprinter')).toHaveLength(6);
+    expect(await found('relay')).toEqual(['Pellow']);
+    const kept = await contactIndexOf(db);
+    await rebuildDerivedData(db);
+    expect(await contactIndexOf(db)).toEqual(kept);
+  });
+
+  // Only MariaDB lets a transaction that has read go on to write after another one committed (SQLite refuses it).
+  it.runIf(testDialect === 'mysql')(
+    "MariaDB: a bulk insert whose transaction began before another contact's write merges that write's postings",
+    async () => {
+      const db = t.database.db;
+      // The other contact opens a block of ids of its own, above every indexed one.
+      const highest = Number(((await db('contacts').max({ id: 'id' }).first()) as { id: number }).id);
+      await db.raw('ALTER TABLE contacts AUTO_INCREMENT = ?', [(Math.floor(highest / 256) + 1) * 256]);
+      const trx = await db.transaction();
+      try {
+        // This transaction's snapshot is taken now, before the other contact exists.
+        await trx('contacts').count({ n: '*' });
+        const other = await withTransaction({ db }, (other) =>
+          insertContact(other, {
+            firstName: 'Earlybird',
+            lastName: 'Loader',
+            email: 'earlybird@stride.example',
+            entityType: 'brand',
+            entityId: brandId,
+            createdAt: '2026-11-26 09:00:00',
+            updatedAt: '2026-11-26 09:00:00',
+          }),
+        );
+        expect(other % 256).toBe(0);
+        // The same block, the same trigrams (…@stride.example): its posting rows must be read, not written again.
+        await insertContactRows(
+          trx,
+          Array.from({ length: 300 }, (_, i) => ({
+            firstName: `Latecomer${i}`,
+            lastName: 'Loader',
+            jobTitle: null,
+            email: `latecomer${i}@stride.example`,
+            mailchimpTags: '[]',
+            entityType: 'brand',
+            entityId: brandId,
+            isPrimary: 0,
+            createdAt: '2026-11-26 09:00:00',
+            updatedAt: '2026-11-26 09:00:00',
+            createdBy: null,
+          })),
+        );
+        await trx.commit();
+      } catch (error) {
+        await trx.rollback();
+        throw error;
+      }
+      expect(await found('earlybird')).toEqual(['Earlybird']);
+      expect((await agent.get('/api/contacts?q=latecomer&limit=1')).body.total).toBe(300);
+      const kept = await contactIndexOf(db);
+      await rebuildDerivedData(db);
+      expect(await contactIndexOf(db)).toEqual(kept);
+    },
+  );
 
   it('keeps the index equal to one rebuilt from the rows (pacer db reindex), counts included', async () => {
     const db = t.database.db;
