@@ -18,11 +18,14 @@ export type BulkRow = ReadonlyArray<BulkValue>;
 export interface BulkOptions {
   /** Told how many rows are written so far, now and then (a rebuild's progress). */
   written?: (done: number) => void;
-  /** Whether LOAD DATA may be used (false: an ordinary edit, which should not pay its set-up). Default true. */
-  bulk?: boolean;
+  /**
+   * How many rows there are, when the caller knows (about) it: fewer than BULK_ROWS, an ordinary edit's, go as
+   * INSERTs rather than pay LOAD DATA's set-up. Unknown: as many as a rebuild writes.
+   */
+  count?: number;
 }
 
-/** Below this many rows a caller that knows its count should pass `bulk: false`. */
+/** From this many rows, LOAD DATA (where the server takes it) pays for its set-up. */
 export const BULK_ROWS = 2_000;
 
 /**
@@ -38,7 +41,8 @@ export async function insertRowsInBulk(
   options: BulkOptions = {},
 ): Promise<void> {
   if (dialectOfDb(db as Knex) === 'sqlite') return preparedRows(db, table, columns, rows, options.written);
-  if (options.bulk !== false && (await localInfileAllowed(db))) return loadRows(db, table, columns, rows, options.written);
+  if ((options.count ?? BULK_ROWS) >= BULK_ROWS && (await localInfileAllowed(db)))
+    return loadRows(db, table, columns, rows, options.written);
   return insertRows(db, table, columns, rows, options.written);
 }
 
@@ -56,7 +60,8 @@ function localInfileAllowed(db: Db): Promise<boolean> {
 }
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-const NEEDS_ESCAPE = /[\\\t\n\r\0]/;
+/** The characters LOAD DATA's format escapes (see ESCAPES). */
+const ESCAPED = /[\\\t\n\r\0]/g;
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
 /** The most bytes a row can take in LOAD DATA's format: 3 per UTF-16 unit of text (escapes take 2, ASCII), 2 per byte. */
@@ -85,7 +90,12 @@ function writeRow(into: Buffer, at: number, row: BulkRow): number {
         into[at++] = HEX[byte >> 4]!;
         into[at++] = HEX[byte & 15]!;
       }
-    else at += into.write(NEEDS_ESCAPE.test(value) ? value.replace(/[\\\t\n\r\0]/g, (ch) => ESCAPES[ch]!) : value, at, 'utf8');
+    else
+      at += into.write(
+        value.replace(ESCAPED, (ch) => ESCAPES[ch]!),
+        at,
+        'utf8',
+      );
   }
   into[at++] = 0x0a;
   return at;

@@ -29,6 +29,24 @@ async function contactIndexOf(db: Knex) {
   };
 }
 
+/** `count` contacts of a brand as an import writes them; `named(i)` gives the i-th its names, address and job. */
+function brandContacts(
+  brandId: number,
+  count: number,
+  named: (i: number) => Pick<ContactInsert, 'firstName' | 'lastName' | 'email' | 'jobTitle'>,
+): ContactInsert[] {
+  return Array.from({ length: count }, (_, i) => ({
+    ...named(i),
+    mailchimpTags: '[]',
+    entityType: 'brand',
+    entityId: brandId,
+    isPrimary: 0,
+    createdAt: '2026-11-21 09:00:00',
+    updatedAt: '2026-11-21 09:00:00',
+    createdBy: null,
+  }));
+}
+
 describe('contacts in the search index', () => {
   let t: TestApp;
   let agent: Agent;
@@ -166,18 +184,11 @@ describe('contacts in the search index', () => {
     const db = t.database.db;
     const before = await contactIndexOf(db);
     // Enough postings for the bulk path (LOAD DATA on MariaDB), and text its format must escape (tab, backslash).
-    const rows: ContactInsert[] = Array.from({ length: 300 }, (_, i) => ({
+    const rows = brandContacts(brandId, 300, (i) => ({
       firstName: `Bulkname${i}`,
       lastName: i % 50 === 0 ? 'Tab\tSlash\\' : 'Lee',
       jobTitle: 'Coach',
       email: `bulk${i}@stride.example`,
-      mailchimpTags: '[]',
-      entityType: 'brand',
-      entityId: brandId,
-      isPrimary: 0,
-      createdAt: '2026-11-21 09:00:00',
-      updatedAt: '2026-11-21 09:00:00',
-      createdBy: null,
     }));
     const stopped = withTransaction({ db }, async (trx) => {
       await insertContactRows(trx, rows);
@@ -200,18 +211,11 @@ describe('contacts in the search index', () => {
     const edited = await create({ firstName: 'Pellow', lastName: 'Stint', email: 'pellow@stride.example' });
     // Enough rows for an import batch's path (blocks above the highest indexed id are not read), while people add
     // and edit contacts through the API; on MariaDB the two lock the same index in the same order.
-    const rows: ContactInsert[] = Array.from({ length: 600 }, (_, i) => ({
+    const rows = brandContacts(brandId, 600, (i) => ({
       firstName: `Tandem${i}`,
       lastName: 'Loader',
       jobTitle: null,
       email: `tandem${i}@stride.example`,
-      mailchimpTags: '[]',
-      entityType: 'brand',
-      entityId: brandId,
-      isPrimary: 0,
-      createdAt: '2026-11-26 09:00:00',
-      updatedAt: '2026-11-26 09:00:00',
-      createdBy: null,
     }));
     const singles = Array.from({ length: 6 }, (_, i) => create({ firstName: `Solo${i}`, lastName: 'Sprinter' }));
     const [, edit] = await Promise.all([
@@ -255,18 +259,11 @@ describe('contacts in the search index', () => {
         // The same block, the same trigrams (…@stride.example): its posting rows must be read, not written again.
         await insertContactRows(
           trx,
-          Array.from({ length: 300 }, (_, i) => ({
+          brandContacts(brandId, 300, (i) => ({
             firstName: `Latecomer${i}`,
             lastName: 'Loader',
             jobTitle: null,
             email: `latecomer${i}@stride.example`,
-            mailchimpTags: '[]',
-            entityType: 'brand',
-            entityId: brandId,
-            isPrimary: 0,
-            createdAt: '2026-11-26 09:00:00',
-            updatedAt: '2026-11-26 09:00:00',
-            createdBy: null,
           })),
         );
         await trx.commit();
@@ -312,18 +309,11 @@ describe('contact search reads the index, not the contacts table', () => {
         createdAt: '2026-11-21 09:00:00',
         updatedAt: '2026-11-21 09:00:00',
       });
-      const rows: ContactInsert[] = Array.from({ length: VOLUME }, (_, i) => ({
+      const rows = brandContacts(brand, VOLUME, (i) => ({
         firstName: `First${i}`,
         lastName: i % 100 === 0 ? `Rarename${i}` : `Common${i % 7}`,
         jobTitle: 'Coach',
         email: `person${i}@plan.example`,
-        mailchimpTags: '[]',
-        entityType: 'brand',
-        entityId: brand,
-        isPrimary: 0,
-        createdAt: '2026-11-21 09:00:00',
-        updatedAt: '2026-11-21 09:00:00',
-        createdBy: null,
       }));
       await insertContactRows(trx, rows);
     });

@@ -52,7 +52,7 @@ describe('rows written in bulk', () => {
     // A few rows, as an ordinary edit writes them, take the other path and keep the same values.
     const few = many(BULK_ROWS + 501, 3);
     await withTransaction({ db: database.db }, (trx) =>
-      insertRowsInBulk(trx, 'bulk_probe', ['id', 'name', 'note', 'bytes'], few, { bulk: false }),
+      insertRowsInBulk(trx, 'bulk_probe', ['id', 'name', 'note', 'bytes'], few, { count: few.length }),
     );
     expect(await stored()).toEqual([...rows, ...few]);
   });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BULK_ROWS, insertRowsInBulk } from '@db/bulk-rows.js';
+import { insertRowsInBulk } from '@db/bulk-rows.js';
 import { encodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { dialectOfDb } from '@db/knex.js';
@@ -114,7 +114,7 @@ export async function insertContactRows(trx: Trx, contacts: readonly ContactInse
     (function* rows() {
       for (const contact of contacts) yield CONTACT_COLUMNS.map((column) => contact[column]);
     })(),
-    { bulk: contacts.length >= BULK_ROWS },
+    { count: contacts.length },
   );
   const inserted = (await trx('contacts').where('id', '>', before).orderBy('id').select('id')) as Array<{ id: number }>;
   if (inserted.length !== contacts.length) throw new Error(`Inserted ${contacts.length} contacts but found ${inserted.length} new ids`);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
-import { BULK_ROWS, insertRowsInBulk } from '@db/bulk-rows.js';
+import { insertRowsInBulk } from '@db/bulk-rows.js';
 import { HISTORY_PAGE_SIZE, type HistoryAction, type HistoryActorKind, type HistoryPage } from '@shared/history.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -91,7 +91,7 @@ export async function recordHistory(
           JSON.stringify(change.changes),
         ];
     })(),
-    { bulk: changes.length >= BULK_ROWS },
+    { count: changes.length },
   );
 }
 

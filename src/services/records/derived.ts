@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { BULK_ROWS, insertRowsInBulk, type BulkOptions } from '@db/bulk-rows.js';
+import { insertRowsInBulk, type BulkOptions } from '@db/bulk-rows.js';
 import { dialectOfDb } from '@db/knex.js';
 import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
@@ -218,7 +218,7 @@ async function reindexRows(
       }
     }
   }
-  await writeSearchRows(db, DOCS, DOC_COLUMNS, newDocs, { bulk: newDocs.length >= BULK_ROWS });
+  await writeSearchRows(db, DOCS, DOC_COLUMNS, newDocs, { count: newDocs.length });
   await applyPostingChanges(db, definition.code, postings, freshFrom);
   await applyCountDeltas(db, definition, deltas);
 }
@@ -294,7 +294,7 @@ async function applyPostingChanges(db: Db, code: number, changes: PostingChanges
       if (ids.length > 0) yield [code, key.gram, key.block, encodeBlock(ids)];
     }
   }
-  await writeSearchRows(db, GRAMS, POSTING_COLUMNS, rows(), { bulk: keys.length >= BULK_ROWS });
+  await writeSearchRows(db, GRAMS, POSTING_COLUMNS, rows(), { count: keys.length });
 }
 
 /** How far a rebuild has got: `done` of `total` rows (documents read, or postings written) in one phase. */
