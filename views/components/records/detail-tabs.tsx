@@ -23,7 +23,7 @@ export const countedLabel = (label: string, count: number) => `${label} (${count
  * entry. The first tab opens unless `?tab=` names another, or a post answered with a question for one tab's row
  * (a delete asked before or without JavaScript), which opens that tab so the question shows.
  */
-export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
+function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
   const [search] = useSearchParams();
   const answered = useActionData<{ intent?: unknown } | undefined>();
   const postedIntent = typeof answered?.intent === 'string' ? answered.intent : null;
@@ -36,7 +36,7 @@ export function DetailTabs({ tabs }: { tabs: readonly DetailTab[] }) {
 }
 
 /** The Payments (n), Files (n) and History tabs every detail page ends with. */
-export function trailingTabs(ownerType: RecordType, ownerId: number, attachments: Attachments): DetailTab[] {
+function trailingTabs(ownerType: RecordType, ownerId: number, attachments: Attachments): DetailTab[] {
   return [
     {
       value: 'payments',
@@ -56,4 +56,39 @@ export function trailingTabs(ownerType: RecordType, ownerId: number, attachments
       content: <HistoryPanel apiPath={`${RECORD_TYPE_INFO[ownerType].apiPath}/${ownerId}`} noun={RECORD_TYPE_INFO[ownerType].noun} />,
     },
   ];
+}
+
+/**
+ * The body of every record's detail page, below its header: the Details tab, the record's own further tabs, then
+ * Payments, Files and History, beside the Summary sidebar.
+ */
+export function DetailLayout({
+  ownerType,
+  ownerId,
+  attachments,
+  details,
+  tabs = [],
+  sidebar,
+}: {
+  ownerType: RecordType;
+  ownerId: number;
+  attachments: Attachments;
+  /** The Details tab, which opens by default. */
+  details: ReactNode;
+  /** Tabs between Details and Payments. */
+  tabs?: readonly DetailTab[];
+  sidebar: ReactNode;
+}) {
+  return (
+    <div className="detail-layout">
+      <div className="records-main">
+        <DetailTabs
+          tabs={[{ value: 'details', label: 'Details', content: details }, ...tabs, ...trailingTabs(ownerType, ownerId, attachments)]}
+        />
+      </div>
+      <aside className="sidebar" aria-label="Summary">
+        {sidebar}
+      </aside>
+    </div>
+  );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ContactOwnerType } from '@shared/record-types.js';
 import { ContactsTab, type Attachments } from '../attachments/index.js';
-import { trailingTabs, countedLabel, DetailTabs, type DetailTab } from './detail-tabs.js';
+import { countedLabel, DetailLayout, type DetailTab } from './detail-tabs.js';
 import { DateText, DateTimeText, InfoList, multilineText, RecentActivity, SideCard, type InfoItem } from './detail.js';
 
 export interface SyncedDetailProps {
@@ -36,7 +36,6 @@ export function SyncedDetail(props: SyncedDetailProps) {
     { label: 'Files', value: String(attachments.files.length) },
   ];
   const tabs: DetailTab[] = [
-    { value: 'details', label: 'Details', content: props.details },
     {
       value: 'contacts',
       label: countedLabel('Contacts', attachments.contacts.length),
@@ -61,31 +60,34 @@ export function SyncedDetail(props: SyncedDetailProps) {
         </div>
       ),
     },
-    ...trailingTabs(props.ownerType, props.ownerId, attachments),
   ];
   return (
-    <div className="detail-layout">
-      <div className="records-main">
-        <DetailTabs tabs={tabs} />
-      </div>
-      <aside className="sidebar" aria-label="Summary">
-        <SideCard title="Quick Stats">
-          <InfoList items={stats} />
-        </SideCard>
-        <SideCard title={props.infoTitle}>
-          <InfoList
-            items={[
-              {
-                label: 'WordPress ID',
-                value: props.wordpressId !== null ? String(props.wordpressId) : <span className="muted">Not synced</span>,
-              },
-              { label: 'Last sync', value: <DateTimeText value={props.wordpressLastSync} empty="Never synced" /> },
-            ]}
-          />
-          <div className="records-button-stack">{props.infoButtons}</div>
-        </SideCard>
-        <RecentActivity createdAt={props.createdAt} updatedAt={props.updatedAt} />
-      </aside>
-    </div>
+    <DetailLayout
+      ownerType={props.ownerType}
+      ownerId={props.ownerId}
+      attachments={attachments}
+      details={props.details}
+      tabs={tabs}
+      sidebar={
+        <>
+          <SideCard title="Quick Stats">
+            <InfoList items={stats} />
+          </SideCard>
+          <SideCard title={props.infoTitle}>
+            <InfoList
+              items={[
+                {
+                  label: 'WordPress ID',
+                  value: props.wordpressId !== null ? String(props.wordpressId) : <span className="muted">Not synced</span>,
+                },
+                { label: 'Last sync', value: <DateTimeText value={props.wordpressLastSync} empty="Never synced" /> },
+              ]}
+            />
+            <div className="records-button-stack">{props.infoButtons}</div>
+          </SideCard>
+          <RecentActivity createdAt={props.createdAt} updatedAt={props.updatedAt} />
+        </>
+      }
+    />
   );
 }

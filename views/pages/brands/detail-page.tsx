@@ -1,4 +1,4 @@
-import { trailingTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { DetailLayout } from '@views/components/records/detail-tabs.js';
 import { valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
@@ -44,58 +44,52 @@ export function Component() {
           />
         }
       />
-      <div className="detail-layout">
-        <div className="records-main">
-          <DetailTabs
-            tabs={[
-              {
-                value: 'details',
-                label: 'Details',
-                content: (
-                  <>
-                    <Card className="records-section">
-                      <CardHeader title="Brand Information" />
-                      <InfoList
-                        items={[
-                          { label: 'Name', value: brand.brandName },
-                          { label: 'Industry category', value: brand.industryCategory },
-                          { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
-                          { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
-                          { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
-                          { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
-                          { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
-                          { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
-                          {
-                            label: 'Last campaign ended',
-                            value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
-                          },
-                          { label: 'Notes', value: multilineText(brand.notes) },
-                        ]}
-                      />
-                    </Card>
-                    <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
-                  </>
-                ),
-              },
-              ...trailingTabs('brand', brand.id, attachments),
-            ]}
-          />
-        </div>
-        <aside className="sidebar" aria-label="Summary">
-          <SideCard title="Quick Info">
-            <InfoList
-              items={[
-                { label: 'Industry', value: brand.industryCategory },
-                ...(brand.locationState ? [{ label: 'State', value: brand.locationState }] : []),
-              ]}
-            />
-            <div className="records-button-stack">
-              <ExternalButton href={brand.websiteUrl}>Visit Site</ExternalButton>
-            </div>
-          </SideCard>
-          <RecentActivity createdAt={brand.createdAt} updatedAt={brand.updatedAt} />
-        </aside>
-      </div>
+      <DetailLayout
+        ownerType="brand"
+        ownerId={brand.id}
+        attachments={attachments}
+        details={
+          <>
+            <Card className="records-section">
+              <CardHeader title="Brand Information" />
+              <InfoList
+                items={[
+                  { label: 'Name', value: brand.brandName },
+                  { label: 'Industry category', value: brand.industryCategory },
+                  { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
+                  { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
+                  { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
+                  { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
+                  { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
+                  { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
+                  {
+                    label: 'Last campaign ended',
+                    value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
+                  },
+                  { label: 'Notes', value: multilineText(brand.notes) },
+                ]}
+              />
+            </Card>
+            <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
+          </>
+        }
+        sidebar={
+          <>
+            <SideCard title="Quick Info">
+              <InfoList
+                items={[
+                  { label: 'Industry', value: brand.industryCategory },
+                  ...(brand.locationState ? [{ label: 'State', value: brand.locationState }] : []),
+                ]}
+              />
+              <div className="records-button-stack">
+                <ExternalButton href={brand.websiteUrl}>Visit Site</ExternalButton>
+              </div>
+            </SideCard>
+            <RecentActivity createdAt={brand.createdAt} updatedAt={brand.updatedAt} />
+          </>
+        }
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { trailingTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { DetailLayout } from '@views/components/records/detail-tabs.js';
 import { useLoaderData } from 'react-router';
 import type { Influencer } from '@shared/schemas/records.js';
 import { INFLUENCER_TYPE_LABELS, labelOf } from '@shared/labels.js';
@@ -45,73 +45,67 @@ export function Component() {
           />
         }
       />
-      <div className="detail-layout">
-        <div className="records-main">
-          <DetailTabs
-            tabs={[
-              {
-                value: 'details',
-                label: 'Details',
-                content: (
-                  <>
-                    <Card className="records-section">
-                      <CardHeader title="Personal Information" />
-                      <InfoList
-                        items={[
-                          { label: 'Name', value: name },
-                          { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
-                          { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
-                          { label: 'Website', value: influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl} /> },
-                          { label: 'Notes', value: multilineText(influencer.notes) },
-                        ]}
-                      />
-                    </Card>
-                    <Card className="records-section">
-                      <CardHeader title="Social Media" />
-                      <InfoList
-                        items={[
-                          {
-                            label: 'Instagram',
-                            value: influencer.instagramHandle && (
-                              <ExternalLink href={instagramProfile(influencer.instagramHandle)}>
-                                {atHandle(influencer.instagramHandle)}
-                              </ExternalLink>
-                            ),
-                          },
-                          {
-                            label: 'TikTok',
-                            value: influencer.tiktokHandle && (
-                              <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink>
-                            ),
-                          },
-                          {
-                            label: 'Facebook',
-                            value: influencer.facebookHandle && (
-                              <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink>
-                            ),
-                          },
-                        ]}
-                      />
-                    </Card>
-                  </>
-                ),
-              },
-              ...trailingTabs('influencer', influencer.id, attachments),
-            ]}
-          />
-        </div>
-        <aside className="sidebar" aria-label="Summary">
-          <SideCard title="Quick Info">
-            <InfoList
-              items={[
-                { label: 'Type', value: labelOf(INFLUENCER_TYPE_LABELS, influencer.influencerType) },
-                { label: 'Created', value: <DateTimeText value={influencer.createdAt} /> },
-                { label: 'Last updated', value: <DateTimeText value={influencer.updatedAt} /> },
-              ]}
-            />
-          </SideCard>
-        </aside>
-      </div>
+      <DetailLayout
+        ownerType="influencer"
+        ownerId={influencer.id}
+        attachments={attachments}
+        details={
+          <>
+            <Card className="records-section">
+              <CardHeader title="Personal Information" />
+              <InfoList
+                items={[
+                  { label: 'Name', value: name },
+                  { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
+                  { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
+                  { label: 'Website', value: influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl} /> },
+                  { label: 'Notes', value: multilineText(influencer.notes) },
+                ]}
+              />
+            </Card>
+            <Card className="records-section">
+              <CardHeader title="Social Media" />
+              <InfoList
+                items={[
+                  {
+                    label: 'Instagram',
+                    value: influencer.instagramHandle && (
+                      <ExternalLink href={instagramProfile(influencer.instagramHandle)}>
+                        {atHandle(influencer.instagramHandle)}
+                      </ExternalLink>
+                    ),
+                  },
+                  {
+                    label: 'TikTok',
+                    value: influencer.tiktokHandle && (
+                      <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink>
+                    ),
+                  },
+                  {
+                    label: 'Facebook',
+                    value: influencer.facebookHandle && (
+                      <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink>
+                    ),
+                  },
+                ]}
+              />
+            </Card>
+          </>
+        }
+        sidebar={
+          <>
+            <SideCard title="Quick Info">
+              <InfoList
+                items={[
+                  { label: 'Type', value: labelOf(INFLUENCER_TYPE_LABELS, influencer.influencerType) },
+                  { label: 'Created', value: <DateTimeText value={influencer.createdAt} /> },
+                  { label: 'Last updated', value: <DateTimeText value={influencer.updatedAt} /> },
+                ]}
+              />
+            </SideCard>
+          </>
+        }
+      />
     </div>
   );
 }

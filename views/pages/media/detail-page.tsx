@@ -1,4 +1,4 @@
-import { trailingTabs, DetailTabs } from '@views/components/records/detail-tabs.js';
+import { DetailLayout } from '@views/components/records/detail-tabs.js';
 import { useLoaderData } from 'react-router';
 import type { Media } from '@shared/schemas/records.js';
 import { ContactsCard } from '@views/components/attachments/index.js';
@@ -41,50 +41,44 @@ export function Component() {
           />
         }
       />
-      <div className="detail-layout">
-        <div className="records-main">
-          <DetailTabs
-            tabs={[
-              {
-                value: 'details',
-                label: 'Details',
-                content: (
-                  <>
-                    <Card className="records-section">
-                      <CardHeader title="Media Information" />
-                      <InfoList
-                        items={[
-                          { label: 'Name', value: name },
-                          { label: 'Industry', value: media.industry },
-                          { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
-                          { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
-                          { label: 'Notes', value: multilineText(media.notes) },
-                        ]}
-                      />
-                    </Card>
-                    <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
-                  </>
-                ),
-              },
-              ...trailingTabs('media', media.id, attachments),
-            ]}
-          />
-        </div>
-        <aside className="sidebar" aria-label="Summary">
-          <SideCard title="Quick Info">
-            <InfoList
-              items={[
-                { label: 'Industry', value: media.industry || 'Media Outlet' },
-                { label: 'Created', value: <DateTimeText value={media.createdAt} /> },
-                { label: 'Last updated', value: <DateTimeText value={media.updatedAt} /> },
-              ]}
-            />
-            <div className="records-button-stack">
-              <ExternalButton href={media.websiteUrl}>Visit Site</ExternalButton>
-            </div>
-          </SideCard>
-        </aside>
-      </div>
+      <DetailLayout
+        ownerType="media"
+        ownerId={media.id}
+        attachments={attachments}
+        details={
+          <>
+            <Card className="records-section">
+              <CardHeader title="Media Information" />
+              <InfoList
+                items={[
+                  { label: 'Name', value: name },
+                  { label: 'Industry', value: media.industry },
+                  { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
+                  { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
+                  { label: 'Notes', value: multilineText(media.notes) },
+                ]}
+              />
+            </Card>
+            <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
+          </>
+        }
+        sidebar={
+          <>
+            <SideCard title="Quick Info">
+              <InfoList
+                items={[
+                  { label: 'Industry', value: media.industry || 'Media Outlet' },
+                  { label: 'Created', value: <DateTimeText value={media.createdAt} /> },
+                  { label: 'Last updated', value: <DateTimeText value={media.updatedAt} /> },
+                ]}
+              />
+              <div className="records-button-stack">
+                <ExternalButton href={media.websiteUrl}>Visit Site</ExternalButton>
+              </div>
+            </SideCard>
+          </>
+        }
+      />
     </div>
   );
 }
