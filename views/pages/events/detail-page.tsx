@@ -114,7 +114,8 @@ export function Component() {
       />
       <SyncedDetail
         ownerType="event"
-        ownerId={event.id}
+        record={event}
+        wordpressId={event.wordpressEventId}
         attachments={attachments}
         details={
           <>
@@ -146,12 +147,8 @@ export function Component() {
             <Distances distances={event.distances} />
           </>
         }
-        lastNewsletterInclusion={event.lastNewsletterInclusion}
-        newsletterInclusionNotes={event.newsletterInclusionNotes}
         status={event.featuredRace ? 'Featured' : 'Regular'}
         infoTitle="Event Info"
-        wordpressId={event.wordpressEventId}
-        wordpressLastSync={event.wordpressLastSync}
         infoButtons={
           <>
             <ExternalButton href={wordpressUrl}>View Event Page</ExternalButton>
@@ -159,8 +156,6 @@ export function Component() {
             <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, event.wordpressEventId)}>Edit in WordPress</ExternalButton>
           </>
         }
-        createdAt={event.createdAt}
-        updatedAt={event.updatedAt}
       />
     </div>
   );

@@ -54,7 +54,8 @@ export function Component() {
       />
       <SyncedDetail
         ownerType="professional"
-        ownerId={professional.id}
+        record={professional}
+        wordpressId={professional.wordpressProfessionalId}
         attachments={attachments}
         details={
           <Card className="records-section">
@@ -85,12 +86,8 @@ export function Component() {
             />
           </Card>
         }
-        lastNewsletterInclusion={professional.lastNewsletterInclusion}
-        newsletterInclusionNotes={professional.newsletterInclusionNotes}
         status={badges}
         infoTitle="Professional Info"
-        wordpressId={professional.wordpressProfessionalId}
-        wordpressLastSync={professional.wordpressLastSync}
         infoButtons={
           <>
             <ExternalButton href={professional.websiteUrl}>Visit Website</ExternalButton>
@@ -101,8 +98,6 @@ export function Component() {
             </ExternalButton>
           </>
         }
-        createdAt={professional.createdAt}
-        updatedAt={professional.updatedAt}
       />
     </div>
   );

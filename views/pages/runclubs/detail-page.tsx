@@ -73,7 +73,8 @@ export function Component() {
       />
       <SyncedDetail
         ownerType="runclub"
-        ownerId={club.id}
+        record={club}
+        wordpressId={club.wordpressClubId}
         attachments={attachments}
         details={
           <>
@@ -105,12 +106,8 @@ export function Component() {
             <Schedules schedules={club.schedules} />
           </>
         }
-        lastNewsletterInclusion={club.lastNewsletterInclusion}
-        newsletterInclusionNotes={club.newsletterInclusionNotes}
         status={club.isPayingMember ? 'Paying member' : 'Not a paying member'}
         infoTitle="Run Club Info"
-        wordpressId={club.wordpressClubId}
-        wordpressLastSync={club.wordpressLastSync}
         infoButtons={
           <>
             <ExternalButton href={club.websiteUrl}>Visit Website</ExternalButton>
@@ -119,8 +116,6 @@ export function Component() {
             <ExternalButton href={wordpressAdminEditUrl(env.wordpressAdminUrl, club.wordpressClubId)}>Edit in WordPress</ExternalButton>
           </>
         }
-        createdAt={club.createdAt}
-        updatedAt={club.updatedAt}
       />
     </div>
   );
