@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The small bits both fakes share: a listening server on 127.0.0.1, JSON answers and request bodies. */
-export async function listen(
+/** A listening server on 127.0.0.1 for a fake. */
+async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
   port = 0,
 ): Promise<{ server: Server; url: string }> {
@@ -50,9 +50,9 @@ export function basicCredentials(req: IncomingMessage): { user: string; password
   return index === -1 ? null : { user: decoded.slice(0, index), password: decoded.slice(index + 1) };
 }
 
-export const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function close(server: Server): Promise<void> {
+async function close(server: Server): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
@@ -63,4 +63,52 @@ export interface QueuedFailure {
   times: number;
   headers?: Record<string, string>;
   body?: unknown;
+}
+
+/**
+ * What both fakes do around their own routes: listen on 127.0.0.1, remember every request, answer queued failures
+ * first, and hold or slow their answers while a test looks.
+ */
+export abstract class FakeHttpService {
+  url = '';
+  server?: Server;
+  /** Every request, as each fake words it, in order. */
+  requests: string[] = [];
+  failures: QueuedFailure[] = [];
+  /** Added to every answer (to slow the service down for people trying the app against `npm run fakes`). */
+  delayMs = 0;
+  /** While set, answers wait for it: a test keeps work running until it has looked (see `holdAnswers`). */
+  private held?: Promise<void>;
+
+  protected abstract handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+
+  async start(port = 0): Promise<this> {
+    const { server, url } = await listen((req, res) => this.handle(req, res), port);
+    this.server = server;
+    this.url = url;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    if (this.server) await close(this.server);
+  }
+
+  /**
+   * Requests still arrive (and are counted in `requests`) but get no answer until the returned function is called;
+   * every request held so far, and any arriving after, is then answered.
+   */
+  holdAnswers(): () => void {
+    let release!: () => void;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
+  /** Awaited by a request before its answer: the hold, then the delay. */
+  protected async answerTurn(): Promise<void> {
+    if (this.held) await this.held;
+    if (this.delayMs) await wait(this.delayMs);
+  }
 }

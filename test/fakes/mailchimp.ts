@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { basicCredentials, close, listen, readBody, sendJson, wait, type QueuedFailure } from './http-server.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basicCredentials, FakeHttpService, readBody, sendJson } from './http-server.js';
 
 /**
  * A fake Mailchimp Marketing API v3 (base path /3.0): Basic auth with the API key as password, /ping, the
@@ -27,9 +27,7 @@ const md5 = (email: string) => createHash('md5').update(email.trim().toLowerCase
 const PROBLEM_TYPE = 'https://mailchimp.com/developer/marketing/docs/errors/';
 const CONCURRENCY_LIMIT = 10;
 
-export class FakeMailchimp {
-  url = '';
-  server?: Server;
+export class FakeMailchimp extends FakeHttpService {
   apiKey: string;
   audiences = new Map<string, FakeAudience>();
   account = {
@@ -39,45 +37,17 @@ export class FakeMailchimp {
     first_name: 'Pat',
     last_name: 'Owner',
   };
-  requests: string[] = [];
-  failures: QueuedFailure[] = [];
-  delayMs = 0;
-  /** While set, answers wait for it (see `holdAnswers`). */
-  private held?: Promise<void>;
   inFlight = 0;
   peakInFlight = 0;
   private sequence = 0;
 
   constructor(options: { apiKey?: string } = {}) {
+    super();
     this.apiKey = options.apiKey ?? 'fakekey0123456789abcdef0123456789-us10';
   }
 
   get baseUrl(): string {
     return `${this.url}/3.0`;
-  }
-
-  async start(port = 0): Promise<this> {
-    const { server, url } = await listen((req, res) => this.handle(req, res), port);
-    this.server = server;
-    this.url = url;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    if (this.server) await close(this.server);
-  }
-
-  /**
-   * Requests still arrive (and count in `inFlight` and `requests`) but get no answer until the returned function is
-   * called; every request held so far, and any arriving after, is then answered.
-   */
-  holdAnswers(): () => void {
-    let release!: () => void;
-    this.held = new Promise<void>((resolve) => (release = resolve));
-    return () => {
-      this.held = undefined;
-      release();
-    };
   }
 
   addAudience(name: string, id = `aud${++this.sequence}${name.length}`): FakeAudience {
@@ -109,14 +79,13 @@ export class FakeMailchimp {
     );
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
     try {
       const url = new URL(req.url ?? '/', this.url);
       this.requests.push(`${req.method} ${url.pathname}${url.search}`);
-      if (this.held) await this.held;
-      if (this.delayMs) await wait(this.delayMs);
+      await this.answerTurn();
       if (this.inFlight > CONCURRENCY_LIMIT)
         return this.problem(res, 429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
       const failure = this.failures[0];

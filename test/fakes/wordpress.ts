@@ -1,5 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { basicCredentials, close, listen, sendJson, wait, type QueuedFailure } from './http-server.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basicCredentials, FakeHttpService, sendJson } from './http-server.js';
 
 /**
  * A fake WordPress site speaking the REST API's wire format as observed on a real WordPress 6.1 (see
@@ -32,54 +32,22 @@ export interface FakeWordPressOptions {
 const wpError = (res: ServerResponse, status: number, code: string, message: string) =>
   sendJson(res, status, { code, message, data: { status } });
 
-export class FakeWordPress {
-  url = '';
-  server?: Server;
+export class FakeWordPress extends FakeHttpService {
   name: string;
   description: string;
   user: string;
   appPassword: string;
   posts: Record<string, FakePost[]>;
-  /** Every request's path and query, in order. */
-  requests: string[] = [];
-  failures: QueuedFailure[] = [];
-  /** Added to every answer (to slow the site down for people trying the app against `npm run fakes`). */
-  delayMs = 0;
-  /** While set, answers wait for it: a test keeps a sync running until it has looked (see `holdAnswers`). */
-  private held?: Promise<void>;
   /** When set, every request is redirected to this URL's origin. */
   redirectTo?: string;
 
   constructor(options: FakeWordPressOptions = {}) {
+    super();
     this.name = options.name ?? 'Pacer &amp; Friends';
     this.description = options.description ?? 'Runners&#8217; news &#8211; races, clubs &#038; pros';
     this.user = options.user ?? 'editor';
     this.appPassword = options.appPassword ?? 'abcd efgh ijkl mnop qrst uvwx';
     this.posts = { events: [], professionals: [], 'run-clubs': [], ...options.posts };
-  }
-
-  async start(port = 0): Promise<this> {
-    const { server, url } = await listen((req, res) => this.handle(req, res), port);
-    this.server = server;
-    this.url = url;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    if (this.server) await close(this.server);
-  }
-
-  /**
-   * Requests still arrive (and are counted in `requests`) but get no answer until the returned function is called;
-   * every request held so far, and any arriving after, is then answered.
-   */
-  holdAnswers(): () => void {
-    let release!: () => void;
-    this.held = new Promise<void>((resolve) => (release = resolve));
-    return () => {
-      this.held = undefined;
-      release();
-    };
   }
 
   failNext(status: number, times = 1, headers?: Record<string, string>): void {
@@ -100,11 +68,10 @@ export class FakeWordPress {
     );
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     this.requests.push(url.pathname + url.search);
-    if (this.held) await this.held;
-    if (this.delayMs) await wait(this.delayMs);
+    await this.answerTurn();
     if (this.redirectTo) {
       res.writeHead(302, { Location: new URL(url.pathname + url.search, this.redirectTo).toString() });
       res.end();
