@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeTimestamp } from '@db/codecs.js';
 import { describeEntry, type HistoryEntry } from '@shared/history.js';
 import { samples } from './attachments-fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -119,6 +120,28 @@ describe('history of every change', () => {
     const [entry] = await historyOf(`/api/brands/${one.id}`);
     expect(entry).toMatchObject({ action: 'create', changes: { brandName: { from: null, to: 'Imported One' }, contactsAdded: 2 } });
     expect(describeEntry(entry!, 'brand')).toEqual(['Import created this brand']);
+  });
+
+  it('records an events import as one entry per event: its website from and to, and the contacts it was given', async () => {
+    const now = encodeTimestamp(t.clock.now());
+    const [id] = await t.database
+      .db('events')
+      .insert({ eventName: 'Harbour 10k', wordpressEventId: 4401, websiteUrl: 'https://old.example.org', createdAt: now, updatedAt: now });
+    const res = await anna.post('/api/events/bulk-import').send({
+      data: [
+        { event_id: '4401', website: 'https://new.example.org', Email: 'one@harbour.example' },
+        { event_id: '4401', website: '', Email: 'two@harbour.example' },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ updated: 1, created: 2 });
+    const entries = await historyOf(`/api/events/${Number(id)}`);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: 'update',
+      actor: { kind: 'import' },
+      changes: { websiteUrl: { from: 'https://old.example.org', to: 'https://new.example.org' }, contactsAdded: 2 },
+    });
   });
 
   it('records user changes made by an admin, and pages history newest first', async () => {

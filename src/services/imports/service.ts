@@ -276,13 +276,9 @@ export async function importEvents(
           await setRecordColumnEach(trx, 'event', 'websiteUrl', websites, { updatedAt: now });
           await insertContactRows(trx, contacts);
           const changes = new Map<number, Record<string, unknown>>();
-          const entry = (id: number) => changes.get(id) ?? changes.set(id, {}).get(id)!;
           const storedWebsite = new Map(events.map((event) => [event.id, event.websiteUrl]));
-          for (const [id, to] of websites) entry(id).websiteUrl = { from: storedWebsite.get(id) ?? null, to };
-          for (const contact of contacts) {
-            const changed = entry(Number(contact.entityId));
-            changed.contactsAdded = Number(changed.contactsAdded ?? 0) + 1;
-          }
+          for (const [id, to] of websites) changes.set(id, { websiteUrl: { from: storedWebsite.get(id) ?? null, to } });
+          countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'event', changes);
         }
         return { applied, skipped, failures, websites, contacts };
@@ -310,6 +306,15 @@ export async function importEvents(
 /** An import is named in the history as `import` with a run id of its own, started by whoever ran it. */
 function importHistoryActor(ctx: AppContext, actor: Actor): Promise<HistoryActor> {
   return historyActorOf(ctx.db, actor, { kind: 'import', runId: randomUUID() });
+}
+
+/** Adds to each owner's history entry of the batch how many contacts it was given. */
+function countContactsAdded(changes: Map<number, Record<string, unknown>>, contacts: readonly ContactInsert[]): void {
+  for (const contact of contacts) {
+    const id = Number(contact.entityId);
+    const changed = changes.get(id) ?? changes.set(id, {}).get(id)!;
+    changed.contactsAdded = Number(changed.contactsAdded ?? 0) + 1;
+  }
 }
 
 /** One history entry per record the batch changed (never one per field of untouched rows), in the batch's transaction. */
@@ -425,11 +430,7 @@ export async function importBrands(
           await insertContactRows(trx, contacts);
           const changes = new Map<number, Record<string, unknown>>();
           for (const [key, id] of createdIds) changes.set(id, { brandName: { from: null, to: newBrands.get(key) } });
-          for (const contact of contacts) {
-            const id = Number(contact.entityId);
-            const changed = changes.get(id) ?? changes.set(id, {}).get(id)!;
-            changed.contactsAdded = Number(changed.contactsAdded ?? 0) + 1;
-          }
+          countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'brand', changes, new Set(createdIds.values()));
         }
         return { createdIds, foundIds, contacts, skipped };
