@@ -104,25 +104,14 @@ describe('the production build', () => {
     }
   });
 
-  it('starts from cold to a healthy /healthz within 500 ms once migrations are applied', async () => {
+  it('starts from cold to a healthy /healthz within 5× a bare server on the same stack, migrations applied', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pacer-cold-start-'));
+    const databaseFile = path.join(dataDir, 'pacer.sqlite');
     try {
-      const start = async () => {
+      const start = async (script: string, env: Record<string, string>) => {
         const port = await freePort();
         const started = performance.now();
-        const server = spawn(process.execPath, [path.join(distDir, 'server.js')], {
-          env: {
-            ...process.env,
-            NODE_ENV: 'production',
-            DATABASE_URL: `sqlite:${path.join(dataDir, 'pacer.sqlite')}`,
-            SESSION_SECRET: 'cold-start-secret-cold-start-secret-0123',
-            COOKIE_SECURE: 'false',
-            LOG_LEVEL: 'warn',
-            PORT: String(port),
-            HOST: '127.0.0.1',
-          },
-          stdio: 'ignore',
-        });
+        const server = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
         const exited = new Promise((resolve) => server.once('exit', resolve));
         try {
           await waitUntil(
@@ -131,7 +120,7 @@ describe('the production build', () => {
                 (res) => res.ok,
                 () => false,
               ),
-            'the built server to answer /healthz',
+            'the server to answer /healthz',
             30_000,
           );
           return { wallMs: performance.now() - started, cpuMs: cpuMsOf(server.pid!) };
@@ -140,18 +129,38 @@ describe('the production build', () => {
           await exited;
         }
       };
-      await start(); // creates the database and applies the migrations
-      // The machine is shared, so wall time is mostly the neighbours' (it reads 350 ms here when quiet and three
-      // times that under load): the CPU time the server itself spent until healthy is its own figure, and the best
-      // of a few starts leaves out the one that waited for the disk.
-      const starts: Array<{ wallMs: number; cpuMs: number }> = [];
-      for (let i = 0; i < 5; i++) starts.push(await start());
-      const described = starts.map((one) => `${one.wallMs.toFixed(0)} ms (CPU ${one.cpuMs} ms)`).join(', ');
-      expect(Math.min(...starts.map((one) => one.cpuMs)), `cold starts: ${described}`).toBeLessThanOrEqual(500);
+      const pacer = () =>
+        start(path.join(distDir, 'server.js'), {
+          NODE_ENV: 'production',
+          DATABASE_URL: `sqlite:${databaseFile}`,
+          SESSION_SECRET: 'cold-start-secret-cold-start-secret-0123',
+          COOKIE_SECURE: 'false',
+          LOG_LEVEL: 'warn',
+          HOST: '127.0.0.1',
+        });
+      const limit = () => start(path.resolve('test/fixtures/cold-start-limit.mjs'), { LIMIT_DATABASE_FILE: databaseFile });
+      await pacer(); // creates the database and applies the migrations
+      // The machine is shared and its speed moves 2× from day to day (ADR 0060), so the figure is the CPU time each
+      // server spent until healthy, against a bare server on the same stack started alternately in the same run:
+      // the best of five of each leaves out the starts that waited for the disk or a neighbour. On a quiet day Pacer
+      // spends about 4× the bare server's CPU (500–550 ms against 120–140 ms on 26 November; 350 ms when the
+      // machine was faster).
+      const pacerStarts: Array<{ wallMs: number; cpuMs: number }> = [];
+      const limitStarts: Array<{ wallMs: number; cpuMs: number }> = [];
+      for (let i = 0; i < 5; i++) {
+        pacerStarts.push(await pacer());
+        limitStarts.push(await limit());
+      }
+      const described = (starts: typeof pacerStarts) => starts.map((one) => `${one.wallMs.toFixed(0)} ms (CPU ${one.cpuMs} ms)`).join(', ');
+      const best = (starts: typeof pacerStarts) => Math.min(...starts.map((one) => one.cpuMs));
+      expect(
+        best(pacerStarts) / best(limitStarts),
+        `cold starts: Pacer ${described(pacerStarts)}; bare server ${described(limitStarts)}`,
+      ).toBeLessThanOrEqual(5);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 
   it('is not rebuilt by `npm start` while current, and is once a source file changes', async () => {
     const server = path.join(distDir, 'server.js');
