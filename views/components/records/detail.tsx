@@ -131,6 +131,30 @@ export function SideCard({ title, children }: { title: string; children: ReactNo
   );
 }
 
+/** A detail page's titled section of fields (Brand Information, Social Media…). */
+export function InfoCard({ title, items }: { title: string; items: readonly InfoItem[] }) {
+  return (
+    <Card className="records-section">
+      <CardHeader title={title} />
+      <InfoList items={items} />
+    </Card>
+  );
+}
+
+/** The sidebar's Quick Info card: a few facts, and the Visit Site button when the type has a website to visit. */
+export function QuickInfo({ items, website }: { items: readonly InfoItem[]; website?: string | null }) {
+  return (
+    <SideCard title="Quick Info">
+      <InfoList items={items} />
+      {website !== undefined && (
+        <div className="records-button-stack">
+          <ExternalButton href={website}>Visit Site</ExternalButton>
+        </div>
+      )}
+    </SideCard>
+  );
+}
+
 /** Comma separated list values, or nothing. */
 export const listText = (values: readonly string[] | null | undefined) => (values && values.length ? values.join(', ') : null);
 

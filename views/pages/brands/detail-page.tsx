@@ -6,17 +6,15 @@ import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
 import {
   DateText,
-  ExternalButton,
   ExternalLink,
-  InfoList,
+  InfoCard,
   multilineText,
   NotFoundView,
   PageHeader,
+  QuickInfo,
   RecentActivity,
-  SideCard,
 } from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
-import { Card, CardHeader } from '@views/components/ui/primitives.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
 import { brandsConfig } from './config.js';
@@ -50,42 +48,36 @@ export function Component() {
         attachments={attachments}
         details={
           <>
-            <Card className="records-section">
-              <CardHeader title="Brand Information" />
-              <InfoList
-                items={[
-                  { label: 'Name', value: brand.brandName },
-                  { label: 'Industry category', value: brand.industryCategory },
-                  { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
-                  { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
-                  { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
-                  { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
-                  { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
-                  { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
-                  {
-                    label: 'Last campaign ended',
-                    value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
-                  },
-                  { label: 'Notes', value: multilineText(brand.notes) },
-                ]}
-              />
-            </Card>
+            <InfoCard
+              title="Brand Information"
+              items={[
+                { label: 'Name', value: brand.brandName },
+                { label: 'Industry category', value: brand.industryCategory },
+                { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
+                { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
+                { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
+                { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
+                { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
+                { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
+                {
+                  label: 'Last campaign ended',
+                  value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
+                },
+                { label: 'Notes', value: multilineText(brand.notes) },
+              ]}
+            />
             <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
           </>
         }
         sidebar={
           <>
-            <SideCard title="Quick Info">
-              <InfoList
-                items={[
-                  { label: 'Industry', value: brand.industryCategory },
-                  ...(brand.locationState ? [{ label: 'State', value: brand.locationState }] : []),
-                ]}
-              />
-              <div className="records-button-stack">
-                <ExternalButton href={brand.websiteUrl}>Visit Site</ExternalButton>
-              </div>
-            </SideCard>
+            <QuickInfo
+              items={[
+                { label: 'Industry', value: brand.industryCategory },
+                ...(brand.locationState ? [{ label: 'State', value: brand.locationState }] : []),
+              ]}
+              website={brand.websiteUrl}
+            />
             <RecentActivity createdAt={brand.createdAt} updatedAt={brand.updatedAt} />
           </>
         }

@@ -7,15 +7,14 @@ import { RecordDetailActions } from '@views/components/records/delete-dialog.js'
 import {
   DateTimeText,
   ExternalLink,
-  InfoList,
+  InfoCard,
   multilineText,
   NotFoundView,
   PageHeader,
-  SideCard,
+  QuickInfo,
 } from '@views/components/records/detail.js';
 import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '@views/components/records/links.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
-import { Card, CardHeader } from '@views/components/ui/primitives.js';
 import { fullName, influencersConfig } from './config.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
 
@@ -51,59 +50,49 @@ export function Component() {
         attachments={attachments}
         details={
           <>
-            <Card className="records-section">
-              <CardHeader title="Personal Information" />
-              <InfoList
-                items={[
-                  { label: 'Name', value: name },
-                  { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
-                  { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
-                  { label: 'Website', value: influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl} /> },
-                  { label: 'Notes', value: multilineText(influencer.notes) },
-                ]}
-              />
-            </Card>
-            <Card className="records-section">
-              <CardHeader title="Social Media" />
-              <InfoList
-                items={[
-                  {
-                    label: 'Instagram',
-                    value: influencer.instagramHandle && (
-                      <ExternalLink href={instagramProfile(influencer.instagramHandle)}>
-                        {atHandle(influencer.instagramHandle)}
-                      </ExternalLink>
-                    ),
-                  },
-                  {
-                    label: 'TikTok',
-                    value: influencer.tiktokHandle && (
-                      <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink>
-                    ),
-                  },
-                  {
-                    label: 'Facebook',
-                    value: influencer.facebookHandle && (
-                      <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink>
-                    ),
-                  },
-                ]}
-              />
-            </Card>
+            <InfoCard
+              title="Personal Information"
+              items={[
+                { label: 'Name', value: name },
+                { label: 'Email', value: email ? <a href={email}>{influencer.email}</a> : null },
+                { label: 'Phone', value: phone ? <a href={phone}>{influencer.phone}</a> : null },
+                { label: 'Website', value: influencer.websiteUrl && <ExternalLink href={influencer.websiteUrl} /> },
+                { label: 'Notes', value: multilineText(influencer.notes) },
+              ]}
+            />
+            <InfoCard
+              title="Social Media"
+              items={[
+                {
+                  label: 'Instagram',
+                  value: influencer.instagramHandle && (
+                    <ExternalLink href={instagramProfile(influencer.instagramHandle)}>{atHandle(influencer.instagramHandle)}</ExternalLink>
+                  ),
+                },
+                {
+                  label: 'TikTok',
+                  value: influencer.tiktokHandle && (
+                    <ExternalLink href={tiktokProfile(influencer.tiktokHandle)}>{atHandle(influencer.tiktokHandle)}</ExternalLink>
+                  ),
+                },
+                {
+                  label: 'Facebook',
+                  value: influencer.facebookHandle && (
+                    <ExternalLink href={facebookProfile(influencer.facebookHandle)}>{influencer.facebookHandle}</ExternalLink>
+                  ),
+                },
+              ]}
+            />
           </>
         }
         sidebar={
-          <>
-            <SideCard title="Quick Info">
-              <InfoList
-                items={[
-                  { label: 'Type', value: labelOf(INFLUENCER_TYPE_LABELS, influencer.influencerType) },
-                  { label: 'Created', value: <DateTimeText value={influencer.createdAt} /> },
-                  { label: 'Last updated', value: <DateTimeText value={influencer.updatedAt} /> },
-                ]}
-              />
-            </SideCard>
-          </>
+          <QuickInfo
+            items={[
+              { label: 'Type', value: labelOf(INFLUENCER_TYPE_LABELS, influencer.influencerType) },
+              { label: 'Created', value: <DateTimeText value={influencer.createdAt} /> },
+              { label: 'Last updated', value: <DateTimeText value={influencer.updatedAt} /> },
+            ]}
+          />
         }
       />
     </div>

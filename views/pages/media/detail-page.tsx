@@ -5,16 +5,14 @@ import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
 import {
   DateTimeText,
-  ExternalButton,
   ExternalLink,
-  InfoList,
+  InfoCard,
   multilineText,
   NotFoundView,
   PageHeader,
-  SideCard,
+  QuickInfo,
 } from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
-import { Card, CardHeader } from '@views/components/ui/primitives.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
 import { mediaConfig } from './config.js';
 
@@ -47,36 +45,28 @@ export function Component() {
         attachments={attachments}
         details={
           <>
-            <Card className="records-section">
-              <CardHeader title="Media Information" />
-              <InfoList
-                items={[
-                  { label: 'Name', value: name },
-                  { label: 'Industry', value: media.industry },
-                  { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
-                  { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
-                  { label: 'Notes', value: multilineText(media.notes) },
-                ]}
-              />
-            </Card>
+            <InfoCard
+              title="Media Information"
+              items={[
+                { label: 'Name', value: name },
+                { label: 'Industry', value: media.industry },
+                { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
+                { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
+                { label: 'Notes', value: multilineText(media.notes) },
+              ]}
+            />
             <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
           </>
         }
         sidebar={
-          <>
-            <SideCard title="Quick Info">
-              <InfoList
-                items={[
-                  { label: 'Industry', value: media.industry || 'Media Outlet' },
-                  { label: 'Created', value: <DateTimeText value={media.createdAt} /> },
-                  { label: 'Last updated', value: <DateTimeText value={media.updatedAt} /> },
-                ]}
-              />
-              <div className="records-button-stack">
-                <ExternalButton href={media.websiteUrl}>Visit Site</ExternalButton>
-              </div>
-            </SideCard>
-          </>
+          <QuickInfo
+            items={[
+              { label: 'Industry', value: media.industry || 'Media Outlet' },
+              { label: 'Created', value: <DateTimeText value={media.createdAt} /> },
+              { label: 'Last updated', value: <DateTimeText value={media.updatedAt} /> },
+            ]}
+            website={media.websiteUrl}
+          />
         }
       />
     </div>
