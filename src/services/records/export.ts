@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { Knex } from 'knex';
 import { dialectOfDb } from '@db/knex.js';
 import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
@@ -21,10 +20,11 @@ import { listFilterOf, sortPlanOf } from './service.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { directorySelection, presentDirectoryRows } from '../contacts/directory.js';
 import { parseInput } from '../validate.js';
+import { csvRecord } from './csv-writer.js';
 
 /**
  * CSV export of a list: exactly the rows the list shows (search, filter, sort), every page, streamed from a
- * database cursor through csv-stringify to the caller, never gathered into an array. Columns the CSV import knows
+ * database cursor to the caller as CSV text, never gathered into an array. Columns the CSV import knows
  * are named as the import names them (src/shared/imports/rules.ts), so an exported brands file imports again as
  * it is; events and brands carry their primary contact (else their first) in the import's contact columns.
  */
@@ -290,22 +290,19 @@ export interface CsvExport extends Readable {
 }
 
 /**
- * Writes batches of rows as CSV (UTF-8 with a BOM, a header row, RFC 4180 quoting by csv-stringify) as the reader
+ * Writes batches of rows as CSV (UTF-8 with a BOM, a header row, RFC 4180 quoting: ./csv-writer.ts) as the reader
  * asks for them: the next batch is read from the database only once the reader has taken what came before.
  */
 function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow[]>): CsvExport {
   let written = 0;
-  const options = { record_delimiter: '\r\n' } as const;
   async function* text() {
     // The BOM makes Excel read the file as UTF-8 rather than in the system's code page.
-    yield stringify([columns.map((c) => c.header)], { ...options, bom: true });
+    yield '\uFEFF' + csvRecord(columns.map((c) => c.header));
     for await (const batch of source) {
       for (let start = 0; start < batch.length; start += CSV_ROWS) {
         const part = batch.slice(start, start + CSV_ROWS);
-        const piece = stringify(
-          part.map((row) => columns.map((c) => csvCell(c.cell(row)))),
-          options,
-        );
+        // One flat string a piece: appending a hundred records would leave a rope of them for the socket to flatten.
+        const piece = part.map((row) => csvRecord(columns.map((c) => csvCell(c.cell(row))))).join('');
         written += part.length;
         yield piece;
       }
