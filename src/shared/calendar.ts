@@ -2,7 +2,7 @@
  * Calendar arithmetic on date-only values ('YYYY-MM-DD') and months ('YYYY-MM'), done in UTC so no time zone
  * can move a day. Shared by the dashboard service and the season calendar, on the server and in the browser.
  */
-import { dateFormatter } from './format.js';
+import { dateFormatter, keptText } from './format.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -53,10 +53,15 @@ export function monthWeeks(month: string): string[][] {
 
 /** 'March 2027' in the visitor's locale. */
 export function monthTitle(month: string, locale: string): string {
-  return dateFormatter(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc(`${month}-01`));
+  return keptText(`month-title|${locale}|${month}`, () =>
+    dateFormatter(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc(`${month}-01`)),
+  );
 }
 
 /** 'Mar' (or 'Mar 27' with the year) in the visitor's locale. */
 export function shortMonth(month: string, locale: string, withYear = false): string {
-  return dateFormatter(locale, { month: 'short', ...(withYear ? { year: '2-digit' } : {}), timeZone: 'UTC' }).format(utc(`${month}-01`));
+  // The dashboard's spend chart names 24 months a render: kept, they cost a lookup instead of Intl's format.
+  return keptText(`month-short|${locale}|${withYear ? 'year' : ''}|${month}`, () =>
+    dateFormatter(locale, { month: 'short', ...(withYear ? { year: '2-digit' } : {}), timeZone: 'UTC' }).format(utc(`${month}-01`)),
+  );
 }

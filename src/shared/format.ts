@@ -28,6 +28,11 @@ export function dateFormatter(locale: string, options: Intl.DateTimeFormatOption
  */
 const formatted = new BoundedCache<string, string>(5000);
 
+/** Text made by `format` once per key and kept, for values pages repeat on every render (month names, say). */
+export function keptText(key: string, format: () => string): string {
+  return formatted.get(key, format);
+}
+
 /** A date-only value ('YYYY-MM-DD') is a calendar day: formatted in UTC so no zone can move it. */
 export function formatDate(value: string | null | undefined, { locale }: FormatOptions): string {
   if (!value) return '';
