@@ -19,6 +19,14 @@ const MODULE_SWAPPING_FILES = UNIT_DIRS.flatMap((dir) =>
     .filter((file) => file.endsWith('.test.ts') && /\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8'))),
 );
 
+/** What both unit-tier projects run with. */
+const UNIT_SETTINGS = {
+  environment: 'node' as const,
+  setupFiles: ['test/setup/node.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   // The path aliases of tsconfig.json (@shared/…, @services/…) resolve in tests as they do for tsc, esbuild and tsx.
   resolve: { tsconfigPaths: true },
@@ -29,30 +37,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          environment: 'node',
           // test/fuzz: the API fuzz against the real server in a child process (see test/fuzz/harness.ts).
           include: UNIT_DIRS.map((dir) => `${dir}/**/*.test.ts`),
           exclude: [...configDefaults.exclude, ...MODULE_SWAPPING_FILES],
           // The files share a worker's loaded modules instead of importing the app afresh each (that import was
           // ~40 % of the project's time): every file makes its own database, server and clock, so no state crosses.
           isolate: false,
-          setupFiles: ['test/setup/node.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...UNIT_SETTINGS,
         },
       },
-      {
-        extends: true,
-        test: {
-          // Files that replace app modules with vi.mock get modules of their own.
-          name: 'unit-isolated',
-          environment: 'node',
-          include: MODULE_SWAPPING_FILES,
-          setupFiles: ['test/setup/node.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      // Files that replace app modules with vi.mock get modules of their own.
+      ...(MODULE_SWAPPING_FILES.length === 0
+        ? []
+        : [{ extends: true as const, test: { name: 'unit-isolated', include: MODULE_SWAPPING_FILES, ...UNIT_SETTINGS } }]),
       {
         extends: true,
         test: {
