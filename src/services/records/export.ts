@@ -301,7 +301,6 @@ function csvOf(columns: readonly ExportColumn[], source: AsyncIterable<RawRow[]>
     for await (const batch of source) {
       for (let start = 0; start < batch.length; start += CSV_ROWS) {
         const part = batch.slice(start, start + CSV_ROWS);
-        // One flat string a piece: appending a hundred records would leave a rope of them for the socket to flatten.
         const piece = part.map((row) => csvRecord(columns.map((c) => csvCell(c.cell(row))))).join('');
         written += part.length;
         yield piece;
