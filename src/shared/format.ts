@@ -38,7 +38,7 @@ export function formatDate(value: string | null | undefined, { locale }: FormatO
   if (!value) return '';
   const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
   if (!day) return value;
-  return formatted.get(`date|${locale}|${day}`, () => {
+  return keptText(`date|${locale}|${day}`, () => {
     const formatter = cached(
       `date|${locale}`,
       () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }),
@@ -49,7 +49,7 @@ export function formatDate(value: string | null | undefined, { locale }: FormatO
 
 export function formatDateTime(value: string | null | undefined, { locale, timeZone }: FormatOptions): string {
   if (!value) return '';
-  return formatted.get(`datetime|${locale}|${timeZone}|${value}`, () => {
+  return keptText(`datetime|${locale}|${timeZone}|${value}`, () => {
     const date = new Date(value);
     if (Number.isNaN(date.getTime())) return value;
     const formatter = cached(
@@ -61,7 +61,7 @@ export function formatDateTime(value: string | null | undefined, { locale, timeZ
 }
 
 export function formatMoney(value: string | null | undefined, { locale }: Pick<FormatOptions, 'locale'>): string {
-  return formatted.get(`money|${locale}|${value ?? ''}`, () => {
+  return keptText(`money|${locale}|${value ?? ''}`, () => {
     const formatter = cached(`money|${locale}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: 'AUD' }));
     return formatter.format(Number(value ?? 0));
   });
