@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@services/users/service.js';
 import type { JobView } from '@shared/schemas/jobs.js';
+import { samples } from '../api/attachments-fixtures.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
 import { sampleEvents, sampleRunClubs } from '../fakes/sample-data.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
@@ -115,6 +116,24 @@ describe(`two web processes and a worker on one database and Redis (${testDialec
     const refused = await signIn(second, 'throttled@example.org');
     expect(refused.status).toBe(429);
     expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('stores a file uploaded through one process, typed by its bytes, and serves it from the other', async () => {
+    const cookie = cookiesOf((await signIn(first, 'one@example.org')).res);
+    const brand = await call(first, 'POST', '/api/brands', { cookie, body: { brandName: 'Shared Files' } });
+    expect(brand.status).toBe(201);
+    const form = new FormData();
+    form.set('entityType', 'brand');
+    form.set('entityId', String(brand.body.id));
+    // Named and sent as a GIF: the built server reads its type from the bytes (file-type, loaded with the first upload).
+    form.set('files', new Blob([samples.png], { type: 'image/gif' }), 'logo.gif');
+    const upload = await fetch(`${first.url}/api/upload`, { method: 'POST', headers: { Origin: first.url, Cookie: cookie }, body: form });
+    expect(upload.status, await upload.clone().text()).toBe(201);
+    const [stored] = ((await upload.json()) as { files: Array<{ id: number; fileType: string }> }).files;
+    expect(stored!.fileType).toBe('image/png');
+    const served = await fetch(`${second.url}/api/uploads/${stored!.id}`, { headers: { Cookie: cookie } });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(samples.png)).toBe(true);
   });
 
   it('runs an import started through one process in the worker, its progress readable through the other', async () => {
