@@ -3,7 +3,7 @@
 // rebuilds on change and restarts the server. Browser tests build only the bundle, unminified with React's
 // development checks, into a directory of their own: `--browser-only --dev --public=DIR`. `--if-stale` (npm start)
 // builds only when a source file is newer than the build; `--dist=DIR` puts the server and CLI elsewhere.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,7 +46,8 @@ function newestInputMs() {
 
 /** True when every output exists and is newer than every input: the build is current. */
 function buildIsCurrent() {
-  const outputs = [path.join(distDir, 'server.js'), path.join(distDir, 'cli.js'), path.join(outdir, 'manifest.json')];
+  const outputs = ['server.js', 'server-bundle.cjs', 'server-bundle.cjs.code-cache', 'cli.js'].map((file) => path.join(distDir, file));
+  outputs.push(path.join(outdir, 'manifest.json'));
   if (!outputs.every((file) => existsSync(file))) return false;
   return Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInputMs();
 }
@@ -192,7 +193,6 @@ const node = {
 // production build instead (the watcher keeps the development one and its checks).
 const server = {
   ...node,
-  entryPoints: { server: 'src/server/main.ts', cli: 'cli/index.ts' },
   outdir: distDir,
   alias: watch ? {} : { 'react-router': './node_modules/react-router/dist/production/index.mjs' },
 };
@@ -224,23 +224,35 @@ const SERVER_EXTERNAL = [
   'tedious',
   'mssql',
 ];
-const webServer = {
+const bundledServer = {
   ...server,
-  entryPoints: { server: 'src/server/main.ts' },
   packages: undefined,
   external: SERVER_EXTERNAL,
   // Less source for V8 to read and compile at start; names stay, so stack traces still say where.
   minifyWhitespace: !watch,
   minifySyntax: !watch,
-  // Bundled CommonJS packages call require(); an ES module has none until it makes one.
-  banner: {
-    js: "import { createRequire as createRequireOfServer } from 'node:module';\nconst require = createRequireOfServer(import.meta.url);",
-  },
+};
+// CommonJS, so that dist/server.js (src/server/launch.ts) can compile it with V8's code cache (ADR 0087). Its few
+// dynamic imports (clients loaded when first used) become require() calls: a vm script cannot import().
+const webServer = {
+  ...bundledServer,
+  entryPoints: { 'server-bundle': 'src/server/serve.ts' },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  supported: { 'dynamic-import': false },
   define: watch ? {} : { 'process.env.NODE_ENV': '"production"' },
 };
-// The CLI is bundled the same way (`pacer export` and every other command start in ~0.1 s less), keeping
-// process.env.NODE_ENV as the packages read it at run time.
-const cli = { ...webServer, entryPoints: { cli: 'cli/index.ts' }, define: {} };
+const launcher = { ...node, entryPoints: { server: 'src/server/launch.ts' }, outdir: distDir, sourcemap: false };
+// The CLI is bundled the same way (`pacer export` and every other command start in ~0.1 s less), as an ES module
+// (it awaits at its top level), keeping process.env.NODE_ENV as the packages read it at run time.
+const cli = {
+  ...bundledServer,
+  entryPoints: { cli: 'cli/index.ts' },
+  // Bundled CommonJS packages call require(); an ES module has none until it makes one.
+  banner: {
+    js: "import { createRequire as createRequireOfCli } from 'node:module';\nconst require = createRequireOfCli(import.meta.url);",
+  },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
@@ -248,7 +260,8 @@ mkdirSync(outdir, { recursive: true });
 if (browserOnly) {
   await esbuild.build(browser);
 } else if (!watch) {
-  await Promise.all([esbuild.build(browser), esbuild.build(webServer), esbuild.build(cli)]);
+  await Promise.all([esbuild.build(browser), esbuild.build(webServer), esbuild.build(launcher), esbuild.build(cli)]);
+  execFileSync(process.execPath, [path.join(distDir, 'server.js'), '--write-code-cache'], { stdio: 'inherit' });
 } else {
   let child;
   const restart = {
@@ -260,6 +273,7 @@ if (browserOnly) {
         child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { stdio: 'inherit' });
       }),
   };
+  await esbuild.build(launcher);
   const browserCtx = await esbuild.context(browser);
   const serverCtx = await esbuild.context({ ...webServer, plugins: [restart] });
   const cliCtx = await esbuild.context(cli);

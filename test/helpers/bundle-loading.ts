@@ -1,0 +1,16 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+export interface BundleLoad {
+  codeCache: 'used' | 'missing' | 'other-bundle' | 'refused-by-v8';
+  /** The CommonJS files loading the bundle pulled in. */
+  loaded: string[];
+  /** What the bundle's `answer()` returned, if it exports one. */
+  answer?: unknown;
+}
+
+/** Loads a bundle as dist/server.js would, in a fresh process (test/fixtures/load-server-bundle.ts). */
+export async function loadBundleInChild(bundleFile: string): Promise<BundleLoad> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/load-server-bundle.ts', bundleFile]);
+  return JSON.parse(stdout) as BundleLoad;
+}
