@@ -16,7 +16,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 
-# The build: every dependency, then `npm run build` (browser bundle into public/assets, dist/server.js, dist/cli.js).
+# The build: every dependency, then `npm run build` (browser bundle into public/assets, dist/server.js with the
+# server bundle and its V8 code cache, made by this same Node image, dist/cli.js).
 FROM toolchain AS build
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
