@@ -46,7 +46,9 @@ function newestInputMs() {
 
 /** True when every output exists and is newer than every input: the build is current. */
 function buildIsCurrent() {
-  const outputs = ['server.js', 'server-bundle.cjs', 'server-bundle.cjs.code-cache', 'cli.js'].map((file) => path.join(distDir, file));
+  const outputs = ['server', 'cli']
+    .flatMap((name) => [`${name}.js`, `${name}-bundle.cjs`, `${name}-bundle.cjs.code-cache`])
+    .map((file) => path.join(distDir, file));
   outputs.push(path.join(outdir, 'manifest.json'));
   if (!outputs.every((file) => existsSync(file))) return false;
   return Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInputMs();
@@ -224,6 +226,10 @@ const SERVER_EXTERNAL = [
   'tedious',
   'mssql',
 ];
+// The web server and the CLI are CommonJS bundles, so that their launchers (dist/server.js, dist/cli.js) can
+// compile them with V8's code cache (src/context/code-cache.ts, ADR 0087). Their few dynamic imports (clients loaded
+// when first used) become require() calls: a vm script cannot import(). The CLI's package.json lookup uses
+// import.meta.url, which a CommonJS bundle has as its own file's URL.
 const bundledServer = {
   ...server,
   packages: undefined,
@@ -231,28 +237,33 @@ const bundledServer = {
   // Less source for V8 to read and compile at start; names stay, so stack traces still say where.
   minifyWhitespace: !watch,
   minifySyntax: !watch,
-};
-// CommonJS, so that dist/server.js (src/server/launch.ts) can compile it with V8's code cache (ADR 0087). Its few
-// dynamic imports (clients loaded when first used) become require() calls: a vm script cannot import().
-const webServer = {
-  ...bundledServer,
-  entryPoints: { 'server-bundle': 'src/server/serve.ts' },
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
   supported: { 'dynamic-import': false },
-  define: watch ? {} : { 'process.env.NODE_ENV': '"production"' },
+  banner: { js: "var importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-const launcher = { ...node, entryPoints: { server: 'src/server/launch.ts' }, outdir: distDir, sourcemap: false };
-// The CLI is bundled the same way (`pacer export` and every other command start in ~0.1 s less), as an ES module
-// (it awaits at its top level), keeping process.env.NODE_ENV as the packages read it at run time.
-const cli = {
+const webServer = {
   ...bundledServer,
-  entryPoints: { cli: 'cli/index.ts' },
-  // Bundled CommonJS packages call require(); an ES module has none until it makes one.
-  banner: {
-    js: "import { createRequire as createRequireOfCli } from 'node:module';\nconst require = createRequireOfCli(import.meta.url);",
-  },
+  entryPoints: { 'server-bundle': 'src/server/serve.ts' },
+  define: { 'import.meta.url': 'importMetaUrl', ...(watch ? {} : { 'process.env.NODE_ENV': '"production"' }) },
 };
+// `pacer export` and every other command start in ~0.1 s less than from the sources, and less again from the
+// cache; the CLI keeps process.env.NODE_ENV as the packages read it at run time.
+const cli = { ...bundledServer, entryPoints: { 'cli-bundle': 'cli/command-line.ts' }, define: { 'import.meta.url': 'importMetaUrl' } };
+const launchers = {
+  ...node,
+  entryPoints: { server: 'src/server/launch.ts', cli: 'cli/launch.ts' },
+  outdir: distDir,
+  sourcemap: false,
+};
+/**
+ * V8 refuses a code cache made with other V8 flags, and `pacer` starts node with the options on the first line of
+ * bin/pacer.js (`#!/usr/bin/env -S node …`): the CLI's cache is made with them.
+ */
+const PACER_NODE_OPTIONS = readFileSync('bin/pacer.js', 'utf8')
+  .split('\n', 1)[0]
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
@@ -260,8 +271,9 @@ mkdirSync(outdir, { recursive: true });
 if (browserOnly) {
   await esbuild.build(browser);
 } else if (!watch) {
-  await Promise.all([esbuild.build(browser), esbuild.build(webServer), esbuild.build(launcher), esbuild.build(cli)]);
+  await Promise.all([esbuild.build(browser), esbuild.build(webServer), esbuild.build(launchers), esbuild.build(cli)]);
   execFileSync(process.execPath, [path.join(distDir, 'server.js'), '--write-code-cache'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [...PACER_NODE_OPTIONS, path.join(distDir, 'cli.js'), '--write-code-cache'], { stdio: 'inherit' });
 } else {
   let child;
   const restart = {
@@ -273,7 +285,7 @@ if (browserOnly) {
         child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { stdio: 'inherit' });
       }),
   };
-  await esbuild.build(launcher);
+  await esbuild.build(launchers);
   const browserCtx = await esbuild.context(browser);
   const serverCtx = await esbuild.context({ ...webServer, plugins: [restart] });
   const cliCtx = await esbuild.context(cli);

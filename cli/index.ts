@@ -1,10 +1,5 @@
-import pino from 'pino';
-import { exitOnFatalError } from '@context/fatal.js';
-import { createLogger } from '@context/logger.js';
-import { runCli } from './program.js';
-import { processIO } from './runtime.js';
+// The CLI run from source (`node --import tsx cli/index.ts …`). The build bundles command-line.ts on its own and
+// dist/cli.js (launch.ts) starts it from there.
+import { runCommandLine } from './command-line.js';
 
-// Failures of a command are mapped to exit codes by runCli; this catches only what escapes every handler.
-exitOnFatalError(createLogger({ logLevel: 'fatal' }, pino.destination({ dest: 2, sync: true })));
-const code = await runCli(process.argv.slice(2), processIO());
-process.exitCode = code;
+await runCommandLine();

@@ -9,8 +9,14 @@ export interface BundleLoad {
   answer?: unknown;
 }
 
-/** Loads a bundle as dist/server.js would, in a fresh process (test/fixtures/load-server-bundle.ts). */
-export async function loadBundleInChild(bundleFile: string): Promise<BundleLoad> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/load-server-bundle.ts', bundleFile]);
+/** Loads a bundle as its launcher would, in a fresh node started with `nodeOptions` (test/fixtures/load-bundle.ts). */
+export async function loadBundleInChild(bundleFile: string, nodeOptions: string[] = []): Promise<BundleLoad> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    ...nodeOptions,
+    '--import',
+    'tsx',
+    'test/fixtures/load-bundle.ts',
+    bundleFile,
+  ]);
   return JSON.parse(stdout) as BundleLoad;
 }

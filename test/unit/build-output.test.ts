@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -107,6 +107,21 @@ describe('the production build', () => {
       loaded.some((file) => file.includes('/node_modules/pino/')),
       'the check sees what loading pulled in',
     ).toBe(true);
+  });
+
+  it('starts the CLI from its bundle compiled with the code cache made for the node options `pacer` runs with', async () => {
+    // bin/pacer.js names its node options on its first line (`#!/usr/bin/env -S node …`).
+    const pacerOptions = readFileSync('bin/pacer.js', 'utf8')
+      .split('\n', 1)[0]!
+      .split(/\s+/)
+      .filter((word) => word.startsWith('--'));
+    expect(pacerOptions.length).toBeGreaterThan(0);
+    const cliBundle = path.join(distDir, 'cli-bundle.cjs');
+    expect((await loadBundleInChild(cliBundle, pacerOptions)).codeCache).toBe('used');
+    // The CLI reads its version from the package.json beside dist/, as in a checkout.
+    copyFileSync('package.json', path.join(root, 'package.json'));
+    const { stdout } = await run(process.execPath, [...pacerOptions, path.join(distDir, 'cli.js'), '--version']);
+    expect(stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
   });
 
   it('starts from cold to a healthy /healthz within 4× a bare server on the same stack, migrations applied', async () => {

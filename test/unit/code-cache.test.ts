@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeCacheFileOf, writeCodeCache } from '@server/code-cache.js';
+import { codeCacheFileOf, writeCodeCache } from '@context/code-cache.js';
 import { loadBundleInChild } from '@test/helpers/bundle-loading.js';
 
 /** A CommonJS bundle in miniature: a file it requires beside it, its own path, an answer that names its build. */

@@ -7,7 +7,8 @@ import { Script } from 'node:vm';
 /**
  * Runs a CommonJS bundle with V8's code cache, the way Node 22's `module.enableCompileCache()` does for modules
  * (Node 20 has no such switch): reading and compiling the 4 MB server bundle was about a quarter of a cold start
- * (ADR 0087). The cache is made once, by the build, and is only ever read at start.
+ * (ADR 0087). The cache is made once, by the build, and is only ever read at start. The web server's and the CLI's
+ * launchers (dist/server.js, dist/cli.js) start their bundles this way.
  *
  * V8 checks a cache against the source's length, not its content: given a cache of another build of the same
  * length it would run the old code. So the cache file starts with a hash of the bundle it was made from, and a
@@ -71,4 +72,22 @@ export function writeCodeCache(bundleFile: string): void {
   } finally {
     rmSync(partial, { force: true });
   }
+}
+
+/**
+ * What dist/server.js and dist/cli.js do: with `--write-code-cache` (the build) make the bundle's cache and exit;
+ * otherwise run the bundle and call its `entry` export. Node maps stack traces through source maps
+ * (--enable-source-maps, the watch mode) only in modules it loads itself, so then the bundle is simply required.
+ */
+export function launchBundle(bundleFile: string, entry: string): void {
+  if (process.argv[2] === '--write-code-cache') {
+    writeCodeCache(bundleFile);
+    // The bundle's modules may have set timers up; the cache is written, so nothing is left to wait for.
+    process.exit(0);
+  }
+  const bundle = (process.sourceMapsEnabled ? createRequire(bundleFile)(bundleFile) : loadBundle(bundleFile).exports) as Record<
+    string,
+    () => unknown
+  >;
+  void bundle[entry]!();
 }

@@ -1,0 +1,12 @@
+import pino from 'pino';
+import { exitOnFatalError } from '@context/fatal.js';
+import { createLogger } from '@context/logger.js';
+import { runCli } from './program.js';
+import { processIO } from './runtime.js';
+
+/** Runs the command named by the process's arguments; its exit code becomes the process's. */
+export async function runCommandLine(): Promise<void> {
+  // Failures of a command are mapped to exit codes by runCli; this catches only what escapes every handler.
+  exitOnFatalError(createLogger({ logLevel: 'fatal' }, pino.destination({ dest: 2, sync: true })));
+  process.exitCode = await runCli(process.argv.slice(2), processIO());
+}
