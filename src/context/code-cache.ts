@@ -28,6 +28,8 @@ export interface LoadedBundle {
   /** 'used', or why the bundle was compiled without it. */
   codeCache: 'used' | 'missing' | 'other-bundle' | 'refused-by-v8';
   script: Script;
+  /** The hash of the bytes that were run, which a cache made from `script` must name. */
+  bundleHash: Buffer;
 }
 
 function readCodeCache(bundleFile: string, bundleHash: Buffer): Buffer | 'missing' | 'other-bundle' {
@@ -43,7 +45,8 @@ function readCodeCache(bundleFile: string, bundleHash: Buffer): Buffer | 'missin
 /** Compiles and runs a CommonJS bundle as Node's own loader would, with its code cache when that fits. */
 export function loadBundle(bundleFile: string): LoadedBundle {
   const bytes = readFileSync(bundleFile);
-  const cache = readCodeCache(bundleFile, hashOf(bytes));
+  const bundleHash = hashOf(bytes);
+  const cache = readCodeCache(bundleFile, bundleHash);
   // The same wrapper Node puts around a CommonJS module, on the source's first line so positions stay as built.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`, {
     filename: bundleFile,
@@ -53,7 +56,7 @@ export function loadBundle(bundleFile: string): LoadedBundle {
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, path.dirname(bundleFile));
   const codeCache = typeof cache === 'string' ? cache : script.cachedDataRejected ? 'refused-by-v8' : 'used';
-  return { exports: module.exports, codeCache, script };
+  return { exports: module.exports, codeCache, script, bundleHash };
 }
 
 /**
@@ -61,13 +64,12 @@ export function loadBundle(bundleFile: string): LoadedBundle {
  * holds the functions compiled on the way, and writes it whole or not at all.
  */
 export function writeCodeCache(bundleFile: string): void {
-  const bytes = readFileSync(bundleFile);
   const target = codeCacheFileOf(bundleFile);
   rmSync(target, { force: true });
-  const { script } = loadBundle(bundleFile);
+  const { script, bundleHash } = loadBundle(bundleFile);
   const partial = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(partial, Buffer.concat([hashOf(bytes), script.createCachedData()]));
+    writeFileSync(partial, Buffer.concat([bundleHash, script.createCachedData()]));
     renameSync(partial, target);
   } finally {
     rmSync(partial, { force: true });

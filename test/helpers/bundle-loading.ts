@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { LoadedBundle } from '@context/code-cache.js';
 
 export interface BundleLoad {
-  codeCache: 'used' | 'missing' | 'other-bundle' | 'refused-by-v8';
+  codeCache: LoadedBundle['codeCache'];
   /** The CommonJS files loading the bundle pulled in. */
   loaded: string[];
   /** What the bundle's `answer()` returned, if it exports one. */
