@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { pacerNodeOptions } from './scripts/pacer-node-options.mjs';
 
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
@@ -191,14 +192,6 @@ const node = {
   logLevel: 'warning',
 };
 
-// react-router's package hands Node its development build whatever NODE_ENV says; the built server bundles the
-// production build instead (the watcher keeps the development one and its checks).
-const server = {
-  ...node,
-  outdir: distDir,
-  alias: watch ? {} : { 'react-router': './node_modules/react-router/dist/production/index.mjs' },
-};
-
 /**
  * The built web server (and the CLI) carries its pure-JavaScript packages (express, knex, React, zod…) inside its
  * one file: Node then reads, resolves and links one module instead of several hundred, which is most of a cold
@@ -231,7 +224,11 @@ const SERVER_EXTERNAL = [
 // when first used) become require() calls: a vm script cannot import(). The CLI's package.json lookup uses
 // import.meta.url, which a CommonJS bundle has as its own file's URL.
 const bundledServer = {
-  ...server,
+  ...node,
+  outdir: distDir,
+  // react-router's package hands Node its development build whatever NODE_ENV says; the built server bundles the
+  // production build instead (the watcher keeps the development one and its checks).
+  alias: watch ? {} : { 'react-router': './node_modules/react-router/dist/production/index.mjs' },
   packages: undefined,
   external: SERVER_EXTERNAL,
   // Less source for V8 to read and compile at start; names stay, so stack traces still say where.
@@ -241,29 +238,22 @@ const bundledServer = {
   outExtension: { '.js': '.cjs' },
   supported: { 'dynamic-import': false },
   banner: { js: "var importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': 'importMetaUrl' },
 };
 const webServer = {
   ...bundledServer,
   entryPoints: { 'server-bundle': 'src/server/serve.ts' },
-  define: { 'import.meta.url': 'importMetaUrl', ...(watch ? {} : { 'process.env.NODE_ENV': '"production"' }) },
+  define: { ...bundledServer.define, ...(watch ? {} : { 'process.env.NODE_ENV': '"production"' }) },
 };
 // `pacer export` and every other command start in ~0.1 s less than from the sources, and less again from the
 // cache; the CLI keeps process.env.NODE_ENV as the packages read it at run time.
-const cli = { ...bundledServer, entryPoints: { 'cli-bundle': 'cli/command-line.ts' }, define: { 'import.meta.url': 'importMetaUrl' } };
+const cli = { ...bundledServer, entryPoints: { 'cli-bundle': 'cli/command-line.ts' } };
 const launchers = {
   ...node,
   entryPoints: { server: 'src/server/launch.ts', cli: 'cli/launch.ts' },
   outdir: distDir,
   sourcemap: false,
 };
-/**
- * V8 refuses a code cache made with other V8 flags, and `pacer` starts node with the options on the first line of
- * bin/pacer.js (`#!/usr/bin/env -S node …`): the CLI's cache is made with them.
- */
-const PACER_NODE_OPTIONS = readFileSync('bin/pacer.js', 'utf8')
-  .split('\n', 1)[0]
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
@@ -273,7 +263,8 @@ if (browserOnly) {
 } else if (!watch) {
   await Promise.all([esbuild.build(browser), esbuild.build(webServer), esbuild.build(launchers), esbuild.build(cli)]);
   execFileSync(process.execPath, [path.join(distDir, 'server.js'), '--write-code-cache'], { stdio: 'inherit' });
-  execFileSync(process.execPath, [...PACER_NODE_OPTIONS, path.join(distDir, 'cli.js'), '--write-code-cache'], { stdio: 'inherit' });
+  // V8 refuses a cache made with other V8 flags: the CLI's is made with the options `pacer` starts node with.
+  execFileSync(process.execPath, [...pacerNodeOptions(), path.join(distDir, 'cli.js'), '--write-code-cache'], { stdio: 'inherit' });
 } else {
   let child;
   const restart = {

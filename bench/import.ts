@@ -28,6 +28,7 @@ import { CONTACT_INDEX } from '@services/records/definitions.js';
 import { rebuildDerivedData } from '@services/records/derived.js';
 import { PostingCollector } from '@services/records/postings.js';
 import { gramsOf, searchDocument } from '@services/records/search-text.js';
+import { pacerNodeOptions } from '../scripts/pacer-node-options.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 /** Rows per transaction passed to `pacer import --batch-size` (the CLI's default when unset). */
@@ -39,11 +40,7 @@ const SQLITE = dialectOf(DATABASE_URL) === 'sqlite';
 const outDir = path.resolve('bench/out');
 const cli = path.resolve('dist/cli.js');
 const pacer = path.resolve('bin/pacer.js');
-/** The node options `pacer` runs with: those of its `#!/usr/bin/env -S node …` line. */
-const PACER_NODE_OPTIONS = readFileSync(pacer, 'utf8')
-  .split('\n', 1)[0]!
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+const PACER_NODE_OPTIONS = pacerNodeOptions();
 const GOAL_RATIO = 0.5;
 const GOAL_RSS_MB = 200;
 

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { places } from './fill.js';
+import { pacerNodeOptions } from '../scripts/pacer-node-options.mjs';
 
 interface Latency {
   reqPerSec: number;
@@ -96,7 +97,8 @@ async function exportByCli(bench: WorkSurfaceBench) {
   try {
     const started = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['dist/cli.js', 'export', 'events', '--out', out], {
+      // As `pacer` starts it: with its node options, so from the CLI's code cache (ADR 0087).
+      const child = spawn(process.execPath, [...pacerNodeOptions(), 'bin/pacer.js', 'export', 'events', '--out', out], {
         env: { ...process.env, ...bench.env },
         stdio: ['ignore', 'ignore', 'inherit'],
       });

@@ -137,11 +137,11 @@ describe('pages on a phone', () => {
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) w.largestPaintMs = entry.startTime;
         }).observe({ type: 'largest-contentful-paint', buffered: true });
+        // The document has no element yet when this runs: the whole document is watched, for this one attribute.
         new MutationObserver((_, observer) => {
           if (!document.documentElement.hasAttribute('data-hydrated')) return;
           observer.disconnect();
           console.debug('phone-speed: hydrated');
-          // The document has no element yet when this runs: watch it all, for this one attribute.
         }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-hydrated'] });
       });
       const hydrated = page.waitForEvent('console', {

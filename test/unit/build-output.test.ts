@@ -10,6 +10,7 @@ import { routes } from '@views/routes.js';
 import type { AssetManifest } from '@server/types.js';
 import { readAssetManifest } from '@ssr/assets.js';
 import { loadBundleInChild } from '@test/helpers/bundle-loading.js';
+import { pacerNodeOptions } from '@scripts/pacer-node-options.mjs';
 import { waitUntil } from '@test/helpers/wait.js';
 
 const run = promisify(execFile);
@@ -110,11 +111,7 @@ describe('the production build', () => {
   });
 
   it('starts the CLI from its bundle compiled with the code cache made for the node options `pacer` runs with', async () => {
-    // bin/pacer.js names its node options on its first line (`#!/usr/bin/env -S node …`).
-    const pacerOptions = readFileSync('bin/pacer.js', 'utf8')
-      .split('\n', 1)[0]!
-      .split(/\s+/)
-      .filter((word) => word.startsWith('--'));
+    const pacerOptions = pacerNodeOptions();
     expect(pacerOptions.length).toBeGreaterThan(0);
     const cliBundle = path.join(distDir, 'cli-bundle.cjs');
     expect((await loadBundleInChild(cliBundle, pacerOptions)).codeCache).toBe('used');

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { SETTING_NAMES } from '@config/env.js';
 import { runCli } from '@cli/program.js';
 import { createTestApp } from '../helpers/app.js';
+import { pacerNodeOptions } from '@scripts/pacer-node-options.mjs';
 
 /**
  * The Dockerfile and compose.yaml cannot be built here (no Docker engine on the machines that run the suite), so
@@ -134,8 +135,8 @@ describe('compose.yaml', () => {
     const command = services.worker!.command!;
     const script = command.indexOf('dist/cli.js');
     expect(command[0]).toBe('node');
-    // bin/pacer.js names its node options on its first line (`#!/usr/bin/env -S node …`): imports run in the worker too.
-    const pacerOptions = read('bin/pacer.js').split('\n')[0]!.split(' ').slice(3);
+    // The node options of bin/pacer.js's first line: imports run in the worker too.
+    const pacerOptions = pacerNodeOptions();
     expect(pacerOptions).toContain('--max-semi-space-size=4');
     expect(command.slice(1, script)).toEqual(pacerOptions);
     let out = '';

@@ -11,7 +11,7 @@ export interface DetectedType {
  * sender's word and prove nothing (security checklist item 13). Undefined when it is not an allowed type.
  */
 export async function detectAllowedType(localPath: string): Promise<DetectedType | undefined> {
-  // Loaded with the first upload: an ES module with its own dependencies, ~60 ms of a cold start otherwise.
+  // Loaded with the first upload: an ES module with dependencies of its own, 40–60 ms of a cold start otherwise.
   const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(localPath);
   const allowed = detected ? ALLOWED_UPLOAD_TYPES[detected.ext] : undefined;
