@@ -27,6 +27,20 @@ const UNIT_SETTINGS = {
   hookTimeout: 60_000,
 };
 
+/**
+ * What both browser-tier projects run with. Their files run beside the other tiers' (each starts its own server and
+ * browser page and waits for conditions, never for fixed times), except the timed ones below.
+ */
+const BROWSER_SETTINGS = {
+  environment: 'node' as const,
+  globalSetup: ['test/e2e/global-setup.ts'],
+  testTimeout: 90_000,
+  hookTimeout: 120_000,
+};
+
+/** Browser files that time the page against a budget (the phone profile): they must have the machine to themselves. */
+const TIMED_BROWSER_FILES = ['test/e2e/phone-speed.test.ts'];
+
 export default defineConfig({
   // The path aliases of tsconfig.json (@shared/…, @services/…) resolve in tests as they do for tsc, esbuild and tsx.
   resolve: { tsconfigPaths: true },
@@ -65,12 +79,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/global-setup.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
+          exclude: [...configDefaults.exclude, ...TIMED_BROWSER_FILES],
+          ...BROWSER_SETTINGS,
+        },
+      },
+      // Timed in the browser against a budget: runs last and alone, so no other file's load is in its figures.
+      {
+        extends: true,
+        test: {
+          name: 'e2e-timed',
+          include: TIMED_BROWSER_FILES,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          ...BROWSER_SETTINGS,
         },
       },
     ],
