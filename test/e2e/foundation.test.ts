@@ -99,6 +99,8 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+    // Server-rendered, the button shows before React has attached its handler: a click before that does nothing.
+    await waitForHydration(page);
 
     await expect(page.locator('aside.side-nav').isVisible()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Open navigation' }).click();

@@ -147,6 +147,8 @@ export async function signIn(page: Page, baseUrl: string, credentials: { email: 
   await page.getByLabel('Password').fill(credentials.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.getByRole('button', { name: 'Logout' }).waitFor();
+  // The app's page arrives server-rendered: its buttons show before React has attached their handlers.
+  await waitForHydration(page);
 }
 
 /** Waits until React has hydrated the page (its first commit is done, so client-side handlers are attached). */
