@@ -22,7 +22,7 @@ export interface TestDatabase {
  * A fresh, migrated database of its own (a temp SQLite file, or a new MariaDB database), dropped afterwards.
  *
  * Migrating from nothing takes 2–4 s on MariaDB (twenty migrations, most of them DDL that copies a table), and a test
- * run makes a few hundred databases: so a migrated database is a copy of a template migrated once per content of
+ * pass makes about 140 databases: so a migrated database is a copy of a template migrated once per content of
  * migrations/ (a file on SQLite, a database on MariaDB, both kept between runs), and is then migrated to the latest
  * like any database, which applies nothing new and refreshes derived data when its definition changed since.
  */
