@@ -49,21 +49,25 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   const admin = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
   await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [name]);
   await admin.destroy();
-  if (migrate) await copyMysqlTemplate(await mysqlTemplate(), name);
   const url = mysqlUrlOf(name);
   const db = createDatabase({ url, acquireTimeoutMs: 10_000, poolMax: 5 });
-  if (migrate) await migrateToLatest(db);
-  return {
-    url,
-    db,
-    dialect: 'mysql',
-    async destroy() {
-      await db.destroy();
-      const cleanup = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
-      await cleanup.raw('DROP DATABASE IF EXISTS ??', [name]);
-      await cleanup.destroy();
-    },
+  const destroy = async () => {
+    await db.destroy();
+    const cleanup = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
+    await cleanup.raw('DROP DATABASE IF EXISTS ??', [name]);
+    await cleanup.destroy();
   };
+  try {
+    if (migrate) {
+      await copyMysqlTemplate(await mysqlTemplate(), name);
+      await migrateToLatest(db);
+    }
+  } catch (error) {
+    // No caller holds it yet to drop it: a database that failed to be made is not left on the server.
+    await destroy();
+    throw error;
+  }
+  return { url, db, dialect: 'mysql', destroy };
 }
 
 function mysqlUrlOf(database: string): string {
