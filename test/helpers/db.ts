@@ -28,14 +28,22 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
+  let database: TestDatabase;
+  /** What remains to be done after the database exists: the MariaDB copy of the template, made into it. */
+  let copyIntoIt = async () => {};
   if (testDialect === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'pacer-test-'));
     const filename = path.join(dir, 'test.sqlite');
-    if (migrate) copyFileSync(await sqliteTemplate(), filename);
+    try {
+      // Before anything opens the file.
+      if (migrate) copyFileSync(await sqliteTemplate(), filename);
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
     const url = `sqlite:${filename}`;
     const db = createDatabase({ url });
-    if (migrate) await migrateToLatest(db);
-    return {
+    database = {
       url,
       db,
       dialect: 'sqlite',
@@ -44,30 +52,46 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
         rmSync(dir, { recursive: true, force: true });
       },
     };
+  } else {
+    const name = `pacer_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await onDatabaseServer((admin) => admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [name]));
+    const url = mysqlUrlOf(name);
+    const db = createDatabase({ url, acquireTimeoutMs: 10_000, poolMax: 5 });
+    database = {
+      url,
+      db,
+      dialect: 'mysql',
+      async destroy() {
+        await db.destroy();
+        await onDatabaseServer((admin) => admin.raw('DROP DATABASE IF EXISTS ??', [name]));
+      },
+    };
+    copyIntoIt = async () => copyMysqlTemplate(await mysqlTemplate(), name);
   }
-  const name = `pacer_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
-  await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [name]);
-  await admin.destroy();
-  const url = mysqlUrlOf(name);
-  const db = createDatabase({ url, acquireTimeoutMs: 10_000, poolMax: 5 });
-  const destroy = async () => {
-    await db.destroy();
-    const cleanup = knexFactory({ client: 'mysql2', connection: { ...mysqlConnection(testDatabaseServer), database: undefined } });
-    await cleanup.raw('DROP DATABASE IF EXISTS ??', [name]);
-    await cleanup.destroy();
-  };
+  if (!migrate) return database;
   try {
-    if (migrate) {
-      await copyMysqlTemplate(await mysqlTemplate(), name);
-      await migrateToLatest(db);
-    }
+    await copyIntoIt();
+    await migrateToLatest(database.db);
   } catch (error) {
-    // No caller holds it yet to drop it: a database that failed to be made is not left on the server.
-    await destroy();
+    // No caller holds it yet to remove it: a database that failed to be made is not left behind.
+    await database.destroy();
     throw error;
   }
-  return { url, db, dialect: 'mysql', destroy };
+  return database;
+}
+
+/** Runs `work` on a connection to the MySQL/MariaDB server with no database chosen, then closes it. */
+async function onDatabaseServer<T>(work: (admin: Knex) => Promise<T>): Promise<T> {
+  const admin = knexFactory({
+    client: 'mysql2',
+    connection: { ...mysqlConnection(testDatabaseServer), database: undefined },
+    pool: { min: 1, max: 1 },
+  });
+  try {
+    return await work(admin);
+  } finally {
+    await admin.destroy();
+  }
 }
 
 function mysqlUrlOf(database: string): string {
@@ -95,11 +119,14 @@ function sqliteTemplate(): Promise<string> {
     const db = createDatabase({ url: `sqlite:${building}` });
     try {
       await migrateToLatest(db);
-    } finally {
       // Closing the last connection checkpoints the write-ahead log into the file.
       await db.destroy();
+      renameSync(building, file);
+    } catch (error) {
+      await db.destroy();
+      for (const suffix of ['', '-wal', '-shm']) rmSync(building + suffix, { force: true });
+      throw error;
     }
-    renameSync(building, file);
     return file;
   })();
   return sqliteTemplateFile;
@@ -118,45 +145,37 @@ let mysqlTemplateTables: Promise<MysqlTemplate> | undefined;
  * was killed halfway is dropped and made again.
  */
 function mysqlTemplate(): Promise<MysqlTemplate> {
-  mysqlTemplateTables ??= (async () => {
+  mysqlTemplateTables ??= onDatabaseServer(async (admin) => {
     const database = `pacer_template_${MIGRATIONS_FINGERPRINT}`;
-    const admin = knexFactory({
-      client: 'mysql2',
-      connection: { ...mysqlConnection(testDatabaseServer), database: undefined },
-      pool: { min: 1, max: 1 },
-    });
-    try {
-      await admin.raw('SELECT GET_LOCK(?, 300)', [database]);
-      const [complete] = (await admin.raw('SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [
-        database,
-        TEMPLATE_COMPLETE,
-      ])) as unknown as [unknown[]];
-      if (complete.length === 0) {
-        await admin.raw('DROP DATABASE IF EXISTS ??', [database]);
-        await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [database]);
-        const db = createDatabase({ url: mysqlUrlOf(database), acquireTimeoutMs: 10_000 });
-        try {
-          await migrateToLatest(db);
-          await db.schema.createTable(TEMPLATE_COMPLETE, (table) => table.integer('id'));
-        } finally {
-          await db.destroy();
-        }
+    // Held until released below, or until this connection closes if the build fails.
+    await admin.raw('SELECT GET_LOCK(?, 300)', [database]);
+    const [complete] = (await admin.raw('SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [
+      database,
+      TEMPLATE_COMPLETE,
+    ])) as unknown as [unknown[]];
+    if (complete.length === 0) {
+      await admin.raw('DROP DATABASE IF EXISTS ??', [database]);
+      await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [database]);
+      const db = createDatabase({ url: mysqlUrlOf(database), acquireTimeoutMs: 10_000 });
+      try {
+        await migrateToLatest(db);
+        await db.schema.createTable(TEMPLATE_COMPLETE, (table) => table.integer('id'));
+      } finally {
+        await db.destroy();
       }
-      await admin.raw('SELECT RELEASE_LOCK(?)', [database]);
-      const [tableRows] = (await admin.raw(
-        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' AND table_name <> ?",
-        [database, TEMPLATE_COMPLETE],
-      )) as unknown as [Array<{ name: string }>];
-      const tables = [];
-      for (const { name } of tableRows) {
-        const [[shown]] = (await admin.raw('SHOW CREATE TABLE ??.??', [database, name])) as unknown as [[{ 'Create Table': string }]];
-        tables.push({ name, createStatement: shown['Create Table'] });
-      }
-      return { database, tables };
-    } finally {
-      await admin.destroy();
     }
-  })();
+    await admin.raw('SELECT RELEASE_LOCK(?)', [database]);
+    const [tableRows] = (await admin.raw(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' AND table_name <> ?",
+      [database, TEMPLATE_COMPLETE],
+    )) as unknown as [Array<{ name: string }>];
+    const tables = [];
+    for (const { name } of tableRows) {
+      const [[shown]] = (await admin.raw('SHOW CREATE TABLE ??.??', [database, name])) as unknown as [[{ 'Create Table': string }]];
+      tables.push({ name, createStatement: shown['Create Table'] });
+    }
+    return { database, tables };
+  });
   return mysqlTemplateTables;
 }
 
