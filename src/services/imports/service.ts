@@ -74,6 +74,8 @@ export type ImportReport<R> = R & {
 };
 
 const DEFAULT_BATCH = 2000;
+/** Rows parsed between turns of the event loop while a batch is being written (see runBatches). */
+const ROWS_PER_TURN = 250;
 const DEFAULT_MAX_ERRORS = 1000;
 
 function newTally(): Tally {
@@ -147,6 +149,10 @@ async function runBatches<P extends { line: number }>(
         if (planned.ok) batch.push(planned.plan);
         else recordFailure(tally, planned.error, maxErrors);
         if (batch.length >= batchSize) await flush();
+        // While a batch is written, the next one's parse gives the event loop a turn every few hundred rows: the
+        // database's answers are then read as they arrive rather than after the whole next batch (rows already in
+        // memory never wait for I/O), so the two overlap, and the process's other requests and timers get a turn.
+        else if (writing && tally.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
       }
     }
     await flush();
