@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockOf, blockRows, changedBlock, decodeBlock, encodeBlock, PostingChanges } from '@services/records/postings.js';
+import {
+  blockOf,
+  blockRows,
+  changedBlock,
+  decodeBlock,
+  encodeBlock,
+  PostingChanges,
+  PostingCollector,
+} from '@services/records/postings.js';
 
 const idsOfBlock = (block: number) =>
   fc
@@ -35,6 +43,35 @@ describe('packed postings', () => {
     for (const [, , block, value] of rows) decodeBlock(block, value, decoded);
     expect(decoded).toEqual(ids);
     expect(blockOf(2 ** 32 - 1)).toBe(2 ** 24 - 1);
+  });
+
+  it("collect a rebuild's postings past their first capacity: each gram's rows, grams and ids ascending", () => {
+    fc.assert(
+      fc.property(
+        // Records in ascending id order (as a rebuild reads them), each with its distinct grams; some with none.
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 700 }), fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 12 })), {
+          maxLength: 3000,
+        }),
+        (records) => {
+          const collector = new PostingCollector(16);
+          const idsOfGram = new Map<number, number[]>();
+          let id = 0;
+          for (const [gap, grams] of records) {
+            id += gap;
+            collector.add(id, grams);
+            for (const gram of grams) idsOfGram.set(gram, [...(idsOfGram.get(gram) ?? []), id]);
+          }
+          const expected = [...idsOfGram]
+            .sort(([a], [b]) => a - b)
+            .flatMap(([gram, ids]) => [...blockRows(4, gram, Uint32Array.from(ids))]);
+          const sorted = collector.sorted();
+          expect([...sorted.rows(4)]).toEqual(expected);
+          expect(sorted.rowCount).toBe(expected.length);
+          expect(collector.length).toBe(records.reduce((sum, [, grams]) => sum + grams.length, 0));
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('apply a write: removals and additions per (gram, block), in key order', () => {
