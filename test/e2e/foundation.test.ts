@@ -40,6 +40,8 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.getByRole('button', { name: 'Logout' }).waitFor();
+    // The app's page arrives server-rendered: hovering it before React has attached its handlers opens no tooltip.
+    await waitForHydration(page);
     await expect(page.getByText(admin.email).isVisible()).resolves.toBe(true);
     await expect(page.locator('.avatar').textContent()).resolves.toBe('FI');
     await expect(page.getByTestId('stat-events').textContent()).resolves.toContain('2');
@@ -82,6 +84,8 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('button', { name: 'Logout' }).waitFor();
+    // Hydrated before the console is checked, so a hydration warning of this page would be seen.
+    await waitForHydration(page);
     expect(page.url()).toBe(`${server.baseUrl}/integrations?tab=email`);
     await expect(page.getByRole('link', { name: 'Integrations', exact: true }).first().getAttribute('aria-current')).resolves.toBe('page');
 
