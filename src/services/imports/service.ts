@@ -141,6 +141,11 @@ async function runBatches<P extends { line: number }>(
     for await (const chunk of source.chunks) {
       for (const row of chunk) {
         tally.rowsRead++;
+        // While a batch is written, the next one's parse gives the event loop a turn every few hundred rows read
+        // (dropped ones included): the database's answers are then read as they arrive rather than after the whole
+        // next batch (rows already in memory never wait for I/O), so the two overlap, and the process's other
+        // requests and timers get a turn.
+        if (writing && tally.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
         if (isDroppedRow(kind, row.values, resolved.columns)) {
           tally.droppedRows++;
           continue;
@@ -149,10 +154,6 @@ async function runBatches<P extends { line: number }>(
         if (planned.ok) batch.push(planned.plan);
         else recordFailure(tally, planned.error, maxErrors);
         if (batch.length >= batchSize) await flush();
-        // While a batch is written, the next one's parse gives the event loop a turn every few hundred rows: the
-        // database's answers are then read as they arrive rather than after the whole next batch (rows already in
-        // memory never wait for I/O), so the two overlap, and the process's other requests and timers get a turn.
-        else if (writing && tally.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
       }
     }
     await flush();
