@@ -1,6 +1,6 @@
 // Which files of migrations/ are migrations, and in what order: read by migrations/found.ts when the code runs from
 // its sources (tsx, vitest) and by the build's plugin below, which puts the same list into the bundled server and
-// CLI. Adding a migration is adding its file (docs/decisions/0005-migrations-found-by-name.md).
+// CLI. Adding a migration is adding its file (docs/decisions/0005-migrations-listed-in-code.md).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
