@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { migrationListPlugin } from './scripts/migration-files.mjs';
 import { pacerNodeOptions } from './scripts/pacer-node-options.mjs';
 
 const args = process.argv.slice(2);
@@ -31,6 +32,7 @@ const BUILD_INPUTS = [
   'package-lock.json',
   'tsconfig.json',
   'esbuild.config.mjs',
+  'scripts/migration-files.mjs',
 ];
 
 function newestInputMs() {
@@ -239,6 +241,8 @@ const bundledServer = {
   supported: { 'dynamic-import': false },
   banner: { js: "var importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': 'importMetaUrl' },
+  // The migrations go into the bundle, found by their file names.
+  plugins: [migrationListPlugin()],
 };
 const webServer = {
   ...bundledServer,
@@ -278,7 +282,7 @@ if (browserOnly) {
   };
   await esbuild.build(launchers);
   const browserCtx = await esbuild.context(browser);
-  const serverCtx = await esbuild.context({ ...webServer, plugins: [restart] });
+  const serverCtx = await esbuild.context({ ...webServer, plugins: [...webServer.plugins, restart] });
   const cliCtx = await esbuild.context(cli);
   await Promise.all([browserCtx.watch(), serverCtx.watch(), cliCtx.watch()]);
   // Stop the server with the watcher, so no orphan keeps the port.

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import type { PublicUser } from '@shared/schemas/auth.js';
-import type { ServerContext } from '@server/types.js';
 
 interface ReadRequest {
-  ctx: ServerContext;
+  /** The server's context for this request (its type is the web server's, declared on Express's Request). */
+  ctx: Request['ctx'];
   user: PublicUser;
   /** The signed-in session (the hash of its token). */
   sessionId: string;

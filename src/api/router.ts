@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { unauthorized } from '@services/errors.js';
-import { apiNotFound } from '@server/errors.js';
+import type { HttpPlumbing } from './http-plumbing.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
 import { accountReads, accountRouter } from './core/account.js';
@@ -15,7 +15,6 @@ import { jobsReads, jobsRouter } from './jobs/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
-import { localeOf, timeZoneOf } from '@server/locale.js';
 
 const allReads: ReadRoute[] = [
   ...coreReads,
@@ -36,14 +35,15 @@ function requireUser(req: Request, _res: Response, next: NextFunction) {
   next(req.user ? undefined : unauthorized());
 }
 
-export function createApiRouter(): Router {
+/** The /api routes; `http` is the web server's session, locale and not-found plumbing (src/server/app.ts). */
+export function createApiRouter(http: HttpPlumbing): Router {
   const router = Router();
   // Answers hold private data that changes with every write: no shared or disk cache keeps them.
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  router.use(authRouter());
+  router.use(authRouter(http));
   router.use(requireUser);
   for (const read of allReads) {
     router.get(read.path.replace(/^\/api/, ''), async (req, res) => {
@@ -54,8 +54,8 @@ export function createApiRouter(): Router {
           sessionId: req.sessionId!,
           params: req.params as Record<string, string | undefined>,
           query: queryOf(req),
-          locale: localeOf(req),
-          timeZone: timeZoneOf(req),
+          locale: http.localeOf(req),
+          timeZone: http.timeZoneOf(req),
         }),
       );
     });
@@ -72,6 +72,6 @@ export function createApiRouter(): Router {
   router.use(integrationsRouter());
   router.use(preferencesRouter());
   router.use(contactsBulkRouter());
-  router.use(apiNotFound());
+  router.use(http.apiNotFound());
   return router;
 }

@@ -1,14 +1,16 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
+import type { HttpPlumbing } from '@api/http-plumbing.js';
 import { createApiRouter } from '@api/router.js';
 import { pageFormBody, renderPage } from '@ssr/render.js';
 import { bundleFiles, compressAnswers } from './compression.js';
-import { errorHandler } from './errors.js';
+import { apiNotFound, errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
+import { localeOf, themeOf, timeZoneOf } from './locale.js';
 import { originCheck } from './origin-check.js';
 import { requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { loadCurrentUser, sessionCookie, signInFromPageForm } from './session.js';
+import { loadCurrentUser, refuseInsecureSignIn, sessionClientOf, sessionCookie, signInFromPageForm, startSession } from './session.js';
 import type { ServerContext } from './types.js';
 
 export interface AppOptions {
@@ -17,6 +19,17 @@ export interface AppOptions {
   /** The built bundle; default `<publicDir>/assets`. Browser tests point it at a bundle of their own. */
   assetsDir?: string;
 }
+
+/** The session, locale and not-found plumbing the API routes call: they never import src/server themselves. */
+export const apiPlumbing: HttpPlumbing = {
+  startSession,
+  sessionClientOf,
+  refuseInsecureSignIn,
+  localeOf,
+  timeZoneOf,
+  themeOf,
+  apiNotFound,
+};
 
 /** The whole web app, without listen(), so tests drive it with supertest. */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): Express {
@@ -43,7 +56,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(sessionCookie(ctx.config));
   app.use(loadCurrentUser());
   app.use(originCheck());
-  app.use('/api', createApiRouter());
+  app.use('/api', createApiRouter(apiPlumbing));
   app.get(/.*/, renderPage());
   // Page forms post to their own URL (route actions); the origin check above guards them like any write.
   app.post(/.*/, pageFormBody(), signInFromPageForm(), renderPage());

@@ -22,7 +22,7 @@ import { listAudiences } from '@services/integrations/service.js';
 import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
-import { timeZoneOf } from '@server/locale.js';
+import { localeOf, themeOf, timeZoneOf } from '@server/locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
 import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
@@ -47,7 +47,7 @@ export function serverDataSource(req: Request): DataSource {
   };
   const actor = (): Actor => actorOfUser(user());
   return {
-    session: () => sessionInfo(req),
+    session: () => sessionInfo(req, { localeOf, timeZoneOf, themeOf }),
     stats: () => getStats(ctx()),
     dashboard: () => getDashboard(ctx(), timeZoneOf(req)),
     eventCalendar: (month) => eventCalendar(ctx(), month, timeZoneOf(req)),

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { createApiRouter } from '@api/router.js';
+import { apiPlumbing } from '@server/app.js';
 import { routes as pageRouteTable } from '@views/routes.js';
 
 /** One endpoint as the app declares it: `path` is the Express / React Router pattern (`:id`, `*`). */
@@ -36,7 +37,7 @@ function walkStack(stack: StackLayer[], prefix: string, found: DeclaredRoute[]) 
 /** Every route of /api, read from the router the server mounts, so a new endpoint is fuzzed (or flagged) at once. */
 export function declaredApiRoutes(): DeclaredRoute[] {
   const found: DeclaredRoute[] = [];
-  walkStack((createApiRouter() as unknown as { stack: StackLayer[] }).stack, '/api', found);
+  walkStack((createApiRouter(apiPlumbing) as unknown as { stack: StackLayer[] }).stack, '/api', found);
   const unique = new Map(found.map((route) => [routeKey(route), route]));
   return [...unique.values()];
 }

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -72,12 +73,14 @@ const cases: Case[] = [
     right: '../../migrations/index.js',
   },
   { layer: 'migrations never import src', file: 'migrations/probe.ts', wrong: '../src/db/codecs.js', right: './helpers.js' },
-  { layer: 'api never imports ssr', file: 'src/api/probe.ts', wrong: '../ssr/render.js', right: '../server/session.js' },
+  { layer: 'api never imports ssr', file: 'src/api/probe.ts', wrong: '../ssr/render.js', right: './http-plumbing.js' },
+  // The web server hands the API its session, locale and not-found plumbing: not even those are imported.
+  { layer: 'api never imports src/server', file: 'src/api/core/probe.ts', wrong: '../../server/session.js', right: '../http-plumbing.js' },
   {
-    layer: 'api takes only middleware from src/server',
-    file: 'src/api/core/probe.ts',
-    wrong: '../../server/app.js',
-    right: '../../server/errors.js',
+    layer: 'api never imports src/server, by alias too',
+    file: 'src/api/probe.ts',
+    wrong: '@server/locale.js',
+    right: '@services/errors.js',
   },
   // The rules judge the file an import resolves to, so a path alias is held to them too.
   {
@@ -116,6 +119,15 @@ describe('layer rules', () => {
   it.each(cases)('$layer', async ({ file, wrong, right }) => {
     expect(await layerErrors(file, wrong), `${file} importing ${wrong}`).toHaveLength(1);
     expect(await layerErrors(file, right), `${file} importing ${right}`).toEqual([]);
+  });
+
+  it('has no exceptions for the API: every file of src/server is refused to it', async () => {
+    for (const file of readdirSync(path.join(root, 'src/server')).filter((name) => name.endsWith('.ts'))) {
+      expect(
+        await layerErrors('src/api/probe.ts', `../server/${file.replace(/\.ts$/, '.js')}`),
+        `src/api importing src/server/${file}`,
+      ).toHaveLength(1);
+    }
   });
 
   it('refuses a type-only import across a layer too', async () => {

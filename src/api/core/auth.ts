@@ -5,23 +5,23 @@ import { unauthorized } from '@services/errors.js';
 import { describeSetPasswordLink, setPasswordWithLink } from '@services/users/links.js';
 import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
 import { publicEnv } from '@config/env.js';
-import { refuseInsecureSignIn, sessionClientOf, startSession } from '@server/session.js';
-import { localeOf, timeZoneOf, themeOf } from '@server/locale.js';
 import type { SessionInfo } from '@shared/session.js';
+import type { HttpPlumbing } from '../http-plumbing.js';
 
-export async function sessionInfo(req: Request): Promise<SessionInfo> {
+export async function sessionInfo(req: Request, http: Pick<HttpPlumbing, 'localeOf' | 'timeZoneOf' | 'themeOf'>): Promise<SessionInfo> {
   return {
     user: req.user ?? null,
     needsSetup: req.user ? false : await needsFirstUser(req.ctx),
-    locale: localeOf(req),
-    timeZone: timeZoneOf(req),
-    theme: themeOf(req),
+    locale: http.localeOf(req),
+    timeZone: http.timeZoneOf(req),
+    theme: http.themeOf(req),
     env: publicEnv(req.ctx.config),
   };
 }
 
 /** Sign-in, sign-out, the current user and first-run set-up: the only /api routes open without a session. */
-export function authRouter(): Router {
+export function authRouter(http: HttpPlumbing): Router {
+  const { refuseInsecureSignIn, sessionClientOf, startSession } = http;
   const router = Router();
   // Only these small bodies are parsed here: this router sees every /api request, and other routes set their own limits.
   const json = express.json({ limit: '16kb' });
@@ -45,7 +45,7 @@ export function authRouter(): Router {
   });
 
   router.get('/session', async (req, res) => {
-    res.json(await sessionInfo(req));
+    res.json(await sessionInfo(req, http));
   });
 
   // The "Set your password" page: open without a session, the one-time token in the path is the proof.

@@ -1,0 +1,2 @@
+export function migrationNames(dir: string): string[];
+export function migrationListPlugin(): import('esbuild').Plugin;
