@@ -6,7 +6,7 @@ import { bundleFiles, compressAnswers } from './compression.js';
 import { errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
 import { originCheck } from './origin-check.js';
-import { requestLogging } from './request-log.js';
+import { logSignedInUser, requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { loadCurrentUser, sessionCookie, signInFromPageForm } from './session.js';
 import type { ServerContext } from './types.js';
@@ -42,6 +42,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   });
   app.use(sessionCookie(ctx.config));
   app.use(loadCurrentUser());
+  app.use(logSignedInUser());
   app.use(originCheck());
   app.use('/api', createApiRouter());
   app.get(/.*/, renderPage());
