@@ -5,6 +5,7 @@ import { pageFormBody, renderPage } from '@ssr/render.js';
 import { bundleFiles, compressAnswers } from './compression.js';
 import { errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
+import { mountMetrics } from './metrics.js';
 import { originCheck } from './origin-check.js';
 import { logSignedInUser, requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
@@ -29,6 +30,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   if (ctx.config.trustProxy !== undefined) app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(requestLogging(ctx.log));
+  mountMetrics(app, ctx);
   app.use(healthRouter(ctx.db));
   app.use('/assets', bundleFiles(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets')));
   // Only paths that name a file reach the disk: no stat() for every page and API request.
