@@ -150,7 +150,7 @@ describe('/metrics with METRICS_TOKEN', () => {
 });
 
 describe('database pool metrics', () => {
-  it('counts an acquire that timed out and the acquires waiting', async () => {
+  it('counts an acquire that timed out waiting for a connection', async () => {
     const t = await createTestApp();
     // A pool of one connection that gives up after 100 ms: a query outside a transaction holding it must wait.
     const db =
