@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '@config/env.js';
 import { createAppContext } from '@context/app-context.js';
 import { createLogger } from '@context/logger.js';
+import { startMetricsServer } from '@context/metrics.js';
 import { startWorkers } from '@services/jobs/dispatch.js';
 import { startSyncSchedule } from '@services/jobs/schedule.js';
 import { pendingMigrationsProblem } from '@services/schema.js';
@@ -28,6 +29,9 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
       const config = loadConfig(io.env);
       if (!config.jobs.redisUrl)
         throw new CliExit(EXIT.usage, 'pacer worker needs REDIS_URL (e.g. redis://127.0.0.1:6379); without it the server runs jobs itself');
+      const { token, workerPort } = config.metrics;
+      if (workerPort !== undefined && token === undefined)
+        throw new CliExit(EXIT.usage, 'WORKER_METRICS_PORT needs METRICS_TOKEN (the token a scraper must send)');
       const ctx = await createAppContext(config, { log: createLogger(config) });
       // A worker never migrates: jobs on an older schema would fail one by one.
       const problem = await pendingMigrationsProblem(ctx.db);
@@ -35,12 +39,19 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
         await ctx.db.destroy();
         throw new CliExit(EXIT.failure, problem);
       }
+      // Listened for from here: a stop asked for while the worker starts still lets it close what it opened.
+      const stopping = stopSignal();
+      const metrics =
+        workerPort !== undefined && token !== undefined
+          ? await startMetricsServer({ token, port: workerPort, host: config.host }, ctx.db, ctx.log)
+          : null;
       const workers = await startWorkers(ctx);
       const schedule = await startSyncSchedule(ctx);
-      const signal = await stopSignal();
+      const signal = await stopping;
       ctx.log.info({ signal }, 'worker stopping: finishing the jobs in hand');
       await schedule.close();
       await workers.close();
+      await metrics?.close();
       await ctx.db.destroy();
       ctx.log.info('worker stopped');
     });

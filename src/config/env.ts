@@ -135,6 +135,15 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: optionalText,
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .min(16, 'must be at least 16 characters long')
+      .refine((v) => !v.startsWith('#'), { message: 'must not start with # (a comment read as the value)' })
+      .optional(),
+  ),
+  WORKER_METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
 });
 
 function isCronExpression(value: string): boolean {
@@ -179,6 +188,15 @@ export interface Config {
   jobs: JobSettings;
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
+  metrics: MetricsSettings;
+}
+
+/** Prometheus metrics: served only when a token is set, and only to a scraper that sends it. */
+interface MetricsSettings {
+  /** Unset: /metrics is an unknown path (404). Set: `Authorization: Bearer <token>` is required. */
+  token?: string;
+  /** The worker serves the same metrics on this port when set. */
+  workerPort?: number;
 }
 
 export type StorageBackend = 'local' | 's3';
@@ -318,6 +336,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
       backoffMs: env.JOB_BACKOFF_MS,
     },
     syncSchedule: env.SYNC_SCHEDULE,
+    metrics: { token: env.METRICS_TOKEN, workerPort: env.WORKER_METRICS_PORT },
   };
 }
 

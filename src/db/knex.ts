@@ -121,6 +121,41 @@ interface PoolActivity {
   numPendingAcquires(): number;
 }
 
+/** Connections in use and acquires waiting for one, right now (zeros before the pool exists). */
+export function poolActivityOf(db: Knex): { used: number; pending: number } {
+  const pool = (db.client as { pool?: PoolActivity }).pool;
+  return { used: pool?.numUsed() ?? 0, pending: pool?.numPendingAcquires() ?? 0 };
+}
+
+/** What the pool tells about each connection acquire: how long it waited, or that it gave up at the acquire timeout. */
+export interface PoolAcquireWatcher {
+  acquired(waitSeconds: number): void;
+  timedOut(): void;
+}
+
+interface PoolEvents {
+  on(event: 'acquireRequest' | 'acquireSuccess', listener: (eventId: number) => void): void;
+  on(event: 'acquireFail', listener: (eventId: number, error: unknown) => void): void;
+}
+
+/** Reports every connection acquire of this database's pool to `watcher` (the metrics), from now on. */
+export function watchPoolAcquires(db: Knex, watcher: PoolAcquireWatcher): void {
+  const pool = (db.client as { pool?: PoolEvents }).pool;
+  if (!pool) return;
+  const waitingSince = new Map<number, number>();
+  pool.on('acquireRequest', (eventId) => waitingSince.set(eventId, performance.now()));
+  pool.on('acquireSuccess', (eventId) => {
+    const since = waitingSince.get(eventId);
+    waitingSince.delete(eventId);
+    if (since !== undefined) watcher.acquired((performance.now() - since) / 1000);
+  });
+  pool.on('acquireFail', (eventId, error) => {
+    waitingSince.delete(eventId);
+    // tarn's TimeoutError (knex turns it into a KnexTimeoutError for the caller); a pool being destroyed is no timeout.
+    if ((error as Error | undefined)?.constructor?.name === 'TimeoutError') watcher.timedOut();
+  });
+}
+
 /**
  * Closes the pool once no query holds or waits for a connection, or at the deadline. A request whose client hung
  * up is no longer seen by the HTTP server's drain, yet its handler may still be mid-transaction: closing the pool

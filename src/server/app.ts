@@ -7,8 +7,9 @@ import { bundleFiles, compressAnswers } from './compression.js';
 import { apiNotFound, errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
 import { localeOf, themeOf, timeZoneOf } from './locale.js';
+import { mountMetrics } from './metrics.js';
 import { originCheck } from './origin-check.js';
-import { requestLogging } from './request-log.js';
+import { logSignedInUser, requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import { loadCurrentUser, refuseInsecureSignIn, sessionClientOf, sessionCookie, signInFromPageForm, startSession } from './session.js';
 import type { ServerContext } from './types.js';
@@ -42,6 +43,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   if (ctx.config.trustProxy !== undefined) app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(requestLogging(ctx.log));
+  mountMetrics(app, ctx);
   app.use(healthRouter(ctx.db));
   app.use('/assets', bundleFiles(options.assetsDir ?? path.join(options.publicDir ?? 'public', 'assets')));
   // Only paths that name a file reach the disk: no stat() for every page and API request.
@@ -55,6 +57,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   });
   app.use(sessionCookie(ctx.config));
   app.use(loadCurrentUser());
+  app.use(logSignedInUser());
   app.use(originCheck());
   app.use('/api', createApiRouter(apiPlumbing));
   app.get(/.*/, renderPage());

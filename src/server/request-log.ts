@@ -18,6 +18,21 @@ declare global {
 /** Health probes and static assets come too often to say anything; their failures are logged where they happen. */
 const isQuiet = (url: string) => url === '/healthz' || url === '/readyz' || url.startsWith('/assets/');
 
+/**
+ * What in a URL is a secret, each match logged as [redacted]: the token of a set-password link (page and API), and
+ * the value of any query parameter whose name says token, secret or password. Secrets a later path carries (API
+ * tokens, webhook secrets) join this list.
+ */
+const SECRETS_IN_URLS: readonly RegExp[] = [
+  /(?<=^(?:\/api)?\/set-password\/)[^/?#]+/i,
+  /(?<=[?&][^=&#]*(?:token|secret|password)[^=&#]*=)[^&#]*/gi,
+];
+
+/** The URL as the log may keep it. */
+function loggableUrl(url: string): string {
+  return SECRETS_IN_URLS.reduce((kept, secret) => kept.replace(secret, '[redacted]'), url);
+}
+
 /** A proxy's own id is kept so its logs and ours line up; only a short token, so a client cannot flood or dress up the logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -62,7 +77,7 @@ export function requestLogging(base: Logger): RequestHandler {
     const id = requestIdOf(req);
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    req.log = base.child({ req: { id, method: req.method, url: req.originalUrl } });
+    req.log = base.child({ req: { id, method: req.method, url: loggableUrl(req.originalUrl) } });
     guardRequestStreams(req, res);
     if (!isQuiet(req.originalUrl)) {
       const started = performance.now();
@@ -76,6 +91,20 @@ export function requestLogging(base: Logger): RequestHandler {
           completed ? 'request completed' : 'request aborted by the client',
         );
       });
+    }
+    next();
+  };
+}
+
+/**
+ * Once the session is read: every later line of the request (its completion line included) names the signed-in
+ * user, and so do the lines the services log through the request's context.
+ */
+export function logSignedInUser(): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (req.user) {
+      req.log = req.log.child({ userId: req.user.id });
+      req.ctx.log = req.log;
     }
     next();
   };

@@ -145,6 +145,7 @@ async function authScreenOf(req: Request): Promise<AuthScreen | null> {
  */
 function sendAuthPage(req: Request, res: Response, screen: AuthScreen) {
   const { auth } = req.ctx.assets;
+  res.locals.routePattern = screen.name === 'set-password' ? '/set-password/:token' : `(${screen.name} page)`;
   const posted = req.method === 'POST';
   const takesNoPost = screen.name === 'set-password';
   if (posted && takesNoPost) res.set('Allow', 'GET, HEAD');
@@ -173,6 +174,7 @@ export function renderPage() {
         if (location && context.status >= 300 && context.status < 400) return res.redirect(context.status, location);
         return res.status(context.status).send(await context.text());
       }
+      res.locals.routePattern = `/${context.matches.map((match) => match.route.path ?? '').join('/')}`.replace(/\/{2,}/g, '/');
       const router = createStaticRouter(matchedRoutesOf(context), context);
       // The loaders have already run and nothing suspends, so one synchronous render gives the whole page; the
       // streaming renderer would only add per-chunk encoding and writes.

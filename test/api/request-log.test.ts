@@ -4,6 +4,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { requestLogging } from '@server/request-log.js';
+import { createTestApp } from '../helpers/app.js';
 import { gate, waitUntil } from '../helpers/wait.js';
 
 interface LogLine {
@@ -178,5 +179,52 @@ describe('request logging', () => {
     await supertest(app).get('/work');
     await settled(1);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('request log lines of the app', () => {
+  const completionLines = (logLines: string[]) =>
+    logLines.map((line) => JSON.parse(line) as LogLine & { userId?: number }).filter((line) => line.msg === 'request completed');
+
+  it('carry the signed-in user’s id, and none for a signed-out request', async () => {
+    const t = await createTestApp();
+    try {
+      const { agent, user } = await t.signedInAgent();
+      await agent.get('/api/events').set('X-Request-Id', 'signed-in-1');
+      await t.agent().get('/api/events').set('X-Request-Id', 'signed-out-1');
+      await waitUntil(() => completionLines(t.logLines).some((line) => line.req?.id === 'signed-out-1'), 'the signed-out line');
+      await waitUntil(() => completionLines(t.logLines).some((line) => line.req?.id === 'signed-in-1'), 'the signed-in line');
+      const lines = completionLines(t.logLines);
+      expect(lines.find((line) => line.req?.id === 'signed-in-1')).toMatchObject({ userId: user.id, res: { statusCode: 200 } });
+      expect(lines.find((line) => line.req?.id === 'signed-out-1')).toMatchObject({ res: { statusCode: 401 } });
+      expect(lines.find((line) => line.req?.id === 'signed-out-1')).not.toHaveProperty('userId');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('never hold a set-password token or a secret query parameter', async () => {
+    const t = await createTestApp();
+    try {
+      const token = 'Zq3vLkP0aTu9XwY2bC5dE8fG1hJ4kM7nR6sQ0tV3wx';
+      const requests = [
+        ['/api/set-password/', t.agent().get(`/api/set-password/${token}`)],
+        ['/set-password/', t.agent().get(`/set-password/${token}`)],
+        ['/set-password/ post', t.agent().post(`/api/set-password/${token}`).send({ password: 'a new password 123' })],
+        ['query', t.agent().get(`/api/events?page=2&token=${token}&api_secret=${token}x&Password=${token}y&sort=name`)],
+      ] as const;
+      for (const [what, request] of requests) expect((await request).status, what).toBeLessThan(500);
+      await waitUntil(() => completionLines(t.logLines).length >= requests.length, 'the completion lines');
+      const urls = completionLines(t.logLines).map((line) => line.req?.url);
+      expect(urls).toEqual([
+        '/api/set-password/[redacted]',
+        '/set-password/[redacted]',
+        '/api/set-password/[redacted]',
+        '/api/events?page=2&token=[redacted]&api_secret=[redacted]&Password=[redacted]&sort=name',
+      ]);
+      expect(t.logLines.join('\n')).not.toContain(token);
+    } finally {
+      await t.close();
+    }
   });
 });

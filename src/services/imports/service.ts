@@ -5,6 +5,7 @@ import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
+import { countImportRows } from '../metrics.js';
 import { historyActorOf, recordHistory, type HistoryActor } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { insertRecordRows, setRecordColumnEach } from '../records/writes.js';
@@ -157,12 +158,15 @@ async function runBatches<P extends { line: number }>(
       }
     }
     await flush();
+    if (writing) await writing;
   } catch (error) {
     // The file broke off (e.g. bad quoting further down): let the batch being written finish before reporting.
     if (writing) await writing.catch(() => undefined);
     throw error;
+  } finally {
+    // Counted whatever the end (a cancel or a broken file keeps the batches already written).
+    if (!options.dryRun) countImportRows(kind, { applied: tally.appliedRows, failed: tally.failedRows, dropped: tally.droppedRows });
   }
-  if (writing) await writing;
   if (tally.rowsRead === 0) throw badRequest(IMPORT_MESSAGES.tooShort);
   if (tally.rowsRead === tally.droppedRows) throw badRequest(noValidRowsMessage(kind));
   options.onProgress?.({ rowsRead: tally.rowsRead, appliedRows: tally.appliedRows, failedRows: tally.failedRows });

@@ -5,6 +5,7 @@ import type { JobFailure, JobState } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
 import { isAppError, JobCancelledError } from '../errors.js';
 import { cancelRequested, claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
+import { countJobOutcome } from '../metrics.js';
 import { jobHandlers, type JobProgressUpdate, type LocalImportInput } from './handlers.js';
 
 /** A name for this process's claims: which host and process holds a job (for an admin reading the table). */
@@ -94,6 +95,7 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
     await beating;
     await finish('succeeded', { result });
     log.info('job succeeded');
+    countJobOutcome(job.type, 'succeeded');
     return { kind: 'finished', state: 'succeeded' };
   } catch (error) {
     clearInterval(beat);
@@ -105,6 +107,7 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
     if (error instanceof JobCancelledError || controller.signal.aborted) {
       await finish('cancelled', {});
       log.info({ done: progress.done }, 'job cancelled');
+      countJobOutcome(job.type, 'cancelled');
       return { kind: 'finished', state: 'cancelled' };
     }
     const failure = failureOf(error);
@@ -118,12 +121,14 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
         runAfter: new Date(ctx.clock.now().getTime() + delayMs),
       });
       log.warn({ attempt: job.attempts, delayMs, reason: failure.message }, 'job failed for a passing reason; it will run again');
+      countJobOutcome(job.type, 'retried');
       return { kind: 'retry', delayMs };
     }
     await finish('failed', { error: failure });
     // Bad input and services that failed are expected outcomes, told to whoever started the job; anything else is a bug.
     if (!isAppError(error)) log.error({ err: error }, 'job failed');
     else log.info({ reason: failure.message }, 'job failed');
+    countJobOutcome(job.type, 'failed');
     return { kind: 'finished', state: 'failed' };
   }
 

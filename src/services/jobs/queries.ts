@@ -236,6 +236,16 @@ export async function findRunnableJobs(db: Knex, types: readonly JobType[], now:
   return rows.map((row) => ({ id: Number(row.id), type: row.type }));
 }
 
+/** How many jobs wait or run, by type and state (the queue depth the metrics report; the state index answers it). */
+export async function countUnfinishedJobs(db: Knex): Promise<Array<{ type: JobType; state: JobState; count: number }>> {
+  const rows = (await db('jobs')
+    .whereIn('state', ['queued', 'running'])
+    .groupBy('state', 'type')
+    .select('state', 'type')
+    .count({ count: '*' })) as Array<{ type: JobType; state: JobState; count: number | string }>;
+  return rows.map((row) => ({ type: row.type, state: row.state, count: Number(row.count) }));
+}
+
 /** Input bytes are stored in chunks small enough for a MySQL BLOB (64 KiB). */
 export const INPUT_CHUNK_BYTES = 60_000;
 

@@ -12,6 +12,7 @@ import { readPart } from '@db/statement-parts.js';
 import { insertRecordRow, updateRecordRows } from '../records/writes.js';
 import { historyActorOf, recordHistory, type HistoryActor, type HistoryChange } from '../history/service.js';
 import { JobCancelledError } from '../errors.js';
+import { countSyncRun } from '../metrics.js';
 import { requireRole } from '../roles.js';
 import { tryAcquireLock } from './lock.js';
 import {
@@ -288,6 +289,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
       { kind, created: totals.created, updated: totals.updated, failed: totals.failed, problems: totals.errors.length, full, dryRun },
       'sync finished',
     );
+    if (!dryRun) countSyncRun(kind, 'succeeded');
     return result;
   } catch (error) {
     if (error instanceof JobCancelledError) {
@@ -307,6 +309,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
         }).catch((recordError: unknown) => ctx.log.error({ err: recordError }, 'could not record the cancelled sync run'));
       }
       ctx.log.info({ kind, created: totals.created, updated: totals.updated }, 'sync cancelled');
+      if (!options.dryRun) countSyncRun(kind, 'cancelled');
       throw error;
     }
     const failure = integrationErrorFrom(error, { created: totals.created, updated: totals.updated, errors: totals.errors });
@@ -327,6 +330,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
     // Upstream failures are expected operational events (the message goes to the caller); anything else is a bug.
     if (failure instanceof IntegrationError) ctx.log.info({ kind, failure: message }, 'sync failed');
     else ctx.log.error({ kind, err: error }, 'sync failed');
+    if (!options.dryRun) countSyncRun(kind, 'failed');
     throw failure;
   } finally {
     await lock.release();
