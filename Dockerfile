@@ -7,7 +7,8 @@
 # `docker compose run --rm app pacer db migrate` as a release step first (a web process or worker refuses to start
 # on a schema with pending migrations, and says so).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The current Node LTS; the code itself still runs on Node 20.19+ (package.json's engines) for development.
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # Compilers for the native addons (better-sqlite3, bcrypt) when no prebuilt binary fits.
 FROM ${NODE_IMAGE} AS toolchain
@@ -30,6 +31,17 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
+# OCI labels: which release this image is (keep it equal to package.json's version; a test checks), and, given at
+# build time, where its source is and when it was built:
+#   docker build --build-arg SOURCE_URL=https://git.example.org/pacer-crm \
+#     --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ) -t pacer-crm .
+ARG SOURCE_URL=""
+ARG CREATED=""
+LABEL org.opencontainers.image.title="Pacer CRM" \
+  org.opencontainers.image.description="Internal CRM for a running-community organisation" \
+  org.opencontainers.image.version="0.2.0" \
+  org.opencontainers.image.source="${SOURCE_URL}" \
+  org.opencontainers.image.created="${CREATED}"
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=3000 \

@@ -259,10 +259,27 @@ function embeddedSessionSecret(dataDir: string): string {
   return secret;
 }
 
+/**
+ * A value that begins with `#` is a comment read as the value: docker compose's env_file reads `KEY=   # note` as
+ * `# note` (dotenv reads it as empty), which would pass as a 30-character SESSION_SECRET or fail later as a
+ * URL. No setting has such a value, so each one is refused by name.
+ */
+function commentsReadAsValues(values: Record<string, unknown>): string[] {
+  return SETTING_NAMES.filter((name) => {
+    const value = values[name];
+    return typeof value === 'string' && value.trimStart().startsWith('#');
+  }).map(
+    (name) =>
+      `${name}: begins with "#", so it looks like a comment read as the value; in .env, put comments on a line of their own (KEY= then nothing for an empty value)`,
+  );
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { cwd?: string } = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   // Values already in the environment win over .env, as dotenv does.
   const merged = source === process.env ? { ...readDotEnv(path.join(cwd, '.env')), ...source } : { ...source };
+  const commentValues = commentsReadAsValues(merged);
+  if (commentValues.length) throw new ConfigError(commentValues);
   const parsed = EnvSchema.safeParse(merged);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`));

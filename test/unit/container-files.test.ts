@@ -38,6 +38,8 @@ function dockerfile(): Instruction[] {
 
 interface ComposeService {
   build?: string;
+  logging?: { driver: string; options: Record<string, string> };
+  ports?: string[];
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -166,5 +168,33 @@ describe('compose.yaml', () => {
       'S3_FORCE_PATH_STYLE',
     ])
       expect(text).toMatch(new RegExp(`^\\s*# ${setting}: `, 'm'));
+  });
+
+  it('rotates the log of every service', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect(service.logging, name).toMatchObject({
+        driver: 'json-file',
+        options: { 'max-size': expect.any(String), 'max-file': expect.any(String) },
+      });
+    }
+  });
+
+  it('offers a commented Caddy service that, uncommented, fronts the app with TLS', () => {
+    const text = read('compose.yaml');
+    // The commented block, uncommented: the `caddy:` service and its two volumes.
+    const uncommented = text
+      .replace(/^ {2}# (caddy:\n(?: {2}# {3}.*\n)+)/m, (_, block: string) => `  ${block.replace(/^ {2}# /gm, '  ')}`)
+      .replace(/^ {2}# (caddy-(?:data|config):)$/gm, '  $1');
+    expect(uncommented).not.toBe(text);
+    const fronted = parseYaml(uncommented, { merge: true }) as typeof compose;
+    const caddy = fronted.services.caddy!;
+    expect(caddy.logging).toEqual(services.app!.logging);
+    expect(caddy.ports).toContain('443:443');
+    expect(caddy.depends_on).toEqual({ app: { condition: 'service_healthy' } });
+    const caddyfile = caddy.volumes!.find((volume) => volume.endsWith(':/etc/caddy/Caddyfile:ro'))!.split(':')[0]!;
+    expect(read(`${caddyfile.replace('./', '')}.example`)).toMatch(/reverse_proxy app:3000/);
+    for (const volume of caddy.volumes!.filter((v) => !v.startsWith('.'))) expect(fronted.volumes).toHaveProperty(volume.split(':')[0]!);
+    // Caddy is the one proxy in front: the app must trust exactly one hop.
+    expect(text).toMatch(/TRUST_PROXY=1 \(Caddy is the one proxy in front/);
   });
 });

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
+import { PACER_VERSION } from '@shared/release.js';
 import { ROLE_LABELS } from '@shared/roles.js';
 import type { SessionView } from '@shared/schemas/auth.js';
 import { dataSource, gated } from '@views/data/source.js';
@@ -147,6 +148,8 @@ export function Component() {
         </form>
       </Card>
       <SessionsCard sessions={sessions} />
+      {/* The release, for a report to whoever runs the install (they see it in /healthz and `pacer --version`). */}
+      <p className="muted">{`Pacer CRM ${PACER_VERSION}`}</p>
     </div>
   );
 }
