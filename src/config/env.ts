@@ -135,14 +135,8 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: optionalText,
-  METRICS_TOKEN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .min(16, 'must be at least 16 characters long')
-      .refine((v) => !v.startsWith('#'), { message: 'must not start with # (a comment read as the value)' })
-      .optional(),
-  ),
+  // A value beginning with '#' is refused with every other setting's (commentsReadAsValues).
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()),
   WORKER_METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
 });
 
