@@ -14,7 +14,7 @@ export async function rollbackLast(db: Knex): Promise<string[]> {
 }
 
 /** A migration a rollback would revert, with the tables its revert drops (those its `up` creates, as far as known). */
-export interface RollbackStep {
+interface RollbackStep {
   migration: string;
   dropsTables: string[];
 }
