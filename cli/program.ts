@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
 import { registerWorkerCommands } from './commands/worker.js';
-import { EXIT, exitCodeFor, type CliIO } from './runtime.js';
+import { printJson } from './output.js';
+import { EXIT, reportFailure, type CliIO } from './runtime.js';
 
 export type CommandRegistrar = (program: Command, io: CliIO) => void;
 
@@ -42,14 +43,24 @@ function buildProgram(io: CliIO): Command {
 /** Runs `pacer …` in-process and returns the exit code, so tests can drive the CLI without spawning it. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const program = buildProgram(io);
+  // Known before parsing, so a usage error of a --json command is a JSON document too.
+  const json = argv.includes('--json');
+  if (argv.length === 0) {
+    // Bare `pacer` names no command: the help, as a usage error (a script calling it so is wrong).
+    program.outputHelp({ error: true });
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      // --help, --version; a command group named without its command (`pacer users`) shows its help as an error.
+      if (error.exitCode === 0) return EXIT.ok;
+      // Commander has printed its message (and the help) to stderr already.
+      if (json) printJson(io, { error: { code: 'usage', message: error.message.replace(/^error: /, '') } });
       return EXIT.usage;
     }
-    return exitCodeFor(error, io);
+    return reportFailure(error, io, json);
   }
 }

@@ -32,3 +32,13 @@ export function readPassword(io: CliIO, prompt: string): Promise<string> {
     stdin.on('data', onData);
   });
 }
+
+/** `--password-stdin`: the first line of standard input (a pipe, a file, or typed), without its line break. */
+export async function readFirstLine(io: CliIO): Promise<string> {
+  let text = '';
+  for await (const chunk of io.stdin) {
+    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+    if (text.includes('\n')) break;
+  }
+  return text.split('\n')[0]!.replace(/\r$/, '');
+}

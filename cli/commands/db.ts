@@ -1,6 +1,9 @@
+import { Option } from 'commander';
 import type { CommandRegistrar } from '../program.js';
-import { withContext, type CliIO } from '../runtime.js';
-import { migrationStatus, rollbackLast } from '@db/migrate.js';
+import { confirmOrRefuse } from '../confirm.js';
+import { printJson } from '../output.js';
+import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
+import { migrationStatus, planRollback, rollbackSteps } from '@db/migrate.js';
 import { migrateToLatest } from '@services/schema.js';
 import { seedDemoData } from '@seeds/demo.js';
 import { rebuildPaymentTotals } from '@services/payments/totals.js';
@@ -67,7 +70,7 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
   db.command('migrate')
     .description('Apply pending migrations')
     .action(async () => {
-      const { applied, derivedDataRebuilt } = await withContext(io, (ctx) => migrateToLatest(ctx.db));
+      const { applied, derivedDataRebuilt } = await withContext(io, (ctx) => migrateToLatest(ctx.db), { schema: 'any' });
       io.stdout.write(
         applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((n) => `  ${n}\n`).join('')}` : 'Already up to date.\n',
       );
@@ -75,9 +78,31 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
     });
 
   db.command('rollback')
-    .description('Revert the last batch of migrations')
-    .action(async () => {
-      const reverted = await withContext(io, (ctx) => rollbackLast(ctx.db));
+    .description('Revert the last migration (or --step N, or --all), dropping the tables it created; asks first')
+    .addOption(
+      new Option('--step <n>', 'how many migrations to revert, newest first').default(1).argParser((value: string) => {
+        if (!/^\d{1,4}$/.test(value) || Number(value) < 1) throw new CliExit(EXIT.usage, '--step must be a whole number of at least 1');
+        return Number(value);
+      }),
+    )
+    .addOption(new Option('--all', 'revert every applied migration (an empty database)').conflicts('step'))
+    .option('--yes', 'do not ask (required when standard input is not a terminal)')
+    .action(async (opts: { step: number; all?: boolean; yes?: boolean }) => {
+      const reverted = await withContext(
+        io,
+        async (ctx) => {
+          const plan = await planRollback(ctx.db, opts.all ? null : opts.step);
+          if (plan.length === 0) return [];
+          io.stderr.write(`This reverts ${plan.length} migration(s), newest first:\n`);
+          for (const step of plan) {
+            const drops = step.dropsTables.length ? `: drops ${step.dropsTables.join(', ')}` : '';
+            io.stderr.write(`  ${step.migration}${drops}\n`);
+          }
+          await confirmOrRefuse(io, { yes: opts.yes, question: 'Revert them? Data in dropped tables is lost.' });
+          return rollbackSteps(ctx.db, opts.all ? null : plan.length);
+        },
+        { schema: 'any' },
+      );
       io.stdout.write(
         reverted.length
           ? `Reverted ${reverted.length} migration(s):\n${reverted.map((n) => `  ${n}\n`).join('')}`
@@ -87,8 +112,13 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
 
   db.command('status')
     .description('List applied and pending migrations')
-    .action(async () => {
-      const status = await withContext(io, (ctx) => migrationStatus(ctx.db));
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      const status = await withContext(io, (ctx) => migrationStatus(ctx.db), { schema: 'any' });
+      if (opts.json) {
+        printJson(io, status);
+        return;
+      }
       io.stdout.write(
         `Applied: ${status.applied.length}\nPending: ${status.pending.length}\n${status.pending.map((n) => `  ${n}\n`).join('')}`,
       );
@@ -115,10 +145,14 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
         io.stderr.write('Nothing to seed: pass --demo for the demo data set.\n');
         return;
       }
-      const counts = await withContext(io, async (ctx) => {
-        await migrateToLatest(ctx.db);
-        return seedDemoData(ctx);
-      });
+      const counts = await withContext(
+        io,
+        async (ctx) => {
+          await migrateToLatest(ctx.db);
+          return seedDemoData(ctx);
+        },
+        { schema: 'any' },
+      );
       io.stdout.write(
         `Demo data loaded: ${Object.entries(counts)
           .map(([k, v]) => `${v} ${k}`)

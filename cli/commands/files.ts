@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
+import { printable, printJson } from '../output.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { checkStoredFiles, type FilesCheckReport } from '@services/files/check.js';
 import { migrateStoredFiles, type FilesMigrateReport, type MigrateProgress } from '@services/files/migrate.js';
 
 function printReport(io: CliIO, report: FilesCheckReport) {
-  const out = (line: string) => io.stdout.write(`${line}\n`);
+  const out = (line: string) => io.stdout.write(`${printable(line)}\n`);
   out(`Store: ${report.store}`);
   out(`Stored files without a row: ${report.bytesWithoutRow.length}`);
   for (const key of report.bytesWithoutRow) out(`  ${key}`);
@@ -18,11 +19,11 @@ function printReport(io: CliIO, report: FilesCheckReport) {
       `Fixed: removed ${report.fixed.bytesRemoved} stored file(s), ${report.fixed.rowsRemoved} row(s) and ${report.fixed.incomingRemoved} upload leftover(s)`,
     );
   }
-  for (const failure of report.failures) io.stderr.write(`Could not fix ${failure}\n`);
+  for (const failure of report.failures) io.stderr.write(`Could not fix ${printable(failure)}\n`);
 }
 
 function printMigration(io: CliIO, report: FilesMigrateReport) {
-  const out = (line: string) => io.stdout.write(`${line}\n`);
+  const out = (line: string) => io.stdout.write(`${printable(line)}\n`);
   out(`Files from ${report.from} to ${report.to}: ${report.total}`);
   out(`  copied and verified: ${report.copied}`);
   out(`  already there (same checksum): ${report.alreadyThere}`);
@@ -46,7 +47,7 @@ function printMigration(io: CliIO, report: FilesMigrateReport) {
 function progressPrinter(io: CliIO): (progress: MigrateProgress) => void {
   let lastPrinted = 0;
   return (progress) => {
-    if (progress.outcome === 'failed') io.stderr.write(`Failed: ${progress.file}: ${progress.reason}\n`);
+    if (progress.outcome === 'failed') io.stderr.write(`Failed: ${printable(progress.file)}: ${printable(progress.reason ?? '')}\n`);
     const now = Date.now();
     if (io.stderr.isTTY || progress.done === progress.total || now - lastPrinted >= 1000) {
       lastPrinted = now;
@@ -69,7 +70,7 @@ export const registerFilesCommands: CommandRegistrar = (program: Command, io: Cl
       const report = await withContext(io, (ctx) =>
         checkStoredFiles(ctx, { fix: Boolean(opts.fix), graceMs: Number(opts.graceMinutes) * 60_000 }),
       );
-      if (opts.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (opts.json) printJson(io, report);
       else printReport(io, report);
       const problems = report.bytesWithoutRow.length + report.rowsWithoutBytes.length + report.staleIncoming.length;
       if (report.fixed) {
@@ -91,7 +92,7 @@ export const registerFilesCommands: CommandRegistrar = (program: Command, io: Cl
       if (opts.to !== 's3' && opts.to !== 'local') throw new CliExit(EXIT.usage, '--to must be s3 or local');
       const to = opts.to;
       const report = await withContext(io, (ctx) => migrateStoredFiles(ctx, { to, onProgress: progressPrinter(io) }));
-      if (opts.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (opts.json) printJson(io, report);
       else printMigration(io, report);
       if (report.failures.length) {
         const names = report.failures.map((failure) => failure.file).join(', ');

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
+import { printable, printJson } from '../output.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { AppError } from '@services/errors.js';
 import { CsvStreamReader } from '@services/imports/csv-source.js';
@@ -131,7 +132,8 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
       if (error instanceof AppError && error.status === 400) {
         const detail = (error.issues ?? []).map((issue) => issue.message);
         if (last.rowsRead > 0) progress.finish(last);
-        if (options.json) io.stdout.write(`${JSON.stringify({ error: error.message, details: detail, ...last }, null, 2)}\n`);
+        // The one error shape; details say how far it got (rows before a late error may have been applied).
+        if (options.json) printJson(io, { error: { code: error.code, message: error.message, details: { problems: detail, ...last } } });
         throw new CliExit(
           last.appliedRows > 0 ? EXIT.partial : EXIT.failure,
           [`Error: ${error.message}`, ...detail.map((d) => `  ${d}`)].join('\n'),
@@ -149,9 +151,9 @@ async function runImport(io: CliIO, kind: ImportKind, file: string, options: Imp
   progress.finish(last);
   const { rowsRead, droppedRows, appliedRows, failedRows, dryRun, ...result } = report;
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ ...result, rowsRead, droppedRows, appliedRows, failedRows, dryRun }, null, 2)}\n`);
+    printJson(io, { ...result, rowsRead, droppedRows, appliedRows, failedRows, dryRun });
   } else {
-    io.stdout.write(`${summaryLines(kind, report, result).join('\n')}\n`);
+    io.stdout.write(`${summaryLines(kind, report, result).map(printable).join('\n')}\n`);
   }
   const code = exitCodeOf(report);
   if (code !== EXIT.ok) throw new CliExit(code, '');

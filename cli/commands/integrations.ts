@@ -9,6 +9,7 @@ import { parseInput } from '@services/validate.js';
 import { cliActor } from '@services/context.js';
 import type { CommandRegistrar } from '../program.js';
 import { isAppError } from '@services/errors.js';
+import { printable, printJson } from '../output.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import type { SyncResult } from '@shared/schemas/integrations.js';
 
@@ -43,12 +44,12 @@ function progressWriter(io: CliIO, label: string) {
 }
 
 function printSyncResult(io: CliIO, result: SyncResult): void {
-  io.stdout.write(`${syncedNouns(result.kind)}: ${result.message} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
-  for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
-  for (const notice of result.unpublished) io.stdout.write(`  - ${notice}\n`);
+  io.stdout.write(`${syncedNouns(result.kind)}: ${printable(result.message)} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
+  for (const problem of result.errors) io.stdout.write(`  ! ${printable(problem)}\n`);
+  for (const notice of result.unpublished) io.stdout.write(`  - ${printable(notice)}\n`);
 }
 
-type SyncOutcome = { kind: SyncKind; exit: number; result?: SyncResult; error?: { message: string; code: string } };
+type SyncOutcome = { kind: SyncKind; exit: number; result?: SyncResult; error?: { code: string; message: string } };
 
 export const registerIntegrationCommands: CommandRegistrar = (program: Command, io: CliIO) => {
   program
@@ -85,15 +86,18 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
             const busy = error instanceof SyncBusyError;
             const exit = busy ? SYNC_BUSY_EXIT : isAppError(error) && error.status === 400 ? EXIT.usage : EXIT.failure;
             const message = error instanceof Error ? error.message : String(error);
-            list.push({ kind: current, exit, error: { message, code: (error as { code?: string }).code ?? 'failed' } });
-            if (!opts.json) io.stderr.write(`${syncedNouns(current)}: ${busy ? '' : 'sync failed: '}${message}\n`);
+            list.push({ kind: current, exit, error: { code: (error as { code?: string }).code ?? 'failed', message } });
+            if (!opts.json) io.stderr.write(`${syncedNouns(current)}: ${busy ? '' : 'sync failed: '}${printable(message)}\n`);
           }
         }
         return list;
       });
       if (opts.json) {
-        const body = outcomes.map((o) => ({ kind: o.kind, exitCode: o.exit, ...(o.result ?? { success: false, ...o.error }) }));
-        io.stdout.write(`${JSON.stringify(kind === 'all' ? body : body[0], null, 2)}\n`);
+        // A failed kind carries the one error shape; one kind that failed is that error alone.
+        const body = outcomes.map((o) => ({ ...(o.result ?? { error: o.error }), kind: o.kind, exitCode: o.exit }));
+        const only = outcomes[0]!;
+        if (kind !== 'all' && only.error) printJson(io, { error: { ...only.error, details: { kind: only.kind, exitCode: only.exit } } });
+        else printJson(io, kind === 'all' ? body : body[0]);
       }
       const exit = worstExit(outcomes.map((o) => o.exit));
       if (exit !== EXIT.ok) throw new CliExit(exit, '');
@@ -123,10 +127,10 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
         })) as unknown as PushResult;
       });
       if (progress && result.total && !result.dryRun) progress.done();
-      if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (opts.json) printJson(io, result);
       else {
-        io.stdout.write(`${describePush(result, opts.audience)}\n`);
-        for (const problem of result.errors) io.stdout.write(`  ! ${problem}\n`);
+        io.stdout.write(`${printable(describePush(result, opts.audience))}\n`);
+        for (const problem of result.errors) io.stdout.write(`  ! ${printable(problem)}\n`);
       }
       if (result.failed) throw new CliExit(EXIT.partial, '');
     });
@@ -139,7 +143,7 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
     .action(async () => {
       const result = await withContext(io, (ctx) => testWordPress(ctx));
       if (!result.success) throw new CliExit(EXIT.failure, `Connection failed: ${result.message}`);
-      io.stdout.write(`${result.message}\n`);
+      io.stdout.write(`${printable(result.message)}\n`);
     });
 
   const mailchimp = program.command('mailchimp').description('The email-marketing service (Mailchimp)');
@@ -150,7 +154,9 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
       const result = await withContext(io, (ctx) => testMailchimp(ctx));
       if (!result.success || !result.data) throw new CliExit(EXIT.failure, `Connection failed: ${result.message}`);
       const { email, industry, total_subscribers } = result.data;
-      io.stdout.write(`${result.message}\n  email: ${email}\n  industry: ${industry || '-'}\n  subscribers: ${total_subscribers}\n`);
+      io.stdout.write(
+        `${printable(result.message)}\n  email: ${printable(email)}\n  industry: ${printable(industry || '-')}\n  subscribers: ${total_subscribers}\n`,
+      );
     });
   mailchimp
     .command('audiences')
@@ -159,11 +165,13 @@ export const registerIntegrationCommands: CommandRegistrar = (program: Command, 
     .action(async (opts: { json?: boolean }) => {
       const audiences = await withContext(io, (ctx) => listAudiences(ctx));
       if (opts.json) {
-        io.stdout.write(`${JSON.stringify(audiences, null, 2)}\n`);
+        printJson(io, audiences);
         return;
       }
       if (audiences.length === 0) io.stdout.write('No audiences.\n');
       for (const audience of audiences)
-        io.stdout.write(`${audience.id.padEnd(14)} ${String(audience.stats.member_count).padStart(7)} members  ${audience.name}\n`);
+        io.stdout.write(
+          `${printable(audience.id).padEnd(14)} ${String(audience.stats.member_count).padStart(7)} members  ${printable(audience.name)}\n`,
+        );
     });
 };

@@ -4,13 +4,23 @@ import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { cliActor } from '@services/context.js';
 import { createUser, listUsers, setPassword, updateUserByEmail } from '@services/users/service.js';
 import { ROLES, type Role } from '@shared/roles.js';
-import { readPassword } from '../prompt.js';
+import { printable, printJson } from '../output.js';
+import { readFirstLine, readPassword } from '../prompt.js';
 
 const roleOption = () => new Option('--role <role>', `admin, staff or viewer`).choices(ROLES);
 
-async function passwordFrom(io: CliIO, given: string | undefined): Promise<string> {
+const passwordStdinOption = () =>
+  new Option('--password-stdin', 'read the password from the first line of standard input').conflicts('password');
+
+async function passwordFrom(io: CliIO, given: string | undefined, fromStdin: boolean | undefined): Promise<string> {
   if (given !== undefined) return given;
-  if (!io.stdin.isTTY) throw new CliExit(EXIT.usage, 'No --password given and standard input is not a terminal to ask on.');
+  if (fromStdin) {
+    const line = await readFirstLine(io);
+    if (line === '') throw new CliExit(EXIT.usage, 'The password read from standard input is empty.');
+    return line;
+  }
+  if (!io.stdin.isTTY)
+    throw new CliExit(EXIT.usage, 'No --password or --password-stdin given and standard input is not a terminal to ask on.');
   const first = await readPassword(io, 'Password: ');
   const second = await readPassword(io, 'Repeat password: ');
   if (first !== second) throw new CliExit(EXIT.usage, 'The passwords do not match.');
@@ -22,19 +32,44 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
 
   users
     .command('create')
-    .description('Create a user (asks for the password when --password is omitted)')
+    .description(
+      'Create a user (asks for the password when neither --password nor --password-stdin is given); ' +
+        'without --role an admin while the database has no active admin, else staff',
+    )
     .requiredOption('--email <email>', 'sign-in email')
     .option('--password <password>', 'password (at least 8 characters)')
-    .option('--first-name <name>', 'first name', 'Admin')
-    .option('--last-name <name>', 'last name', 'User')
-    .addOption(roleOption().default('staff'))
-    .action(async (opts: { email: string; password?: string; firstName: string; lastName: string; role: Role }) => {
-      const password = await passwordFrom(io, opts.password);
-      const user = await withContext(io, (ctx) =>
-        createUser(ctx, { email: opts.email, password, firstName: opts.firstName, lastName: opts.lastName, role: opts.role }, cliActor()),
-      );
-      io.stdout.write(`Created user ${user.email} (id ${user.id}, ${user.role})\n`);
-    });
+    .addOption(passwordStdinOption())
+    .option('--first-name <name>', 'first name (empty when omitted)')
+    .option('--last-name <name>', 'last name (empty when omitted)')
+    .addOption(roleOption())
+    .option('--json', 'machine-readable output')
+    .action(
+      async (opts: {
+        email: string;
+        password?: string;
+        passwordStdin?: boolean;
+        firstName?: string;
+        lastName?: string;
+        role?: Role;
+        json?: boolean;
+      }) => {
+        const password = await passwordFrom(io, opts.password, opts.passwordStdin);
+        const user = await withContext(io, (ctx) =>
+          createUser(
+            ctx,
+            { email: opts.email, password, firstName: opts.firstName, lastName: opts.lastName, role: opts.role },
+            cliActor(),
+            { firstAdmin: true },
+          ),
+        );
+        if (opts.json) {
+          printJson(io, user);
+          return;
+        }
+        io.stdout.write(`Created user ${printable(user.email)} (id ${user.id}, ${user.role})\n`);
+        if (user.role === 'admin' && !opts.role) io.stdout.write('It is an admin: the database had no active admin.\n');
+      },
+    );
 
   users
     .command('list')
@@ -43,13 +78,13 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .action(async (opts: { json?: boolean }) => {
       const list = await withContext(io, (ctx) => listUsers(ctx, cliActor()));
       if (opts.json) {
-        io.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+        printJson(io, list);
         return;
       }
       if (list.length === 0) io.stdout.write('No users yet.\n');
       for (const user of list) {
         io.stdout.write(
-          `${String(user.id).padStart(4)}  ${user.email.padEnd(36)} ${`${user.firstName} ${user.lastName}`.padEnd(24)} ${user.role.padEnd(7)} ${user.isActive ? 'active  ' : 'inactive'}  last login: ${user.lastLogin ?? 'never'}\n`,
+          `${String(user.id).padStart(4)}  ${printable(user.email).padEnd(36)} ${printable(`${user.firstName} ${user.lastName}`).padEnd(24)} ${user.role.padEnd(7)} ${user.isActive ? 'active  ' : 'inactive'}  last login: ${user.lastLogin ?? 'never'}\n`,
         );
       }
     });
@@ -58,11 +93,12 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .command('set-password')
     .description("Set a user's password (signs them out everywhere)")
     .requiredOption('--email <email>', 'the user')
-    .option('--password <password>', 'new password (asked for when omitted)')
-    .action(async (opts: { email: string; password?: string }) => {
-      const password = await passwordFrom(io, opts.password);
+    .option('--password <password>', 'new password (asked for when neither this nor --password-stdin is given)')
+    .addOption(passwordStdinOption())
+    .action(async (opts: { email: string; password?: string; passwordStdin?: boolean }) => {
+      const password = await passwordFrom(io, opts.password, opts.passwordStdin);
       await withContext(io, (ctx) => setPassword(ctx, opts.email, password));
-      io.stdout.write(`Password changed for ${opts.email}\n`);
+      io.stdout.write(`Password changed for ${printable(opts.email)}\n`);
     });
 
   users
@@ -71,7 +107,7 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .requiredOption('--email <email>', 'the user')
     .action(async (opts: { email: string }) => {
       await withContext(io, (ctx) => updateUserByEmail(ctx, cliActor(), opts.email, { isActive: false }));
-      io.stdout.write(`Deactivated ${opts.email}\n`);
+      io.stdout.write(`Deactivated ${printable(opts.email)}\n`);
     });
 
   users
@@ -80,7 +116,7 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .requiredOption('--email <email>', 'the user')
     .action(async (opts: { email: string }) => {
       await withContext(io, (ctx) => updateUserByEmail(ctx, cliActor(), opts.email, { isActive: true }));
-      io.stdout.write(`Activated ${opts.email}\n`);
+      io.stdout.write(`Activated ${printable(opts.email)}\n`);
     });
 
   users
@@ -90,6 +126,6 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .addOption(roleOption().makeOptionMandatory())
     .action(async (opts: { email: string; role: Role }) => {
       await withContext(io, (ctx) => updateUserByEmail(ctx, cliActor(), opts.email, { role: opts.role }));
-      io.stdout.write(`${opts.email} is now ${opts.role}\n`);
+      io.stdout.write(`${printable(opts.email)} is now ${opts.role}\n`);
     });
 };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseDotEnv } from 'dotenv';
 import { CronExpressionParser } from 'cron-parser';
 import * as z from 'zod';
@@ -88,6 +89,8 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { message: 'must be true or false' }).default('false')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).optional()),
+  PACER_HOME: optionalText,
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   WORDPRESS_URL: optionalUrl,
@@ -170,6 +173,8 @@ export interface Config {
   /** The local store (STORAGE=local), and on every backend the scratch space of uploads being received. */
   uploadDir: string;
   logLevel: RawEnv['LOG_LEVEL'];
+  /** Unset: plain lines on a terminal, JSON lines otherwise (src/context/logger.ts). */
+  logFormat: RawEnv['LOG_FORMAT'];
   bcryptCost: number;
   dbAcquireTimeoutMs: number;
   httpTimeoutMs: number;
@@ -268,8 +273,40 @@ function commentsReadAsValues(values: Record<string, unknown>): string[] {
   );
 }
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { cwd?: string } = {}): Config {
-  const cwd = options.cwd ?? process.cwd();
+/** The checkout (or install) this code runs from: the nearest folder above this file holding our package.json. */
+function projectFolder(): string {
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(folder, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'pacer-crm') return folder;
+    const parent = path.dirname(folder);
+    if (parent === folder) return process.cwd();
+    folder = parent;
+  }
+}
+
+/** `sqlite:data/pacer.sqlite` made absolute against the home folder; other URLs (and `sqlite::memory:`) unchanged. */
+function anchoredDatabaseUrl(url: string, home: string): string {
+  if (!url.startsWith('sqlite:')) return url;
+  const file = url.slice('sqlite:'.length);
+  if (file === ':memory:' || file.startsWith('/')) return url;
+  return `sqlite:${path.resolve(home, file)}`;
+}
+
+interface LoadOptions {
+  /** The folder .env and relative paths (data/…) are read against; default PACER_HOME, else the project's folder. */
+  cwd?: string;
+  /**
+   * False for the CLI, which starts no sessions: SESSION_SECRET is then neither required in production nor
+   * generated under data/ (sessionSecret is empty).
+   */
+  sessions?: boolean;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
+  // Never the current folder: run from elsewhere, `pacer` would read another .env and create data/ there.
+  const cwd = options.cwd ?? (source.PACER_HOME ? path.resolve(source.PACER_HOME) : projectFolder());
+  const sessions = options.sessions ?? true;
   // Values already in the environment win over .env, as dotenv does.
   const merged = source === process.env ? { ...readDotEnv(path.join(cwd, '.env')), ...source } : { ...source };
   const commentValues = commentsReadAsValues(merged);
@@ -280,7 +317,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
   }
   const env = parsed.data;
   const problems: string[] = [];
-  if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+  if (sessions && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     problems.push('SESSION_SECRET: required in production (at least 32 random characters)');
   }
   if (env.NODE_ENV !== 'test' && env.BCRYPT_COST < 12) {
@@ -301,8 +338,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
     env: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
-    databaseUrl: env.DATABASE_URL,
-    sessionSecret: env.SESSION_SECRET ?? embeddedSessionSecret(path.join(cwd, 'data')),
+    databaseUrl: anchoredDatabaseUrl(env.DATABASE_URL, cwd),
+    sessionSecret: env.SESSION_SECRET ?? (sessions ? embeddedSessionSecret(path.join(cwd, 'data')) : ''),
     sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: env.SESSION_MAX_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : env.NODE_ENV === 'production',
@@ -322,6 +359,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: { c
     },
     uploadDir: path.resolve(cwd, env.UPLOAD_DIR),
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     bcryptCost: env.BCRYPT_COST,
     dbAcquireTimeoutMs: env.DB_ACQUIRE_TIMEOUT_MS,
     httpTimeoutMs: env.HTTP_TIMEOUT_MS,

@@ -58,6 +58,18 @@ describe('pacer trash purge', () => {
 
     expect((await run('trash', 'purge', '--older-than', '36h')).out).toContain('Removed 1 deleted record(s)');
     expect(await t.db('deleted_items').count({ n: '*' }).first()).toMatchObject({ n: 0 });
+    // A name is printed with its control characters made visible, never sent to the terminal.
+    const sneaky = await createRecord(ctx, cliActor(), 'brand', { brandName: 'Sneaky\u001b]52;c;ZXZpbA==\u0007' });
+    await deleteRecord(ctx, cliActor(), 'brand', String(sneaky.id));
+    const listed = await run('trash', 'purge', '--older-than', '1d', '--dry-run');
+    expect(listed.out).toContain(`Would remove brand ${sneaky.id} "Sneaky\\x1b]52;c;ZXZpbA==\\x07" deleted`);
+    expect(listed.out).not.toContain('\u001b');
+    const json = await run('trash', 'purge', '--older-than', '1d', '--dry-run', '--json');
+    expect(JSON.parse(json.out)).toMatchObject({
+      dryRun: true,
+      files: 0,
+      items: [expect.objectContaining({ name: 'Sneaky\u001b]52;c;ZXZpbA==\u0007' })],
+    });
     const bad = await run('trash', 'purge', '--older-than', 'soon');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--older-than must be a number of days or hours, such as 30d or 12h');

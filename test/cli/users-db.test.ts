@@ -60,7 +60,18 @@ describe('pacer users and pacer db', () => {
   });
 
   it('creates, lists, re-passwords and deactivates users', async () => {
-    const created = await run('users', 'create', '--email', 'Ops@Example.org', '--password', 'long enough pw', '--first-name', 'Olga');
+    const created = await run(
+      'users',
+      'create',
+      '--email',
+      'Ops@Example.org',
+      '--password',
+      'long enough pw',
+      '--first-name',
+      'Olga',
+      '--role',
+      'staff',
+    );
     expect(created.code).toBe(0);
     expect(created.out).toContain('Created user ops@example.org');
     const duplicate = await run('users', 'create', '--email', 'ops@example.org', '--password', 'long enough pw');
@@ -187,8 +198,8 @@ describe('pacer users and pacer db', () => {
     expect(lines[2]).toBe('');
   });
 
-  it('rolls back the last batch', async () => {
-    const res = await run('db', 'rollback');
+  it('rolls back every migration with --all --yes', async () => {
+    const res = await run('db', 'rollback', '--all', '--yes');
     expect(res.code).toBe(0);
     expect(res.out).toMatch(/Reverted \d+ migration/);
     expect(await t.db.schema.hasTable('events')).toBe(false);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,12 +16,26 @@ describe('settings', () => {
   it('defaults to the embedded database and keeps a generated session secret under data/', () => {
     const cwd = tempDir();
     const first = loadConfig({}, { cwd });
-    expect(first.databaseUrl).toBe('sqlite:data/pacer.sqlite');
+    // Relative paths are the folder's (PACER_HOME or the project's), never the current folder.
+    expect(first.databaseUrl).toBe(`sqlite:${path.join(cwd, 'data', 'pacer.sqlite')}`);
+    expect(first.uploadDir).toBe(path.join(cwd, 'data', 'uploads'));
     expect(first.port).toBe(3000);
     expect(first.bcryptCost).toBe(12);
     expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(path.join(cwd, 'data', 'session-secret'), 'utf8')).toBe(first.sessionSecret);
     expect(loadConfig({}, { cwd }).sessionSecret).toBe(first.sessionSecret);
+  });
+
+  it('reads data/ paths against PACER_HOME, and asks the CLI for no session secret', () => {
+    const home = tempDir();
+    const config = loadConfig({ PACER_HOME: home, DATABASE_URL: 'sqlite:db/x.sqlite' });
+    expect(config.databaseUrl).toBe(`sqlite:${path.join(home, 'db', 'x.sqlite')}`);
+    expect(loadConfig({ PACER_HOME: home, DATABASE_URL: 'sqlite::memory:' }).databaseUrl).toBe('sqlite::memory:');
+    const cliHome = tempDir();
+    const cli = loadConfig({ NODE_ENV: 'production' }, { cwd: cliHome, sessions: false });
+    expect(cli.sessionSecret).toBe('');
+    expect(existsSync(path.join(cliHome, 'data', 'session-secret'))).toBe(false);
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' }, { cwd: home })).toThrow(/LOG_FORMAT: must be json or pretty/);
   });
 
   it('names every bad value in one readable error', () => {

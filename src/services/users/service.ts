@@ -54,17 +54,34 @@ export async function needsFirstUser(ctx: AppContext): Promise<boolean> {
 
 const alreadyExists = (email: string) => conflict(`A user with the email ${email.toLowerCase()} already exists`);
 
+/** The CLI's account: names may be left empty (the user fills them in on their account page). */
+const CreateUserSchema = NewUserSchema.extend({
+  firstName: text().trim().max(100).default(''),
+  lastName: text().trim().max(100).default(''),
+  // No default here: createUser decides (see firstAdmin).
+  role: z.enum(ROLES, { error: `Role must be one of: ${ROLES.join(', ')}` }).optional(),
+});
+
 /**
  * Creates an account with a password (the CLI, which runs with the server's own rights, and tests). Like "Add
- * user" it leaves a history entry, in the same transaction as the row, naming who ran it.
+ * user" it leaves a history entry, in the same transaction as the row, naming who ran it. Without a role it is
+ * staff; with `firstAdmin` (`pacer users create`) it is an admin while no active admin exists, so an install's
+ * first account can run it.
  */
-export async function createUser(ctx: AppContext, input: NewUserInput, actor: Actor = cliActor()): Promise<PublicUser> {
-  const data = parseInput(NewUserSchema, input);
+export async function createUser(
+  ctx: AppContext,
+  input: Omit<NewUserInput, 'firstName' | 'lastName'> & { firstName?: string; lastName?: string },
+  actor: Actor = cliActor(),
+  options: { firstAdmin?: boolean } = {},
+): Promise<PublicUser> {
+  const data = parseInput(CreateUserSchema, input);
   if (await findUserByEmail(ctx.db, data.email)) throw alreadyExists(data.email);
   const passwordHash = await hashPassword(ctx, data.password);
   try {
     return await withTransaction(ctx, async (trx) => {
-      const id = await insertUser(trx, { ...data, passwordHash, createdAt: ctx.clock.now() });
+      // Decided in the transaction that inserts, so two first creates at once make one admin, not none or two.
+      const role = data.role ?? (options.firstAdmin && (await countOtherActiveAdmins(trx, 0)) === 0 ? 'admin' : 'staff');
+      const id = await insertUser(trx, { ...data, role, passwordHash, createdAt: ctx.clock.now() });
       const user = presentUser((await findUserById(trx, id))!);
       await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
         { entityType: 'user', entityId: id, action: 'create', changes: user },
