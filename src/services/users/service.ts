@@ -21,6 +21,7 @@ import { parseInput } from '../validate.js';
 import {
   countOtherActiveAdmins,
   countUsers,
+  deleteSetPasswordLinksOf,
   findUserByEmail,
   findUserById,
   insertUser,
@@ -132,7 +133,7 @@ const LAST_ADMIN = 'This is the last active admin: make another user an admin fi
 /**
  * An admin changes a user's role, active flag or names. The last active admin can neither be demoted nor
  * deactivated (409). A role change or a deactivation ends every session of that user, so the next request they
- * make runs under what they are now.
+ * make runs under what they are now. A deactivation also ends their set-password links.
  */
 export async function updateUserAccount(ctx: AppContext, actor: Actor, id: number, input: unknown): Promise<PublicUser> {
   requireRole(actor, 'admin');
@@ -145,6 +146,7 @@ export async function updateUserAccount(ctx: AppContext, actor: Actor, id: numbe
     await updateUser(trx, id, changes);
     const roleChanged = changes.role !== undefined && changes.role !== user.role;
     if (roleChanged || changes.isActive === false) await endSessionsOf(trx, id);
+    if (changes.isActive === false) await deleteSetPasswordLinksOf(trx, id);
     const { lastLogin: _before, ...was } = presentUser(user);
     const { lastLogin: _after, ...now } = presentUser((await findUserById(trx, id))!);
     const changed = changedFields(was, now);
