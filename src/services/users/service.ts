@@ -12,9 +12,10 @@ import {
   type NewUserInput,
 } from '@shared/schemas/auth.js';
 import { text } from '@shared/schemas/text.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
 import { endSessionsOf } from '../auth/sessions.js';
 import { cliActor, type Actor, type AppContext } from '../context.js';
-import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { conflict, forbidden, notFound, tooManyRequests, validationFailed } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
@@ -83,10 +84,19 @@ export async function createUser(ctx: AppContext, input: NewUserInput, actor: Ac
  * transaction; on MySQL a concurrent second set-up either sees the first user or hits the unique email, and on
  * SQLite writers serialise.
  */
-export async function createFirstAdmin(ctx: AppContext, input: unknown): Promise<PublicUser> {
-  const data = parseInput(SetupSchema, input);
-  const passwordHash = await hashPassword(ctx, data.password);
+export async function createFirstAdmin(
+  ctx: AppContext,
+  throttle: LoginThrottle,
+  input: unknown,
+  client: { ip: string },
+): Promise<PublicUser> {
   const setUpAlready = () => forbidden('Set-up is already complete: sign in instead');
+  // Refused before any hashing: once set-up is done, an anonymous caller costs one count.
+  if (!(await needsFirstUser(ctx))) throw setUpAlready();
+  const data = parseInput(SetupSchema, input);
+  const wait = await throttle.reserveSetup(ctx.db, client.ip, ctx.clock.now().getTime());
+  if (wait > 0) throw tooManyRequests('Too many set-up attempts. Try again later.', wait);
+  const passwordHash = await hashPassword(ctx, data.password);
   const id = await withTransaction(ctx, async (trx) => {
     if ((await countUsers(trx)) > 0) throw setUpAlready();
     return insertUser(trx, { ...data, role: 'admin', passwordHash, createdAt: ctx.clock.now() });
@@ -174,14 +184,24 @@ function isUniqueViolation(error: unknown): boolean {
  * /settings/account: anyone changes their own password, proving the current one. Every other session of theirs
  * ends (a stolen cookie stops working); this one stays signed in.
  */
-export async function changeMyPassword(ctx: AppContext, userId: number, currentSessionId: string, input: unknown): Promise<void> {
+export async function changeMyPassword(
+  ctx: AppContext,
+  throttle: LoginThrottle,
+  userId: number,
+  currentSessionId: string,
+  input: unknown,
+): Promise<void> {
   const { currentPassword, newPassword } = parseInput(PasswordChangeSchema, input);
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('User not found');
+  // The same limit as sign-in, per account: a stolen session must not become a way to guess the password.
+  const wait = await throttle.reservePasswordCheck(ctx.db, userId, ctx.clock.now().getTime());
+  if (wait > 0) throw tooManyRequests('Too many wrong current passwords. Try again later.', wait);
   if (!(await bcrypt.compare(currentPassword, user.passwordHash)))
     throw validationFailed('The current password is not right', [
       { path: 'currentPassword', message: 'The current password is not right' },
     ]);
+  await throttle.releasePasswordCheck(ctx.db, userId);
   const passwordHash = await hashPassword(ctx, newPassword);
   await withTransaction(ctx, async (trx) => {
     await updateUser(trx, userId, { passwordHash });
