@@ -47,6 +47,22 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Awaited before each batch is written, every batch before it committed: throws to stop the import there (cancel). */
   beforeBatch?: () => Promise<void>;
+  /** Awaited after each batch commits, with the counts of every row up to its end (a job keeps them to resume). */
+  onCommitted?: (checkpoint: ImportCheckpoint) => Promise<void>;
+  /** Continue an import stopped after `onCommitted` said this: its rows are not read again, its counts carry on. */
+  resume?: ImportCheckpoint;
+}
+
+/** The counts of an import's first `rowsRead` rows, every batch holding them committed. */
+export interface ImportCheckpoint {
+  rowsRead: number;
+  droppedRows: number;
+  appliedRows: number;
+  failedRows: number;
+  skipped: number;
+  errors: string[];
+  /** The kind's own counts (brandsCreated and contactsCreated, or updated and created). */
+  counts: Record<string, number>;
 }
 
 export interface ImportProgress {
@@ -55,14 +71,7 @@ export interface ImportProgress {
   failedRows: number;
 }
 
-interface Tally {
-  rowsRead: number;
-  droppedRows: number;
-  appliedRows: number;
-  failedRows: number;
-  skipped: number;
-  errors: string[];
-}
+type Tally = ImportCheckpoint;
 
 /** The spec's answer plus the row counts the CLI reports and bases its exit code on. */
 export type ImportReport<R> = R & {
@@ -78,9 +87,22 @@ const DEFAULT_BATCH = 2000;
 const ROWS_PER_TURN = 250;
 const DEFAULT_MAX_ERRORS = 1000;
 
-function newTally(): Tally {
-  return { rowsRead: 0, droppedRows: 0, appliedRows: 0, failedRows: 0, skipped: 0, errors: [] };
+function newTally(from?: ImportCheckpoint): Tally {
+  if (from) return { ...from, errors: [...from.errors], counts: { ...from.counts } };
+  return { rowsRead: 0, droppedRows: 0, appliedRows: 0, failedRows: 0, skipped: 0, errors: [], counts: {} };
 }
+
+/** Adds what one batch's write counted (`delta`) to `into`. */
+function addBatch(into: Tally, delta: Tally, maxErrors: number): Tally {
+  into.appliedRows += delta.appliedRows;
+  into.failedRows += delta.failedRows;
+  into.skipped += delta.skipped;
+  for (const error of delta.errors) if (into.errors.length < maxErrors) into.errors.push(error);
+  for (const [name, n] of Object.entries(delta.counts)) into.counts[name] = (into.counts[name] ?? 0) + n;
+  return into;
+}
+
+const addCount = (tally: Tally, name: string, n: number) => (tally.counts[name] = (tally.counts[name] ?? 0) + n);
 
 function recordFailure(tally: Tally, message: string, maxErrors: number) {
   tally.failedRows++;
@@ -109,7 +131,9 @@ async function runBatches<P extends { line: number }>(
   plan: (row: SourceRow) => { ok: true; plan: P } | { ok: false; error: string },
   apply: (batch: P[], tally: Tally) => Promise<void>,
 ): Promise<Tally> {
-  const tally = newTally();
+  const tally = newTally(options.resume);
+  // Rows an earlier run read and committed: skipped unread, their counts already in the tally.
+  let resumeAfter = options.resume?.rowsRead ?? 0;
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const resolved = resolveColumns(kind, source.header);
@@ -126,20 +150,30 @@ async function runBatches<P extends { line: number }>(
     // Progress counts the rows up to the end of this batch, reported once it has committed.
     const rowsDone = tally.rowsRead;
     if (writing) await writing;
+    // Every row up to this batch's end is read and every batch before it committed: with this batch's own counts,
+    // what a resumed run starts from once it commits.
+    const readSoFar = newTally(tally);
     // A batch boundary: every batch before this one has committed, none after it has started. Rows already in
     // memory and SQLite's synchronous driver would otherwise never give the event loop back until the end, so the
     // job's timers (lease renewal, progress) and the process's other requests get their turn here.
     await nextTurn();
     await options.beforeBatch?.();
-    writing = apply(current, tally).then(() =>
-      options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows }),
-    );
+    const delta = newTally();
+    writing = apply(current, delta).then(async () => {
+      await options.onCommitted?.(addBatch(readSoFar, delta, maxErrors));
+      addBatch(tally, delta, maxErrors);
+      options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows });
+    });
     // Awaited at the next flush or at the end; this only keeps a failure from counting as unhandled meanwhile.
     writing.catch(() => undefined);
   };
   try {
     for await (const chunk of source.chunks) {
       for (const row of chunk) {
+        if (resumeAfter > 0) {
+          resumeAfter--;
+          continue;
+        }
         tally.rowsRead++;
         // While a batch is written, the next one's parse gives the event loop a turn every few hundred rows read
         // (dropped ones included): the database's answers are then read as they arrive rather than after the whole
@@ -229,8 +263,6 @@ export async function importEvents(
   const columns = resolved.ok ? resolved.columns : {};
   const pending = new PendingContacts(dryRun);
   const pendingWebsites = new PendingWebsites(dryRun);
-  let updated = 0;
-  let created = 0;
   const who = await importHistoryActor(ctx, options.actor);
 
   const tally = await runBatches<EventRowPlan>(
@@ -294,15 +326,15 @@ export async function importEvents(
       tally.appliedRows += outcome.applied;
       tally.skipped += outcome.skipped;
       for (const failure of outcome.failures) recordFailure(tally, failure, maxErrors);
-      updated += outcome.websites.size;
+      addCount(tally, 'updated', outcome.websites.size);
       pendingWebsites.remember(outcome.websites);
-      created += outcome.contacts.length;
+      addCount(tally, 'created', outcome.contacts.length);
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
   return {
-    updated,
-    created,
+    updated: tally.counts.updated ?? 0,
+    created: tally.counts.created ?? 0,
     skipped: tally.skipped,
     errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS),
     ...counts(tally),
@@ -360,8 +392,6 @@ export async function importBrands(
   const resolved = resolveColumns('brands', source.header);
   const columns = resolved.ok ? resolved.columns : {};
   const pending = new PendingContacts(dryRun);
-  let brandsCreated = 0;
-  let contactsCreated = 0;
   let dryRunIds = 0;
   const who = await importHistoryActor(ctx, options.actor);
   // Existing brands by matching key, loaded once per import; the lowest id wins when names collide already.
@@ -445,14 +475,14 @@ export async function importBrands(
       for (const [key, id] of [...outcome.foundIds, ...outcome.createdIds]) brandIds.set(key, id);
       tally.appliedRows += batch.length;
       tally.skipped += outcome.skipped;
-      brandsCreated += outcome.createdIds.size;
-      contactsCreated += outcome.contacts.length;
+      addCount(tally, 'brandsCreated', outcome.createdIds.size);
+      addCount(tally, 'contactsCreated', outcome.contacts.length);
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
   return {
-    brandsCreated,
-    contactsCreated,
+    brandsCreated: tally.counts.brandsCreated ?? 0,
+    contactsCreated: tally.counts.contactsCreated ?? 0,
     skipped: tally.skipped,
     errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS),
     ...counts(tally),
