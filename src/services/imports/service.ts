@@ -47,9 +47,12 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Awaited before each batch is written, every batch before it committed: throws to stop the import there (cancel). */
   beforeBatch?: () => Promise<void>;
-  /** Awaited after each batch commits, with the counts of every row up to its end (a job keeps them to resume). */
-  onCommitted?: (checkpoint: ImportCheckpoint) => Promise<void>;
-  /** Continue an import stopped after `onCommitted` said this: its rows are not read again, its counts carry on. */
+  /**
+   * Awaited inside each batch's transaction, last, with the counts of every row up to the batch's end as they
+   * stand once it commits: a job keeps them in the same commit, so a run that takes over resumes exactly there.
+   */
+  onBatchWritten?: (trx: Knex.Transaction, checkpoint: ImportCheckpoint) => Promise<void>;
+  /** Continue an import stopped after `onBatchWritten` said this: its rows are not read again, its counts carry on. */
   resume?: ImportCheckpoint;
 }
 
@@ -129,7 +132,8 @@ async function runBatches<P extends { line: number }>(
   source: ImportSource,
   options: ImportOptions,
   plan: (row: SourceRow) => { ok: true; plan: P } | { ok: false; error: string },
-  apply: (batch: P[], tally: Tally) => Promise<void>,
+  /** Writes a batch in one transaction, calling `written` last in it with the batch's counts, then adds them to `tally`. */
+  apply: (batch: P[], tally: Tally, written: (trx: Knex.Transaction, counted: Tally) => Promise<void>) => Promise<void>,
 ): Promise<Tally> {
   const tally = newTally(options.resume);
   // Rows an earlier run read and committed: skipped unread, their counts already in the tally.
@@ -159,8 +163,11 @@ async function runBatches<P extends { line: number }>(
     await nextTurn();
     await options.beforeBatch?.();
     const delta = newTally();
-    writing = apply(current, delta).then(async () => {
-      await options.onCommitted?.(addBatch(readSoFar, delta, maxErrors));
+    const written = async (trx: Knex.Transaction, counted: Tally) => {
+      // A retried transaction calls this again: each call starts from the same snapshot.
+      await options.onBatchWritten?.(trx, addBatch(newTally(readSoFar), counted, maxErrors));
+    };
+    writing = apply(current, delta, written).then(() => {
       addBatch(tally, delta, maxErrors);
       options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows });
     });
@@ -271,7 +278,7 @@ export async function importEvents(
     source,
     options,
     (row) => planEventRow(row, columns, source.header.length),
-    async (batch, tally) => {
+    async (batch, tally, written) => {
       const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx, async (trx) => {
@@ -320,15 +327,18 @@ export async function importEvents(
           countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'event', changes);
         }
-        return { applied, skipped, failures, websites, contacts };
+        const counted = newTally();
+        counted.appliedRows = applied;
+        counted.skipped = skipped;
+        for (const failure of failures) recordFailure(counted, failure, maxErrors);
+        addCount(counted, 'updated', websites.size);
+        addCount(counted, 'created', contacts.length);
+        await written(trx, counted);
+        return { counted, websites, contacts };
       });
       // Counted only once the batch has committed, so the numbers never include rolled-back work.
-      tally.appliedRows += outcome.applied;
-      tally.skipped += outcome.skipped;
-      for (const failure of outcome.failures) recordFailure(tally, failure, maxErrors);
-      addCount(tally, 'updated', outcome.websites.size);
+      addBatch(tally, outcome.counted, maxErrors);
       pendingWebsites.remember(outcome.websites);
-      addCount(tally, 'created', outcome.contacts.length);
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
@@ -409,7 +419,7 @@ export async function importBrands(
     source,
     options,
     (row) => planBrandRow(row, columns, source.header.length),
-    async (batch, tally) => {
+    async (batch, tally, written) => {
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx, async (trx) => {
         await takeImportLock(trx, 'brands');
@@ -470,13 +480,16 @@ export async function importBrands(
           countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'brand', changes, new Set(createdIds.values()));
         }
-        return { createdIds, foundIds, contacts, skipped };
+        const counted = newTally();
+        counted.appliedRows = batch.length;
+        counted.skipped = skipped;
+        addCount(counted, 'brandsCreated', createdIds.size);
+        addCount(counted, 'contactsCreated', contacts.length);
+        await written(trx, counted);
+        return { createdIds, foundIds, contacts, counted };
       });
       for (const [key, id] of [...outcome.foundIds, ...outcome.createdIds]) brandIds.set(key, id);
-      tally.appliedRows += batch.length;
-      tally.skipped += outcome.skipped;
-      addCount(tally, 'brandsCreated', outcome.createdIds.size);
-      addCount(tally, 'contactsCreated', outcome.contacts.length);
+      addBatch(tally, outcome.counted, options.maxErrors ?? DEFAULT_MAX_ERRORS);
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );

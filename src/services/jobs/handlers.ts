@@ -99,9 +99,10 @@ export const jobHandlers: Record<JobType, JobHandler> = {
       dryRun: params.dryRun,
       batchSize: params.batchSize,
       beforeBatch: checkpoint,
-      // A run that stopped (a worker killed, a lease lost) left its committed counts: carry on from them.
+      // A run that stopped (a worker killed, a lease lost) left its counts, kept in each batch's own commit: carry on.
       resume: resumeFrom as ImportCheckpoint | undefined,
-      onCommitted: (committed) => saveJobParams(ctx.db, job.id, job.leaseOwner!, { ...job.params, resumeFrom: committed }, ctx.clock.now()),
+      onBatchWritten: (trx, committed) =>
+        saveJobParams(trx, job.id, job.leaseOwner!, { ...job.params, resumeFrom: committed }, ctx.clock.now()),
       onProgress: (update) => {
         input.onProgress?.(update);
         progress({ done: update.rowsRead, total: input.expectedRows(update.rowsRead) });
