@@ -89,6 +89,29 @@ describe('sessions and sign-in security', () => {
     expect((await login('10.4.0.1', TEST_PASSWORD, victim)).status).toBe(200);
   });
 
+  it('checks at most the limit of wrong passwords sent at once: each attempt is counted before bcrypt runs', async () => {
+    const target = 'parallel@example.org';
+    await createUser(t.ctx, { email: target, password: TEST_PASSWORD, firstName: 'Pa', lastName: 'Rallel' });
+    const compare = vi.spyOn(bcrypt, 'compare');
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login('10.4.1.1', `guess ${i}`, target)));
+      const statuses = answers.map((answer) => answer.status);
+      // perAccountAndIp is 5: five guesses reach bcrypt, every other one is refused before it.
+      expect(compare).toHaveBeenCalledTimes(5);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    } finally {
+      compare.mockRestore();
+    }
+    expect((await login('10.4.1.1', TEST_PASSWORD, target)).status).toBe(429);
+  });
+
+  it('does not count right passwords toward the per-IP limit', async () => {
+    // perIp is 8: ten sign-ins that succeed from one address stay allowed.
+    for (let i = 0; i < 10; i++) expect((await login('10.4.2.1')).status).toBe(200);
+    expect((await login('10.4.2.1', 'bad')).status).toBe(401);
+  });
+
   it('throttles one IP spraying many accounts', async () => {
     for (let i = 0; i < 8; i++) await login('10.5.0.1', 'bad', `spray${i}@example.org`);
     expect((await login('10.5.0.1', TEST_PASSWORD)).status).toBe(429);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import bcrypt from 'bcrypt';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 describe('sign-in API', () => {
@@ -100,6 +101,57 @@ describe('first-run set-up input', () => {
       const body = { email: 'race@example.org', password: TEST_PASSWORD, firstName: 'R', lastName: 'C' };
       const answers = await Promise.all([t.agent().post('/api/setup').send(body), t.agent().post('/api/setup').send(body)]);
       expect(answers.map((res) => res.status).sort()).toEqual([201, 403]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses set-up once a user exists without hashing the password', async () => {
+    const t = await createTestApp();
+    try {
+      const body = { email: 'first@example.org', password: TEST_PASSWORD, firstName: 'F', lastName: 'A' };
+      expect((await t.agent().post('/api/setup').send(body)).status).toBe(201);
+      const hash = vi.spyOn(bcrypt, 'hash');
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            t
+              .agent()
+              .post('/api/setup')
+              .send({ ...body, email: `late${i}@example.org` }),
+          ),
+        );
+        expect(answers.map((res) => res.status)).toEqual(Array(20).fill(403));
+        expect(answers[0]!.body.message).toBe('Set-up is already complete: sign in instead');
+        expect(hash).not.toHaveBeenCalled();
+      } finally {
+        hash.mockRestore();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('throttles set-up attempts per address with 429 and Retry-After', async () => {
+    const t = await createTestApp({ throttle: { perAccountAndIp: 3, perIp: 50, windowMs: 60_000 } });
+    try {
+      const setUp = (i: number) =>
+        t
+          .agent()
+          .post('/api/setup')
+          .send({ email: `admin${i}@example.org`, password: TEST_PASSWORD, firstName: 'A', lastName: 'B' });
+      // Each set-up is undone so the next one reaches the password again: three from one address are let through.
+      for (let i = 0; i < 3; i++) {
+        expect((await setUp(i)).status).toBe(201);
+        await t.ctx.db('sessions').delete();
+        await t.ctx.db('users').delete();
+      }
+      const refused = await setUp(3);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toBe('Too many set-up attempts. Try again later.');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      t.clock.advance(60_000);
+      expect((await setUp(4)).status).toBe(201);
     } finally {
       await t.close();
     }

@@ -228,7 +228,63 @@ describe('the job API (embedded runner)', () => {
       ),
     });
     const job = await finished(id);
-    expect(job).toMatchObject({ state: 'succeeded', attempts: 2, result: { brandsCreated: 0, contactsCreated: 0, skipped: 20 } });
+    // Every row was committed by the first holder: the second reads none again, and the summary is still the whole work.
+    expect(job).toMatchObject({
+      state: 'succeeded',
+      attempts: 2,
+      result: { brandsCreated: 20, contactsCreated: 20, skipped: 0, rowsRead: 20 },
+    });
+    expect(await count('brands')).toBe(20);
+    expect(await count('contacts')).toBe(20);
+  });
+
+  it('counts the work of a holder killed midway in the summary of the run that takes the job over', async () => {
+    const rows = brandRows(20, 'Killed');
+    const stored = () =>
+      Buffer.from(
+        JSON.stringify({
+          header: ['Brand', 'First Name', 'Last Name', 'Email'],
+          rows: rows.data.map((values, i) => ({ line: i + 2, values })),
+        }),
+      );
+    // The first holder dies before its third batch of five: ten rows committed, ten not.
+    const original = jobHandlers.import;
+    let batches = 0;
+    jobHandlers.import = (run) =>
+      original({
+        ...run,
+        async checkpoint() {
+          if (++batches > 2) throw new Error('the worker was killed');
+          await run.checkpoint();
+        },
+      });
+    let id: number;
+    try {
+      id = await startImportJob(
+        t.ctx,
+        { userId, source: 'web', role: 'staff' },
+        { kind: 'brands', batchSize: 5 },
+        { format: 'rows', bytes: stored(), rows: 20 },
+      );
+      await finished(id);
+    } finally {
+      jobHandlers.import = original;
+    }
+    expect(await count('brands')).toBe(10);
+    // As a process killed mid-run leaves it: running, held by a process that is gone, its lease run out, its input there.
+    const past = encodeTimestamp(new Date(t.clock.now().getTime() - 60_000));
+    await t.ctx
+      .db('jobs')
+      .where({ id })
+      .update({ state: 'running', leaseOwner: 'gone|1|x', leaseExpiresAt: past, finishedAt: null, error: null });
+    await t.ctx.db('job_inputs').insert({ jobId: id, seq: 0, bytes: stored() });
+    const job = await finished(id);
+    expect(job).toMatchObject({
+      state: 'succeeded',
+      result: { brandsCreated: 20, contactsCreated: 20, skipped: 0, rowsRead: 20, appliedRows: 20, errors: [] },
+      progress: { done: 20, total: 20 },
+    });
+    expect(job.params).toEqual({ kind: 'brands', batchSize: 5 });
     expect(await count('brands')).toBe(20);
     expect(await count('contacts')).toBe(20);
   });

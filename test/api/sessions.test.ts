@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import bcrypt from 'bcrypt';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser } from '@services/users/service.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
@@ -86,6 +87,36 @@ describe('sessions', () => {
     const renamed = await here.put('/api/account').send({ firstName: ' Patricia ', lastName: 'Word' });
     expect(renamed.body.user).toMatchObject({ firstName: 'Patricia', lastName: 'Word' });
     expect((await here.put('/api/account').send({ firstName: '', lastName: 'Word' })).body.message).toBe('First name is required');
+  });
+
+  it('throttles wrong current passwords per account as sign-in does, counting each before bcrypt checks it', async () => {
+    await createUser(t.ctx, { email: 'guess@example.org', password: TEST_PASSWORD, firstName: 'Gus', lastName: 'Ess' });
+    const stolen = await signIn('guess@example.org', DESKTOP);
+    const own = await signIn('guess@example.org', PHONE);
+    const compare = vi.spyOn(bcrypt, 'compare');
+    let answers;
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          stolen.post('/api/account/password').send({ currentPassword: `guess ${i}`, newPassword: 'a new long password' }),
+        ),
+      );
+      // Ten a window, as for sign-in: ten guesses reach bcrypt, the rest are refused before it.
+      expect(compare).toHaveBeenCalledTimes(10);
+    } finally {
+      compare.mockRestore();
+    }
+    expect(answers.filter((res) => res.status === 400)).toHaveLength(10);
+    const refused = answers.filter((res) => res.status === 429);
+    expect(refused).toHaveLength(10);
+    expect(refused[0]!.body.message).toBe('Too many wrong current passwords. Try again later.');
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    // Per account: the right password from another session waits too, and works once the window has passed.
+    const right = { currentPassword: TEST_PASSWORD, newPassword: 'a new long password' };
+    expect((await own.post('/api/account/password').send(right)).status).toBe(429);
+    t.clock.advance(15 * 60_000);
+    const fresh = await signIn('guess@example.org', PHONE);
+    expect((await fresh.post('/api/account/password').send(right)).status).toBe(204);
   });
 
   it('checks a request with one query, and touches lastSeenAt at most once a minute', async () => {

@@ -42,11 +42,11 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
   };
 }
 
-async function signIn(server: ServerProcess, password: string) {
+async function signIn(server: ServerProcess, password: string, email = 'shared@example.org') {
   const res = await fetch(`${server.url}/api/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: server.url },
-    body: JSON.stringify({ email: 'shared@example.org', password }),
+    body: JSON.stringify({ email, password }),
   });
   return { status: res.status, retryAfter: res.headers.get('retry-after') };
 }
@@ -65,10 +65,9 @@ describe(`sign-in throttling across server processes (${testDialect})`, () => {
     database = await createTestDatabase();
     uploadDir = mkdtempSync(path.join(tmpdir(), 'pacer-throttle-'));
     const config = testConfig({ DATABASE_URL: database.url });
-    await createUser(
-      { db: database.db, log: pino({ level: 'silent' }), config, clock: new FakeClock(new Date()) },
-      { email: 'shared@example.org', password: 'the right password', firstName: 'Sha', lastName: 'Red' },
-    );
+    const ctx = { db: database.db, log: pino({ level: 'silent' }), config, clock: new FakeClock(new Date()) };
+    for (const email of ['shared@example.org', 'parallel@example.org'])
+      await createUser(ctx, { email, password: 'the right password', firstName: 'Sha', lastName: 'Red' });
     env = {
       NODE_ENV: 'test',
       SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
@@ -105,5 +104,16 @@ describe(`sign-in throttling across server processes (${testDialect})`, () => {
     const restarted = await startServer(env);
     servers.push(restarted);
     expect((await signIn(restarted, 'the right password')).status).toBe(429);
+  }, 120_000);
+
+  it('lets at most the limit of 40 wrong passwords sent at once to both processes be checked', async () => {
+    const running = servers.filter((server) => server.child.exitCode === null);
+    expect(running).toHaveLength(2);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(running[i % 2]!, `guess ${i}`, 'parallel@example.org')));
+    const statuses = answers.map((answer) => answer.status);
+    // Ten (the limit) were checked and failed; the rest were refused before their password was looked at.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    expect((await signIn(running[0]!, 'the right password', 'parallel@example.org')).status).toBe(429);
   }, 120_000);
 });

@@ -72,6 +72,21 @@ describe('users in the browser: the users API and one-time links', () => {
     admin = (await t.signedInAgent('admin@example.org')).agent;
   });
 
+  it("ends a user's links when they are deactivated, so reactivating does not bring an old link back", async () => {
+    const added = await admin.post('/api/users').send({ email: 'paused@example.org', firstName: 'Pat', lastName: 'Paused', role: 'staff' });
+    expect(added.status, added.text).toBe(201);
+    const token = tokenOf(added.body.url);
+    expect((await admin.put(`/api/users/${added.body.user.id}`).send({ isActive: false })).status).toBe(200);
+    expect((await admin.put(`/api/users/${added.body.user.id}`).send({ isActive: true })).status).toBe(200);
+    // Well within the link's 72 hours, yet it is gone.
+    expect((await t.agent().get(`/api/set-password/${token}`)).status).toBe(410);
+    const used = await t.agent().post(`/api/set-password/${token}`).send({ password: 'a password set too late' });
+    expect(used.status).toBe(410);
+    // A fresh link made after reactivation works.
+    const fresh = await admin.post(`/api/users/${added.body.user.id}/reset-link`).send({});
+    expect((await t.agent().get(`/api/set-password/${tokenOf(fresh.body.url)}`)).status).toBe(200);
+  });
+
   it('lists users for admins only, and refuses a taken email', async () => {
     const listed = await admin.get('/api/users');
     expect(listed.status).toBe(200);

@@ -21,7 +21,7 @@ export function accountRouter(): Router {
     res.json({ user: await changeMyName(req.ctx, req.user!.id, req.body) });
   });
   router.post('/account/password', async (req, res) => {
-    await changeMyPassword(req.ctx, req.user!.id, req.sessionId!, req.body);
+    await changeMyPassword(req.ctx, req.ctx.throttle, req.user!.id, req.sessionId!, req.body);
     res.status(204).end();
   });
   return router;

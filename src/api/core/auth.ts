@@ -60,7 +60,7 @@ export function authRouter(http: HttpPlumbing): Router {
   });
 
   router.post('/setup', secureOnly, json, async (req, res) => {
-    const user = await createFirstAdmin(req.ctx, req.body);
+    const user = await createFirstAdmin(req.ctx, req.ctx.throttle, req.body, sessionClientOf(req));
     await startSession(req, user.id);
     res.status(201).json({ user });
   });

@@ -12,6 +12,7 @@ import { checkCsvText, CsvTextError } from '@shared/csv-text.js';
 import { actorOf } from '../actor.js';
 import { requireRole } from '@services/roles.js';
 import type { ReadRoute } from '../reads.js';
+import { boundLargeBodies } from './large-bodies.js';
 
 /** GET endpoints of this area, served by /api (server-side loaders call the same services through src/ssr/data-source.ts). */
 export const importsReads: ReadRoute[] = [];
@@ -169,11 +170,23 @@ export function startImportFromRequest(
     return withUploadedFile(kind, req, (file) => startImportJob(req.ctx, actorOf(req), params, { format: 'csv', bytes: file }));
   const source = sourceFromBody(kind, options.body ?? req.body);
   const rows = source.chunks[0]!;
-  return startImportJob(req.ctx, actorOf(req), params, {
-    format: 'rows',
-    bytes: Buffer.from(JSON.stringify({ header: source.header, rows })),
-    rows: rows.length,
-  });
+  return startImportJob(req.ctx, actorOf(req), params, { format: 'rows', bytes: serialisedRows(source.header, rows), rows: rows.length });
+}
+
+/** Rows written per piece of the stored JSON. */
+const ROWS_PER_PIECE = 1000;
+
+/**
+ * The checked rows as the JSON the job reads back (`{header, rows}`), made a piece at a time as storage takes it,
+ * so a large import is not held a second time as one string and again as its bytes.
+ */
+async function* serialisedRows(header: string[], rows: SourceRow[]): AsyncIterable<Buffer> {
+  yield Buffer.from(`{"header":${JSON.stringify(header)},"rows":[`);
+  for (let start = 0; start < rows.length; start += ROWS_PER_PIECE) {
+    const piece = rows.slice(start, start + ROWS_PER_PIECE).map((row) => JSON.stringify(row));
+    yield Buffer.from((start ? ',' : '') + piece.join(','));
+  }
+  yield Buffer.from(']}');
 }
 
 /** Enqueues the import and waits for it: the spec's endpoints answer with the counts, as they always have. */
@@ -193,7 +206,7 @@ export function importsRouter(): Router {
   const router = Router();
   const json = express.json({ limit: IMPORT_BODY_LIMIT });
 
-  router.post('/events/bulk-import', staffOnly, json, async (req, res) => {
+  router.post('/events/bulk-import', staffOnly, boundLargeBodies, json, async (req, res) => {
     const report = await importAndWait('events', req);
     req.log.info(
       { event: 'events_import', rows: report.rowsRead, updated: report.updated, created: report.created, failed: report.failedRows },
@@ -202,7 +215,7 @@ export function importsRouter(): Router {
     res.json({ updated: report.updated, created: report.created, skipped: report.skipped, errors: report.errors });
   });
 
-  router.post('/brands/bulk-import', staffOnly, json, async (req, res) => {
+  router.post('/brands/bulk-import', staffOnly, boundLargeBodies, json, async (req, res) => {
     const report = await importAndWait('brands', req);
     req.log.info(
       {

@@ -8,6 +8,7 @@ import { isJobType, JOB_TYPES, type JobType } from '@shared/schemas/jobs.js';
 import { actorOf } from '../actor.js';
 import { requireRole } from '@services/roles.js';
 import { startImportFromRequest } from '../imports/index.js';
+import { boundLargeBodies } from '../imports/large-bodies.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
 function jobIdOf(value: string | undefined): number {
@@ -39,7 +40,7 @@ export function jobsRouter(): Router {
     requireRole(actorOf(req), 'staff');
     next();
   };
-  router.post('/jobs', staffOnly, express.json({ limit: JOB_BODY_LIMIT }), async (req, res) => {
+  router.post('/jobs', staffOnly, boundLargeBodies, express.json({ limit: JOB_BODY_LIMIT }), async (req, res) => {
     const multipart = req.is('multipart/form-data');
     const body = (multipart ? { type: req.query.type, params: { kind: req.query.kind } } : (req.body ?? {})) as {
       type?: unknown;

@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { withTransaction } from '@db/transaction.js';
 
 /**
- * Counts failed sign-ins in fixed windows, per account+IP and per IP, so one attacker can neither guess one
- * password nor spray many accounts. The counters live in the database (sign_in_throttle), so every server process
- * and a restart share them (docs/decisions/0003-login-throttling.md).
+ * Counts password checks in fixed windows, per account+IP and per IP for sign-in, per account for the "current
+ * password" of a password change, and per IP for first-run set-up, so one attacker can neither guess one password
+ * nor spray many accounts. The counters live in the database (sign_in_throttle), so every server process and a
+ * restart share them (docs/decisions/0003-login-throttling.md, 0088-throttle-reserves-before-checking.md).
+ *
+ * An attempt is reserved (counted) before its password is checked, in one transaction that increments the counters
+ * and reads them back under their row locks: however many attempts arrive at once, at most the limit of them get
+ * to bcrypt. A right password gives its reservation back.
  */
 export interface ThrottleLimits {
   perAccountAndIp: number;
@@ -15,66 +21,134 @@ export interface ThrottleLimits {
 export const defaultThrottleLimits: ThrottleLimits = { perAccountAndIp: 10, perIp: 100, windowMs: 15 * 60_000 };
 
 const TABLE = 'sign_in_throttle';
-/** Windows that ended this long ago are deleted now and then by a failing sign-in, so the table stays small. */
+/** Windows that ended are deleted now and then by a reservation, so the table stays small. */
 const PRUNE_EVERY = 200;
+/** Rounds of "make the missing counter rows, then count" before giving up (a row pruned as soon as it is made). */
+const RESERVE_ROUNDS = 3;
+
+type ThrottleKey = [hash: string, limit: number];
 
 const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** Thrown inside the reserving transaction to roll its increments back: a refused attempt counts for nothing. */
+class Refused {
+  constructor(readonly retryAfter: number) {}
+}
+
+/** Thrown inside the reserving transaction when a key has no counter row yet: rolled back, made, and run again. */
+class MissingRows {
+  constructor(readonly hashes: string[]) {}
+}
+
 export class LoginThrottle {
-  private failuresSincePrune = 0;
+  private reservationsSincePrune = 0;
 
   constructor(private readonly limits: ThrottleLimits = defaultThrottleLimits) {}
 
-  private keys(email: string, ip: string): Array<[hash: string, limit: number]> {
+  private signInKeys(email: string, ip: string): [account: ThrottleKey, ip: ThrottleKey] {
     return [
       [keyHash(`acct:${email.toLowerCase()}|${ip}`), this.limits.perAccountAndIp],
       [keyHash(`ip:${ip}`), this.limits.perIp],
     ];
   }
 
-  /** Seconds until the caller may try again, or 0 when it may try now. */
-  async retryAfter(db: Knex, email: string, ip: string, now: number): Promise<number> {
-    const keys = this.keys(email, ip);
-    const rows = (await db(TABLE)
-      .whereIn(
-        'throttleKey',
-        keys.map(([hash]) => hash),
-      )
-      .select('throttleKey', 'failures', 'resetAt')) as Array<{ throttleKey: string; failures: number; resetAt: number | string }>;
-    let wait = 0;
-    for (const row of rows) {
-      const limit = keys.find(([hash]) => hash === row.throttleKey)![1];
-      const resetAt = Number(row.resetAt);
-      if (resetAt > now && Number(row.failures) >= limit) wait = Math.max(wait, Math.ceil((resetAt - now) / 1000));
-    }
-    return wait;
+  private passwordCheckKey(userId: number): ThrottleKey {
+    return [keyHash(`password-check:${userId}`), this.limits.perAccountAndIp];
+  }
+
+  private setupKey(ip: string): ThrottleKey {
+    return [keyHash(`setup:${ip}`), this.limits.perAccountAndIp];
+  }
+
+  /** Reserves one sign-in attempt. Seconds until the caller may try again (nothing reserved), or 0 to go ahead. */
+  reserveSignIn(db: Knex, email: string, ip: string, now: number): Promise<number> {
+    return this.reserve(db, this.signInKeys(email, ip), now);
+  }
+
+  /** A right password clears this account's counter from this address and gives the per-IP reservation back. */
+  async releaseSignIn(db: Knex, email: string, ip: string): Promise<void> {
+    const [account, address] = this.signInKeys(email, ip);
+    await db(TABLE).where({ throttleKey: account[0] }).delete();
+    await giveBack(db, address[0]);
+  }
+
+  /** Reserves one check of a signed-in user's current password (a password change), per account. */
+  reservePasswordCheck(db: Knex, userId: number, now: number): Promise<number> {
+    return this.reserve(db, [this.passwordCheckKey(userId)], now);
+  }
+
+  /** The current password was right: that account's counter starts again. */
+  async releasePasswordCheck(db: Knex, userId: number): Promise<void> {
+    await db(TABLE)
+      .where({ throttleKey: this.passwordCheckKey(userId)[0] })
+      .delete();
+  }
+
+  /** Reserves one first-run set-up (a password hashed for an anonymous caller), per address. */
+  reserveSetup(db: Knex, ip: string, now: number): Promise<number> {
+    return this.reserve(db, [this.setupKey(ip)], now);
   }
 
   /**
-   * One upsert per key, atomic in the database: a window that has ended starts again at 1, otherwise the count
-   * goes up by one. Two processes counting at once both land (no read-modify-write in Node).
+   * Counts one attempt on every key, or none when any key is at its limit. One UPDATE increments the keys' rows, a
+   * window that has ended starting again at 1, and a SELECT in the same transaction reads what that UPDATE left.
+   * The UPDATE holds the rows' locks (MariaDB, in key order, so two reservations cannot deadlock; SQLite, the
+   * database's write lock) until the commit, so no other reservation counts in between. A key without a row yet
+   * rolls the round back; its row is made on its own (one single-row insert-or-ignore each: a multi-row insert
+   * holding one new row while it waits for another deadlocks with a reservation) and the round runs again.
    */
-  async recordFailure(db: Knex, email: string, ip: string, now: number): Promise<void> {
-    for (const [hash] of this.keys(email, ip)) {
-      await db(TABLE)
-        .insert({ throttleKey: hash, failures: 1, resetAt: now + this.limits.windowMs })
-        .onConflict('throttleKey')
-        .merge({
-          // MySQL assigns left to right, so failures is computed while resetAt still holds the stored value.
-          failures: db.raw('CASE WHEN ?? <= ? THEN 1 ELSE ?? + 1 END', ['resetAt', now, 'failures']),
-          resetAt: db.raw('CASE WHEN ?? <= ? THEN ? ELSE ?? END', ['resetAt', now, now + this.limits.windowMs, 'resetAt']),
+  private async reserve(db: Knex, keys: ThrottleKey[], now: number): Promise<number> {
+    const hashes = keys.map(([hash]) => hash);
+    const resetAt = now + this.limits.windowMs;
+    await this.prune(db, now);
+    for (let round = 1; ; round++) {
+      try {
+        await withTransaction({ db }, async (trx) => {
+          await trx(TABLE)
+            .whereIn('throttleKey', hashes)
+            .update({
+              // MySQL assigns left to right, so failures is computed while resetAt still holds the stored value.
+              failures: trx.raw('CASE WHEN ?? <= ? THEN 1 ELSE ?? + 1 END', ['resetAt', now, 'failures']),
+              resetAt: trx.raw('CASE WHEN ?? <= ? THEN ? ELSE ?? END', ['resetAt', now, resetAt, 'resetAt']),
+            });
+          const rows = (await trx(TABLE).whereIn('throttleKey', hashes).select('throttleKey', 'failures', 'resetAt')) as Array<{
+            throttleKey: string;
+            failures: number;
+            resetAt: number | string;
+          }>;
+          if (rows.length < keys.length) throw new MissingRows(hashes.filter((hash) => !rows.some((row) => row.throttleKey === hash)));
+          let wait = 0;
+          for (const row of rows) {
+            const limit = keys.find(([hash]) => hash === row.throttleKey)![1];
+            if (Number(row.failures) > limit) wait = Math.max(wait, Math.ceil((Number(row.resetAt) - now) / 1000));
+          }
+          if (wait > 0) throw new Refused(wait);
         });
-    }
-    if (++this.failuresSincePrune >= PRUNE_EVERY) {
-      this.failuresSincePrune = 0;
-      await db(TABLE).where('resetAt', '<=', now).delete();
+        return 0;
+      } catch (error) {
+        if (error instanceof Refused) return error.retryAfter;
+        if (!(error instanceof MissingRows)) throw error;
+        // Made and pruned over and over: refuse this once rather than loop.
+        if (round >= RESERVE_ROUNDS) return 1;
+        for (const throttleKey of error.hashes)
+          await withTransaction({ db }, (trx) =>
+            trx(TABLE).insert({ throttleKey, failures: 0, resetAt }).onConflict('throttleKey').ignore(),
+          );
+      }
     }
   }
 
-  /** A right password clears this account's counter from this address (the per-IP one keeps counting). */
-  async recordSuccess(db: Knex, email: string, ip: string): Promise<void> {
-    await db(TABLE)
-      .where({ throttleKey: this.keys(email, ip)[0]![0] })
-      .delete();
+  private async prune(db: Knex, now: number): Promise<void> {
+    if (++this.reservationsSincePrune < PRUNE_EVERY) return;
+    this.reservationsSincePrune = 0;
+    await db(TABLE).where('resetAt', '<=', now).delete();
   }
+}
+
+/** Gives one reservation back (a right password is not a failure); never below 0. */
+async function giveBack(db: Knex, hash: string): Promise<void> {
+  await db(TABLE)
+    .where({ throttleKey: hash })
+    .where('failures', '>', 0)
+    .update({ failures: db.raw('?? - 1', ['failures']) });
 }

@@ -24,7 +24,8 @@ export async function login(ctx: AppContext, throttle: LoginThrottle, input: unk
   const { email, password } = parseInput(LoginSchema, input);
   const { ip } = client;
   const now = ctx.clock.now().getTime();
-  const wait = await throttle.retryAfter(ctx.db, email, ip, now);
+  // Counted before the password is checked, so attempts sent at once cannot all get past the limit.
+  const wait = await throttle.reserveSignIn(ctx.db, email, ip, now);
   if (wait > 0) {
     ctx.log.warn({ event: 'login_throttled', ip }, 'sign-in throttled');
     throw tooManyRequests('Too many failed sign-in attempts. Try again later.', wait);
@@ -32,11 +33,10 @@ export async function login(ctx: AppContext, throttle: LoginThrottle, input: unk
   const user = await findUserByEmail(ctx.db, email);
   const matches = await bcrypt.compare(password, user?.passwordHash ?? (await dummyHash(ctx.config.bcryptCost)));
   if (!user || !matches || !user.isActive) {
-    await throttle.recordFailure(ctx.db, email, ip, now);
     ctx.log.warn({ event: 'login_failed', ip, reason: !user ? 'unknown' : !matches ? 'password' : 'inactive' }, 'sign-in failed');
     throw new AppError(401, 'invalid_credentials', INVALID_CREDENTIALS);
   }
-  await throttle.recordSuccess(ctx.db, email, ip);
+  await throttle.releaseSignIn(ctx.db, email, ip);
   const lastLogin = ctx.clock.now();
   await updateUser(ctx.db, user.id, { lastLogin });
   ctx.log.info({ event: 'login', userId: user.id }, 'signed in');

@@ -48,6 +48,25 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Awaited before each batch is written, every batch before it committed: throws to stop the import there (cancel). */
   beforeBatch?: () => Promise<void>;
+  /**
+   * Awaited inside each batch's transaction, last, with the counts of every row up to the batch's end as they
+   * stand once it commits: a job keeps them in the same commit, so a run that takes over resumes exactly there.
+   */
+  onBatchWritten?: (trx: Knex.Transaction, checkpoint: ImportCheckpoint) => Promise<void>;
+  /** Continue an import stopped after `onBatchWritten` said this: its rows are not read again, its counts carry on. */
+  resume?: ImportCheckpoint;
+}
+
+/** The counts of an import's first `rowsRead` rows, every batch holding them committed. */
+export interface ImportCheckpoint {
+  rowsRead: number;
+  droppedRows: number;
+  appliedRows: number;
+  failedRows: number;
+  skipped: number;
+  errors: string[];
+  /** The kind's own counts (brandsCreated and contactsCreated, or updated and created). */
+  counts: Record<string, number>;
 }
 
 export interface ImportProgress {
@@ -56,14 +75,7 @@ export interface ImportProgress {
   failedRows: number;
 }
 
-interface Tally {
-  rowsRead: number;
-  droppedRows: number;
-  appliedRows: number;
-  failedRows: number;
-  skipped: number;
-  errors: string[];
-}
+type Tally = ImportCheckpoint;
 
 /** The spec's answer plus the row counts the CLI reports and bases its exit code on. */
 export type ImportReport<R> = R & {
@@ -79,9 +91,22 @@ const DEFAULT_BATCH = 2000;
 const ROWS_PER_TURN = 250;
 const DEFAULT_MAX_ERRORS = 1000;
 
-function newTally(): Tally {
-  return { rowsRead: 0, droppedRows: 0, appliedRows: 0, failedRows: 0, skipped: 0, errors: [] };
+function newTally(from?: ImportCheckpoint): Tally {
+  if (from) return { ...from, errors: [...from.errors], counts: { ...from.counts } };
+  return { rowsRead: 0, droppedRows: 0, appliedRows: 0, failedRows: 0, skipped: 0, errors: [], counts: {} };
 }
+
+/** Adds what one batch's write counted (`delta`) to `into`. */
+function addBatch(into: Tally, delta: Tally, maxErrors: number): Tally {
+  into.appliedRows += delta.appliedRows;
+  into.failedRows += delta.failedRows;
+  into.skipped += delta.skipped;
+  for (const error of delta.errors) if (into.errors.length < maxErrors) into.errors.push(error);
+  for (const [name, n] of Object.entries(delta.counts)) into.counts[name] = (into.counts[name] ?? 0) + n;
+  return into;
+}
+
+const addCount = (tally: Tally, name: string, n: number) => (tally.counts[name] = (tally.counts[name] ?? 0) + n);
 
 function recordFailure(tally: Tally, message: string, maxErrors: number) {
   tally.failedRows++;
@@ -108,9 +133,12 @@ async function runBatches<P extends { line: number }>(
   source: ImportSource,
   options: ImportOptions,
   plan: (row: SourceRow) => { ok: true; plan: P } | { ok: false; error: string },
-  apply: (batch: P[], tally: Tally) => Promise<void>,
+  /** Writes a batch in one transaction, calling `written` last in it with the batch's counts, then adds them to `tally`. */
+  apply: (batch: P[], tally: Tally, written: (trx: Knex.Transaction, counted: Tally) => Promise<void>) => Promise<void>,
 ): Promise<Tally> {
-  const tally = newTally();
+  const tally = newTally(options.resume);
+  // Rows an earlier run read and committed: skipped unread, their counts already in the tally.
+  let resumeAfter = options.resume?.rowsRead ?? 0;
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const resolved = resolveColumns(kind, source.header);
@@ -127,20 +155,33 @@ async function runBatches<P extends { line: number }>(
     // Progress counts the rows up to the end of this batch, reported once it has committed.
     const rowsDone = tally.rowsRead;
     if (writing) await writing;
+    // Every row up to this batch's end is read and every batch before it committed: with this batch's own counts,
+    // what a resumed run starts from once it commits.
+    const readSoFar = newTally(tally);
     // A batch boundary: every batch before this one has committed, none after it has started. Rows already in
     // memory and SQLite's synchronous driver would otherwise never give the event loop back until the end, so the
     // job's timers (lease renewal, progress) and the process's other requests get their turn here.
     await nextTurn();
     await options.beforeBatch?.();
-    writing = apply(current, tally).then(() =>
-      options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows }),
-    );
+    const delta = newTally();
+    const written = async (trx: Knex.Transaction, counted: Tally) => {
+      // A retried transaction calls this again: each call starts from the same snapshot.
+      await options.onBatchWritten?.(trx, addBatch(newTally(readSoFar), counted, maxErrors));
+    };
+    writing = apply(current, delta, written).then(() => {
+      addBatch(tally, delta, maxErrors);
+      options.onProgress?.({ rowsRead: rowsDone, appliedRows: tally.appliedRows, failedRows: tally.failedRows });
+    });
     // Awaited at the next flush or at the end; this only keeps a failure from counting as unhandled meanwhile.
     writing.catch(() => undefined);
   };
   try {
     for await (const chunk of source.chunks) {
       for (const row of chunk) {
+        if (resumeAfter > 0) {
+          resumeAfter--;
+          continue;
+        }
         tally.rowsRead++;
         // While a batch is written, the next one's parse gives the event loop a turn every few hundred rows read
         // (dropped ones included): the database's answers are then read as they arrive rather than after the whole
@@ -233,8 +274,6 @@ export async function importEvents(
   const columns = resolved.ok ? resolved.columns : {};
   const pending = new PendingContacts(dryRun);
   const pendingWebsites = new PendingWebsites(dryRun);
-  let updated = 0;
-  let created = 0;
   const who = await importHistoryActor(ctx, options.actor);
 
   const tally = await runBatches<EventRowPlan>(
@@ -243,7 +282,7 @@ export async function importEvents(
     source,
     options,
     (row) => planEventRow(row, columns, source.header.length),
-    async (batch, tally) => {
+    async (batch, tally, written) => {
       const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx, async (trx) => {
@@ -292,21 +331,24 @@ export async function importEvents(
           countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'event', changes);
         }
-        return { applied, skipped, failures, websites, contacts };
+        const counted = newTally();
+        counted.appliedRows = applied;
+        counted.skipped = skipped;
+        for (const failure of failures) recordFailure(counted, failure, maxErrors);
+        addCount(counted, 'updated', websites.size);
+        addCount(counted, 'created', contacts.length);
+        await written(trx, counted);
+        return { counted, websites, contacts };
       });
       // Counted only once the batch has committed, so the numbers never include rolled-back work.
-      tally.appliedRows += outcome.applied;
-      tally.skipped += outcome.skipped;
-      for (const failure of outcome.failures) recordFailure(tally, failure, maxErrors);
-      updated += outcome.websites.size;
+      addBatch(tally, outcome.counted, maxErrors);
       pendingWebsites.remember(outcome.websites);
-      created += outcome.contacts.length;
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
   return {
-    updated,
-    created,
+    updated: tally.counts.updated ?? 0,
+    created: tally.counts.created ?? 0,
     skipped: tally.skipped,
     errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS),
     ...counts(tally),
@@ -364,8 +406,6 @@ export async function importBrands(
   const resolved = resolveColumns('brands', source.header);
   const columns = resolved.ok ? resolved.columns : {};
   const pending = new PendingContacts(dryRun);
-  let brandsCreated = 0;
-  let contactsCreated = 0;
   let dryRunIds = 0;
   const who = await importHistoryActor(ctx, options.actor);
   // Existing brands by matching key, loaded once per import; the lowest id wins when names collide already.
@@ -383,7 +423,7 @@ export async function importBrands(
     source,
     options,
     (row) => planBrandRow(row, columns, source.header.length),
-    async (batch, tally) => {
+    async (batch, tally, written) => {
       const now = encodeTimestamp(ctx.clock.now())!;
       const outcome = await withTransaction(ctx, async (trx) => {
         await takeImportLock(trx, 'brands');
@@ -444,19 +484,22 @@ export async function importBrands(
           countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'brand', changes, new Set(createdIds.values()));
         }
-        return { createdIds, foundIds, contacts, skipped };
+        const counted = newTally();
+        counted.appliedRows = batch.length;
+        counted.skipped = skipped;
+        addCount(counted, 'brandsCreated', createdIds.size);
+        addCount(counted, 'contactsCreated', contacts.length);
+        await written(trx, counted);
+        return { createdIds, foundIds, contacts, counted };
       });
       for (const [key, id] of [...outcome.foundIds, ...outcome.createdIds]) brandIds.set(key, id);
-      tally.appliedRows += batch.length;
-      tally.skipped += outcome.skipped;
-      brandsCreated += outcome.createdIds.size;
-      contactsCreated += outcome.contacts.length;
+      addBatch(tally, outcome.counted, options.maxErrors ?? DEFAULT_MAX_ERRORS);
       for (const contact of outcome.contacts) pending.add(contactKey(Number(contact.entityId), String(contact.email)));
     },
   );
   return {
-    brandsCreated,
-    contactsCreated,
+    brandsCreated: tally.counts.brandsCreated ?? 0,
+    contactsCreated: tally.counts.contactsCreated ?? 0,
     skipped: tally.skipped,
     errors: finalErrors(tally, options.maxErrors ?? DEFAULT_MAX_ERRORS),
     ...counts(tally),

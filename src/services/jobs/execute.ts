@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { isTransientTransactionError } from '@db/transaction.js';
+import { isTransientTransactionError, withTransaction } from '@db/transaction.js';
 import type { JobFailure, JobState } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
 import { isAppError, JobCancelledError } from '../errors.js';
@@ -132,14 +132,17 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
     return { kind: 'finished', state: 'failed' };
   }
 
+  // One commit: whoever sees the job finished never finds its input still stored.
   async function finish(state: JobState, outcome: { result?: Record<string, unknown>; error?: JobFailure }) {
-    await settleJob(ctx.db, id, options.owner, {
-      state,
-      now: ctx.clock.now(),
-      progress,
-      result: outcome.result ?? null,
-      error: outcome.error ?? null,
+    await withTransaction(ctx, async (trx) => {
+      await settleJob(trx, id, options.owner, {
+        state,
+        now: ctx.clock.now(),
+        progress,
+        result: outcome.result ?? null,
+        error: outcome.error ?? null,
+      });
+      await deleteInput(trx, id);
     });
-    await deleteInput(ctx.db, id);
   }
 }

@@ -5,12 +5,12 @@ import { SYNC_KINDS } from '@shared/record-types.js';
 import { cliActor, type Actor, type AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { CsvStreamReader } from '../imports/csv-source.js';
-import { importBrands, importEvents, type ImportProgress, type ImportSource } from '../imports/service.js';
+import { importBrands, importEvents, type ImportCheckpoint, type ImportProgress, type ImportSource } from '../imports/service.js';
 import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
 import { runSync } from '../sync/service.js';
 import { parseInput } from '../validate.js';
 import { readInput, readInputText } from './input.js';
-import type { JobRow } from './queries.js';
+import { saveJobParams, type JobRow } from './queries.js';
 
 export interface JobProgressUpdate {
   done: number;
@@ -87,7 +87,7 @@ async function storedImportSource(ctx: AppContext, job: JobRow, kind: 'events' |
 
 export const jobHandlers: Record<JobType, JobHandler> = {
   async import({ ctx, job, checkpoint, progress, local }) {
-    const { input: _stored, ...asked } = job.params;
+    const { input: _stored, resumeFrom, ...asked } = job.params;
     const params = ImportParamsSchema.parse(asked);
     const input = local ?? (await storedImportSource(ctx, job, params.kind));
     progress({ done: 0, total: input.expectedRows(0), phase: 'Reading the file' });
@@ -99,6 +99,10 @@ export const jobHandlers: Record<JobType, JobHandler> = {
       dryRun: params.dryRun,
       batchSize: params.batchSize,
       beforeBatch: checkpoint,
+      // A run that stopped (a worker killed, a lease lost) left its counts, kept in each batch's own commit: carry on.
+      resume: resumeFrom as ImportCheckpoint | undefined,
+      onBatchWritten: (trx, committed) =>
+        saveJobParams(trx, job.id, job.leaseOwner!, { ...job.params, resumeFrom: committed }, ctx.clock.now()),
       onProgress: (update) => {
         input.onProgress?.(update);
         progress({ done: update.rowsRead, total: input.expectedRows(update.rowsRead) });

@@ -170,6 +170,16 @@ export async function renewLease(
   return { held: Number(changed) === 1, cancelRequested: Boolean(Number(row?.cancelRequested ?? 0)) };
 }
 
+/**
+ * Keeps what a job's committed work counted so far in its params (an import's checkpoint), while `owner` holds
+ * it: whoever takes the job over starts from there, so the summary counts the earlier holder's work too.
+ */
+export async function saveJobParams(db: Knex, id: number, owner: string, params: Record<string, unknown>, now: Date): Promise<void> {
+  await db('jobs')
+    .where({ id, leaseOwner: owner, state: 'running' })
+    .update(encodeJob({ params, updatedAt: now }));
+}
+
 /** Whether someone asked the job to stop (read at each batch boundary: one primary-key lookup). */
 export async function cancelRequested(db: Knex, id: number): Promise<boolean> {
   const row = (await db('jobs').where({ id }).first('cancelRequested')) as { cancelRequested: unknown } | undefined;

@@ -12,7 +12,7 @@ import { requireRole } from '../roles.js';
 
 /** The job as the API answers it: who started it by email, progress in one object, the input left out. */
 function presentJob(row: JobRow): JobView {
-  const { input: _input, ...params } = row.params;
+  const { input: _input, resumeFrom: _resumeFrom, ...params } = row.params;
   return {
     id: row.id,
     type: row.type,

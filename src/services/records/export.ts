@@ -150,8 +150,11 @@ const COLUMNS: Record<RecordType, ExportColumn[]> = {
 const CONTACT_FIELDS = ['firstName', 'lastName', 'email', 'jobTitle'] as const;
 const WITH_CONTACT: ReadonlySet<RecordType> = new Set(['event', 'brand']);
 
-/** A spreadsheet would run a cell starting with one of these as a formula (CSV injection): it gets a leading '. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A spreadsheet would run a cell starting with one of these as a formula (CSV injection), a line feed or CR before
+ * a formula included: it gets a leading '.
+ */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
 
 /** One CSV cell: presenter values as text (lists joined, booleans yes/no), formula starts neutralised. */
 function csvCell(value: Cell): string {

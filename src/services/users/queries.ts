@@ -77,3 +77,8 @@ export async function countOtherActiveAdmins(db: Knex, exceptId: number): Promis
   const rows = await db('users').where({ role: 'admin', isActive: 1 }).whereNot({ id: exceptId }).select('id').forUpdate();
   return rows.length;
 }
+
+/** Ends a user's one-time set-password links (a deactivated user's link must not come back with reactivation). */
+export async function deleteSetPasswordLinksOf(db: Knex, userId: number): Promise<void> {
+  await db('set_password_links').where({ userId }).delete();
+}

@@ -12,15 +12,17 @@ import {
   type NewUserInput,
 } from '@shared/schemas/auth.js';
 import { text } from '@shared/schemas/text.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
 import { endSessionsOf } from '../auth/sessions.js';
 import { cliActor, type Actor, type AppContext } from '../context.js';
-import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { conflict, forbidden, notFound, tooManyRequests, validationFailed } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import {
   countOtherActiveAdmins,
   countUsers,
+  deleteSetPasswordLinksOf,
   findUserByEmail,
   findUserById,
   insertUser,
@@ -99,10 +101,19 @@ export async function createUser(
  * transaction; on MySQL a concurrent second set-up either sees the first user or hits the unique email, and on
  * SQLite writers serialise.
  */
-export async function createFirstAdmin(ctx: AppContext, input: unknown): Promise<PublicUser> {
-  const data = parseInput(SetupSchema, input);
-  const passwordHash = await hashPassword(ctx, data.password);
+export async function createFirstAdmin(
+  ctx: AppContext,
+  throttle: LoginThrottle,
+  input: unknown,
+  client: { ip: string },
+): Promise<PublicUser> {
   const setUpAlready = () => forbidden('Set-up is already complete: sign in instead');
+  // Refused before any hashing: once set-up is done, an anonymous caller costs one count.
+  if (!(await needsFirstUser(ctx))) throw setUpAlready();
+  const data = parseInput(SetupSchema, input);
+  const wait = await throttle.reserveSetup(ctx.db, client.ip, ctx.clock.now().getTime());
+  if (wait > 0) throw tooManyRequests('Too many set-up attempts. Try again later.', wait);
+  const passwordHash = await hashPassword(ctx, data.password);
   const id = await withTransaction(ctx, async (trx) => {
     if ((await countUsers(trx)) > 0) throw setUpAlready();
     return insertUser(trx, { ...data, role: 'admin', passwordHash, createdAt: ctx.clock.now() });
@@ -149,7 +160,7 @@ const LAST_ADMIN = 'This is the last active admin: make another user an admin fi
 /**
  * An admin changes a user's role, active flag or names. The last active admin can neither be demoted nor
  * deactivated (409). A role change or a deactivation ends every session of that user, so the next request they
- * make runs under what they are now.
+ * make runs under what they are now. A deactivation also ends their set-password links.
  */
 export async function updateUserAccount(ctx: AppContext, actor: Actor, id: number, input: unknown): Promise<PublicUser> {
   requireRole(actor, 'admin');
@@ -162,6 +173,7 @@ export async function updateUserAccount(ctx: AppContext, actor: Actor, id: numbe
     await updateUser(trx, id, changes);
     const roleChanged = changes.role !== undefined && changes.role !== user.role;
     if (roleChanged || changes.isActive === false) await endSessionsOf(trx, id);
+    if (changes.isActive === false) await deleteSetPasswordLinksOf(trx, id);
     const { lastLogin: _before, ...was } = presentUser(user);
     const { lastLogin: _after, ...now } = presentUser((await findUserById(trx, id))!);
     const changed = changedFields(was, now);
@@ -189,14 +201,24 @@ function isUniqueViolation(error: unknown): boolean {
  * /settings/account: anyone changes their own password, proving the current one. Every other session of theirs
  * ends (a stolen cookie stops working); this one stays signed in.
  */
-export async function changeMyPassword(ctx: AppContext, userId: number, currentSessionId: string, input: unknown): Promise<void> {
+export async function changeMyPassword(
+  ctx: AppContext,
+  throttle: LoginThrottle,
+  userId: number,
+  currentSessionId: string,
+  input: unknown,
+): Promise<void> {
   const { currentPassword, newPassword } = parseInput(PasswordChangeSchema, input);
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('User not found');
+  // The same limit as sign-in, per account: a stolen session must not become a way to guess the password.
+  const wait = await throttle.reservePasswordCheck(ctx.db, userId, ctx.clock.now().getTime());
+  if (wait > 0) throw tooManyRequests('Too many wrong current passwords. Try again later.', wait);
   if (!(await bcrypt.compare(currentPassword, user.passwordHash)))
     throw validationFailed('The current password is not right', [
       { path: 'currentPassword', message: 'The current password is not right' },
     ]);
+  await throttle.releasePasswordCheck(ctx.db, userId);
   const passwordHash = await hashPassword(ctx, newPassword);
   await withTransaction(ctx, async (trx) => {
     await updateUser(trx, userId, { passwordHash });
