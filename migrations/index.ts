@@ -16,6 +16,7 @@ import * as history from './20261124130200_history.js';
 import * as jobs from './20261124140000_jobs.js';
 import * as listSortIndexes from './20261124120100_list_sort_indexes.js';
 import * as rolesSessionsThrottle from './20261124130000_roles_sessions_throttle.js';
+import * as runTrackTypeSlugs from './20261128130000_run_track_type_slugs.js';
 import * as setPasswordLinks from './20261124130100_set_password_links.js';
 import * as syncRunsCancelled from './20261125190000_sync_runs_cancelled.js';
 import * as userPreferences from './20261124120000_user_preferences.js';
@@ -51,6 +52,7 @@ const migrations: Array<[name: string, migration: Migration]> = [
   ['20261125190000_sync_runs_cancelled', syncRunsCancelled],
   ['20261125210000_contacts_email_sort_index', contactsEmailSortIndex],
   ['20261126090000_packed_search_postings', packedSearchPostings],
+  ['20261128130000_run_track_type_slugs', runTrackTypeSlugs],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -51,6 +51,7 @@ const event: Event = {
   totalAdvertisingSpend: '0.00',
   notes: null,
   wordpressLastSync: null,
+  wordpressUnpublishedAt: null,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
   createdBy: 1,

@@ -38,6 +38,7 @@ const event = (overrides: Partial<Event>): Event => ({
   totalAdvertisingSpend: '0.00',
   notes: null,
   wordpressLastSync: null,
+  wordpressUnpublishedAt: null,
   ...audit,
   distances: [],
   ...overrides,
@@ -65,6 +66,7 @@ const professional = (overrides: Partial<Professional>): Professional => ({
   businessName: 'Peak Physio',
   wordpressProfessionalId: null,
   professionType: 'physiotherapist',
+  professionTypeOther: null,
   contactType: [],
   trackType: [],
   specializations: [],
@@ -82,6 +84,7 @@ const professional = (overrides: Partial<Professional>): Professional => ({
   newsletterInclusionNotes: null,
   notes: null,
   wordpressLastSync: null,
+  wordpressUnpublishedAt: null,
   ...audit,
   ...overrides,
 });
