@@ -385,6 +385,30 @@ describe('record detail pages', () => {
     expect(screen.queryByText('Brand Information')).toBeNull();
   });
 
+  it("shows a synced type outside the list as 'Other (Osteopath)', and 'Unpublished' once the site unpublished it", async () => {
+    renderPage({
+      path: '/professionals/:id',
+      url: '/professionals/2',
+      Component: professionalDetail.Component,
+      action: professionalDetail.action,
+      data: {
+        id: 2,
+        record: professional({
+          wordpressProfessionalId: 77,
+          professionType: 'other',
+          professionTypeOther: 'Osteopath',
+          trackType: ['road', 'sand-dunes'],
+          wordpressUnpublishedAt: '2026-11-28T09:00:00.000Z',
+        }),
+        attachments: NO_ATTACHMENTS,
+      },
+    });
+    expect(await screen.findByText('Other (Osteopath)')).toBeTruthy();
+    expect(screen.getByText('Road, Sand dunes')).toBeTruthy();
+    expect(screen.getAllByText('Unpublished').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Published')).toBeNull();
+  });
+
   it("shows an unsynced event's tabs, 'Never included', 'Not synced' and 'Never synced'", async () => {
     renderPage({
       path: '/events/:id',
