@@ -194,6 +194,7 @@ describe('Integrations page', () => {
         created: 2,
         updated: 1,
         errors: ['Event bad'],
+        warnings: ["Event 'X': type 'Osteopath' saved as other (Osteopath)", 'w2'],
         unpublished: ['Event gone'],
         kind: 'events',
       },
@@ -235,6 +236,8 @@ describe('Integrations page', () => {
     expect(result).toContain('2 created');
     expect(result).toContain('1 updated');
     expect(result).toContain('1 errors');
+    expect(result).toContain('2 warnings');
+    expect(result).toContain('2 warnings (saved as other)');
     expect(result).toContain('1 no longer published (kept)');
     expect(within(card).queryByTestId('job-progress')).toBeNull();
     expect(screen.getByRole('button', { name: 'Sync Events' }).textContent).toBe('Sync');
