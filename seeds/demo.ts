@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { encodeRow, encodeTimestamp, sumMoney } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { withTransaction } from '@db/transaction.js';
+import { addDays, dayInZone } from '@shared/calendar.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import type { AppContext } from '@services/context.js';
 import { conflict } from '@services/errors.js';
@@ -12,19 +13,21 @@ import { insertRecordRow, updateRecordRows } from '@services/records/writes.js';
 /**
  * A believable data set for trying the product: a season of races, the professionals and clubs around them,
  * sponsors, media and influencers, each with contacts, and a few payments. Loaded only into an empty database.
+ * Dates are days from the day it is seeded (an event's `startIn` and `endIn`, `PAYMENT_DUE_IN`), so a demo loaded any day
+ * has races coming up, one just run, and payments falling due around today, some of them overdue.
  */
-const events = [
+const events: Array<Record<string, unknown> & { eventName: string; startIn?: number; endIn?: number }> = [
   {
     eventName: 'Sydney Harbour Half Marathon',
     wordpressEventId: 101,
-    eventStartDate: '2027-03-14',
+    startIn: 24,
     locationState: 'NSW',
     locationAddress: 'Circular Quay, Sydney',
     locationLat: '-33.86120000',
     locationLng: '151.21070000',
     websiteUrl: 'https://harbourhalf.example.com',
-    runType: ['road'],
-    trackType: ['half-marathon', '10k'],
+    runType: ['half-marathon', '10k'],
+    trackType: ['road'],
     featuredRace: true,
     entryCost: '$95 – $140',
     prizes: 'Medals for all finishers; cash prizes for top 3',
@@ -32,67 +35,68 @@ const events = [
   {
     eventName: 'Blue Mountains Ultra Trail',
     wordpressEventId: 102,
-    eventStartDate: '2027-05-15',
-    eventEndDate: '2027-05-16',
+    startIn: 95,
+    endIn: 96,
     locationState: 'NSW',
     locationAddress: 'Katoomba',
     websiteUrl: 'https://bmultra.example.com',
-    runType: ['trail'],
-    trackType: ['50k', '100k'],
+    runType: ['50k', '100k'],
+    trackType: ['trail'],
     featuredRace: true,
     entryCost: '$220',
   },
   {
     eventName: 'Melbourne Tan Twilight 10K',
     wordpressEventId: 103,
-    eventStartDate: '2027-02-06',
+    startIn: -70,
     locationState: 'VIC',
     locationAddress: 'Kings Domain, Melbourne',
-    runType: ['road'],
-    trackType: ['10k', '5k'],
+    runType: ['10k', '5k'],
+    trackType: ['road'],
     entryCost: '$45',
   },
   {
     eventName: 'Brisbane River Run',
     wordpressEventId: 104,
-    eventStartDate: '2027-07-25',
+    startIn: 45,
     locationState: 'QLD',
     locationAddress: 'South Bank, Brisbane',
-    runType: ['road'],
-    trackType: ['marathon', 'half-marathon'],
+    runType: ['marathon', 'half-marathon'],
+    trackType: ['road'],
     featuredRace: true,
   },
   {
     eventName: 'Perth Kings Park Parkland 5K',
     wordpressEventId: 105,
+    startIn: 150,
     locationState: 'WA',
     locationAddress: 'Kings Park, Perth',
-    runType: ['road', 'park'],
-    trackType: ['5k'],
+    runType: ['5k'],
+    trackType: ['road', 'park'],
   },
   {
     eventName: 'Hobart Mt Wellington Climb',
     wordpressEventId: 106,
-    eventStartDate: '2027-04-10',
+    startIn: 12,
     locationState: 'TAS',
-    runType: ['trail', 'mountain'],
-    trackType: ['21k'],
+    runType: ['21k'],
+    trackType: ['trail', 'mountain'],
   },
   {
     eventName: 'Canberra Lakes Relay',
-    eventStartDate: '2027-09-05',
+    startIn: 180,
     locationState: 'ACT',
     locationAddress: 'Lake Burley Griffin',
-    runType: ['road', 'relay'],
-    trackType: ['relay'],
+    runType: ['relay'],
+    trackType: ['road'],
   },
   {
     eventName: 'Queenstown Alpine Marathon',
     wordpressEventId: 108,
-    eventStartDate: '2027-11-20',
+    startIn: 330,
     locationState: 'NZ',
-    runType: ['trail'],
-    trackType: ['marathon'],
+    runType: ['marathon'],
+    trackType: ['trail'],
     entryCost: 'NZ$180',
   },
 ];
@@ -245,6 +249,7 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
     if (Number(row?.n ?? 0) > 0) throw conflict('The database already has records: demo data is only loaded into an empty database.');
   }
   const stamp = encodeTimestamp(ctx.clock.now());
+  const today = dayInZone(ctx.clock.now(), 'UTC');
   const audit = { createdAt: stamp, updatedAt: stamp };
 
   return withTransaction(ctx, async (trx) => {
@@ -255,7 +260,14 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
       return ids;
     };
 
-    const eventIds = await insertAll('event', events);
+    const eventIds = await insertAll(
+      'event',
+      events.map(({ startIn, endIn, ...event }) => ({
+        ...event,
+        eventStartDate: startIn === undefined ? null : addDays(today, startIn),
+        eventEndDate: endIn === undefined ? null : addDays(today, endIn),
+      })),
+    );
     const professionalIds = await insertAll('professional', professionals);
     const clubIds = await insertAll('runclub', runClubs);
     const brandIds = await insertAll('brand', brands);
@@ -345,7 +357,7 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
       }
     }
 
-    const payments = await seedPayments(trx, stamp, {
+    const payments = await seedPayments(trx, stamp, today, {
       event: eventIds[0]!,
       brand: brandIds[0]!,
       professional: professionalIds[1]!,
@@ -364,10 +376,16 @@ export async function seedDemoData(ctx: AppContext): Promise<Record<string, numb
   });
 }
 
-/** A few payments, with each owner's stored total set to their exact sum. */
+/**
+ * A few payments, with each owner's stored total set to their exact sum: pending and paid in turn, due from six
+ * weeks back to three weeks ahead, so two pending ones are overdue and one falls due soon.
+ */
+const PAYMENT_DUE_IN = [-40, -25, -12, -5, 10, 20];
+
 async function seedPayments(
   trx: Knex.Transaction,
   stamp: string | null,
+  today: string,
   owners: { event: number; brand: number; professional: number; runclub: number },
 ) {
   const plan: Array<{ entityType: RecordType; entityId: number; totalColumn: string; amounts: Array<[string, string]> }> = [
@@ -407,7 +425,7 @@ async function seedPayments(
         description,
         amount,
         paymentType: 'advertising',
-        paymentDate: '2026-10-01',
+        paymentDate: addDays(today, PAYMENT_DUE_IN[count % PAYMENT_DUE_IN.length]!),
         invoiceNumber: `INV-${1000 + count}`,
         invoiceStatus: count % 2 ? 'paid' : 'pending',
         createdAt: stamp,

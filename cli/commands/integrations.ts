@@ -46,6 +46,7 @@ function progressWriter(io: CliIO, label: string) {
 function printSyncResult(io: CliIO, result: SyncResult): void {
   io.stdout.write(`${syncedNouns(result.kind)}: ${printable(result.message)} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
   for (const problem of result.errors) io.stdout.write(`  ! ${printable(problem)}\n`);
+  for (const warning of result.warnings ?? []) io.stdout.write(`  ~ ${printable(warning)}\n`);
   for (const notice of result.unpublished) io.stdout.write(`  - ${printable(notice)}\n`);
 }
 

@@ -34,6 +34,7 @@ export const columnKinds = {
     totalAdvertisingSpend: money,
     wordpressLastSync: 'timestamp',
     wordpressEventId: 'integer',
+    wordpressUnpublishedAt: 'timestamp',
   },
   event_distances: {
     createdAt: 'timestamp',
@@ -58,10 +59,12 @@ export const columnKinds = {
     lastNewsletterInclusion: 'date',
     wordpressLastSync: 'timestamp',
     wordpressProfessionalId: 'integer',
+    wordpressUnpublishedAt: 'timestamp',
   },
   run_clubs: {
     ...audit,
     clubType: 'list',
+    clubTypeOther: 'list',
     meetingTimes: 'list',
     locationLat: lat,
     locationLng: lng,
@@ -73,6 +76,7 @@ export const columnKinds = {
     lastNewsletterInclusion: 'date',
     wordpressLastSync: 'timestamp',
     wordpressClubId: 'integer',
+    wordpressUnpublishedAt: 'timestamp',
   },
   run_club_schedules: {
     createdAt: 'timestamp',
@@ -100,6 +104,7 @@ export const columnKinds = {
     errors: 'list',
     success: 'boolean',
     notices: 'list',
+    warnings: 'list',
     full: 'boolean',
     cancelled: 'boolean',
   },

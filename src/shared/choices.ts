@@ -18,7 +18,25 @@ export const PROFESSION_TYPES = [
 
 export const SUBSCRIPTION_STATUSES = ['active', 'expired', 'pending'] as const;
 
-export const CLUB_TYPES = ['trail', 'road', 'track', 'mixed', 'social'] as const;
+/** `other`: a type the content website gives outside this list; the record keeps the site's words beside it. */
+export const CLUB_TYPES = ['trail', 'road', 'track', 'mixed', 'social', 'other'] as const;
+
+/**
+ * The run types (distances and formats) and track types (surfaces) the forms offer. Stored as slugs; a value the
+ * content website adds later is stored slugified too (`typeSlug`) and reads as its words.
+ */
+export const RUN_TYPES = ['5k', '10k', 'half-marathon', 'marathon', 'ultra', 'relay', 'fun-run', 'cross-country'] as const;
+
+export const TRACK_TYPES = ['road', 'trail', 'track', 'park', 'mountain', 'beach'] as const;
+
+/** The one stored form of a run or track type: "Half Marathon", "half_marathon", " HALF  marathon" → "half-marathon". */
+export function typeSlug(value: string): string {
+  return value
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}.]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
 
 export const LOCATION_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT', 'NZ'] as const;
 

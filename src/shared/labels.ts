@@ -1,7 +1,7 @@
 import { INVOICE_STATUSES } from './choices.js';
 import { INFLUENCER_TYPES } from './choices.js';
 import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from './choices.js';
-import { CLUB_TYPES } from './choices.js';
+import { CLUB_TYPES, RUN_TYPES, TRACK_TYPES } from './choices.js';
 import { LOCATION_STATES } from './choices.js';
 import { EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS } from './list-options.js';
 import { JOB_STATES, JOB_TYPES } from './schemas/jobs.js';
@@ -37,6 +37,27 @@ export const CLUB_TYPE_LABELS: Labels<typeof CLUB_TYPES> = {
   track: 'Track',
   mixed: 'Mixed',
   social: 'Social',
+  other: 'Other',
+};
+
+export const RUN_TYPE_LABELS: Labels<typeof RUN_TYPES> = {
+  '5k': '5K',
+  '10k': '10K',
+  'half-marathon': 'Half marathon',
+  marathon: 'Marathon',
+  ultra: 'Ultra',
+  relay: 'Relay',
+  'fun-run': 'Fun run',
+  'cross-country': 'Cross country',
+};
+
+export const TRACK_TYPE_LABELS: Labels<typeof TRACK_TYPES> = {
+  road: 'Road',
+  trail: 'Trail',
+  track: 'Track',
+  park: 'Park',
+  mountain: 'Mountain',
+  beach: 'Beach',
 };
 
 export const RUN_CLUB_TYPE_FILTER_LABELS: Labels<typeof RUN_CLUB_TYPE_FILTERS> = { all: 'All types', ...CLUB_TYPE_LABELS };
@@ -97,4 +118,18 @@ export const JOB_STATE_LABELS: Labels<typeof JOB_STATES> = {
 /** The label of an enum value; a value the map does not know (an older row) reads as its words. */
 export function labelOf<T extends string>(labels: Readonly<Record<T, string>>, value: string): string {
   return (labels as Readonly<Record<string, string>>)[value] ?? valueLabel(value);
+}
+
+/**
+ * A type's label, with the content website's own words when the sync stored it as `other` because it is not one
+ * of ours: 'Other (Osteopath)'.
+ */
+export function typeLabel<T extends string>(
+  labels: Readonly<Record<T, string>>,
+  value: string,
+  siteWords: string | readonly string[] | null,
+): string {
+  const label = labelOf(labels, value);
+  const words = (typeof siteWords === 'string' ? [siteWords] : (siteWords ?? [])).filter((word) => word !== '');
+  return value === 'other' && words.length ? `${label} (${words.join(', ')})` : label;
 }

@@ -29,7 +29,8 @@ const clubs = (n: number): FakePost[] =>
   Array.from({ length: n }, (_, i) => ({
     id: 500 + i,
     title: `Club &#8220;${i}&#8221;`,
-    meta: { club_type: i === 0 ? 'Ultra' : 'Trail', location_state: 'WA' },
+    // Club 0's type is not ours (a warning: saved as other); club 1's state is not a state (an error: left empty).
+    meta: { club_type: i === 0 ? 'Ultra' : 'Trail', location_state: i === 1 ? 'Atlantis' : 'WA' },
   }));
 
 describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
@@ -95,12 +96,15 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
     return { code, out: io.out(), err: io.err() };
   };
 
-  it('syncs one kind and exits 3 when items had problems, 0 when clean', async () => {
+  it('syncs one kind and exits 3 when items had problems, 0 when clean; warnings are listed apart', async () => {
     const clubsRun = await run(['sync', 'runclubs']);
     expect(clubsRun.code).toBe(3);
-    expect(clubsRun.out).toContain('run clubs: 3 run clubs read (full), 3 created, 0 updated, 0 unchanged, 1 problem');
+    expect(clubsRun.out).toContain('run clubs: 3 run clubs read (full), 3 created, 0 updated, 0 unchanged, 1 problem, 1 warning');
     expect(clubsRun.out).toContain(
-      "! Run club 'Club “0”' (WordPress id 500): club type 'Ultra' is not one of trail, road, track, mixed, social; left out",
+      "! Run club 'Club “1”' (WordPress id 501): state 'Atlantis' is not one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT, NZ; left empty",
+    );
+    expect(clubsRun.out).toContain(
+      "~ Run club 'Club “0”' (WordPress id 500): club type 'Ultra' is not one of trail, road, track, mixed, social, other; saved as other (Ultra)",
     );
     const eventsRun = await run(['sync', 'events', '--json']);
     expect(eventsRun.code).toBe(0);

@@ -20,6 +20,7 @@ const run = (kind: SyncRunView['kind'], status: SyncRunView['status'], created: 
   durationMs: 2000,
   message: null,
   errors: [],
+  warnings: [],
   notices: [],
 });
 

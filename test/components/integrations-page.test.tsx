@@ -27,6 +27,7 @@ const overview: IntegrationsOverview = {
       durationMs: 2000,
       message: 'Sync failed: Could not reach WordPress at https://cms.example.org: connection refused',
       errors: [],
+      warnings: [],
       notices: [],
     },
     runclubs: {
@@ -44,6 +45,7 @@ const overview: IntegrationsOverview = {
       durationMs: 1500,
       message: 'ok',
       errors: ['x'],
+      warnings: [],
       notices: [],
     },
   },
@@ -121,9 +123,25 @@ describe('Integrations page', () => {
     expect(pros).toContain('Failed');
     expect(pros).toContain('By the command line');
     expect(pros).toContain('Could not reach WordPress');
+    // A run that finished with an item problem did not simply succeed.
     const clubs = within(screen.getByTestId('sync-card-runclubs')).getByTestId('sync-last-run').textContent;
-    expect(clubs).toContain('Succeeded');
+    expect(clubs).toContain('Completed with errors');
+    expect(clubs).not.toContain('Succeeded');
     expect(clubs).toContain('By staff@example.org · changes only · 2 created, 5 updated, 1 problems · 1.5 s');
+  });
+
+  it("shows a run with warnings only (types saved as other) as 'Succeeded', with its warnings counted", () => {
+    const withWarnings: IntegrationsOverview['latestRuns']['events'] = {
+      ...overview.latestRuns.runclubs!,
+      id: 6,
+      kind: 'events',
+      errors: [],
+      warnings: ["Run club 'X' (WordPress id 1): club type 'Parkrun' is not one of …; saved as other (Parkrun)", 'w2'],
+    };
+    renderIntegrations('/integrations', 'staff', { ...overview, latestRuns: { ...overview.latestRuns, events: withWarnings } });
+    const events = within(screen.getByTestId('sync-card-events')).getByTestId('sync-last-run');
+    expect(within(events).getByTestId('sync-last-outcome').textContent).toBe('Succeeded');
+    expect(events.textContent).toContain('2 created, 5 updated, 0 problems, 2 warnings · 1.5 s');
   });
 
   it("shows a cancelled run as 'Cancelled' in neutral, with what it wrote before it stopped, and a failure still as 'Failed'", async () => {
@@ -176,6 +194,7 @@ describe('Integrations page', () => {
         created: 2,
         updated: 1,
         errors: ['Event bad'],
+        warnings: ["Event 'X': type 'Osteopath' saved as other (Osteopath)", 'w2'],
         unpublished: ['Event gone'],
         kind: 'events',
       },
@@ -217,6 +236,8 @@ describe('Integrations page', () => {
     expect(result).toContain('2 created');
     expect(result).toContain('1 updated');
     expect(result).toContain('1 errors');
+    expect(result).toContain('2 warnings');
+    expect(result).toContain('2 warnings (saved as other)');
     expect(result).toContain('1 no longer published (kept)');
     expect(within(card).queryByTestId('job-progress')).toBeNull();
     expect(screen.getByRole('button', { name: 'Sync Events' }).textContent).toBe('Sync');

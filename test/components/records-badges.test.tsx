@@ -28,10 +28,16 @@ describe('record badges', () => {
   });
 
   it("reads 'Published' with a wordpress id, otherwise 'Draft'", () => {
-    const { rerender } = render(<PublishBadge wordpressId={12} />);
+    const { rerender } = render(<PublishBadge wordpressId={12} unpublishedAt={null} />);
     expect(screen.getByText('Published')).toBeTruthy();
-    rerender(<PublishBadge wordpressId={null} />);
+    rerender(<PublishBadge wordpressId={null} unpublishedAt={null} />);
     expect(screen.getByText('Draft')).toBeTruthy();
+    expect(screen.queryByText('Published')).toBeNull();
+  });
+
+  it("reads 'Unpublished' once the sync found the post no longer published on the website", () => {
+    render(<PublishBadge wordpressId={12} unpublishedAt="2026-11-28T09:00:00.000Z" />);
+    expect(screen.getByText('Unpublished').title).toBe('No longer published on the content website');
     expect(screen.queryByText('Published')).toBeNull();
   });
 
@@ -62,7 +68,7 @@ describe('record badges', () => {
   it('draws the website state (Published/Draft) unlike the subscription state, so "Published" and "Active" differ', () => {
     render(
       <>
-        <PublishBadge wordpressId={12} />
+        <PublishBadge wordpressId={12} unpublishedAt={null} />
         <SubscriptionBadge status="active" />
       </>,
     );

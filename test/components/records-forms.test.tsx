@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -40,7 +40,7 @@ const event: Event = {
   locationLat: null,
   locationLng: null,
   locationState: 'NSW',
-  runType: ['marathon', 'half marathon'],
+  runType: ['marathon', 'hill-climb'],
   trackType: [],
   featuredRace: true,
   entryCost: null,
@@ -51,6 +51,7 @@ const event: Event = {
   totalAdvertisingSpend: '0.00',
   notes: null,
   wordpressLastSync: null,
+  wordpressUnpublishedAt: null,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
   createdBy: 1,
@@ -193,7 +194,12 @@ describe('record forms', () => {
       others: [detailStub('events/:id')],
     });
     expect((await screen.findByLabelText<HTMLInputElement>(/^Event name( \*)?$/)).value).toBe('Harbour Marathon');
-    expect(screen.getByLabelText<HTMLInputElement>('Run types').value).toBe('marathon, half marathon');
+    // Run and track types are pickers of the known choices; a stored value the site added keeps its own box.
+    const runTypes = within(screen.getByRole('group', { name: 'Run types' }));
+    const checkedRunTypes = runTypes.getAllByRole<HTMLInputElement>('checkbox').filter((box) => box.checked);
+    expect(checkedRunTypes.map((box) => box.value)).toEqual(['marathon', 'hill-climb']);
+    expect(runTypes.getByRole('checkbox', { name: 'Half marathon' })).toBeTruthy();
+    expect(runTypes.getByRole('checkbox', { name: 'Hill climb' })).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Featured race').checked).toBe(true);
     expect(screen.getByLabelText<HTMLSelectElement>('State').value).toBe('NSW');
     expect(screen.getByLabelText<HTMLInputElement>('Start date').value).toBe('2027-03-14');
@@ -204,7 +210,9 @@ describe('record forms', () => {
     expect(fetchMock).not.toHaveBeenCalled();
 
     fireEvent.change(screen.getByLabelText(/^Event name( \*)?$/), { target: { value: 'Harbour Marathon 2027' } });
-    fireEvent.change(screen.getByLabelText('Track types'), { target: { value: 'road, , bridge' } });
+    const trackTypes = within(screen.getByRole('group', { name: 'Track types' }));
+    fireEvent.click(trackTypes.getByRole('checkbox', { name: 'Road' }));
+    fireEvent.click(trackTypes.getByRole('checkbox', { name: 'Trail' }));
     fireEvent.click(screen.getByLabelText('Featured race'));
     fireEvent.click(screen.getByRole('button', { name: 'Update Event' }));
     const pending = await screen.findByRole('button', { name: 'Updating...' });
@@ -219,8 +227,8 @@ describe('record forms', () => {
     expect(sent.version).toBe(event.updatedAt);
     expect(sent).toMatchObject({
       eventName: 'Harbour Marathon 2027',
-      trackType: ['road', 'bridge'],
-      runType: ['marathon', 'half marathon'],
+      trackType: ['road', 'trail'],
+      runType: ['marathon', 'hill-climb'],
       featuredRace: false,
     });
     await act(async () => answer(new Response(JSON.stringify({ ...event, eventName: 'Harbour Marathon 2027' }), { status: 200 })));

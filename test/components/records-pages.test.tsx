@@ -38,6 +38,7 @@ const event = (overrides: Partial<Event>): Event => ({
   totalAdvertisingSpend: '0.00',
   notes: null,
   wordpressLastSync: null,
+  wordpressUnpublishedAt: null,
   ...audit,
   distances: [],
   ...overrides,
@@ -65,6 +66,7 @@ const professional = (overrides: Partial<Professional>): Professional => ({
   businessName: 'Peak Physio',
   wordpressProfessionalId: null,
   professionType: 'physiotherapist',
+  professionTypeOther: null,
   contactType: [],
   trackType: [],
   specializations: [],
@@ -82,6 +84,7 @@ const professional = (overrides: Partial<Professional>): Professional => ({
   newsletterInclusionNotes: null,
   notes: null,
   wordpressLastSync: null,
+  wordpressUnpublishedAt: null,
   ...audit,
   ...overrides,
 });
@@ -380,6 +383,30 @@ describe('record detail pages', () => {
     expect(within(panel).getByText('Paid')).toBeTruthy();
     expect(within(panel).getByText(/Advertising/)).toBeTruthy();
     expect(screen.queryByText('Brand Information')).toBeNull();
+  });
+
+  it("shows a synced type outside the list as 'Other (Osteopath)', and 'Unpublished' once the site unpublished it", async () => {
+    renderPage({
+      path: '/professionals/:id',
+      url: '/professionals/2',
+      Component: professionalDetail.Component,
+      action: professionalDetail.action,
+      data: {
+        id: 2,
+        record: professional({
+          wordpressProfessionalId: 77,
+          professionType: 'other',
+          professionTypeOther: 'Osteopath',
+          trackType: ['road', 'sand-dunes'],
+          wordpressUnpublishedAt: '2026-11-28T09:00:00.000Z',
+        }),
+        attachments: NO_ATTACHMENTS,
+      },
+    });
+    expect(await screen.findByText('Other (Osteopath)')).toBeTruthy();
+    expect(screen.getByText('Road, Sand dunes')).toBeTruthy();
+    expect(screen.getAllByText('Unpublished').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Published')).toBeNull();
   });
 
   it("shows an unsynced event's tabs, 'Never included', 'Not synced' and 'Never synced'", async () => {

@@ -54,8 +54,8 @@ describe('the content model mapping', () => {
       eventStartDate: '2027-03-14',
       eventEndDate: '2027-03-14',
       locationState: 'NSW',
-      runType: ['Half Marathon', '10K'],
-      trackType: ['Road', 'Trail'],
+      runType: ['half-marathon', '10k'],
+      trackType: ['road', 'trail'],
       websiteUrl: 'https://harbourhalf.example',
       locationLat: '-33.86880000',
       locationLng: null,
@@ -70,24 +70,37 @@ describe('the content model mapping', () => {
     expect(Object.keys(result.values)).not.toContain('totalAdvertisingSpend');
   });
 
-  it('leaves unknown enum values empty (and out of lists) and says so', () => {
+  it('saves profession and club types outside the list as other, keeping the words with a warning', () => {
     const pro = mapPost(CONTENT_MODEL.professionals, {
       id: 3,
       title: { rendered: 'Kneads &amp; Co' },
       meta: { profession_type: 'Reiki Master', location_state: 'Narnia' },
     });
-    expect(pro.ok && pro.values.professionType).toBeNull();
+    expect(pro.ok && pro.values).toMatchObject({ professionType: 'other', professionTypeOther: 'Reiki Master' });
+    expect(pro.ok && pro.warnings).toEqual([
+      "Professional 'Kneads & Co' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; saved as other (Reiki Master)",
+    ]);
+    // An unknown state has no `other`: it is still left empty, an error.
     expect(pro.ok && pro.problems).toEqual([
-      "Professional 'Kneads & Co' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; left empty",
       "Professional 'Kneads & Co' (WordPress id 3): state 'Narnia' is not one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT, NZ; left empty",
     ]);
+    const known = mapPost(CONTENT_MODEL.professionals, { id: 5, title: { rendered: 'P' }, meta: { profession_type: 'Physio' } });
+    expect(known.ok && known.values).toMatchObject({ professionType: 'physiotherapist', professionTypeOther: null });
     const club = mapPost(CONTENT_MODEL.runclubs, {
       id: 4,
       title: { rendered: 'X' },
-      meta: { club_name: 'Dawn Patrol', club_type: ['Trail', 'Cross Country', ' road '], founded_year: '1850s' },
+      meta: { club_name: 'Dawn Patrol', club_type: ['Trail', 'Cross Country', ' road ', 'Parkrun'], founded_year: '1850s' },
     });
-    expect(club.ok && club.values).toMatchObject({ clubName: 'Dawn Patrol', clubType: ['trail', 'road'], foundedYear: null });
-    expect(club.ok && club.problems).toHaveLength(2);
+    expect(club.ok && club.values).toMatchObject({
+      clubName: 'Dawn Patrol',
+      clubType: ['trail', 'road', 'other'],
+      clubTypeOther: ['Cross Country', 'Parkrun'],
+      foundedYear: null,
+    });
+    expect(club.ok && club.problems).toHaveLength(1);
+    expect(club.ok && club.warnings).toEqual([
+      "Run club 'Dawn Patrol' (WordPress id 4): club type 'Cross Country', 'Parkrun' is not one of trail, road, track, mixed, social, other; saved as other (Cross Country, Parkrun)",
+    ]);
   });
 
   it('rejects a post whose text breaks the text rule, naming the field but never quoting the text', () => {
@@ -137,7 +150,8 @@ describe('the content model mapping', () => {
     expect(result).toMatchObject({
       ok: true,
       name: 'Run & 🏃',
-      values: { eventName: 'Run & 🏃', entryCost: '🏃‍♀️ free', runType: ['🏃 5K'] },
+      // Run types are stored as slugs, which keep letters and digits only.
+      values: { eventName: 'Run & 🏃', entryCost: '🏃‍♀️ free', runType: ['5k'] },
       problems: [],
     });
   });

@@ -56,7 +56,7 @@ describe(`WordPress sync and the text rule (${process.env.TEST_DATABASE_URL ? 'M
     expect(result).toMatchObject({ success: true, created: 1, failed: 3, errors: problems });
     const rows = await database.db('events').select('wordpressEventId', 'eventName', 'entryCost', 'runType');
     expect(rows.map((row: Record<string, unknown>) => decodeRow(columnKinds.events, row))).toEqual([
-      { wordpressEventId: 4, eventName: 'Sunrise 🏃 Run', entryCost: '🏃‍♀️ free', runType: ['🏃 5K'] },
+      { wordpressEventId: 4, eventName: 'Sunrise 🏃 Run', entryCost: '🏃‍♀️ free', runType: ['5k'] },
     ]);
     const run = decodeRow<{ success: boolean; failed: number; errors: string[] }>(
       columnKinds.sync_runs,

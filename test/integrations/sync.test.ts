@@ -111,7 +111,7 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     expect(await event(1000)).toMatchObject({
       eventName: 'Race – number 1',
       locationState: 'NSW',
-      runType: ['Half Marathon'],
+      runType: ['half-marathon'],
       websiteUrl: 'https://race0.example',
       totalAdvertisingSpend: '0.00',
     });
@@ -216,26 +216,37 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
     expect(result).toMatchObject({ full: true, created: 0, updated: 0, unchanged: 119 });
   });
 
-  it('normalises profession types and keeps syncing past values it cannot map', async () => {
+  it('normalises profession types, and saves types outside the list as other with the words kept: a warning', async () => {
     const result = await runSync(ctx, 'professionals', { actor: { userId: null, source: 'web', role: 'staff' } });
-    expect(result).toMatchObject({ created: 3, failed: 0 });
-    expect(result.errors).toEqual([
-      "Professional 'Aura' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; left empty",
+    expect(result).toMatchObject({ created: 3, failed: 0, errors: [] });
+    expect(result.warnings).toEqual([
+      "Professional 'Aura' (WordPress id 3): profession type 'Reiki Master' is not one of coach, physiotherapist, nutritionist, podiatrist, massage-therapist, trainer, other; saved as other (Reiki Master)",
     ]);
+    expect(result.message).toBe('3 professionals read (full), 3 created, 0 updated, 0 unchanged, 1 warning');
     const rows = await database
       .db('professionals')
       .orderBy('wordpressProfessionalId')
-      .select('businessName', 'professionType', 'locationState', 'instagramUrl');
+      .select('businessName', 'professionType', 'professionTypeOther', 'locationState', 'instagramUrl');
     expect(rows).toEqual([
-      { businessName: 'Kneads & Co', professionType: 'massage-therapist', locationState: 'QLD', instagramUrl: null },
+      {
+        businessName: 'Kneads & Co',
+        professionType: 'massage-therapist',
+        professionTypeOther: null,
+        locationState: 'QLD',
+        instagramUrl: null,
+      },
       {
         businessName: 'Foot Works Podiatry',
         professionType: 'podiatrist',
+        professionTypeOther: null,
         locationState: null,
         instagramUrl: 'https://instagram.com/footworks',
       },
-      { businessName: 'Aura', professionType: null, locationState: null, instagramUrl: null },
+      { businessName: 'Aura', professionType: 'other', professionTypeOther: 'Reiki Master', locationState: null, instagramUrl: null },
     ]);
+    // Warnings alone leave the run clean: it succeeded, and the next run is incremental.
+    const runs = await latestRuns(ctx);
+    expect(runs.professionals).toMatchObject({ status: 'succeeded', failed: 0, errors: [], warnings: result.warnings });
   });
 
   it('refuses to start while the same sync holds the lock, and frees it afterwards', async () => {

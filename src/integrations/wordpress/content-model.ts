@@ -18,8 +18,18 @@ type FieldType =
   | { type: 'decimal'; scale: number; limit: number }
   | { type: 'boolean' }
   | { type: 'list' }
-  | { type: 'enum'; values: readonly string[]; aliases?: Record<string, string> }
-  | { type: 'enumList'; values: readonly string[]; aliases?: Record<string, string> };
+  /** Run and track types: each value stored as its slug ('Half Marathon' → 'half-marathon'). */
+  | { type: 'slugList' }
+  | ({ type: 'enum'; values: readonly string[]; aliases?: Record<string, string> } & OtherValue)
+  | ({ type: 'enumList'; values: readonly string[]; aliases?: Record<string, string> } & OtherValue);
+
+/**
+ * `otherColumn`: a value outside the list is stored as `other` and the site's own words go to this column (a
+ * warning, not an error: nothing is lost). Without it the value is left out (an error).
+ */
+interface OtherValue {
+  otherColumn?: string;
+}
 
 export type FieldSpec = FieldType & {
   /** The CRM column. */
@@ -97,8 +107,8 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
       { column: 'eventEndDate', label: 'end date', type: 'date' },
       { column: 'websiteUrl', label: 'website', type: 'url' },
       ...location,
-      { column: 'runType', label: 'run type', type: 'list' },
-      { column: 'trackType', label: 'track type', type: 'list' },
+      { column: 'runType', label: 'run type', type: 'slugList' },
+      { column: 'trackType', label: 'track type', type: 'slugList' },
       { column: 'featuredRace', label: 'featured', type: 'boolean' },
       { column: 'entryCost', label: 'entry cost', type: 'text', max: 10_000 },
       { column: 'prizes', label: 'prizes', type: 'text', max: 10_000 },
@@ -111,9 +121,16 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
     idColumn: 'wordpressProfessionalId',
     name: { column: 'businessName', label: 'business name', type: 'text', max: 255 },
     fields: [
-      { column: 'professionType', label: 'profession type', type: 'enum', values: PROFESSION_TYPES, aliases: PROFESSION_ALIASES },
+      {
+        column: 'professionType',
+        label: 'profession type',
+        type: 'enum',
+        values: PROFESSION_TYPES,
+        aliases: PROFESSION_ALIASES,
+        otherColumn: 'professionTypeOther',
+      },
       { column: 'contactType', label: 'contact type', type: 'list' },
-      { column: 'trackType', label: 'track type', type: 'list' },
+      { column: 'trackType', label: 'track type', type: 'slugList' },
       { column: 'specializations', label: 'specializations', type: 'list' },
       { column: 'credentials', label: 'credentials', type: 'list' },
       { column: 'deliveryMethods', label: 'delivery methods', type: 'list' },
@@ -130,7 +147,7 @@ export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
     name: { column: 'clubName', label: 'club name', type: 'text', max: 255 },
     fields: [
       ...location,
-      { column: 'clubType', label: 'club type', type: 'enumList', values: CLUB_TYPES },
+      { column: 'clubType', label: 'club type', type: 'enumList', values: CLUB_TYPES, otherColumn: 'clubTypeOther' },
       { column: 'foundedYear', label: 'founded year', type: 'integer', min: 1800, max: 2100 },
       { column: 'membershipCount', label: 'membership count', type: 'integer', min: 0, max: UNSIGNED_INT_MAX },
       { column: 'meetingTimes', label: 'meeting times', type: 'list' },
@@ -154,3 +171,10 @@ export function snakeCase(column: string): string {
 }
 
 export const fieldKey = (field: FieldSpec) => field.key ?? snakeCase(field.column);
+
+/** Every column a sync of this post type writes from the post: the fields' own and their `otherColumn`s. */
+export function syncedColumns(model: PostTypeModel): string[] {
+  return model.fields.flatMap((field) =>
+    (field.type === 'enum' || field.type === 'enumList') && field.otherColumn ? [field.column, field.otherColumn] : [field.column],
+  );
+}

@@ -1,17 +1,19 @@
 import { decodeHTML } from 'entities';
 import { normaliseDecimalText } from '@db/codecs.js';
+import { typeSlug } from '@shared/choices.js';
 import { invalidCharacterIn, isStorableText } from '@shared/schemas/text.js';
 import { fieldKey, type FieldSpec, type PostTypeModel } from './content-model.js';
 import type { WpPost } from './types.js';
 
 /**
  * Turns one WordPress post into CRM column values by the content model. Values that cannot be used are left
- * empty and described in `problems` (never fatal). A post is rejected when it has no name, or when any text it
+ * empty and described in `problems` (never fatal); values adapted without loss (a type outside our list, stored
+ * as `other` with the site's words beside it) are described in `warnings`. A post is rejected when it has no name, or when any text it
  * gives us breaks the text rule (src/shared/schemas/text.ts): that text cannot be stored as written, and leaving
  * the field empty instead would wipe what the CRM holds.
  */
 export type MappedPost =
-  | { ok: true; wordpressId: number; name: string; values: Record<string, unknown>; problems: string[] }
+  | { ok: true; wordpressId: number; name: string; values: Record<string, unknown>; problems: string[]; warnings: string[] }
   | { ok: false; wordpressId: number; problem: string };
 
 /** Plain text of a rendered WordPress string: tags removed, entities (&#8217; &#038; &amp;) decoded. */
@@ -83,11 +85,22 @@ function dateOf(text: string): string | null {
 interface FieldResult {
   value: unknown;
   problem?: string;
+  warning?: string;
+  /** The site's own words for values stored as `other` (the field's `otherColumn`). */
+  other?: string | string[];
+}
+
+const OTHER = 'other';
+
+/** "profession type 'Osteopath' is not one of …; saved as other (Osteopath)". */
+function savedAsOther(field: FieldSpec & { values: readonly string[] }, items: string[]): string {
+  const quoted = items.map((item) => `'${item}'`).join(', ');
+  return `${field.label} ${quoted} is not one of ${field.values.join(', ')}; saved as other (${items.join(', ')})`;
 }
 
 function mapField(field: FieldSpec, raw: unknown): FieldResult {
   const empty = (problem?: string): FieldResult => ({
-    value: field.type === 'list' || field.type === 'enumList' ? [] : field.type === 'boolean' ? false : null,
+    value: field.type === 'list' || field.type === 'slugList' || field.type === 'enumList' ? [] : field.type === 'boolean' ? false : null,
     problem,
   });
   if (field.type === 'boolean') {
@@ -95,6 +108,16 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
     return { value: raw === true || raw === 1 || ['1', 'true', 'yes', 'on'].includes(text) };
   }
   if (field.type === 'list') return { value: listOf(raw) };
+  if (field.type === 'slugList')
+    return {
+      value: [
+        ...new Set(
+          listOf(raw)
+            .map(typeSlug)
+            .filter((item) => item !== ''),
+        ),
+      ],
+    };
   if (field.type === 'enumList') {
     const mapped: string[] = [];
     const unknown: string[] = [];
@@ -102,7 +125,11 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
       const value = normaliseEnum(item, field.values, field.aliases);
       if (value) {
         if (!mapped.includes(value)) mapped.push(value);
-      } else unknown.push(item);
+      } else if (!unknown.includes(item)) unknown.push(item);
+    }
+    if (field.otherColumn) {
+      if (unknown.length && !mapped.includes(OTHER)) mapped.push(OTHER);
+      return { value: mapped, other: unknown, warning: unknown.length ? savedAsOther(field, unknown) : undefined };
     }
     return {
       value: mapped,
@@ -143,6 +170,8 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
     }
     case 'enum': {
       const value = normaliseEnum(text, field.values, field.aliases);
+      // The column holds 255 characters; a type name longer than that is cut, never refused.
+      if (!value && field.otherColumn) return { value: OTHER, other: text.slice(0, 255), warning: savedAsOther(field, [text]) };
       return value ? { value } : empty(`${field.label} '${text}' is not one of ${field.values.join(', ')}; left empty`);
     }
   }
@@ -150,7 +179,7 @@ function mapField(field: FieldSpec, raw: unknown): FieldResult {
 
 /** The text rule over every piece of text the field reads from the post, as the field reads it. */
 function readsStorableText(field: FieldSpec, raw: unknown): boolean {
-  const texts = field.type === 'list' || field.type === 'enumList' ? listOf(raw) : [textOf(raw)];
+  const texts = field.type === 'list' || field.type === 'slugList' || field.type === 'enumList' ? listOf(raw) : [textOf(raw)];
   return texts.every(isStorableText);
 }
 
@@ -175,6 +204,7 @@ export function mapPost(model: PostTypeModel, post: WpPost): MappedPost {
   }
   const values: Record<string, unknown> = { [model.name.column]: name };
   const problems: string[] = [];
+  const warnings: string[] = [];
   for (const field of model.fields) {
     const raw = rawValue(post, fieldKey(field));
     if (!readsStorableText(field, raw)) {
@@ -186,7 +216,12 @@ export function mapPost(model: PostTypeModel, post: WpPost): MappedPost {
     }
     const result = mapField(field, raw);
     values[field.column] = result.value;
+    // Written every time, so a type the site later moves into our list clears the words kept beside `other`.
+    if ((field.type === 'enum' || field.type === 'enumList') && field.otherColumn) {
+      values[field.otherColumn] = field.type === 'enumList' ? (result.other ?? []) : (result.other ?? null);
+    }
     if (result.problem) problems.push(`${describePost(model, post, name)}: ${result.problem}`);
+    if (result.warning) warnings.push(`${describePost(model, post, name)}: ${result.warning}`);
   }
-  return { ok: true, wordpressId: post.id, name, values, problems };
+  return { ok: true, wordpressId: post.id, name, values, problems, warnings };
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { decodeRow, encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { StatementPart } from '@db/statement-parts.js';
-import type { PostTypeModel } from '@integrations/wordpress/content-model.js';
+import { syncedColumns, type PostTypeModel } from '@integrations/wordpress/content-model.js';
 import { type SyncKind } from '@shared/record-types.js';
 
 export interface SyncRunRow {
@@ -23,6 +23,8 @@ export interface SyncRunRow {
   durationMs: number | null;
   message: string | null;
   errors: string[];
+  /** Values adapted without loss (a type outside our list saved as other); null on runs before they were kept. */
+  warnings: string[];
   notices: string[];
 }
 
@@ -39,6 +41,7 @@ export async function insertSyncRun(
     startedAt: encodeTimestamp(run.startedAt),
     full: run.full ? 1 : 0,
     errors: '[]',
+    warnings: '[]',
     notices: '[]',
   });
   return Number(id);
@@ -57,12 +60,18 @@ export async function finishSyncRun(
     durationMs: number;
     message: string;
     errors: string[];
+    warnings?: string[];
     notices: string[];
   },
 ): Promise<void> {
+  const kept = {
+    errors: result.errors.slice(0, 500),
+    warnings: (result.warnings ?? []).slice(0, 500),
+    notices: result.notices.slice(0, 500),
+  };
   await db('sync_runs')
     .where({ id })
-    .update(encodeRow(columnKinds.sync_runs, { ...result, errors: result.errors.slice(0, 500), notices: result.notices.slice(0, 500) }));
+    .update(encodeRow(columnKinds.sync_runs, { ...result, ...kept }));
 }
 
 /** Where an incremental run starts: the start of the last run that finished with every item saved. */
@@ -92,6 +101,7 @@ const SYNC_RUN_COLUMNS = [
   'durationMs',
   'message',
   'errors',
+  'warnings',
   'notices',
 ] as const satisfies ReadonlyArray<keyof SyncRunRow>;
 
@@ -122,20 +132,24 @@ export async function findSyncedRecords(
   wordpressIds: readonly number[],
 ): Promise<Map<number, Record<string, unknown>>> {
   if (wordpressIds.length === 0) return new Map();
-  const columns = ['id', model.idColumn, model.name.column, ...model.fields.map((f) => f.column)];
+  const columns = ['id', model.idColumn, model.name.column, ...syncedColumns(model)];
   const rows = await db(model.table).whereIn(model.idColumn, wordpressIds).select(columns);
   const kinds = columnKinds[model.table];
   return new Map(rows.map((row: Record<string, unknown>) => [Number(row[model.idColumn]), decodeRow<Record<string, unknown>>(kinds, row)]));
 }
 
-/** Records that came from WordPress, as [record id, WordPress id, name]. */
-export async function listSyncedIds(db: Knex, model: PostTypeModel): Promise<Array<{ id: number; wordpressId: number; name: string }>> {
+/** Records that came from WordPress: record id, WordPress id, name, and when the sync found the post unpublished. */
+export async function listSyncedIds(
+  db: Knex,
+  model: PostTypeModel,
+): Promise<Array<{ id: number; wordpressId: number; name: string; unpublishedAt: unknown }>> {
   const rows = await db(model.table)
     .whereNotNull(model.idColumn)
-    .select('id', `${model.idColumn} as wordpressId`, `${model.name.column} as name`);
-  return rows.map((row: { id: number; wordpressId: number; name: string }) => ({
+    .select('id', `${model.idColumn} as wordpressId`, `${model.name.column} as name`, 'wordpressUnpublishedAt as unpublishedAt');
+  return rows.map((row: { id: number; wordpressId: number; name: string; unpublishedAt: unknown }) => ({
     id: Number(row.id),
     wordpressId: Number(row.wordpressId),
     name: String(row.name),
+    unpublishedAt: row.unpublishedAt ?? null,
   }));
 }

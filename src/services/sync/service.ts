@@ -68,6 +68,7 @@ interface PageOutcome {
   unchanged: number;
   failed: number;
   errors: string[];
+  warnings: string[];
 }
 
 type Write =
@@ -137,7 +138,7 @@ async function syncPage(
   posts: WpPost[],
   options: { now: Date; dryRun: boolean; actor: Actor; who: HistoryActor },
 ): Promise<PageOutcome> {
-  const outcome: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+  const outcome: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [], warnings: [] };
   const mapped: Array<Extract<MappedPost, { ok: true }>> = [];
   for (const post of posts) {
     if (post.status && post.status !== 'publish') continue;
@@ -148,6 +149,7 @@ async function syncPage(
       continue;
     }
     outcome.errors.push(...result.problems);
+    outcome.warnings.push(...result.warnings);
     mapped.push(result);
   }
   const existing = await findSyncedRecords(
@@ -197,6 +199,22 @@ async function syncPage(
   return outcome;
 }
 
+/**
+ * Stores what `findUnpublished` reports, so the record shows it (a professional's badge reads 'Unpublished', not
+ * 'Published'): records whose post is not published get the time the sync found it, once; records whose post is
+ * published again are cleared.
+ */
+async function markPublication(ctx: AppContext, model: PostTypeModel, published: Set<number>, at: Date): Promise<void> {
+  const records = await listSyncedIds(ctx.db, model);
+  const gone = records.filter((record) => !published.has(record.wordpressId) && record.unpublishedAt === null).map((r) => r.id);
+  const back = records.filter((record) => published.has(record.wordpressId) && record.unpublishedAt !== null).map((r) => r.id);
+  if (gone.length === 0 && back.length === 0) return;
+  await withTransaction(ctx, async (trx) => {
+    await updateRecordRows(trx, model.recordType, gone, { wordpressUnpublishedAt: encodeTimestamp(at) });
+    await updateRecordRows(trx, model.recordType, back, { wordpressUnpublishedAt: null });
+  });
+}
+
 /** Records whose WordPress post is not among the published ones any more. */
 async function findUnpublished(ctx: AppContext, model: PostTypeModel, published: Set<number>): Promise<string[]> {
   const records = await listSyncedIds(ctx.db, model);
@@ -208,7 +226,7 @@ async function findUnpublished(ctx: AppContext, model: PostTypeModel, published:
     );
 }
 
-function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'success'>): string {
+function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'success'> & { warnings: string[] }): string {
   const seen = result.created + result.updated + result.unchanged + result.failed;
   const verb = result.dryRun ? 'Dry run: would have created' : 'created';
   const parts = [
@@ -218,6 +236,7 @@ function summary(model: PostTypeModel, result: Omit<SyncResult, 'message' | 'suc
     `${result.unchanged} unchanged`,
   ];
   if (result.errors.length) parts.push(`${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}`);
+  if (result.warnings.length) parts.push(`${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}`);
   if (result.unpublished.length) parts.push(`${result.unpublished.length} no longer published (kept)`);
   return parts.join(', ');
 }
@@ -235,7 +254,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
   const started = ctx.clock.now();
   const t0 = performance.now();
   let runId: number | null = null;
-  const totals: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+  const totals: PageOutcome = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [], warnings: [] };
   try {
     const since = options.full ? null : await lastCleanRunStart(ctx.db, kind);
     const full = since === null;
@@ -261,6 +280,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
       totals.unchanged += outcome.unchanged;
       totals.failed += outcome.failed;
       totals.errors.push(...outcome.errors);
+      totals.warnings.push(...outcome.warnings);
       processed += page.posts.length;
       options.onProgress?.({ page: page.page, totalPages: page.totalPages, processed, total: page.total });
     }
@@ -269,6 +289,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
       for await (const page of client.posts(model.restBase, { fields: ['id'] })) for (const post of page.posts) published.add(post.id);
     }
     const unpublished = await findUnpublished(ctx, model, published);
+    if (!dryRun) await markPublication(ctx, model, published, started);
     const durationMs = Math.round(performance.now() - t0);
     const partial = { kind, ...totals, unpublished, full, dryRun, durationMs, runId };
     const result: SyncResult = { success: true, message: summary(model, partial), ...partial };
@@ -282,11 +303,21 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
         durationMs,
         message: result.message,
         errors: totals.errors,
+        warnings: totals.warnings,
         notices: unpublished,
       });
     }
     ctx.log.info(
-      { kind, created: totals.created, updated: totals.updated, failed: totals.failed, problems: totals.errors.length, full, dryRun },
+      {
+        kind,
+        created: totals.created,
+        updated: totals.updated,
+        failed: totals.failed,
+        problems: totals.errors.length,
+        warnings: totals.warnings.length,
+        full,
+        dryRun,
+      },
       'sync finished',
     );
     if (!dryRun) countSyncRun(kind, 'succeeded');
@@ -305,6 +336,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
           durationMs: Math.round(performance.now() - t0),
           message: `Sync cancelled: ${totals.created} created, ${totals.updated} updated before it stopped`,
           errors: totals.errors,
+          warnings: totals.warnings,
           notices: [],
         }).catch((recordError: unknown) => ctx.log.error({ err: recordError }, 'could not record the cancelled sync run'));
       }
@@ -324,6 +356,7 @@ export async function runSync(ctx: AppContext, kind: SyncKind, options: SyncOpti
         durationMs: Math.round(performance.now() - t0),
         message: `Sync failed: ${message}`,
         errors: totals.errors,
+        warnings: totals.warnings,
         notices: [],
       }).catch((recordError: unknown) => ctx.log.error({ err: recordError }, 'could not record the failed sync run'));
     }
@@ -353,6 +386,7 @@ export function presentRun(row: SyncRunRow): SyncRunView {
     durationMs: row.durationMs,
     message: row.message,
     errors: row.errors,
+    warnings: row.warnings,
     notices: row.notices,
   };
 }

@@ -12,8 +12,13 @@ export interface SyncResult {
   unchanged: number;
   /** Items that could not be saved. */
   failed: number;
-  /** Item problems: unmappable values (the item is still saved), unsaved items. */
+  /** Item problems: unmappable values (the item is still saved, the value left empty), unsaved items. */
   errors: string[];
+  /**
+   * Values adapted without loss: a type outside our list saved as `other`, the site's words kept beside it.
+   * Absent from the stored results of sync jobs that finished before warnings were kept apart.
+   */
+  warnings?: string[];
   /** Records whose posts are no longer published: reported, never deleted. */
   unpublished: string[];
   full: boolean;
@@ -39,6 +44,7 @@ export interface SyncRunView {
   durationMs: number | null;
   message: string | null;
   errors: string[];
+  warnings: string[];
   notices: string[];
 }
 

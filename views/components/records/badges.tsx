@@ -7,11 +7,20 @@ export function EventStatusBadge({ featured }: { featured: boolean }) {
 }
 
 /**
- * A professional is Published once it has a wordpress id, otherwise Draft. The website state is an outlined
+ * A professional is Published once it has a wordpress id, otherwise Draft; Unpublished when the last sync found
+ * its post no longer published on the website (it keeps its wordpress id). The website state is an outlined
  * badge with a dot, so it never reads like the filled subscription pill beside it.
  */
-export function PublishBadge({ wordpressId }: { wordpressId: number | null }) {
+export function PublishBadge({ wordpressId, unpublishedAt }: { wordpressId: number | null; unpublishedAt: string | null }) {
   const published = wordpressId !== null;
+  if (published && unpublishedAt !== null) {
+    return (
+      <Badge tone="warning" className="badge-sync" title="No longer published on the content website">
+        <span className="badge-dot" aria-hidden="true" />
+        Unpublished
+      </Badge>
+    );
+  }
   return (
     <Badge tone={published ? 'info' : 'muted'} className="badge-sync" title="Website status">
       <span className="badge-dot" aria-hidden="true" />

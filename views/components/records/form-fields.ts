@@ -24,8 +24,11 @@ export type FieldSpec =
   /** `defaultValue` (for fields the schema defaults) replaces the empty 'Not set' choice. */
   | (BaseField & { kind: 'select'; options: readonly FieldOption[]; defaultValue?: string })
   | (BaseField & { kind: 'checkbox' })
-  /** A list of enum values, one checkbox each. */
-  | (BaseField & { kind: 'checkboxes'; options: readonly FieldOption[] });
+  /**
+   * A list of enum values, one checkbox each. `keepStored`: the list is open (run and track types the content
+   * website may add), so a stored value that is not among the options gets its own checked box and is kept.
+   */
+  | (BaseField & { kind: 'checkboxes'; options: readonly FieldOption[]; keepStored?: boolean });
 
 export interface FormSection {
   title?: string;

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { Form, Link, useActionData, useLocation, useNavigation } from 'react-router';
 import { Alert, Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import type { FieldErrors } from '@shared/field-errors.js';
+import { valueLabel } from '@shared/labels.js';
 import { checkSubmit, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
 import type { WriteFailure } from './actions.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
@@ -50,11 +51,15 @@ function Field({ field, value, error }: { field: FieldSpec; value: unknown; erro
 
   if (field.kind === 'checkboxes') {
     const checked = new Set(Array.isArray(value) ? value.map(String) : []);
+    const known = new Set(field.options.map((option) => option.value));
+    const stored = field.keepStored
+      ? [...checked].filter((item) => !known.has(item)).map((item) => ({ value: item, label: valueLabel(item) }))
+      : [];
     return (
       <fieldset className="field records-fieldset" aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
         <legend className="label">{field.label}</legend>
         <div className="records-checkbox-group">
-          {field.options.map((option) => (
+          {[...field.options, ...stored].map((option) => (
             <label key={option.value} className="checkbox-row">
               <input type="checkbox" name={field.name} value={option.value} defaultChecked={checked.has(option.value)} />
               {option.label}

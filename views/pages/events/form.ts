@@ -1,5 +1,7 @@
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
-import type { FormSection } from '@views/components/records/form-fields.js';
+import { RUN_TYPES, TRACK_TYPES } from '@shared/choices.js';
+import { RUN_TYPE_LABELS, TRACK_TYPE_LABELS } from '@shared/labels.js';
+import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
 import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of EventInputSchema: PUT replaces all of them. */
@@ -18,8 +20,14 @@ export const EVENT_FORM: FormSection[] = [
   {
     title: 'Race',
     fields: [
-      { name: 'runType', label: 'Run types', kind: 'list', placeholder: 'marathon, half marathon, 10k' },
-      { name: 'trackType', label: 'Track types', kind: 'list', placeholder: 'road, trail' },
+      { name: 'runType', label: 'Run types', kind: 'checkboxes', options: enumOptions(RUN_TYPES, RUN_TYPE_LABELS), keepStored: true },
+      {
+        name: 'trackType',
+        label: 'Track types',
+        kind: 'checkboxes',
+        options: enumOptions(TRACK_TYPES, TRACK_TYPE_LABELS),
+        keepStored: true,
+      },
       { name: 'entryCost', label: 'Entry cost', kind: 'text' },
       { name: 'prizes', label: 'Prizes', kind: 'textarea' },
     ],

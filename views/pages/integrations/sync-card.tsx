@@ -19,11 +19,16 @@ const OUTCOMES: Record<SyncRunView['status'], { label: string; className: string
   unfinished: { label: 'Did not finish', className: 'sync-bad' },
 };
 
+/** A run that finished but could not use every item (a value left empty, an item not saved) did not simply succeed. */
+const WITH_ERRORS = { label: 'Completed with errors', className: 'sync-bad' };
+
+const plural = (count: number, noun: string) => `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+
 function LastRun({ run }: { run: SyncRunView | null }) {
   const format = useFormat();
   if (!run) return <p className="muted sync-last">Never synced</p>;
   const who = run.startedBy ?? (run.trigger === 'cli' ? 'the command line' : 'someone');
-  const outcome = OUTCOMES[run.status];
+  const outcome = run.status === 'succeeded' && (run.failed > 0 || run.errors.length > 0) ? WITH_ERRORS : OUTCOMES[run.status];
   return (
     <div className="sync-last" data-testid="sync-last-run">
       <p>
@@ -34,6 +39,7 @@ function LastRun({ run }: { run: SyncRunView | null }) {
       </p>
       <p className="muted">
         By {who} · {run.full ? 'full' : 'changes only'} · {run.created} created, {run.updated} updated, {run.errors.length} problems
+        {run.warnings.length > 0 && `, ${plural(run.warnings.length, 'warning')}`}
         {run.durationMs !== null && ` · ${(run.durationMs / 1000).toFixed(1)} s`}
       </p>
       {run.status === 'failed' && run.message && <p className="sync-bad">{run.message}</p>}

@@ -21,6 +21,7 @@ function ProblemList({ problems, label }: { problems: string[]; label: string })
 
 /** A finished sync's counts and problems: on its card, and on the Jobs page. */
 export function SyncResultView({ result }: { result: SyncResult }) {
+  const warnings = result.warnings ?? [];
   return (
     <div className="sync-result" data-testid="sync-result">
       <div className="sync-tiles">
@@ -33,8 +34,12 @@ export function SyncResultView({ result }: { result: SyncResult }) {
         <div>
           <span className="sync-number">{result.errors.length}</span> errors
         </div>
+        <div>
+          <span className="sync-number">{warnings.length}</span> warnings
+        </div>
       </div>
       <ProblemList problems={result.errors} label="errors" />
+      <ProblemList problems={warnings} label="warnings (saved as other)" />
       <ProblemList problems={result.unpublished} label="no longer published (kept)" />
     </div>
   );

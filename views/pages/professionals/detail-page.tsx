@@ -1,4 +1,4 @@
-import { labelOf, PROFESSION_TYPE_LABELS, valueLabel } from '@shared/labels.js';
+import { labelOf, PROFESSION_TYPE_LABELS, TRACK_TYPE_LABELS, typeLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Professional } from '@shared/schemas/records.js';
 import { PublishBadge, SubscriptionBadge } from '@views/components/records/badges.js';
@@ -31,7 +31,7 @@ export function Component() {
   if (!professional) return <NotFoundView title="Professional not found" backTo="/professionals" backLabel="Back to Professionals" />;
   const badges = (
     <>
-      <PublishBadge wordpressId={professional.wordpressProfessionalId} />
+      <PublishBadge wordpressId={professional.wordpressProfessionalId} unpublishedAt={professional.wordpressUnpublishedAt} />
       <SubscriptionBadge status={professional.subscriptionStatus} />
     </>
   );
@@ -64,7 +64,9 @@ export function Component() {
               items={[
                 {
                   label: 'Profession type',
-                  value: professional.professionType && labelOf(PROFESSION_TYPE_LABELS, professional.professionType),
+                  value:
+                    professional.professionType &&
+                    typeLabel(PROFESSION_TYPE_LABELS, professional.professionType, professional.professionTypeOther),
                 },
                 { label: 'Location', value: [professional.locationAddress, professional.locationState].filter(Boolean).join(', ') },
                 { label: 'Website', value: professional.websiteUrl && <ExternalLink href={professional.websiteUrl} /> },
@@ -74,7 +76,7 @@ export function Component() {
                 { label: 'Credentials', value: listText(professional.credentials) },
                 { label: 'Delivery methods', value: listText(professional.deliveryMethods) },
                 { label: 'Contact types', value: listText(professional.contactType) },
-                { label: 'Track types', value: listText(professional.trackType.map(valueLabel)) },
+                { label: 'Track types', value: listText(professional.trackType.map((type) => labelOf(TRACK_TYPE_LABELS, type))) },
                 { label: 'Subscription', value: <SubscriptionBadge status={professional.subscriptionStatus} /> },
                 {
                   label: 'Subscription expiry',

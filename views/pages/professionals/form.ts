@@ -1,7 +1,7 @@
-import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/choices.js';
+import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES, TRACK_TYPES } from '@shared/choices.js';
 import { locationFields, newsletterFields, notesField } from '@views/components/records/common-fields.js';
 import { enumOptions, type FormSection } from '@views/components/records/form-fields.js';
-import { PROFESSION_TYPE_LABELS, SUBSCRIPTION_STATUS_LABELS } from '@shared/labels.js';
+import { PROFESSION_TYPE_LABELS, SUBSCRIPTION_STATUS_LABELS, TRACK_TYPE_LABELS } from '@shared/labels.js';
 import { formCheck } from '@views/hooks/form-check.js';
 
 /** Every field of ProfessionalInputSchema: PUT replaces all of them. */
@@ -23,7 +23,13 @@ export const PROFESSIONAL_FORM: FormSection[] = [
       { name: 'credentials', label: 'Credentials', kind: 'list' },
       { name: 'deliveryMethods', label: 'Delivery methods', kind: 'list', placeholder: 'in person, online' },
       { name: 'contactType', label: 'Contact types', kind: 'list' },
-      { name: 'trackType', label: 'Track types', kind: 'list' },
+      {
+        name: 'trackType',
+        label: 'Track types',
+        kind: 'checkboxes',
+        options: enumOptions(TRACK_TYPES, TRACK_TYPE_LABELS),
+        keepStored: true,
+      },
     ],
   },
   { title: 'Location', fields: locationFields() },

@@ -38,7 +38,11 @@ const columns: Array<TableColumn<Professional>> = [
     sort: 'locationState',
     render: (p) => [p.locationAddress, p.locationState].filter(Boolean).join(', '),
   },
-  { key: 'published', label: 'Published', render: (p) => <PublishBadge wordpressId={p.wordpressProfessionalId} /> },
+  {
+    key: 'published',
+    label: 'Published',
+    render: (p) => <PublishBadge wordpressId={p.wordpressProfessionalId} unpublishedAt={p.wordpressUnpublishedAt} />,
+  },
   { key: 'websiteUrl', label: 'Website', render: (p) => p.websiteUrl && <ExternalLink href={p.websiteUrl}>Website</ExternalLink> },
   {
     key: 'lastNewsletterInclusion',
@@ -86,7 +90,7 @@ export function Component() {
           testId="professional-card"
           badges={
             <>
-              <PublishBadge wordpressId={professional.wordpressProfessionalId} />
+              <PublishBadge wordpressId={professional.wordpressProfessionalId} unpublishedAt={professional.wordpressUnpublishedAt} />
               <SubscriptionBadge status={professional.subscriptionStatus} />
             </>
           }

@@ -1,4 +1,4 @@
-import { CLUB_TYPE_LABELS, labelOf, valueLabel } from '@shared/labels.js';
+import { CLUB_TYPE_LABELS, typeLabel, valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { RunClub, RunClubSchedule } from '@shared/schemas/records.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
@@ -59,7 +59,7 @@ export function Component() {
         title={club.clubName}
         badges={club.clubType.map((type) => (
           <Badge key={type} tone="info">
-            {labelOf(CLUB_TYPE_LABELS, type)}
+            {typeLabel(CLUB_TYPE_LABELS, type, club.clubTypeOther)}
           </Badge>
         ))}
         actions={
@@ -82,7 +82,10 @@ export function Component() {
               <h2 className="card-title">Club Details</h2>
               <InfoList
                 items={[
-                  { label: 'Club type', value: listText(club.clubType.map((type) => labelOf(CLUB_TYPE_LABELS, type))) },
+                  {
+                    label: 'Club type',
+                    value: listText(club.clubType.map((type) => typeLabel(CLUB_TYPE_LABELS, type, club.clubTypeOther))),
+                  },
                   { label: 'Location', value: [club.locationAddress, club.locationState].filter(Boolean).join(', ') },
                   { label: 'Founded', value: club.foundedYear !== null ? String(club.foundedYear) : null },
                   { label: 'Members', value: club.membershipCount !== null ? String(club.membershipCount) : null },

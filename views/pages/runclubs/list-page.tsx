@@ -1,4 +1,4 @@
-import { CLUB_TYPE_LABELS, labelOf, valueLabel } from '@shared/labels.js';
+import { CLUB_TYPE_LABELS, typeLabel, valueLabel } from '@shared/labels.js';
 import { DateText } from '@views/components/records/detail.js';
 import { listAction } from '@views/components/records/list-actions.js';
 import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
@@ -18,7 +18,7 @@ export const action = listAction(runclubsConfig);
 const columns: Array<TableColumn<RunClubSummary>> = [
   { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
   { key: 'locationState', label: 'State', sort: 'locationState', render: (c) => c.locationState },
-  { key: 'clubType', label: 'Club type', render: (c) => joined(c.clubType, (type) => labelOf(CLUB_TYPE_LABELS, type)) },
+  { key: 'clubType', label: 'Club type', render: (c) => joined(c.clubType, (type) => typeLabel(CLUB_TYPE_LABELS, type, c.clubTypeOther)) },
   { key: 'membershipCount', label: 'Members', sort: 'membershipCount', render: (c) => c.membershipCount },
   { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (c) => c.paymentStatus && valueLabel(c.paymentStatus) },
   { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (c) => <MoneyText value={c.totalPayments} /> },
@@ -60,7 +60,7 @@ export function Component() {
           testId="runclub-card"
           badges={club.clubType.map((type) => (
             <Badge key={type} tone="info">
-              {labelOf(CLUB_TYPE_LABELS, type)}
+              {typeLabel(CLUB_TYPE_LABELS, type, club.clubTypeOther)}
             </Badge>
           ))}
         >

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { blankToNull } from '../fields.js';
 import { text } from '../text.js';
-import { LOCATION_STATES } from '@shared/choices.js';
+import { LOCATION_STATES, typeSlug } from '@shared/choices.js';
 
 export { LOCATION_STATES } from '@shared/choices.js';
 
@@ -82,6 +82,12 @@ export const textList = () =>
     .nullable()
     .optional()
     .transform((list) => (list ?? []).filter((item) => item !== ''));
+
+/**
+ * Run and track types: a list stored as slugs (src/shared/choices.ts `typeSlug`), the known choices and any value
+ * the content website adds, so 'Half Marathon' and 'half-marathon' are one value.
+ */
+export const typeSlugList = () => textList().transform((list) => [...new Set(list.map(typeSlug).filter((item) => item !== ''))]);
 
 export const enumList = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z
@@ -175,4 +181,6 @@ export type StoredValues<Schema extends z.ZodType> = { [Field in keyof z.output<
 /** When the sync last wrote the record (each synced type also keeps its own WordPress post id column). */
 export interface Synced {
   wordpressLastSync: string | null;
+  /** When a sync found the record's post no longer published on the content website; null while it is. */
+  wordpressUnpublishedAt: string | null;
 }

@@ -11,6 +11,7 @@ import {
   optionalUrl,
   requiredName,
   textList,
+  typeSlugList,
   type StoredValues,
   type Synced,
 } from './fields.js';
@@ -24,7 +25,7 @@ export const ProfessionalInputSchema = z
     businessName: requiredName('Business name is required'),
     professionType: optionalEnum(PROFESSION_TYPES, 'Profession type'),
     contactType: textList(),
-    trackType: textList(),
+    trackType: typeSlugList(),
     specializations: textList(),
     credentials: textList(),
     deliveryMethods: textList(),
@@ -44,6 +45,8 @@ export const ProfessionalInputSchema = z
 export interface Professional extends Audit, Synced, StoredValues<typeof ProfessionalInputSchema> {
   /** Set by the sync only: a professional created here stays unpublished. */
   wordpressProfessionalId: number | null;
+  /** Set by the sync only: the content website's profession type when it is not one of ours (stored as `other`). */
+  professionTypeOther: string | null;
   /** The sum of the professional's payments. */
   totalPayments: string;
 }

@@ -49,6 +49,8 @@ export const RunClubInputSchema = z
 
 export interface RunClubSummary extends Audit, Synced, StoredValues<typeof RunClubInputSchema> {
   wordpressClubId: number | null;
+  /** Set by the sync only: the content website's club types that are not ours (stored as `other`). */
+  clubTypeOther: string[];
   /** The sum of the club's payments. */
   totalPayments: string;
 }
