@@ -80,6 +80,8 @@ describe('dashboard (GET /api/dashboard and the page at /)', () => {
     const { awaitingPayment } = await read();
     expect(awaitingPayment.count).toBe(3);
     expect(awaitingPayment.total).toBe('1.30');
+    // Past due today: the one marked overdue and the pending one dated before today (not the undated one).
+    expect(awaitingPayment.overdue).toEqual({ count: 2, total: '0.30' });
     expect(awaitingPayment.oldest.map((row) => [row.amount, row.paymentDate, row.invoiceStatus, row.owner])).toEqual([
       ['0.10', '2026-03-01', 'pending', { type: 'brand', id: ids.brand, name: 'Stride Shoes' }],
       ['0.20', '2026-10-01', 'overdue', { type: 'brand', id: ids.brand, name: 'Stride Shoes' }],

@@ -27,7 +27,7 @@ const dashboard: Dashboard = {
   today: '2026-11-25',
   stats: { events: 0, professionals: 0, runClubs: 0, brands: 0, media: 0, influencers: 0 },
   upcomingEvents: { until: '2027-01-24', total: 0, items: [] },
-  awaitingPayment: { count: 0, total: '0.00', oldest: [] },
+  awaitingPayment: { count: 0, total: '0.00', overdue: { count: 0, total: '0.00' }, oldest: [] },
   advertisingSpend: [],
   lastSyncs: { events: run('events', 'cancelled', 100, 2), professionals: run('professionals', 'failed', 0, 0), runclubs: null },
   recentlyChanged: [],
@@ -46,5 +46,43 @@ describe('dashboard: last sync', () => {
     expect(failed.textContent).toBe('Failed');
     expect(failed.className).toBe('badge badge-danger');
     expect(runclubs!.textContent).toContain('Never synced');
+  });
+});
+
+describe('dashboard: overdue payments', () => {
+  it('says how many awaiting payments are overdue and how much, and badges a pending one past its date Overdue', async () => {
+    const withOverdue: Dashboard = {
+      ...dashboard,
+      awaitingPayment: {
+        count: 2,
+        total: '1250.00',
+        overdue: { count: 1, total: '1200.00' },
+        oldest: [
+          {
+            id: 1,
+            description: 'Banner',
+            amount: '1200.00',
+            paymentDate: '2026-09-01',
+            invoiceStatus: 'pending',
+            owner: { type: 'brand', id: 3, name: 'Stride' },
+          },
+          {
+            id: 2,
+            description: 'Slot',
+            amount: '50.00',
+            paymentDate: '2026-12-01',
+            invoiceStatus: 'pending',
+            owner: { type: 'brand', id: 3, name: 'Stride' },
+          },
+        ],
+      },
+    };
+    renderPage({ path: '/dashboard', url: '/dashboard', Component: page.Component, data: withOverdue, loader: () => withOverdue });
+    const block = await screen.findByTestId('dashboard-awaiting');
+    expect(within(block).getByTestId('dashboard-overdue').textContent).toBe(' · 1 overdue ($1,200.00)');
+    const [late, due] = within(block).getAllByRole('listitem');
+    expect(late!.querySelector('.badge')!.textContent).toBe('Overdue');
+    expect(late!.querySelector('.badge')!.className).toBe('badge badge-danger');
+    expect(due!.querySelector('.badge')!.textContent).toBe('Pending');
   });
 });

@@ -7,7 +7,7 @@ import { AWAITING_BUCKET, AWAITING_STATUSES, spendBucket } from '../payments/tot
 import { STATS_CODES, statsOfCounts } from '../stats/service.js';
 import { latestRunsOf } from '../sync/service.js';
 import { latestRunPerKind } from '../sync/queries.js';
-import { centsToMoney, dashboardFigures, oldestAwaitingRows, recentlyChangedRows, upcomingEventRows } from './queries.js';
+import { centsToMoney, dashboardFigures, oldestAwaitingRows, overdueFigures, recentlyChangedRows, upcomingEventRows } from './queries.js';
 
 /** How much each block shows. */
 const UPCOMING_SHOWN = 8;
@@ -27,7 +27,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
   const today = dayInZone(ctx.clock.now(), timeZone);
   const until = addDays(today, UPCOMING_DAYS);
   const months = monthsUpTo(monthOfDay(today), SPEND_MONTHS);
-  const [figures, upcoming, awaiting, lastRuns, recent] = await readParts(ctx.db, [
+  const [figures, upcoming, awaiting, lastRuns, recent, overdue] = await readParts(ctx.db, [
     dashboardFigures(ctx.db, {
       countCodes: STATS_CODES,
       upcoming: { from: today, until },
@@ -37,6 +37,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     oldestAwaitingRows(ctx.db, AWAITING_STATUSES, AWAITING_SHOWN),
     latestRunPerKind(ctx.db, SYNC_KINDS),
     recentlyChangedRows(ctx.db, RECORD_TYPES, RECENT_SHOWN),
+    overdueFigures(ctx.db, today),
   ] as const);
 
   const awaitingTotal = figures.payments.get(AWAITING_BUCKET);
@@ -58,6 +59,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     awaitingPayment: {
       count: awaitingTotal?.count ?? 0,
       total: centsToMoney(awaitingTotal?.cents ?? 0),
+      overdue: { count: overdue.count, total: centsToMoney(overdue.cents) },
       oldest: awaiting.map((row) => ({
         id: Number(row.id),
         description: String(row.description),

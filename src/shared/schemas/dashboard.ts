@@ -27,6 +27,8 @@ export interface Dashboard {
     count: number;
     /** Exact sum of their amounts, e.g. "1250.00". */
     total: string;
+    /** Of those, the ones past due today: marked overdue, or pending with a payment date before today. */
+    overdue: { count: number; total: string };
     /** The oldest first. */
     oldest: Array<{
       id: number;
