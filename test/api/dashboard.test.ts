@@ -74,6 +74,8 @@ describe('dashboard (GET /api/dashboard and the page at /)', () => {
     expect(dashboard.upcomingEvents.total).toBe(2);
     expect(dashboard.upcomingEvents.items.map((event) => event.eventName)).toEqual(['Soon Fun Run', 'Edge Ultra']);
     expect(dashboard.upcomingEvents.items[0]).toMatchObject({ eventStartDate: '2026-11-25', featuredRace: true, locationState: 'NSW' });
+    // The first event after the window, for an empty window to point to.
+    expect(dashboard.upcomingEvents.next).toEqual({ id: ids.late, eventName: 'Too Late 10K', eventStartDate: '2027-01-21' });
   });
 
   it('counts and sums the payments awaiting payment exactly, the oldest first with their owners', async () => {

@@ -26,7 +26,7 @@ const run = (kind: SyncRunView['kind'], status: SyncRunView['status'], created: 
 const dashboard: Dashboard = {
   today: '2026-11-25',
   stats: { events: 0, professionals: 0, runClubs: 0, brands: 0, media: 0, influencers: 0 },
-  upcomingEvents: { until: '2027-01-24', total: 0, items: [] },
+  upcomingEvents: { until: '2027-01-24', total: 0, next: null, items: [] },
   awaitingPayment: { count: 0, total: '0.00', overdue: { count: 0, total: '0.00' }, oldest: [] },
   advertisingSpend: [],
   lastSyncs: { events: run('events', 'cancelled', 100, 2), professionals: run('professionals', 'failed', 0, 0), runclubs: null },
@@ -84,5 +84,21 @@ describe('dashboard: overdue payments', () => {
     expect(late!.querySelector('.badge')!.textContent).toBe('Overdue');
     expect(late!.querySelector('.badge')!.className).toBe('badge badge-danger');
     expect(due!.querySelector('.badge')!.textContent).toBe('Pending');
+  });
+});
+
+describe('dashboard: an empty next 60 days', () => {
+  it('points to the next event after the window, linked, or says there is none', async () => {
+    const withNext: Dashboard = {
+      ...dashboard,
+      upcomingEvents: { ...dashboard.upcomingEvents, next: { id: 9, eventName: 'Autumn Trail', eventStartDate: '2027-03-14' } },
+    };
+    const first = renderPage({ path: '/dashboard', url: '/dashboard', Component: page.Component, data: withNext, loader: () => withNext });
+    const next = await screen.findByTestId('dashboard-next-event');
+    expect(next.textContent).toBe('Next event: Autumn Trail on 14 Mar 2027');
+    expect(within(next).getByRole('link', { name: 'Autumn Trail' }).getAttribute('href')).toBe('/events/9');
+    first.unmount();
+    renderPage({ path: '/dashboard', url: '/dashboard', Component: page.Component, data: dashboard, loader: () => dashboard });
+    expect((await screen.findByTestId('dashboard-next-event')).textContent).toBe('No events are scheduled after this.');
   });
 });

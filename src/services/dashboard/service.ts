@@ -12,6 +12,8 @@ import { centsToMoney, dashboardFigures, oldestAwaitingRows, overdueFigures, rec
 /** How much each block shows. */
 const UPCOMING_SHOWN = 8;
 const AWAITING_SHOWN = 5;
+/** The last calendar day a date column holds: "any later day". */
+const LAST_DAY = '9999-12-31';
 const SPEND_MONTHS = 12;
 const RECENT_SHOWN = 8;
 
@@ -27,7 +29,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
   const today = dayInZone(ctx.clock.now(), timeZone);
   const until = addDays(today, UPCOMING_DAYS);
   const months = monthsUpTo(monthOfDay(today), SPEND_MONTHS);
-  const [figures, upcoming, awaiting, lastRuns, recent, overdue] = await readParts(ctx.db, [
+  const [figures, upcoming, awaiting, lastRuns, recent, overdue, after] = await readParts(ctx.db, [
     dashboardFigures(ctx.db, {
       countCodes: STATS_CODES,
       upcoming: { from: today, until },
@@ -38,7 +40,10 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     latestRunPerKind(ctx.db, SYNC_KINDS),
     recentlyChangedRows(ctx.db, RECORD_TYPES, RECENT_SHOWN),
     overdueFigures(ctx.db, today),
+    // The first event after the window, for an empty window to point to.
+    upcomingEventRows(ctx.db, addDays(until, 1), LAST_DAY, 1),
   ] as const);
+  const nextEvent = after[0];
 
   const awaitingTotal = figures.payments.get(AWAITING_BUCKET);
   return {
@@ -47,6 +52,9 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     upcomingEvents: {
       until,
       total: figures.upcoming,
+      next: nextEvent
+        ? { id: Number(nextEvent.id), eventName: String(nextEvent.eventName), eventStartDate: String(nextEvent.eventStartDate) }
+        : null,
       items: upcoming.map((row) => ({
         id: Number(row.id),
         eventName: String(row.eventName),

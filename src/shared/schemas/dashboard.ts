@@ -14,6 +14,8 @@ export interface Dashboard {
     /** The last day counted as upcoming (today + 60 days). */
     until: string;
     total: number;
+    /** The first event after `until`, or null when there is none. */
+    next: { id: number; eventName: string; eventStartDate: string } | null;
     items: Array<{
       id: number;
       eventName: string;

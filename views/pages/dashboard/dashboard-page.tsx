@@ -49,6 +49,22 @@ function UpcomingEvents({ upcoming }: { upcoming: Dashboard['upcomingEvents'] })
       <p className="dashboard-summary">
         {upcoming.total === 1 ? '1 event' : `${upcoming.total.toLocaleString()} events`} in the next {UPCOMING_DAYS} days
       </p>
+      {upcoming.total === 0 && (
+        // An empty window is no dead end: point to what comes after it.
+        <p className="muted" data-testid="dashboard-next-event">
+          {upcoming.next ? (
+            <>
+              Next event:{' '}
+              <Link to={recordPagePath('event', upcoming.next.id)} className="dashboard-name">
+                {upcoming.next.eventName}
+              </Link>{' '}
+              on <DateText value={upcoming.next.eventStartDate} />
+            </>
+          ) : (
+            'No events are scheduled after this.'
+          )}
+        </p>
+      )}
       {upcoming.items.length > 0 && (
         <ul className="dashboard-list">
           {upcoming.items.map((event) => (
