@@ -102,3 +102,18 @@ describe('dashboard: an empty next 60 days', () => {
     expect((await screen.findByTestId('dashboard-next-event')).textContent).toBe('No events are scheduled after this.');
   });
 });
+
+describe('dashboard: advertising spend chart', () => {
+  it('labels its scale in whole dollars, without cents', async () => {
+    const withSpend: Dashboard = {
+      ...dashboard,
+      advertisingSpend: [
+        { month: '2026-10', total: '1234.56' },
+        { month: '2026-11', total: '3000.10' },
+      ],
+    };
+    renderPage({ path: '/dashboard', url: '/dashboard', Component: page.Component, data: withSpend, loader: () => withSpend });
+    const block = await screen.findByTestId('dashboard-spend');
+    expect(block.querySelector('.spend-chart-scale')!.textContent).toBe('$5,000');
+  });
+});
