@@ -60,9 +60,25 @@ export function formatDateTime(value: string | null | undefined, { locale, timeZ
   });
 }
 
+/**
+ * Amounts in dollars, written the one way every screen writes them: '$95.00', the narrow symbol in every locale
+ * (an en-US reader would otherwise get 'A$95.00' beside the '$95' typed in a record's own text).
+ */
 export function formatMoney(value: string | null | undefined, { locale }: Pick<FormatOptions, 'locale'>): string {
   return keptText(`money|${locale}|${value ?? ''}`, () => {
-    const formatter = cached(`money|${locale}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: 'AUD' }));
+    const formatter = cached(
+      `money|${locale}`,
+      () => new Intl.NumberFormat(locale, { style: 'currency', currency: 'AUD', currencyDisplay: 'narrowSymbol' }),
+    );
     return formatter.format(Number(value ?? 0));
   });
+}
+
+/** Whole dollars for a chart's scale ('$5,000'): an axis needs no cents. */
+export function formatWholeMoney(value: number, { locale }: Pick<FormatOptions, 'locale'>): string {
+  const formatter = cached(
+    `money-whole|${locale}`,
+    () => new Intl.NumberFormat(locale, { style: 'currency', currency: 'AUD', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }),
+  );
+  return formatter.format(value);
 }

@@ -74,12 +74,16 @@ describe('dashboard (GET /api/dashboard and the page at /)', () => {
     expect(dashboard.upcomingEvents.total).toBe(2);
     expect(dashboard.upcomingEvents.items.map((event) => event.eventName)).toEqual(['Soon Fun Run', 'Edge Ultra']);
     expect(dashboard.upcomingEvents.items[0]).toMatchObject({ eventStartDate: '2026-11-25', featuredRace: true, locationState: 'NSW' });
+    // The first event after the window, for an empty window to point to.
+    expect(dashboard.upcomingEvents.next).toEqual({ id: ids.late, eventName: 'Too Late 10K', eventStartDate: '2027-01-21' });
   });
 
   it('counts and sums the payments awaiting payment exactly, the oldest first with their owners', async () => {
     const { awaitingPayment } = await read();
     expect(awaitingPayment.count).toBe(3);
     expect(awaitingPayment.total).toBe('1.30');
+    // Past due today: the one marked overdue and the pending one dated before today (not the undated one).
+    expect(awaitingPayment.overdue).toEqual({ count: 2, total: '0.30' });
     expect(awaitingPayment.oldest.map((row) => [row.amount, row.paymentDate, row.invoiceStatus, row.owner])).toEqual([
       ['0.10', '2026-03-01', 'pending', { type: 'brand', id: ids.brand, name: 'Stride Shoes' }],
       ['0.20', '2026-10-01', 'overdue', { type: 'brand', id: ids.brand, name: 'Stride Shoes' }],

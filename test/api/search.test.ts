@@ -22,6 +22,8 @@ describe('global search', () => {
     for (let i = 1; i <= 7; i++) await agent.post('/api/events').send({ eventName: `Harbour Run ${i}`, locationState: 'NSW' });
     const brand = (await agent.post('/api/brands').send({ brandName: 'Harbour Shoes', industryCategory: 'Footwear' })).body.id;
     await agent.post('/api/media').send({ mediaName: 'Trail Weekly' });
+    await agent.post('/api/events').send({ eventName: 'Quay Dash', eventStartDate: '2027-08-01', locationState: 'QLD' });
+    await agent.post('/api/professionals').send({ businessName: 'Quay Physio', professionType: 'massage-therapist', locationState: 'VIC' });
     await agent.post('/api/influencers').send({ firstName: 'Hana', lastName: 'Harbourside', instagramHandle: 'hana' });
     await agent
       .post('/api/contacts')
@@ -43,7 +45,7 @@ describe('global search', () => {
     expect(byType.event!.items.map((i) => i.title)).toEqual(['Harbour Run 7', 'Harbour Run 6', 'Harbour Run 5']);
     expect(byType.event!.items[0]).toMatchObject({ subtitle: 'NSW', url: expect.stringMatching(/^\/events\/\d+$/) });
     expect(byType.brand).toMatchObject({ total: 1, items: [{ title: 'Harbour Shoes', subtitle: 'Footwear' }] });
-    expect(byType.influencer).toMatchObject({ total: 1, items: [{ title: 'Hana Harbourside', subtitle: '@hana · influencer' }] });
+    expect(byType.influencer).toMatchObject({ total: 1, items: [{ title: 'Hana Harbourside', subtitle: '@hana · Influencer' }] });
     expect(byType.media).toEqual({ type: 'media', total: 0, items: [] });
     expect(byType.contact).toMatchObject({
       total: 1,
@@ -54,6 +56,14 @@ describe('global search', () => {
     // The same substring semantics as the lists.
     expect((await search('q=bour ru'))[0]!.total).toBe(7);
     expect((await search('q=trail'))[4]!.items.map((i) => i.title)).toEqual(['Trail Weekly']);
+  });
+
+  it('reads enum values as their labels and gives an event its start day apart, for the palette to format', async () => {
+    const groups = await search('q=quay');
+    const byType = Object.fromEntries(groups.map((g) => [g.type, g]));
+    expect(byType.event!.items).toMatchObject([{ title: 'Quay Dash', subtitle: 'QLD', date: '2027-08-01' }]);
+    expect(byType.professional!.items).toMatchObject([{ title: 'Quay Physio', subtitle: 'Massage therapist · VIC' }]);
+    expect(byType.event!.items[0]).not.toHaveProperty('subtitle', expect.stringContaining('2027'));
   });
 
   /** The statements one global search runs, and its totals per type. */

@@ -54,6 +54,32 @@ async function toastSays(title: string, description?: string) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('PaymentsCard', () => {
+  it('badges a pending payment whose date has passed Overdue, and leaves a future one Pending', () => {
+    stubFetch(() => json({}));
+    renderPage({
+      path: '/brands/:id',
+      url: '/brands/3',
+      Component: () => (
+        <PaymentsCard
+          ownerType="brand"
+          ownerId={3}
+          payments={[
+            payment({ id: 1, description: 'Late banner', invoiceStatus: 'pending', paymentDate: '2020-01-01' }),
+            payment({ id: 2, description: 'Future slot', invoiceStatus: 'pending', paymentDate: '2999-01-01' }),
+            payment({ id: 3, description: 'Old paid', invoiceStatus: 'paid', paymentDate: '2020-01-01' }),
+          ]}
+          total="3601.50"
+        />
+      ),
+      action: brandDetailAction,
+    });
+    const badgeOf = (description: string) => screen.getByText(description).closest('li')!.querySelector('.badge')!;
+    expect(badgeOf('Late banner').textContent).toBe('Overdue');
+    expect(badgeOf('Late banner').className).toBe('badge badge-danger');
+    expect(badgeOf('Future slot').textContent).toBe('Pending');
+    expect(badgeOf('Old paid').textContent).toBe('Paid');
+  });
+
   it('lists payments with the exact total, adds one through the dialog after validating it', async () => {
     const calls = stubFetch(() => json(payment({ id: 12 }), 201));
     const pageLoader = vi.fn(() => null);

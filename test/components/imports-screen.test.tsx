@@ -43,6 +43,22 @@ function jobAnswering(result: Record<string, unknown>) {
 }
 
 describe('events import screen', () => {
+  it("says 'Import failed' with 'No rows imported', not 'Import completed', when every row was refused", async () => {
+    vi.stubGlobal(
+      'fetch',
+      jobAnswering({ updated: 0, created: 0, skipped: 0, errors: ['Line 2: no event has event_id 5', 'Line 3: no event has event_id 6'] }),
+    );
+    renderScreen('events');
+    type('event_id,website,Email\n5,https://x.example.org,a@x.example.org\n6,,b@x.example.org\n');
+    fireEvent.click(button('Import Data'));
+    const tiles = await screen.findByTestId('import-results');
+    expect(within(tiles).getByTestId('import-result-errors').className).not.toContain('imports-tile-zero');
+    expect(within(tiles).getByTestId('import-result-updated').className).toContain('imports-tile-zero');
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toContain('Import failed'));
+    expect(screen.getByTestId('toast').textContent).toContain('No rows imported: 2 errors');
+    expect(screen.getByTestId('toast').textContent).not.toContain('Import completed');
+  });
+
   it('has a 12-row textarea; Import is disabled while blank; Reset clears the text and the results', async () => {
     vi.stubGlobal('fetch', jobAnswering({ updated: 1, created: 2, skipped: 0, errors: [] }));
     renderScreen('events');

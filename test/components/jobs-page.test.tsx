@@ -134,6 +134,67 @@ describe('Jobs page', () => {
     expect(within(item(5)).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
+  it('says what a job has done in words that are true: no "?" total, no red zero, no "completed" when every row failed', async () => {
+    const starting = jobView({ id: 20, type: 'import', params: { kind: 'events' }, progress: { done: 0, total: null, phase: null } });
+    const reading = jobView({
+      id: 21,
+      type: 'import',
+      params: { kind: 'brands' },
+      progress: { done: 1200, total: null, phase: 'Reading' },
+    });
+    const quick = { state: 'succeeded' as const, startedAt: '2026-11-20T10:00:00.000Z', finishedAt: '2026-11-20T10:00:00.300Z' };
+    const allFailed = jobView({
+      id: 22,
+      type: 'import',
+      params: { kind: 'events' },
+      ...quick,
+      result: { updated: 0, created: 0, skipped: 0, errors: ['Line 2: Email is not valid', 'Line 3: Email is not valid'] },
+    });
+    const clean = jobView({
+      id: 23,
+      type: 'import',
+      params: { kind: 'brands' },
+      ...quick,
+      result: { brandsCreated: 1500, contactsCreated: 2, skipped: 0, errors: [] },
+    });
+    const bigSync = jobView({
+      id: 24,
+      ...quick,
+      result: { success: true, message: 'read', created: 12345, updated: 1000, errors: [], unpublished: [] },
+    });
+    stubFetch((url) => ({ body: url.endsWith('/21') ? reading : starting }));
+    renderJobs([starting, reading, allFailed, clean, bigSync]);
+    await waitFor(() => expect(within(item(20)).getByTestId('job-progress-counts').textContent).toMatch(/^Starting…/));
+    await waitFor(() => expect(within(item(21)).getByTestId('job-progress-counts').textContent).toMatch(/^1,200 rows so far/));
+    expect(item(20).textContent).not.toContain('?');
+
+    expect(within(item(22)).getByTestId('job-state').textContent).toBe('No rows imported');
+    expect(within(item(22)).getByTestId('job-counts').textContent).toBe('No rows imported: 2 errors');
+    expect(item(22).textContent).not.toContain('Succeeded');
+    expect(item(22).textContent).toContain('took under a second');
+    expect(item(22).textContent).not.toContain('0 s');
+
+    expect(within(item(23)).getByTestId('job-counts').textContent).toBe('Created 1,500 brands and 2 contacts');
+    fireEvent.click(within(item(23)).getByText('Import'));
+    const errorsTile = within(item(23)).getByTestId('import-result-errors');
+    expect(errorsTile.className).toContain('imports-tile-zero');
+    expect(within(item(23)).getByTestId('import-result-brandsCreated').textContent).toContain('1,500');
+    fireEvent.click(within(item(22)).getByText('Import'));
+    expect(within(item(22)).getByTestId('import-result-errors').className).not.toContain('imports-tile-zero');
+
+    expect(within(item(24)).getByTestId('job-counts').textContent).toBe('12,345 created, 1,000 updated, 0 errors');
+  });
+
+  it('reads the list again while it is shown, so a job started after the page loaded appears', async () => {
+    stubFetch(() => ({ body: jobs[0] }));
+    let items: JobView[] = [];
+    const loader = vi.fn(() => ({ items, filter: { type: '', state: '' } }));
+    renderJobs([], 'staff', loader);
+    expect(screen.getByText('No jobs found')).toBeTruthy();
+    items = [jobs[1]!];
+    await waitFor(() => expect(item(4).textContent).toContain('Succeeded'), { timeout: 15_000 });
+  });
+
   it('says so when there are no jobs', () => {
     renderJobs([]);
     expect(screen.getByText('No jobs found')).toBeTruthy();

@@ -483,16 +483,32 @@ describe('record detail pages', () => {
     expect(screen.getByText('10 km')).toBeTruthy();
   });
 
-  it('says so when a synced event has no public page link because no public site is configured', async () => {
+  it('tells an admin, as a hint, that no public site is configured for a synced event; others see no row', async () => {
+    const data = { id: 1, record: event({ wordpressEventId: 12 }), attachments: NO_ATTACHMENTS, wordpressUrl: null };
+    const admin = renderPage({
+      path: '/events/:id',
+      url: '/events/1',
+      Component: eventDetail.Component,
+      action: eventDetail.action,
+      data,
+      role: 'admin',
+    });
+    const hint = await screen.findByTestId('public-site-hint');
+    expect(hint.textContent).toMatch(/^Public site address not configured: set PUBLIC_SITE_URL/);
+    expect(hint.className).toBe('field-hint');
+    expect(screen.queryByRole('link', { name: /View Event Page/ })).toBeNull();
+    admin.unmount();
     renderPage({
       path: '/events/:id',
       url: '/events/1',
       Component: eventDetail.Component,
       action: eventDetail.action,
-      data: { id: 1, record: event({ wordpressEventId: 12 }), attachments: NO_ATTACHMENTS, wordpressUrl: null },
+      data,
+      role: 'staff',
     });
-    expect(await screen.findByText('Public site address not configured')).toBeTruthy();
-    expect(screen.queryByRole('link', { name: /View Event Page/ })).toBeNull();
+    await screen.findByRole('heading', { name: 'Event Details' });
+    expect(screen.queryByText(/Public site address/)).toBeNull();
+    expect(screen.queryByText(/Public event page/)).toBeNull();
   });
 
   it('shows the professional status badges and the delete button only when unpublished', async () => {

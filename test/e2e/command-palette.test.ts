@@ -1,4 +1,5 @@
-import type { Browser } from 'playwright-core';
+import axe from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiAs,
@@ -35,6 +36,18 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
       email: 'zara@quokka.example',
     });
     contactId = contact.id;
+    for (let i = 1; i <= 32; i++) {
+      await apiAs(watched.page, server.baseUrl, 'POST', '/api/events', {
+        eventName: `Wombat Trot ${i}`,
+        eventStartDate: '2027-08-01',
+        locationState: 'QLD',
+      });
+    }
+    await apiAs(watched.page, server.baseUrl, 'POST', '/api/professionals', {
+      businessName: 'Wombat Coaching',
+      professionType: 'coach',
+      locationState: 'VIC',
+    });
   });
   afterAll(async () => {
     await watched?.close();
@@ -99,5 +112,77 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
     expect(await dialog.textContent()).toContain("Focus this list's search");
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  /** Opens the palette, searches `text` and waits for the results; returns the search box. */
+  async function openWithResults(page: Page, text: string) {
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('combobox', { name: /^Search events, professionals/ });
+    await input.fill(text);
+    await page.getByRole('group', { name: /^Events \(\d+\)$/ }).waitFor();
+    return input;
+  }
+
+  /** Whether the element lies wholly inside the viewport. */
+  const insideViewport = (page: Page, selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+      });
+
+  it('keeps the search box and the first result on screen with 30+ matches, on a desktop and a phone', async () => {
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const { page } = watched;
+      await page.setViewportSize(size);
+      await page.goto(`${server.baseUrl}/brands`);
+      await waitForHydration(page);
+      const input = await openWithResults(page, 'wombat');
+      await page.getByRole('group', { name: 'Events (32)' }).waitFor();
+      expect(await insideViewport(page, '.command-palette-input'), `search box at ${size.width}px`).toBe(true);
+      expect(await insideViewport(page, '[role="option"]'), `first result at ${size.width}px`).toBe(true);
+      // The results scroll inside the palette, which stays within the screen.
+      expect(await insideViewport(page, '.command-palette'), `palette at ${size.width}px`).toBe(true);
+      await input.press('Escape');
+      await input.waitFor({ state: 'detached' });
+    }
+    await watched.page.setViewportSize({ width: 1280, height: 800 });
+    watched.assertClean();
+  });
+
+  it('formats dates and labels in the results, and the highlighted result passes axe colour contrast in both themes', async () => {
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/brands`);
+    await waitForHydration(page);
+    const input = await openWithResults(page, 'wombat');
+    const firstEvent = page.getByRole('group', { name: 'Events (32)' }).getByRole('option').first();
+    expect(await firstEvent.textContent()).toBe('Wombat Trot 32 1 Aug 2027 · QLD');
+    expect(await page.getByRole('group', { name: 'Professionals (1)' }).getByRole('option').textContent()).toBe(
+      'Wombat Coaching Coach · VIC',
+    );
+    expect(await firstEvent.getAttribute('aria-selected')).toBe('true');
+    await page.evaluate(axe.source);
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((choice) => {
+        document.documentElement.dataset.theme = choice;
+      }, theme);
+      const violations = await page.evaluate(async () => {
+        const run = (
+          window as unknown as {
+            axe: { run(context: Element, options: object): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> };
+          }
+        ).axe;
+        const option = document.querySelector('[role="option"][aria-selected="true"]')!;
+        return (await run.run(option, { runOnly: ['color-contrast'] })).violations;
+      });
+      expect(violations, `${theme} theme`).toEqual([]);
+    }
+    await input.press('Escape');
+    watched.assertClean();
   });
 });

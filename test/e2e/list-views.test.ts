@@ -164,7 +164,7 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
     await confirmDelete(
       page,
       page.getByRole('button', { name: 'Delete selected' }),
-      'Are you sure you want to delete 3 brands? This cannot be undone.',
+      'Are you sure you want to delete 3 brands? The message that follows offers Undo, and an admin can restore from Recently deleted for 30 days.',
     );
     await expectToast(page, '3 brands deleted');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 2);

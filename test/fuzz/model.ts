@@ -14,7 +14,7 @@ import { RecordInputSchemas } from '@shared/schemas/records.js';
 import type { MultipartBody } from './multipart.js';
 import type { DeclaredRoute } from './routes.js';
 import type { IdOwner, Json } from './values.js';
-import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema } from '@shared/schemas/bulk.js';
+import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -99,6 +99,13 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/sessions', none()],
     ['GET /api/deleted', none()],
     ['POST /api/deleted/:id/restore', none()],
+    [
+      'POST /api/deleted/undo',
+      object(UndoDeleteSchema, [
+        ['type', s('event')],
+        ['ids', { a: [{ id: 'event', pick: 0 }] }],
+      ]),
+    ],
     ['GET /api/contacts/:id/history', none(['page'])],
     ['GET /api/payments/:id/history', none(['page'])],
     ['GET /api/files/:id/history', none(['page'])],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney } from '@shared/format.js';
+import { formatDate, formatDateTime, formatMoney, formatWholeMoney } from '@shared/format.js';
 
 describe('formatting shared by server and browser', () => {
   it('never shifts a date-only value by a time zone', () => {
@@ -22,5 +22,12 @@ describe('formatting shared by server and browser', () => {
 
   it('formats money in the locale', () => {
     expect(formatMoney('1234.5', { locale: 'en-AU' })).toBe('$1,234.50');
+  });
+
+  it('writes dollars one way in every locale (no "A$" beside "$"), and whole dollars for a chart scale', () => {
+    expect(formatMoney('95', { locale: 'en-US' })).toBe('$95.00');
+    expect(formatMoney('95', { locale: 'en-GB' })).toBe('$95.00');
+    expect(formatWholeMoney(5000, { locale: 'en-AU' })).toBe('$5,000');
+    expect(formatWholeMoney(5000, { locale: 'en-US' })).toBe('$5,000');
   });
 });

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parseId } from '@services/attachments/owners.js';
 import { actorOfUser } from '@services/context.js';
-import { listDeleted, restoreDeleted } from '@services/trash/service.js';
+import { listDeleted, restoreDeleted, undoDeletes } from '@services/trash/service.js';
 import { actorOf } from '../actor.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
@@ -12,6 +12,9 @@ export function trashRouter(): Router {
   const router = Router();
   router.post('/deleted/:id/restore', async (req, res) => {
     res.json(await restoreDeleted(req.ctx, actorOf(req), parseId(req.params.id, 'Deleted item')));
+  });
+  router.post('/deleted/undo', async (req, res) => {
+    res.json(await undoDeletes(req.ctx, actorOf(req), req.body));
   });
   return router;
 }

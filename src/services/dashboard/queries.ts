@@ -86,6 +86,22 @@ function figuresOf(rows: readonly FigureRow[], ranges: FigureRanges) {
   return { counts, upcoming, payments };
 }
 
+/**
+ * The payments past due on `today`: marked overdue, or still pending with a payment date before today; their count
+ * and exact sum in cents, from the (invoiceStatus, paymentDate, amount) index.
+ */
+export function overdueFigures(db: Db, today: string): StatementPart<{ count: number; cents: number }> {
+  const query = db('payments')
+    .where('invoiceStatus', 'overdue')
+    .orWhere((pending) => pending.where('invoiceStatus', 'pending').andWhere('paymentDate', '<', today))
+    .select(db.raw('COUNT(*) AS ??', ['n']), db.raw('COALESCE(SUM(ROUND(amount * 100)), 0) AS ??', ['cents']));
+  return {
+    query,
+    columns: ['n', 'cents'],
+    decode: (rows) => ({ count: Number(rows[0]?.n ?? 0), cents: Number(rows[0]?.cents ?? 0) }),
+  };
+}
+
 /** Events starting from `from` to `until` (both included), soonest first; on the eventStartDate index. */
 export function upcomingEventRows(db: Db, from: string, until: string, limit: number): StatementPart<RawRow[]> {
   const columns = ['id', 'eventName', 'eventStartDate', 'eventEndDate', 'locationState', 'featuredRace'];

@@ -7,11 +7,13 @@ import { AWAITING_BUCKET, AWAITING_STATUSES, spendBucket } from '../payments/tot
 import { STATS_CODES, statsOfCounts } from '../stats/service.js';
 import { latestRunsOf } from '../sync/service.js';
 import { latestRunPerKind } from '../sync/queries.js';
-import { centsToMoney, dashboardFigures, oldestAwaitingRows, recentlyChangedRows, upcomingEventRows } from './queries.js';
+import { centsToMoney, dashboardFigures, oldestAwaitingRows, overdueFigures, recentlyChangedRows, upcomingEventRows } from './queries.js';
 
 /** How much each block shows. */
 const UPCOMING_SHOWN = 8;
 const AWAITING_SHOWN = 5;
+/** The last calendar day a date column holds: "any later day". */
+const LAST_DAY = '9999-12-31';
 const SPEND_MONTHS = 12;
 const RECENT_SHOWN = 8;
 
@@ -27,7 +29,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
   const today = dayInZone(ctx.clock.now(), timeZone);
   const until = addDays(today, UPCOMING_DAYS);
   const months = monthsUpTo(monthOfDay(today), SPEND_MONTHS);
-  const [figures, upcoming, awaiting, lastRuns, recent] = await readParts(ctx.db, [
+  const [figures, upcoming, awaiting, lastRuns, recent, overdue, after] = await readParts(ctx.db, [
     dashboardFigures(ctx.db, {
       countCodes: STATS_CODES,
       upcoming: { from: today, until },
@@ -37,7 +39,11 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     oldestAwaitingRows(ctx.db, AWAITING_STATUSES, AWAITING_SHOWN),
     latestRunPerKind(ctx.db, SYNC_KINDS),
     recentlyChangedRows(ctx.db, RECORD_TYPES, RECENT_SHOWN),
+    overdueFigures(ctx.db, today),
+    // The first event after the window, for an empty window to point to.
+    upcomingEventRows(ctx.db, addDays(until, 1), LAST_DAY, 1),
   ] as const);
+  const nextEvent = after[0];
 
   const awaitingTotal = figures.payments.get(AWAITING_BUCKET);
   return {
@@ -46,6 +52,9 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     upcomingEvents: {
       until,
       total: figures.upcoming,
+      next: nextEvent
+        ? { id: Number(nextEvent.id), eventName: String(nextEvent.eventName), eventStartDate: String(nextEvent.eventStartDate) }
+        : null,
       items: upcoming.map((row) => ({
         id: Number(row.id),
         eventName: String(row.eventName),
@@ -58,6 +67,7 @@ export async function getDashboard(ctx: AppContext, timeZone: string): Promise<D
     awaitingPayment: {
       count: awaitingTotal?.count ?? 0,
       total: centsToMoney(awaitingTotal?.cents ?? 0),
+      overdue: { count: overdue.count, total: centsToMoney(overdue.cents) },
       oldest: awaiting.map((row) => ({
         id: Number(row.id),
         description: String(row.description),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES, recordPagePath } from '@shared/record-types.js';
+import { INFLUENCER_TYPE_LABELS, labelOf, PROFESSION_TYPE_LABELS } from '@shared/labels.js';
 import { SearchQuerySchema, type SearchGroup, type SearchItem, type SearchResults, type SearchType } from '@shared/schemas/search.js';
 import type { AppContext } from '../context.js';
 import { parseInput } from '../validate.js';
@@ -47,11 +48,12 @@ const OWNER_NAME: Record<(typeof CONTACT_OWNER_TYPES)[number], string> = {
 const PRESENTATIONS: Record<SearchType, Presentation> = {
   event: {
     rows: recordColumns('events', 'eventName', 'eventStartDate', 'locationState', null),
-    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b), text(r.c)) }),
+    // The start day goes apart, so the palette formats it in the reader's locale like every other date.
+    present: (r) => ({ title: text(r.a), subtitle: line(text(r.c)), ...(r.b ? { date: text(r.b).slice(0, 10) } : {}) }),
   },
   professional: {
     rows: recordColumns('professionals', 'businessName', 'professionType', 'locationState', null),
-    present: (r) => ({ title: text(r.a), subtitle: line(text(r.b), text(r.c)) }),
+    present: (r) => ({ title: text(r.a), subtitle: line(r.b ? labelOf(PROFESSION_TYPE_LABELS, text(r.b)) : null, text(r.c)) }),
   },
   runclub: {
     rows: recordColumns('run_clubs', 'clubName', 'locationState', null, null),
@@ -67,7 +69,10 @@ const PRESENTATIONS: Record<SearchType, Presentation> = {
   },
   influencer: {
     rows: recordColumns('influencers', 'firstName', 'lastName', 'instagramHandle', 'influencerType'),
-    present: (r) => ({ title: `${text(r.a)} ${text(r.b)}`, subtitle: line(r.c ? `@${text(r.c)}` : null, text(r.d)) }),
+    present: (r) => ({
+      title: `${text(r.a)} ${text(r.b)}`,
+      subtitle: line(r.c ? `@${text(r.c)}` : null, r.d ? labelOf(INFLUENCER_TYPE_LABELS, text(r.d)) : null),
+    }),
   },
   contact: {
     rows: (db, page) => {

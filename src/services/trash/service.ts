@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import { UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
 import { removeStoredFiles, type OwnedRows } from '../attachments/owned.js';
 import { openStorage } from '../files/storage.js';
@@ -13,6 +14,7 @@ import { historyActorOf, recordHistory } from '../history/service.js';
 import { restoreContactRows } from '../contacts/writes.js';
 import { insertRecordRow } from '../records/writes.js';
 import { requireRole } from '../roles.js';
+import { parseInput } from '../validate.js';
 
 type StoredRow = Record<string, unknown>;
 
@@ -117,35 +119,64 @@ export async function restoreDeleted(ctx: AppContext, actor: Actor, id: number):
   return withTransaction(ctx, async (trx) => {
     const row = (await trx('deleted_items').where({ id }).forUpdate().first()) as StoredRow | undefined;
     if (!row) throw notFound('Deleted item not found');
-    const item = present(row);
-    const kind = item.type;
-    const snapshot = JSON.parse(String(row.snapshot)) as Snapshot;
-    const what = `${RECORD_TYPE_INFO[kind].singular} '${item.name}'`;
-    if (await trx(RECORD_TYPE_INFO[kind].table).where({ id: item.entityId }).first('id'))
-      throw conflict(`${what} cannot be restored: another record has its id ${item.entityId} now`);
-    try {
-      await insertRecordRow(trx, kind, asStored(snapshot.record));
-      const children = snapshot.children.map(asStored);
-      if (kind === 'event' && children.length) await trx('event_distances').insert(children);
-      if (kind === 'runclub' && children.length) await trx('run_club_schedules').insert(children);
-      await restoreContactRows(trx, snapshot.owned.contacts.map(asStored));
-      if (snapshot.owned.payments.length) {
-        const payments = snapshot.owned.payments.map(asStored);
-        await trx('payments').insert(payments);
-        await adjustPaymentTotals(trx, [], payments);
-      }
-      if (snapshot.owned.files.length) await trx('files').insert(snapshot.owned.files.map(asStored));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      throw conflict(`${what} cannot be restored: one of its unique values (such as its WordPress id) is used by another row now`);
-    }
-    await trx('deleted_items').where({ id }).delete();
-    await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
-      { entityType: kind, entityId: item.entityId, action: 'create', changes: { restoredFrom: item.id } },
-    ]);
-    ctx.log.info({ event: 'record_restored', kind, id: item.entityId, by: actor.userId }, 'record restored');
-    return item;
+    return restoreRow(trx, ctx, actor, row);
   });
+}
+
+/**
+ * The Undo of a delete's toast (POST /api/deleted/undo {type, ids}): brings back the records of `type` with these
+ * ids that this user deleted and that are still in Recently deleted, the newest entry of each, all or none. Staff
+ * may undo their own deletes; restoring anyone's is Recently deleted's, for admins.
+ */
+export async function undoDeletes(ctx: AppContext, actor: Actor, body: unknown): Promise<{ restored: number }> {
+  requireRole(actor, 'staff');
+  const { type, ids } = parseInput(UndoDeleteSchema, body);
+  return withTransaction(ctx, async (trx) => {
+    const rows = (await trx('deleted_items')
+      .where({ entityType: type, deletedBy: actor.userId })
+      .whereIn('entityId', ids)
+      .orderBy('id', 'desc')
+      .forUpdate()) as StoredRow[];
+    const newest = new Map<number, StoredRow>();
+    for (const row of rows) if (!newest.has(Number(row.entityId))) newest.set(Number(row.entityId), row);
+    const missing = ids.filter((id) => !newest.has(id));
+    if (missing.length > 0) throw notFound(`Nothing to undo for ${RECORD_TYPE_INFO[type].pluralNoun}: ${missing.join(', ')}`);
+    for (const id of ids) await restoreRow(trx, ctx, actor, newest.get(id)!);
+    return { restored: ids.length };
+  });
+}
+
+/** Puts one Recently deleted entry back (see restoreDeleted) inside the caller's transaction and removes the entry. */
+async function restoreRow(trx: Knex.Transaction, ctx: AppContext, actor: Actor, row: StoredRow): Promise<DeletedItem> {
+  const id = Number(row.id);
+  const item = present(row);
+  const kind = item.type;
+  const snapshot = JSON.parse(String(row.snapshot)) as Snapshot;
+  const what = `${RECORD_TYPE_INFO[kind].singular} '${item.name}'`;
+  if (await trx(RECORD_TYPE_INFO[kind].table).where({ id: item.entityId }).first('id'))
+    throw conflict(`${what} cannot be restored: another record has its id ${item.entityId} now`);
+  try {
+    await insertRecordRow(trx, kind, asStored(snapshot.record));
+    const children = snapshot.children.map(asStored);
+    if (kind === 'event' && children.length) await trx('event_distances').insert(children);
+    if (kind === 'runclub' && children.length) await trx('run_club_schedules').insert(children);
+    await restoreContactRows(trx, snapshot.owned.contacts.map(asStored));
+    if (snapshot.owned.payments.length) {
+      const payments = snapshot.owned.payments.map(asStored);
+      await trx('payments').insert(payments);
+      await adjustPaymentTotals(trx, [], payments);
+    }
+    if (snapshot.owned.files.length) await trx('files').insert(snapshot.owned.files.map(asStored));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw conflict(`${what} cannot be restored: one of its unique values (such as its WordPress id) is used by another row now`);
+  }
+  await trx('deleted_items').where({ id }).delete();
+  await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+    { entityType: kind, entityId: item.entityId, action: 'create', changes: { restoredFrom: item.id } },
+  ]);
+  ctx.log.info({ event: 'record_restored', kind, id: item.entityId, by: actor.userId }, 'record restored');
+  return item;
 }
 
 const filePathsOf = (row: StoredRow): string[] =>

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { tags } from './contacts.js';
 import { audienceId } from './integrations.js';
 import { MAX_BULK_IDS } from '../choices.js';
+import { RECORD_TYPES } from '../record-types.js';
 
 const idList = z
   .array(z.union([z.number(), z.string()]), { error: 'ids must be a list of record ids' })
@@ -24,6 +25,11 @@ export function parseIdList(input: unknown): { ok: true; ids: number[] } | { ok:
 
 /** POST /api/{type}/bulk-delete */
 export const BulkDeleteSchema = z.object({ ids: idList }).strict();
+
+/** POST /api/deleted/undo: the records of one type a delete just removed, to bring back (the toast's Undo). */
+export const UndoDeleteSchema = z
+  .object({ type: z.enum(RECORD_TYPES, { error: `type must be one of: ${RECORD_TYPES.join(', ')}` }), ids: idList })
+  .strict();
 
 /** POST /api/contacts/bulk-tags: tags to add and to remove (typed comma separated or as lists, like a contact's). */
 export const BulkTagsSchema = z

@@ -14,6 +14,8 @@ export interface Dashboard {
     /** The last day counted as upcoming (today + 60 days). */
     until: string;
     total: number;
+    /** The first event after `until`, or null when there is none. */
+    next: { id: number; eventName: string; eventStartDate: string } | null;
     items: Array<{
       id: number;
       eventName: string;
@@ -27,6 +29,8 @@ export interface Dashboard {
     count: number;
     /** Exact sum of their amounts, e.g. "1250.00". */
     total: string;
+    /** Of those, the ones past due today: marked overdue, or pending with a payment date before today. */
+    overdue: { count: number; total: string };
     /** The oldest first. */
     oldest: Array<{
       id: number;

@@ -27,6 +27,8 @@ export interface SearchItem {
   id: number;
   title: string;
   subtitle: string;
+  /** An event's start day ('YYYY-MM-DD'), shown before the subtitle in the reader's date format. */
+  date?: string;
   url: string;
 }
 

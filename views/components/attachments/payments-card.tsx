@@ -1,4 +1,4 @@
-import { useCanWrite } from '@views/hooks/use-session.js';
+import { useCanWrite, useSession } from '@views/hooks/use-session.js';
 import { useCallback, useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
 import { INVOICE_STATUS_LABELS, labelOf, valueLabel } from '@shared/labels.js';
@@ -7,6 +7,8 @@ import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader } from '../ui/primitives.js';
 import type { Payment } from '@shared/schemas/attachments.js';
+import { dayInZone } from '@shared/calendar.js';
+import { isPastDue } from '@shared/schemas/payments.js';
 import { useDialogPrimitive } from '../ui/dialog.js';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
@@ -32,6 +34,8 @@ export function PaymentsCard({
   total: string;
 }) {
   const format = useFormat();
+  // Past due is judged on today's date where the user is (the zone the pages format dates in).
+  const today = dayInZone(new Date(), useSession().timeZone);
   const [dialog, setDialog] = useState<{ open: boolean; payment: Payment | null }>({ open: false, payment: null });
   const setDialogOpen = useCallback((open: boolean) => setDialog((current) => ({ ...current, open })), []);
   const Dialog = useDialogPrimitive();
@@ -69,7 +73,13 @@ export function PaymentsCard({
                     .join(' · ')}
                 </span>
               </div>
-              <Badge tone={STATUS_TONES[payment.invoiceStatus] ?? 'default'}>{labelOf(INVOICE_STATUS_LABELS, payment.invoiceStatus)}</Badge>
+              {isPastDue(payment, today) ? (
+                <Badge tone="danger">Overdue</Badge>
+              ) : (
+                <Badge tone={STATUS_TONES[payment.invoiceStatus] ?? 'default'}>
+                  {labelOf(INVOICE_STATUS_LABELS, payment.invoiceStatus)}
+                </Badge>
+              )}
               <strong className="attachments-amount">{format.money(payment.amount)}</strong>
               <div className="card-actions">
                 {canWrite && (

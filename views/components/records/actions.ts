@@ -1,6 +1,8 @@
 import { data, redirect, replace, type ActionFunctionArgs } from 'react-router';
 import { isEditConflict, issuesOf, messageOf, statusOf } from '@shared/api-error.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import { apiRequest } from '@views/data/http.js';
 import { gatedAction, isServerContext, dataSource } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
 import { failureToast } from './delete-dialog.js';
@@ -83,6 +85,29 @@ export function failed(context: unknown, title: string, error: unknown, showToas
 /** The success toast exists only in the browser; a page posted without JavaScript simply shows the result. */
 export function announce(context: unknown, title: string) {
   if (!isServerContext(context)) toast({ title });
+}
+
+/**
+ * A delete's success toast (the spec's text) with an Undo beside it: deleted records wait in Recently deleted, and
+ * Undo brings back these ones (POST /api/deleted/undo), then the page reads its data again.
+ */
+export function announceDelete(context: unknown, title: string, kind: RecordType, ids: number[]) {
+  if (isServerContext(context)) return;
+  const info = RECORD_TYPE_INFO[kind];
+  toast({
+    title,
+    action: {
+      label: 'Undo',
+      run: async () => {
+        try {
+          await apiRequest('POST', '/api/deleted/undo', { type: kind, ids });
+          toast({ title: ids.length === 1 ? `${info.singular} restored` : `${ids.length} ${info.pluralNoun} restored` });
+        } catch (error) {
+          failureToast('Could not undo the delete', error);
+        }
+      },
+    },
+  });
 }
 
 /** The add page (no :id) creates, the edit page (:id) replaces every form field; both go to the detail page. */
@@ -175,7 +200,7 @@ export function deleteRecordIntent(config: RecordConfig, from: 'detail' | 'list'
     const id = from === 'detail' ? parseRecordId(params.id) : formId(form);
     try {
       await dataSource(context).deleteRecord(config.kind, id);
-      announce(context, config.messages.deleted);
+      announceDelete(context, config.messages.deleted, config.kind, [id]);
     } catch (error) {
       return failed(context, config.messages.deleteFailed, error);
     }

@@ -10,9 +10,14 @@ import { useDialogPrimitive } from '../ui/dialog.js';
 import { deleteFields, type DeleteConfirmation } from './actions.js';
 import { editPath, type RecordConfig } from './record-config.js';
 
+/** Where a deleted record can be had back: the Undo of the delete's toast, or Recently deleted (admins) for 30 days. */
+export const RESTORE_HINT = 'The message that follows offers Undo, and an admin can restore from Recently deleted for 30 days.';
+
 export interface ConfirmDeleteButtonProps {
   /** The spec's confirmation question, word for word. */
   question: string;
+  /** A line under the question (where a record can be restored), kept apart so the spec's question stays word for word. */
+  hint?: string;
   /** Runs the deletion; the dialog stays open (and its buttons disabled) until it settles. */
   onConfirm(): Promise<void>;
   /** The trigger's visible text. */
@@ -35,6 +40,7 @@ export interface ConfirmDeleteButtonProps {
  */
 export function ConfirmDeleteButton({
   question,
+  hint,
   onConfirm,
   label = 'Delete',
   ariaLabel,
@@ -62,6 +68,7 @@ export function ConfirmDeleteButton({
     return (
       <form method="post" className="inline-form records-confirm-inline" role="alertdialog" aria-label="Confirm deletion">
         <p>{question}</p>
+        {hint && <p className="muted delete-hint">{hint}</p>}
         {Object.entries({ ...postFields, confirmed: 'yes' }).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
@@ -139,6 +146,7 @@ export function ConfirmDeleteButton({
             >
               <Dialog.Title className="dialog-title">Confirm deletion</Dialog.Title>
               <Dialog.Description>{question}</Dialog.Description>
+              {hint && <p className="muted delete-hint">{hint}</p>}
               <div className="dialog-actions">
                 <Dialog.Close asChild>
                   <button ref={cancelRef} type="button" className="btn btn-outline" disabled={pending}>
@@ -195,7 +203,9 @@ export function RecordDetailActions({
   return (
     <>
       <ButtonLink to={editPath(kind, id)}>{editLabel}</ButtonLink>
-      {question !== null && <ConfirmDeleteButton question={question} postFields={deleteFields(id)} onConfirm={() => deleteRecord(id)} />}
+      {question !== null && (
+        <ConfirmDeleteButton question={question} hint={RESTORE_HINT} postFields={deleteFields(id)} onConfirm={() => deleteRecord(id)} />
+      )}
     </>
   );
 }

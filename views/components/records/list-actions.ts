@@ -1,8 +1,8 @@
 import { replace } from 'react-router';
-import { RECORD_TYPE_INFO } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { listNameOf, type ListName } from '@shared/list-options.js';
 import { dataSource } from '@views/data/source.js';
-import { announce, deleteRecordIntent, failed, intentAction, sameLocation, type IntentHandler } from './actions.js';
+import { announce, announceDelete, deleteRecordIntent, failed, intentAction, sameLocation, type IntentHandler } from './actions.js';
 import type { RecordConfig } from './record-config.js';
 
 /** The calendar is a view of its own URL (`?view=calendar`, its month kept); Cards and Table are the list's URL. */
@@ -36,17 +36,21 @@ export function postedIds(form: FormData): number[] {
 }
 
 /**
- * Deletes the selected rows (the form's `ids`) in one call through `remove`, announces `deleted(n)`, then shows the
- * list again; a refusal is toasted under `failedTitle`.
+ * Deletes the selected rows (the form's `ids`) in one call through `remove`, announces `deleted(n)` (with Undo
+ * when `undoKind` names the record type: records wait in Recently deleted), then shows the list again; a refusal
+ * is toasted under `failedTitle`.
  */
 export function bulkDeleteIntent(
   remove: (context: unknown, ids: number[]) => Promise<{ deleted: number }>,
   words: { deleted(count: number): string; failedTitle: string },
+  undoKind?: RecordType,
 ): IntentHandler {
   return async ({ request, context }, form) => {
     try {
-      const { deleted } = await remove(context, postedIds(form));
-      announce(context, words.deleted(deleted));
+      const ids = postedIds(form);
+      const { deleted } = await remove(context, ids);
+      if (undoKind) announceDelete(context, words.deleted(deleted), undoKind, ids);
+      else announce(context, words.deleted(deleted));
     } catch (error) {
       return failed(context, words.failedTitle, error);
     }
@@ -61,9 +65,13 @@ export function listAction(config: RecordConfig) {
     view: preferenceIntent(list, 'view'),
     columns: preferenceIntent(list, 'columns'),
     delete: deleteRecordIntent(config, 'list'),
-    'bulk-delete': bulkDeleteIntent((context, ids) => dataSource(context).bulkDeleteRecords(config.kind, ids), {
-      deleted: (count) => (count === 1 ? config.messages.deleted : `${count} ${RECORD_TYPE_INFO[config.kind].pluralNoun} deleted`),
-      failedTitle: `Could not delete the selected ${RECORD_TYPE_INFO[config.kind].pluralNoun}`,
-    }),
+    'bulk-delete': bulkDeleteIntent(
+      (context, ids) => dataSource(context).bulkDeleteRecords(config.kind, ids),
+      {
+        deleted: (count) => (count === 1 ? config.messages.deleted : `${count} ${RECORD_TYPE_INFO[config.kind].pluralNoun} deleted`),
+        failedTitle: `Could not delete the selected ${RECORD_TYPE_INFO[config.kind].pluralNoun}`,
+      },
+      config.kind,
+    ),
   });
 }

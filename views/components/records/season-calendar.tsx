@@ -63,6 +63,7 @@ export function SeasonCalendar({ calendar }: { calendar: EventCalendar }) {
   const inMonth = (day: string) => monthOfDay(day) === calendar.month;
   const agendaDays = days.filter((day) => inMonth(day) && byDay.get(day)!.length > 0);
   const title = monthTitle(calendar.month, locale);
+  const showsToday = monthOfDay(calendar.today) === calendar.month;
   return (
     <section className="calendar" aria-label={`Season calendar, ${title}`}>
       <div className="calendar-nav">
@@ -73,12 +74,26 @@ export function SeasonCalendar({ calendar }: { calendar: EventCalendar }) {
         <Link to={calendarHref(addMonths(calendar.month, 1))} className="btn btn-outline btn-sm" rel="next">
           Next month<span aria-hidden="true"> ›</span>
         </Link>
-        {monthOfDay(calendar.today) !== calendar.month && (
+        {!showsToday && (
           <Link to={calendarHref(monthOfDay(calendar.today))} className="btn btn-ghost btn-sm">
-            This month
+            Today
           </Link>
         )}
       </div>
+      {agendaDays.length === 0 && (
+        // An empty grid reads as not loaded: say so, and offer the way back to today's month.
+        <p className="calendar-empty" role="status" data-testid="calendar-empty">
+          No events in {title}
+          {!showsToday && (
+            <>
+              {' '}
+              <Link to={calendarHref(monthOfDay(calendar.today))} className="btn btn-outline btn-sm">
+                Today
+              </Link>
+            </>
+          )}
+        </p>
+      )}
       {calendar.truncated && <p className="muted">This month has more events than the calendar shows; the earliest are listed.</p>}
       <table className="calendar-grid">
         <thead>
@@ -121,9 +136,7 @@ export function SeasonCalendar({ calendar }: { calendar: EventCalendar }) {
         </tbody>
       </table>
       <div className="calendar-agenda">
-        {agendaDays.length === 0 ? (
-          <p className="muted">No events this month</p>
-        ) : (
+        {agendaDays.length === 0 ? null : (
           <ol className="calendar-agenda-days">
             {agendaDays.map((day) => (
               <li

@@ -7,7 +7,7 @@ import { DEFAULT_SORT } from '@shared/list-options.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { dataSource, withQuery } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
-import { ConfirmDeleteButton } from './delete-dialog.js';
+import { ConfirmDeleteButton, RESTORE_HINT } from './delete-dialog.js';
 
 /**
  * Which rows of a list are selected for a bulk action: ids ticked on any page, or "all N matching" the list's
@@ -127,10 +127,22 @@ export interface BulkBarProps {
   exportHref(ids?: readonly number[]): string;
   /** The list's own bulk actions, placed after Delete selected (the contacts directory's tags and audience). */
   actions?(selectedIds: SelectedIds, count: number): ReactNode;
+  /** False when a delete is for good (contacts): records wait in Recently deleted, and the question says so. */
+  restorable?: boolean;
 }
 
 /** What can be done with a selection: delete (one confirmation naming the count), export, the list's own actions, or clear it. */
-export function BulkBar({ selection, total, pageSize, noun, pluralNoun, matchingIds, exportHref, actions }: BulkBarProps) {
+export function BulkBar({
+  selection,
+  total,
+  pageSize,
+  noun,
+  pluralNoun,
+  matchingIds,
+  exportHref,
+  actions,
+  restorable = true,
+}: BulkBarProps) {
   const fetcher = useFetcher();
   const location = useLocation();
   const count = selection.allMatching ? total : selection.selected.length;
@@ -163,7 +175,7 @@ export function BulkBar({ selection, total, pageSize, noun, pluralNoun, matching
       <ConfirmDeleteButton
         small
         label="Delete selected"
-        question={`Are you sure you want to delete ${words}? This cannot be undone.`}
+        question={`Are you sure you want to delete ${words}? ${restorable ? RESTORE_HINT : 'This cannot be undone.'}`}
         onConfirm={deleteSelected}
       />
       <a className="btn btn-outline btn-sm" href={exportHref(selection.allMatching ? undefined : selection.selected)} download>

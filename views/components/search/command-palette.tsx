@@ -5,6 +5,7 @@ import { RECORD_TYPE_INFO } from '@shared/record-types.js';
 import type { SearchResults, SearchType } from '@shared/schemas/search.js';
 import { apiRequest } from '@views/data/http.js';
 import { withQuery } from '@views/data/source.js';
+import { useFormat } from '@views/hooks/use-format.js';
 import { isPaletteShortcut, SearchButton } from './search-entry.js';
 
 /** How long typing pauses before the palette searches. */
@@ -23,14 +24,14 @@ interface Option {
 }
 
 /** The options of the results, group by group: each group's matches, then "See all N …" when there are more. */
-function groupsOf(results: SearchResults | null, q: string) {
+function groupsOf(results: SearchResults | null, q: string, formatDate: (day: string) => string) {
   return (results?.groups ?? [])
     .filter((group) => group.total > 0)
     .map((group) => {
       const options: Option[] = group.items.map((item) => ({
         key: `${group.type}-${item.id}`,
         label: item.title,
-        detail: item.subtitle,
+        detail: [item.date ? formatDate(item.date) : '', item.subtitle].filter(Boolean).join(' · '),
         url: item.url,
       }));
       if (group.total > group.items.length) {
@@ -57,6 +58,7 @@ export function CommandPalette({ initiallyOpen = false }: { initiallyOpen?: bool
   const [active, setActive] = useState(0);
   const navigate = useNavigate();
   const id = useId();
+  const format = useFormat();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -89,7 +91,7 @@ export function CommandPalette({ initiallyOpen = false }: { initiallyOpen?: bool
     };
   }, [q, open]);
 
-  const groups = q === '' ? [] : groupsOf(results, q);
+  const groups = q === '' ? [] : groupsOf(results, q, format.date);
   const options = groups.flatMap((group) => group.options);
   const optionId = (index: number) => `${id}-option-${index}`;
 

@@ -2,7 +2,7 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { TOAST_DURATION_MS, type ToastViewProps } from './toast.js';
 
 /** The toast and the notifications region (F8), by Radix: loaded by Toaster after hydration. */
-export function ToastView({ message, dismiss }: ToastViewProps) {
+export function ToastView({ message, dismiss, act }: ToastViewProps) {
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
       {message && (
@@ -17,6 +17,15 @@ export function ToastView({ message, dismiss }: ToastViewProps) {
           <ToastPrimitive.Title className="toast-title">{message.title}</ToastPrimitive.Title>
           {message.description && (
             <ToastPrimitive.Description className="toast-description">{message.description}</ToastPrimitive.Description>
+          )}
+          {message.action && (
+            <ToastPrimitive.Action
+              className="btn btn-outline btn-sm toast-action"
+              altText={`${message.action.label}: press F8 to reach the notification`}
+              onClick={() => act(message.action!)}
+            >
+              {message.action.label}
+            </ToastPrimitive.Action>
           )}
           <ToastPrimitive.Close className="toast-close" aria-label="Close">
             ×

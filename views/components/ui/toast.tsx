@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useInRouterContext, useRevalidator } from 'react-router';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
 export interface ToastMessage {
@@ -6,6 +7,13 @@ export interface ToastMessage {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** A button beside the text (a delete's Undo): runs `run`, then the page's data is read again. */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  run(): Promise<void>;
 }
 
 /** At most one toast is visible (spec point 9): a new one replaces the current one. */
@@ -39,6 +47,8 @@ const loadToastView = () => import('./toast-view.js');
 export interface ToastViewProps {
   message: ToastMessage | null;
   dismiss: (id: number) => void;
+  /** Runs the toast's action and reads the page's data again. */
+  act: (action: ToastAction) => void;
 }
 
 /**
@@ -53,5 +63,22 @@ export function Toaster() {
     () => null,
   );
   const view = useLoadedAfterHydration(loadToastView);
-  return view ? <view.ToastView message={message} dismiss={dismiss} /> : null;
+  const inRouter = useInRouterContext();
+  const reload = useRef<() => Promise<void>>(() => Promise.resolve());
+  const act = (action: ToastAction) => void action.run().then(() => reload.current());
+  return (
+    <>
+      {inRouter && <PageReload intoRef={reload} />}
+      {view ? <view.ToastView message={message} dismiss={dismiss} act={act} /> : null}
+    </>
+  );
+}
+
+/** Hands the Toaster the router's revalidate, so an action's change shows on the page (a toast can live outside a router). */
+function PageReload({ intoRef }: { intoRef: { current: () => Promise<void> } }) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    intoRef.current = revalidate;
+  }, [intoRef, revalidate]);
+  return null;
 }

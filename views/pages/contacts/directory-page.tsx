@@ -224,6 +224,7 @@ export function Component() {
         </a>
       </div>
       <BulkBar
+        restorable={false}
         selection={selection}
         total={total}
         pageSize={PAGE_SIZE}

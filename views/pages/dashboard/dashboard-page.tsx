@@ -3,6 +3,7 @@ import { Link, useLoaderData } from 'react-router';
 import { INVOICE_STATUS_LABELS, labelOf } from '@shared/labels.js';
 import { RECORD_TYPE_INFO, recordPagePath, SYNC_KINDS, syncedTypeOf } from '@shared/record-types.js';
 import { UPCOMING_DAYS, type Dashboard } from '@shared/schemas/dashboard.js';
+import { isPastDue } from '@shared/schemas/payments.js';
 import { DateText, DateTimeText } from '@views/components/records/detail.js';
 import { Badge, Card, CardHeader } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';
@@ -48,6 +49,22 @@ function UpcomingEvents({ upcoming }: { upcoming: Dashboard['upcomingEvents'] })
       <p className="dashboard-summary">
         {upcoming.total === 1 ? '1 event' : `${upcoming.total.toLocaleString()} events`} in the next {UPCOMING_DAYS} days
       </p>
+      {upcoming.total === 0 && (
+        // An empty window is no dead end: point to what comes after it.
+        <p className="muted" data-testid="dashboard-next-event">
+          {upcoming.next ? (
+            <>
+              Next event:{' '}
+              <Link to={recordPagePath('event', upcoming.next.id)} className="dashboard-name">
+                {upcoming.next.eventName}
+              </Link>{' '}
+              on <DateText value={upcoming.next.eventStartDate} />
+            </>
+          ) : (
+            'No events are scheduled after this.'
+          )}
+        </p>
+      )}
       {upcoming.items.length > 0 && (
         <ul className="dashboard-list">
           {upcoming.items.map((event) => (
@@ -72,14 +89,21 @@ function UpcomingEvents({ upcoming }: { upcoming: Dashboard['upcomingEvents'] })
 
 const INVOICE_TONES: Record<string, 'warning' | 'danger'> = { pending: 'warning', overdue: 'danger' };
 
-function AwaitingPayment({ awaiting }: { awaiting: Dashboard['awaitingPayment'] }) {
+function AwaitingPayment({ awaiting, today }: { awaiting: Dashboard['awaitingPayment']; today: string }) {
   const format = useFormat();
+  const { overdue } = awaiting;
   return (
     <Card className="dashboard-block" data-testid="dashboard-awaiting">
       <CardHeader title="Awaiting payment" />
       <p className="dashboard-summary">
         <strong className="dashboard-figure">{awaiting.count.toLocaleString()}</strong> {awaiting.count === 1 ? 'payment' : 'payments'} ·{' '}
         <strong className="dashboard-figure">{format.money(awaiting.total)}</strong>
+        {overdue.count > 0 && (
+          <span className="dashboard-overdue" data-testid="dashboard-overdue">
+            {' '}
+            · {overdue.count.toLocaleString()} overdue ({format.money(overdue.total)})
+          </span>
+        )}
       </p>
       {awaiting.oldest.length > 0 && (
         <ul className="dashboard-list">
@@ -95,9 +119,13 @@ function AwaitingPayment({ awaiting }: { awaiting: Dashboard['awaitingPayment'] 
                 <span className="muted"> · {payment.description}</span>
               </span>
               <span className="dashboard-meta">
-                <Badge tone={INVOICE_TONES[payment.invoiceStatus] ?? 'default'}>
-                  {labelOf(INVOICE_STATUS_LABELS, payment.invoiceStatus)}
-                </Badge>
+                {isPastDue(payment, today) ? (
+                  <Badge tone="danger">Overdue</Badge>
+                ) : (
+                  <Badge tone={INVOICE_TONES[payment.invoiceStatus] ?? 'default'}>
+                    {labelOf(INVOICE_STATUS_LABELS, payment.invoiceStatus)}
+                  </Badge>
+                )}
                 <strong className="dashboard-amount">{format.money(payment.amount)}</strong>
               </span>
             </li>
@@ -192,7 +220,7 @@ export function Component() {
       <StatCards stats={dashboard.stats} />
       <div className="dashboard-grid">
         <UpcomingEvents upcoming={dashboard.upcomingEvents} />
-        <AwaitingPayment awaiting={dashboard.awaitingPayment} />
+        <AwaitingPayment awaiting={dashboard.awaitingPayment} today={dashboard.today} />
         <AdvertisingSpend months={dashboard.advertisingSpend} />
         <LastSyncs runs={dashboard.lastSyncs} />
         <RecentlyChanged records={dashboard.recentlyChanged} />

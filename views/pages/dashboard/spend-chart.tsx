@@ -1,4 +1,5 @@
 import { shortMonth } from '@shared/calendar.js';
+import { formatWholeMoney } from '@shared/format.js';
 
 const WIDTH = 360;
 const HEIGHT = 170;
@@ -35,7 +36,8 @@ export function SpendChart({
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} aria-hidden="true" focusable="false" className="spend-chart-svg">
         <line x1={LEFT} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} className="spend-chart-axis" />
         <text x={WIDTH} y={10} textAnchor="end" className="spend-chart-scale">
-          {money(String(top))}
+          {/* Whole dollars on the scale; cents only for a scale under a dollar. */}
+          {top >= 1 ? formatWholeMoney(top, { locale }) : money(String(top))}
         </text>
         <line x1={LEFT} x2={WIDTH} y1={TOP} y2={TOP} className="spend-chart-grid" />
         {months.map((entry, index) => {

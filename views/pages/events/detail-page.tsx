@@ -19,7 +19,7 @@ import { SyncedDetail } from '@views/components/records/synced-detail.js';
 import { Badge, Card } from '@views/components/ui/primitives.js';
 import { dataSource, gated, notFoundWhen } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
-import { useSession } from '@views/hooks/use-session.js';
+import { useIsAdmin, useSession } from '@views/hooks/use-session.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
 import { eventsConfig } from './config.js';
 
@@ -94,6 +94,7 @@ export function Component() {
   const { record: event, attachments, wordpressUrl } = useLoaderData() as EventDetailData;
   const { env } = useSession();
   const format = useFormat();
+  const isAdmin = useIsAdmin();
   if (!event) return <NotFoundView title="Event not found" backTo="/events" backLabel="Back to Events" />;
   const location = [event.locationAddress, event.locationState].filter(Boolean).join(', ');
   return (
@@ -127,14 +128,24 @@ export function Component() {
                   { label: 'End date', value: event.eventEndDate && <DateText value={event.eventEndDate} /> },
                   { label: 'Location', value: location },
                   { label: 'Website', value: event.websiteUrl && <ExternalLink href={event.websiteUrl} /> },
-                  {
-                    label: 'Public event page',
-                    value: wordpressUrl ? (
-                      <ExternalLink href={wordpressUrl}>View on the website</ExternalLink>
-                    ) : (
-                      <span className="muted">{event.wordpressEventId === null ? 'Not synced' : 'Public site address not configured'}</span>
-                    ),
-                  },
+                  // Without a public site address the link cannot be made: that is a setting to fix, so it is a hint for
+                  // admins (who can fix it), not a value; others see no row at all.
+                  ...(wordpressUrl || event.wordpressEventId === null || isAdmin
+                    ? [
+                        {
+                          label: 'Public event page',
+                          value: wordpressUrl ? (
+                            <ExternalLink href={wordpressUrl}>View on the website</ExternalLink>
+                          ) : event.wordpressEventId === null ? (
+                            <span className="muted">Not synced</span>
+                          ) : (
+                            <span className="field-hint" data-testid="public-site-hint">
+                              Public site address not configured: set PUBLIC_SITE_URL to link this event&apos;s page on the website.
+                            </span>
+                          ),
+                        },
+                      ]
+                    : []),
                   { label: 'Run types', value: listText(event.runType.map(valueLabel)) },
                   { label: 'Track types', value: listText(event.trackType.map(valueLabel)) },
                   { label: 'Entry cost', value: event.entryCost },

@@ -8,7 +8,7 @@ import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useIsAdmin } from '@views/hooks/use-session.js';
 import { cancelJob, JobProgressBar, useJob, useRememberedJob } from '../jobs/job-progress.js';
-import { describeImport, ImportResults } from './import-results.js';
+import { describeImport, ImportResults, importedNothing, nothingImportedText } from './import-results.js';
 import type { ParsedCsv } from './parse-csv.js';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
@@ -165,8 +165,11 @@ export function ImportScreen({ kind }: { kind: ImportKind }) {
   const job = useJob(
     jobId,
     (finished) => {
-      if (finished.state === 'succeeded') {
-        toast({ title: 'Import completed', description: describeImport(kind, finished.result as unknown as Result) });
+      const finishedResult = finished.result as unknown as Result;
+      if (finished.state === 'succeeded' && importedNothing(kind, finishedResult)) {
+        toast({ title: 'Import failed', description: nothingImportedText(finishedResult), variant: 'destructive' });
+      } else if (finished.state === 'succeeded') {
+        toast({ title: 'Import completed', description: describeImport(kind, finishedResult) });
       } else if (finished.state === 'failed') {
         toast({ title: 'Import failed', description: finished.error?.message ?? config.failureFallback, variant: 'destructive' });
       } else {

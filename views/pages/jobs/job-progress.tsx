@@ -118,12 +118,22 @@ export function useRememberedJob(key: string): { id: number | null; startedHere:
   return { id: valid, startedHere: valid !== null && startedHere === valid, remember };
 }
 
-/** '42 s', '3 min 5 s', '1 h 2 min'. */
+/** 'under a second', '42 s', '3 min 5 s', '1 h 2 min'. */
 export function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (ms < 1000) return 'under a second';
+  const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
   return minutes < 60 ? `${minutes} min ${seconds % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/**
+ * How far a job has got: '40 / 100 rows' once its total is known; before that what it has read so far ('1,200
+ * rows so far'), or 'Starting…' when it has read nothing yet (never a '?' for the total it does not know).
+ */
+export function progressText(done: number, total: number | null, unit: string): string {
+  if (total !== null) return `${done.toLocaleString('en')} / ${total.toLocaleString('en')} ${unit}`;
+  return done === 0 ? 'Starting…' : `${done.toLocaleString('en')} ${unit} so far`;
 }
 
 /** A running or queued job's bar: done / total, phase, time so far and the time left at the pace so far. */
@@ -149,12 +159,12 @@ export function JobProgressBar({ job, unit, onCancel }: { job: JobView; unit: st
         className="job-progress-bar"
         max={total ?? undefined}
         value={total ? Math.min(done, total) : undefined}
-        aria-label={`${done} of ${total ?? '?'} ${unit}`}
+        aria-label={total === null ? progressText(done, total, unit) : `${done} of ${total} ${unit}`}
       />
       <div className="muted job-progress-line" data-testid="job-progress-counts">
-        {done.toLocaleString('en')} / {total === null ? '?' : total.toLocaleString('en')} {unit}
+        {progressText(done, total, unit)}
         {started !== null && ` · ${duration(elapsed)} elapsed`}
-        {remaining !== null && ` · about ${duration(remaining)} left`}
+        {remaining !== null && remaining >= 1000 && ` · about ${duration(remaining)} left`}
       </div>
       {onCancel && !job.cancelRequested && (
         <button type="button" className="btn btn-outline btn-sm" onClick={onCancel}>

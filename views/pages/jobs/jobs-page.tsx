@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { data, Form, useLoaderData, useRevalidator, type LoaderFunctionArgs } from 'react-router';
 import { messageOf, statusOf } from '@shared/api-error.js';
 import type { BrandsImportResult, EventsImportResult } from '@shared/imports/results.js';
@@ -10,10 +11,10 @@ import { Alert, Badge, Button, EmptyState } from '@views/components/ui/primitive
 import { dataSource, gated } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
-import { describeImport, ImportResults } from '../imports/import-results.js';
+import { describeImport, ImportResults, importedNothing, nothingImportedText } from '../imports/import-results.js';
 import { PushSummary } from '../integrations/push-summary.js';
 import { SyncResultView } from '../integrations/sync-result.js';
-import { cancelJob, duration, JobProgressBar, useJob } from './job-progress.js';
+import { cancelJob, duration, JobProgressBar, progressText, useJob } from './job-progress.js';
 
 interface JobsData {
   items: JobView[];
@@ -36,6 +37,10 @@ export const loader = gated(async ({ request, context }: LoaderFunctionArgs): Pr
 
 type ImportKind = 'events' | 'brands';
 const importKindOf = (job: JobView): ImportKind => (job.params.kind === 'brands' ? 'brands' : 'events');
+const importResultOf = (job: JobView) => job.result as unknown as EventsImportResult | BrandsImportResult;
+/** An import that finished with every row refused: it reads as failed, not as completed. */
+const importFailedEveryRow = (job: JobView) =>
+  job.type === 'import' && job.state === 'succeeded' && job.result !== null && importedNothing(importKindOf(job), importResultOf(job));
 
 /** What the job was asked to do, in a line: 'Brands', 'Events · full', 'Audience runners1 · Brands · tag VIP · dry run'. */
 function paramsSummary(job: JobView): string {
@@ -61,13 +66,15 @@ function paramsSummary(job: JobView): string {
 function countsSummary(job: JobView): string {
   const result = job.result;
   if (!result) return '';
-  if (job.type === 'import') return describeImport(importKindOf(job), result as unknown as EventsImportResult | BrandsImportResult);
+  if (importFailedEveryRow(job)) return nothingImportedText(importResultOf(job));
+  if (job.type === 'import') return describeImport(importKindOf(job), importResultOf(job));
+  const n = (value: number) => value.toLocaleString('en');
   if (job.type === 'sync') {
     const sync = result as unknown as SyncResult;
-    return `${sync.created} created, ${sync.updated} updated, ${sync.errors.length} errors`;
+    return `${n(sync.created)} created, ${n(sync.updated)} updated, ${n(sync.errors.length)} errors`;
   }
   const push = result as unknown as PushResult;
-  return push.dryRun ? `${push.total} would be pushed` : `${push.added} added, ${push.updated} updated, ${push.failed} failed`;
+  return push.dryRun ? `${n(push.total)} would be pushed` : `${n(push.added)} added, ${n(push.updated)} updated, ${n(push.failed)} failed`;
 }
 
 const STATE_TONES: Record<JobState, 'default' | 'success' | 'warning' | 'muted' | 'info' | 'danger'> = {
@@ -104,10 +111,10 @@ function JobOutcome({ job }: { job: JobView }) {
   if (job.state !== 'succeeded' || !job.result) return null;
   if (job.type === 'import') {
     const kind = importKindOf(job);
-    const result = job.result as unknown as EventsImportResult | BrandsImportResult;
+    const result = importResultOf(job);
     return (
       <>
-        <p>{describeImport(kind, result)}</p>
+        <p>{importFailedEveryRow(job) ? nothingImportedText(result) : describeImport(kind, result)}</p>
         <ImportResults kind={kind} result={result} />
       </>
     );
@@ -143,9 +150,15 @@ function JobItem({ listed }: { listed: JobView }) {
             <span className="job-title">
               <strong>{JOB_TYPE_LABELS[job.type]}</strong> <span className="muted">#{job.id}</span>
             </span>
-            <Badge tone={STATE_TONES[job.state]} data-testid="job-state">
-              {labelOf(JOB_STATE_LABELS, job.state)}
-            </Badge>
+            {importFailedEveryRow(job) ? (
+              <Badge tone="danger" data-testid="job-state">
+                No rows imported
+              </Badge>
+            ) : (
+              <Badge tone={STATE_TONES[job.state]} data-testid="job-state">
+                {labelOf(JOB_STATE_LABELS, job.state)}
+              </Badge>
+            )}
             <span className="job-params">{paramsSummary(job)}</span>
           </span>
           <span className="job-foot">
@@ -155,7 +168,7 @@ function JobItem({ listed }: { listed: JobView }) {
                   ? countsSummary(job)
                   : job.state === 'failed'
                     ? (job.error?.message ?? 'Failed')
-                    : `${job.progress.done.toLocaleString('en')} / ${job.progress.total?.toLocaleString('en') ?? '?'} ${UNITS[job.type]}`}
+                    : progressText(job.progress.done, job.progress.total, UNITS[job.type])}
               </span>
             )}
             <span className="muted job-meta">
@@ -204,8 +217,31 @@ function FilterSelect<T extends string>(props: {
   );
 }
 
+/** How often the list is read again while the page is visible, so jobs started elsewhere after it loaded appear. */
+const LIST_POLL_MS = 3000;
+
+/** Reads the page's list again every few seconds while the tab is visible, and at once when it becomes visible. */
+function useListPolling() {
+  const revalidator = useRevalidator();
+  const { revalidate } = revalidator;
+  const idle = revalidator.state === 'idle';
+  useEffect(() => {
+    if (!idle) return;
+    const refresh = () => {
+      if (document.visibilityState === 'visible') void revalidate();
+    };
+    const timer = setTimeout(refresh, LIST_POLL_MS);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', refresh);
+    };
+  }, [idle, revalidate]);
+}
+
 export function Component() {
   const { items, filter, problem } = useLoaderData() as JobsData;
+  useListPolling();
   return (
     <div className="page jobs-page">
       <div className="page-header">
