@@ -69,6 +69,15 @@ export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind
 export const defaultDirectionOf = (kind: RecordType, sort: string): SortDirection =>
   (SORTS[kind] as Record<string, SortDirection>)[sort] ?? 'asc';
 
+/** A named order's value in the sort menu: the sort key and its direction in one (`eventName:desc`). */
+export const sortOrderValue = (sort: string, dir: SortDirection): string => `${sort}:${dir}`;
+/** A page URL's `sort`, split when it names an order (`eventName:desc`); a bare key has no direction of its own. */
+export function splitSortOrder(value: string | null): [string | null, string | null] {
+  if (value === null) return [null, null];
+  const at = value.lastIndexOf(':');
+  return at < 0 ? [value, null] : [value.slice(0, at), value.slice(at + 1)];
+}
+
 export const EVENT_FILTERS = ['all', 'featured', 'regular'] as const;
 export type EventFilter = (typeof EVENT_FILTERS)[number];
 /** The run club list's `type` filter (clubType contains it); the list omits social. */
