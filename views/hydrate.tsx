@@ -1,9 +1,20 @@
 import { StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { DEVICE_COOKIE, PHONE_MEDIA_QUERY } from '@shared/device.js';
 
 function rememberTimeZone() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (zone) document.cookie = `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+}
+
+/** Reports whether this is a phone (by its width, now and as it changes), for the layouts the server paints next. */
+function rememberDeviceClass() {
+  const phone = window.matchMedia(PHONE_MEDIA_QUERY);
+  const report = () => {
+    document.cookie = `${DEVICE_COOKIE}=${phone.matches ? 'phone' : 'desktop'}; path=/; max-age=31536000; samesite=lax`;
+  };
+  report();
+  phone.addEventListener('change', report);
 }
 
 /**
@@ -24,6 +35,7 @@ function MarkHydrated({ children }: { children: ReactNode }) {
  */
 export function hydratePage(page: ReactNode): void {
   rememberTimeZone();
+  rememberDeviceClass();
   hydrateRoot(
     document.getElementById('root')!,
     <StrictMode>
