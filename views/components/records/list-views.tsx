@@ -4,6 +4,7 @@ import { COMMON_LAYOUTS, type ListLayout } from '@shared/list-options.js';
 import { defaultDirectionOf, sortKeysOf, sortOrderValue, splitSortOrder, type SortDirection } from '@shared/list-options.js';
 import type { RecordType } from '@shared/record-types.js';
 import { useFormat } from '@views/hooks/use-format.js';
+import { TableScroll } from '../ui/table-scroll.js';
 
 /** One column a list's table can show; `sort` names the list's sort key when its header sorts. */
 export interface TableColumn<T> {
@@ -185,7 +186,7 @@ export interface RecordTableProps<T> {
 /** The dense table of a list: one row per record; a sortable header is a link to the list sorted by it. */
 export function RecordTable<T>({ label, current: query, sortHref, sorting, columns, items, itemKey, lead }: RecordTableProps<T>) {
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="records-table" aria-label={label}>
         <thead>
           <tr>
@@ -226,7 +227,7 @@ export function RecordTable<T>({ label, current: query, sortHref, sorting, colum
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
