@@ -3,8 +3,7 @@
  * their phone. The browser reports its class in a cookie (from the width of its screen), so the server's first
  * paint already uses the right layout.
  */
-export const DEVICE_CLASSES = ['phone', 'desktop'] as const;
-export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+export type DeviceClass = 'phone' | 'desktop';
 
 export const DEVICE_COOKIE = 'device';
 

@@ -7,6 +7,7 @@ import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
+import { ActionsMenu } from '../ui/actions-menu.js';
 import { SearchEntry } from '../search/search-entry.js';
 import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
@@ -65,14 +66,30 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** The settings pages this user may open: their account, and for admins the users and Recently deleted. */
-function SettingsLinks({ role, className }: { role: PublicUser['role']; className: string }) {
+/**
+ * The avatar's menu: the settings pages this user may open (their account, and for admins the users and Recently
+ * deleted). On every width, so a phone reaches them from the header as a desktop does.
+ */
+function UserMenu({ user }: { user: PublicUser }) {
+  const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
   return (
-    <nav aria-label="Settings" className={className}>
-      {role === 'admin' && <a href="/settings/users">Users</a>}
-      {role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
-      <a href="/settings/account">Account</a>
-    </nav>
+    <ActionsMenu
+      label={`Account menu of ${user.email}`}
+      className="user-menu"
+      trigger={
+        <Tooltip label={name}>
+          <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`}>
+            {avatarInitials(user.email)}
+          </span>
+        </Tooltip>
+      }
+    >
+      <nav aria-label="Settings" className="user-menu-links">
+        <a href="/settings/account">Account</a>
+        {user.role === 'admin' && <a href="/settings/users">Users</a>}
+        {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
+      </nav>
+    </ActionsMenu>
   );
 }
 
@@ -104,8 +121,6 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         {drawer ? (
           <drawer.NavDrawer open={drawerOpen} onOpenChange={setDrawerOpen} trigger={menuButton}>
             <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
-            {/* On a phone the header has no room for them: the drawer carries them instead. */}
-            <SettingsLinks role={user.role} className="drawer-links" />
           </drawer.NavDrawer>
         ) : (
           menuButton
@@ -115,13 +130,8 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         <KeyboardShortcuts />
         <div className="header-user">
           <ThemeToggle initial={theme} />
-          <SettingsLinks role={user.role} className="header-links" />
           <span className="header-email">{user.email}</span>
-          <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
-            <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>
-              {avatarInitials(user.email)}
-            </span>
-          </Tooltip>
+          <UserMenu user={user} />
           <Button variant="outline" onClick={() => void signOut()}>
             Logout
           </Button>

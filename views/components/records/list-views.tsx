@@ -100,7 +100,7 @@ interface SortOrder {
 }
 
 /** The named orders of a list: each sort in its own direction first, then the other (where it has one). */
-export function sortOrdersOf(sorting: ListSorting): SortOrder[] {
+function sortOrdersOf(sorting: ListSorting): SortOrder[] {
   return sorting.options.flatMap(({ value: sort, label }) => {
     const first = sorting.defaultDir(sort);
     const dirs: SortDirection[] = [first, first === 'asc' ? 'desc' : 'asc'];
