@@ -65,6 +65,14 @@ describe('phone layouts at 390 x 844 (real Chromium)', () => {
     await phone.page.getByRole('table', { name: 'Brands' }).waitFor();
     await phone.page.reload();
     await phone.page.getByRole('table', { name: 'Brands' }).waitFor();
+    // Wider than the phone, it shows a shadow on the edge with more columns past it (the right, not the left).
+    const edges = () =>
+      phone.page
+        .locator('.table-scroll-frame')
+        .evaluate((frame) => [getComputedStyle(frame, '::before').opacity, getComputedStyle(frame, '::after').opacity]);
+    await expect.poll(edges).toEqual(['0', '1']);
+    await phone.page.locator('.table-scroll').evaluate((scroller) => scroller.scrollTo({ left: scroller.scrollWidth }));
+    await expect.poll(edges).toEqual(['1', '0']);
     await desktop.page.reload();
     expect(await pressedLayout(desktop.page)).toBe('Table');
     desktop.assertClean();
@@ -96,9 +104,15 @@ describe('phone layouts at 390 x 844 (real Chromium)', () => {
     const { page } = phone;
     await page.goto(`${server.baseUrl}/settings/users`);
     await waitForHydration(page);
-    const frame = page.locator('.table-scroll-frame');
-    await expect.poll(() => frame.getAttribute('data-more-right')).toBe('true');
-    // The edge shadow shows on the pinned actions column.
+    // The edge shadow shows on the pinned actions column while columns are hidden under it, and goes at the end.
+    const pinnedShadow = () =>
+      page
+        .locator('.users-table tbody tr td:last-child')
+        .first()
+        .evaluate((cell) => getComputedStyle(cell).boxShadow);
+    await expect.poll(pinnedShadow).toContain('0.35)');
+    await page.locator('.table-scroll').evaluate((scroller) => scroller.scrollTo({ left: scroller.scrollWidth }));
+    await expect.poll(pinnedShadow).not.toContain('0.35)');
     const deactivate = page.getByRole('button', { name: 'Deactivate a.rather.long.address.for.a.phone@example.org' });
     const box = await deactivate.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
