@@ -7,14 +7,9 @@ function rememberTimeZone() {
   if (zone) document.cookie = `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 }
 
-/** Reports whether this is a phone (by its width, now and as it changes), for the layouts the server paints next. */
+/** Reports whether this is a phone (by its width), for the list layouts the server paints next. */
 function rememberDeviceClass() {
-  const phone = window.matchMedia(PHONE_MEDIA_QUERY);
-  const report = () => {
-    document.cookie = `${DEVICE_COOKIE}=${phone.matches ? 'phone' : 'desktop'}; path=/; max-age=31536000; samesite=lax`;
-  };
-  report();
-  phone.addEventListener('change', report);
+  document.cookie = `${DEVICE_COOKIE}=${matchMedia(PHONE_MEDIA_QUERY).matches ? 'phone' : 'desktop'}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /**

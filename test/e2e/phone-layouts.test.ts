@@ -102,7 +102,10 @@ describe('phone layouts at 390 x 844 (real Chromium)', () => {
 
   it('shows that a wide table scrolls and keeps its actions column in reach', async () => {
     const { page } = phone;
-    await page.goto(`${server.baseUrl}/settings/users`);
+    // The settings pages are in the avatar's menu, on a phone too.
+    await page.getByRole('button', { name: 'Account menu of boss@example.org' }).click();
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await waitForHydration(page);
     // The edge shadow shows on the pinned actions column while columns are hidden under it, and goes at the end.
     const pinnedShadow = () =>

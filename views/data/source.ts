@@ -11,7 +11,7 @@ import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@sh
 import type { IntegrationsOverview, MailchimpAudience } from '@shared/schemas/integrations.js';
 import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
-import { PHONE_MEDIA_QUERY, type DeviceClass } from '@shared/device.js';
+import type { DeviceClass } from '@shared/device.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import type { JobView } from '@shared/schemas/jobs.js';
 import { apiRequest } from './http.js';
@@ -149,7 +149,8 @@ const browserDataSource: DataSource = {
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
   preferences: () => read('/api/preferences'),
-  deviceClass: () => (window.matchMedia(PHONE_MEDIA_QUERY).matches ? 'phone' : 'desktop'),
+  // What this browser reported to the server (views/hydrate.tsx), so both sides keep the same layout.
+  deviceClass: () => (/(?:^|;\s*)device=phone/.test(document.cookie) ? 'phone' : 'desktop'),
   contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
   jobs: (params) => read(`/api/jobs?${new URLSearchParams(params).toString()}`),
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),

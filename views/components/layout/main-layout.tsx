@@ -7,7 +7,6 @@ import { apiRequest } from '@views/data/http.js';
 import { useInAppLinkClicks } from '../ui/in-app-links.js';
 import { Button } from '../ui/primitives.js';
 import { Tooltip } from '../ui/tooltip.js';
-import { ActionsMenu } from '../ui/actions-menu.js';
 import { SearchEntry } from '../search/search-entry.js';
 import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
@@ -66,30 +65,29 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+const USER_MENU_ID = 'user-menu';
+
 /**
- * The avatar's menu: the settings pages this user may open (their account, and for admins the users and Recently
- * deleted). On every width, so a phone reaches them from the header as a desktop does.
+ * The avatar is the button of a menu of the settings pages this user may open (their account, and for admins the
+ * users and Recently deleted), on every width. A native popover: it opens before the JavaScript has loaded, and a
+ * click elsewhere or Escape closes it, without any script of ours in every page's first load.
  */
 function UserMenu({ user }: { user: PublicUser }) {
-  const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
   return (
-    <ActionsMenu
-      label={`Account menu of ${user.email}`}
-      className="user-menu"
-      trigger={
-        <Tooltip label={name}>
+    <>
+      <button type="button" className="user-menu-button" popoverTarget={USER_MENU_ID} aria-label={`Account menu of ${user.email}`}>
+        <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
           <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`}>
             {avatarInitials(user.email)}
           </span>
         </Tooltip>
-      }
-    >
-      <nav aria-label="Settings" className="user-menu-links">
+      </button>
+      <nav id={USER_MENU_ID} popover="auto" aria-label="Settings" className="user-menu">
         <a href="/settings/account">Account</a>
         {user.role === 'admin' && <a href="/settings/users">Users</a>}
         {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
       </nav>
-    </ActionsMenu>
+    </>
   );
 }
 

@@ -134,53 +134,47 @@ function SearchBar({
           Search
         </button>
       </form>
-      <ListOptions>
-        {filter && (
-          <>
-            <label htmlFor="records-filter" className="visually-hidden">
-              {filter.label}
-            </label>
-            {/* In the options, but sent with the search form (its `form` attribute). */}
-            <select
-              id="records-filter"
-              form={SEARCH_FORM_ID}
-              name={filter.param}
-              className="input records-filter"
-              value={choice || 'all'}
-              onChange={(event) => {
-                setChoice(event.target.value);
-                go({ q: text, filter: event.target.value }, false);
-              }}
-            >
-              {filter.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </>
-        )}
-        {children}
-      </ListOptions>
+      {/*
+        The filter, layout, sort, columns and export: a row under the search box on a desktop; on a phone they fold
+        behind one "Filters & sort" button beside it and open as a sheet, so the first records show without
+        scrolling. A <details>, so the sheet opens before the JavaScript has loaded too.
+      */}
+      <details className="list-options">
+        <summary className="btn btn-outline list-options-toggle">Filters &amp; sort</summary>
+        <div className="toolbar records-view-bar list-options-body">
+          {filter && (
+            <>
+              <label htmlFor="records-filter" className="visually-hidden">
+                {filter.label}
+              </label>
+              {/* In the options, but sent with the search form (its `form` attribute). */}
+              <select
+                id="records-filter"
+                form={SEARCH_FORM_ID}
+                name={filter.param}
+                className="input records-filter"
+                value={choice || 'all'}
+                onChange={(event) => {
+                  setChoice(event.target.value);
+                  go({ q: text, filter: event.target.value }, false);
+                }}
+              >
+                {filter.options.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          {children}
+        </div>
+      </details>
     </div>
   );
 }
 
 const SEARCH_FORM_ID = 'records-search-form';
-
-/**
- * The list's filter, layout, sort, columns and export. On a desktop they sit in a row under the search box; on a
- * phone they fold behind one "Filters & sort" button beside it and open as a sheet, so the first records show
- * without scrolling. A <details> element, so the sheet opens before the JavaScript has loaded too.
- */
-function ListOptions({ children }: { children: ReactNode }) {
-  return (
-    <details className="list-options">
-      <summary className="btn btn-outline list-options-toggle">Filters &amp; sort</summary>
-      <div className="toolbar records-view-bar list-options-body">{children}</div>
-    </details>
-  );
-}
 
 /**
  * Previous / Next links, each carrying the cursor of the row its page precedes or follows, so following them costs

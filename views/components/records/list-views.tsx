@@ -4,7 +4,6 @@ import { COMMON_LAYOUTS, type ListLayout } from '@shared/list-options.js';
 import { defaultDirectionOf, sortKeysOf, sortOrderValue, splitSortOrder, type SortDirection } from '@shared/list-options.js';
 import type { RecordType } from '@shared/record-types.js';
 import { useFormat } from '@views/hooks/use-format.js';
-import { TableScroll } from '../ui/table-scroll.js';
 
 /** One column a list's table can show; `sort` names the list's sort key when its header sorts. */
 export interface TableColumn<T> {
@@ -73,23 +72,24 @@ export function ColumnPicker<T>({ columns, shown }: { columns: ReadonlyArray<Tab
 /** Where a list goes sorted by `sort` in `dir` (page 1, the rest of its query kept). */
 export type SortHref = (sort: string, dir: SortDirection) => string;
 
+const DATE_WORDS = ['earliest first', 'latest first'] as const;
+const AMOUNT_WORDS = ['low to high', 'high to low'] as const;
 /** How each direction of a sort reads ([ascending, descending]); a text field reads A–Z / Z–A. */
 const DIRECTION_WORDS: Record<string, readonly [string, string]> = {
-  eventStartDate: ['earliest first', 'latest first'],
-  wordpressLastSync: ['earliest first', 'latest first'],
-  lastNewsletterInclusion: ['earliest first', 'latest first'],
-  lastCampaignEndDate: ['earliest first', 'latest first'],
-  totalAdvertisingSpend: ['low to high', 'high to low'],
-  totalPayments: ['low to high', 'high to low'],
-  membershipCount: ['low to high', 'high to low'],
+  eventStartDate: DATE_WORDS,
+  wordpressLastSync: DATE_WORDS,
+  lastNewsletterInclusion: DATE_WORDS,
+  lastCampaignEndDate: DATE_WORDS,
+  totalAdvertisingSpend: AMOUNT_WORDS,
+  totalPayments: AMOUNT_WORDS,
+  membershipCount: AMOUNT_WORDS,
   featuredRace: ['regular first', 'featured first'],
 };
-/** Orders named as a whole rather than by their field. */
-const ORDER_NAMES: Record<string, Partial<Record<SortDirection, string>>> = {
-  newest: { desc: 'Newest first', asc: 'Oldest first' },
-  // Upcoming has one direction: from today on, soonest first.
-  upcoming: { asc: 'Upcoming first' },
-  updatedAt: { desc: 'Recently updated first', asc: 'Least recently updated first' },
+/** Orders named as a whole rather than by their field ([ascending, descending]); upcoming has one direction. */
+const ORDER_NAMES: Record<string, readonly [string, string?]> = {
+  newest: ['Oldest first', 'Newest first'],
+  upcoming: ['Upcoming first'],
+  updatedAt: ['Least recently updated first', 'Recently updated first'],
 };
 
 /** One entry of the sort menu: a sort key with its direction, under one name ("Newest first", "Name Z–A"). */
@@ -105,11 +105,11 @@ function sortOrdersOf(sorting: ListSorting): SortOrder[] {
     const first = sorting.defaultDir(sort);
     const dirs: SortDirection[] = [first, first === 'asc' ? 'desc' : 'asc'];
     return dirs.flatMap((dir) => {
+      const at = dir === 'asc' ? 0 : 1;
       const named = ORDER_NAMES[sort];
-      if (named) return named[dir] ? [{ sort, dir, label: named[dir] }] : [];
       const words = DIRECTION_WORDS[sort];
-      const text = words ? `${label}: ${words[dir === 'asc' ? 0 : 1]}` : `${label} ${dir === 'asc' ? 'A–Z' : 'Z–A'}`;
-      return [{ sort, dir, label: text }];
+      const text = named ? named[at] : words ? `${label}: ${words[at]}` : `${label} ${dir === 'asc' ? 'A–Z' : 'Z–A'}`;
+      return text ? [{ sort, dir, label: text }] : [];
     });
   });
 }
@@ -186,48 +186,51 @@ export interface RecordTableProps<T> {
 /** The dense table of a list: one row per record; a sortable header is a link to the list sorted by it. */
 export function RecordTable<T>({ label, current: query, sortHref, sorting, columns, items, itemKey, lead }: RecordTableProps<T>) {
   return (
-    <TableScroll>
-      <table className="records-table" aria-label={label}>
-        <thead>
-          <tr>
-            {lead && <th scope="col">{lead.header}</th>}
-            {columns.map((column) => {
-              const active = column.sort !== undefined && column.sort === query.sort;
-              const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined;
-              const nextDir: SortDirection = active
-                ? query.dir === 'asc'
-                  ? 'desc'
-                  : 'asc'
-                : column.sort
-                  ? sorting.defaultDir(column.sort)
-                  : 'asc';
-              return (
-                <th key={column.key} scope="col" aria-sort={ariaSort}>
-                  {column.sort ? (
-                    <Link className="sort-header" preventScrollReset to={sortHref(column.sort, nextDir)}>
-                      {column.label}
-                      <span aria-hidden="true">{active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
-                    </Link>
-                  ) : (
-                    column.label
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={itemKey(item)}>
-              {lead && <td>{lead.cell(item)}</td>}
-              {columns.map((column) => (
-                <td key={column.key}>{column.render(item)}</td>
-              ))}
+    // TableScroll's markup, written out: the lists' first load carries no extra component for it.
+    <div className="table-scroll-frame">
+      <div className="table-scroll">
+        <table className="records-table" aria-label={label}>
+          <thead>
+            <tr>
+              {lead && <th scope="col">{lead.header}</th>}
+              {columns.map((column) => {
+                const active = column.sort !== undefined && column.sort === query.sort;
+                const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined;
+                const nextDir: SortDirection = active
+                  ? query.dir === 'asc'
+                    ? 'desc'
+                    : 'asc'
+                  : column.sort
+                    ? sorting.defaultDir(column.sort)
+                    : 'asc';
+                return (
+                  <th key={column.key} scope="col" aria-sort={ariaSort}>
+                    {column.sort ? (
+                      <Link className="sort-header" preventScrollReset to={sortHref(column.sort, nextDir)}>
+                        {column.label}
+                        <span aria-hidden="true">{active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                      </Link>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
+                );
+              })}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={itemKey(item)}>
+                {lead && <td>{lead.cell(item)}</td>}
+                {columns.map((column) => (
+                  <td key={column.key}>{column.render(item)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
   );
 }
 

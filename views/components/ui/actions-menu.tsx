@@ -5,18 +5,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * its buttons post before the JavaScript has loaded; once hydrated, a click elsewhere or Escape closes it. A
  * click or Escape inside a dialog opened from it (the delete confirmation) leaves it open, so focus returns to its item.
  */
-export function ActionsMenu({
-  label,
-  trigger,
-  className,
-  children,
-}: {
-  label: string;
-  /** What the menu's button shows: "⋯" unless given (the header's avatar). */
-  trigger?: ReactNode;
-  className?: string;
-  children: ReactNode;
-}) {
+export function ActionsMenu({ label, children }: { label: string; children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const close = (event: Event) => {
@@ -41,9 +30,9 @@ export function ActionsMenu({
     };
   }, []);
   return (
-    <details ref={ref} className={className ? `actions-menu ${className}` : 'actions-menu'}>
-      <summary className="btn btn-ghost btn-sm actions-menu-trigger" aria-label={label} title={trigger ? undefined : label}>
-        {trigger ?? <span aria-hidden="true">⋯</span>}
+    <details ref={ref} className="actions-menu">
+      <summary className="btn btn-ghost btn-sm actions-menu-trigger" aria-label={label} title={label}>
+        <span aria-hidden="true">⋯</span>
       </summary>
       <div className="actions-menu-items">{children}</div>
     </details>
