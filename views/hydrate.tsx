@@ -1,9 +1,15 @@
 import { StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { DEVICE_COOKIE, PHONE_MEDIA_QUERY } from '@shared/device.js';
 
 function rememberTimeZone() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (zone) document.cookie = `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+}
+
+/** Reports whether this is a phone (by its width), for the list layouts the server paints next. */
+function rememberDeviceClass() {
+  document.cookie = `${DEVICE_COOKIE}=${matchMedia(PHONE_MEDIA_QUERY).matches ? 'phone' : 'desktop'}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /**
@@ -24,6 +30,7 @@ function MarkHydrated({ children }: { children: ReactNode }) {
  */
 export function hydratePage(page: ReactNode): void {
   rememberTimeZone();
+  rememberDeviceClass();
   hydrateRoot(
     document.getElementById('root')!,
     <StrictMode>

@@ -1,4 +1,5 @@
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from './record-types.js';
+import type { DeviceClass } from './device.js';
 
 /**
  * The record lists' paging, sorts and filters: plain values, free of zod, so the browser's list screens carry them
@@ -69,6 +70,15 @@ export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind
 export const defaultDirectionOf = (kind: RecordType, sort: string): SortDirection =>
   (SORTS[kind] as Record<string, SortDirection>)[sort] ?? 'asc';
 
+/** A named order's value in the sort menu: the sort key and its direction in one (`eventName:desc`). */
+export const sortOrderValue = (sort: string, dir: SortDirection): string => `${sort}:${dir}`;
+/** A page URL's `sort`, split when it names an order (`eventName:desc`); a bare key has no direction of its own. */
+export function splitSortOrder(value: string | null): [string | null, string | null] {
+  if (value === null) return [null, null];
+  const at = value.lastIndexOf(':');
+  return at < 0 ? [value, null] : [value.slice(0, at), value.slice(at + 1)];
+}
+
 export const EVENT_FILTERS = ['all', 'featured', 'regular'] as const;
 export type EventFilter = (typeof EVENT_FILTERS)[number];
 /** The run club list's `type` filter (clubType contains it); the list omits social. */
@@ -93,6 +103,15 @@ export const LAYOUTS = {
   events: LIST_LAYOUTS,
 } satisfies Record<ListName, Layouts>;
 export const layoutsOf = (list: ListName): readonly ListLayout[] => LAYOUTS[list];
+
+/**
+ * A list's layout is remembered per device class: `view` on a desktop, `phoneView` on a phone (which shows the
+ * default, cards, until a layout is chosen there).
+ */
+const VIEW_SETTINGS = { desktop: 'view', phone: 'phoneView' } as const satisfies Record<DeviceClass, string>;
+export type ViewSetting = (typeof VIEW_SETTINGS)[DeviceClass];
+/** The preference that remembers a list's layout on a device class. */
+export const viewPreferenceOf = (list: ListName, device: DeviceClass): `${ListName}.${ViewSetting}` => `${list}.${VIEW_SETTINGS[device]}`;
 
 /** Sorts of the directory and their own directions; the first is the default. `name` is last name, then first. */
 export const CONTACT_SORTS = { newest: 'desc', name: 'asc', email: 'asc', jobTitle: 'asc', updatedAt: 'desc' } as const satisfies Record<

@@ -1,5 +1,14 @@
 import { ListQuerySchemas, type ListQuery } from './schemas/records.js';
-import { DEFAULT_SORT, defaultDirectionOf, filterOf, PAGE_SIZE, SORT_DIRECTIONS, sortKeysOf, type SortDirection } from './list-options.js';
+import {
+  DEFAULT_SORT,
+  defaultDirectionOf,
+  filterOf,
+  PAGE_SIZE,
+  SORT_DIRECTIONS,
+  sortKeysOf,
+  splitSortOrder,
+  type SortDirection,
+} from './list-options.js';
 import { type RecordType } from './record-types.js';
 import { pageCursorOf } from './page-cursor.js';
 
@@ -59,9 +68,10 @@ export function readListQuery<K extends RecordType>(kind: K, search: URLSearchPa
     const value = filter ? search.get(filter.param) : null;
     if (filter && value !== null && filter.values.includes(value)) input[filter.param] = value;
     // Like the filter, an unknown sort or direction in a page URL falls back to the default.
-    const sort = search.get('sort');
+    // The sort menu's form (without JavaScript) sends one named order, `sort=key:dir`; links send sort and dir.
+    const [sort, orderDir] = splitSortOrder(search.get('sort'));
     if (sort !== null && sortKeysOf(kind).includes(sort)) input.sort = sort;
-    const dir = search.get('dir');
+    const dir = orderDir ?? search.get('dir');
     if (dir !== null && (SORT_DIRECTIONS as readonly string[]).includes(dir)) input.dir = dir;
   }
 

@@ -29,6 +29,7 @@ import { listUsers } from '@services/users/service.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listJobs } from '@services/jobs/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
+import { deviceClassOf } from '@shared/device.js';
 import type { DataSource } from '@views/data/source.js';
 
 /**
@@ -62,6 +63,7 @@ export function serverDataSource(req: Request): DataSource {
     paymentsOf: (ownerType, ownerId) => listPayments(ctx(), { entityType: ownerType, entityId: ownerId }),
     filesOf: (ownerType, ownerId) => listFiles(ctx(), ownerType, ownerId),
     preferences: async () => (req.storedPreferences && req.user ? preferencesOf(req.storedPreferences) : getPreferences(ctx(), user().id)),
+    deviceClass: () => deviceClassOf(req.get('cookie'), req.get('user-agent')),
     contactsDirectory: (params) => listDirectory(ctx(), params),
     jobs: (params) => listJobs(ctx(), params),
     setPreference: (name, value) => {

@@ -94,8 +94,11 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
     await page.getByRole('button', { name: 'Cards' }).click();
     await page.locator('[data-testid="brand-card"]').first().waitFor();
     expect(await cardTitles(page)).toEqual(['Charlie Chews', 'Bravo Bikes', 'Alpha Apparel']);
-    await page.getByLabel('Direction').selectOption('asc');
-    await page.waitForURL(/dir=asc/);
+    expect(await page.getByLabel('Sort by').evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe(
+      'Name Z–A',
+    );
+    await page.getByLabel('Sort by').selectOption({ label: 'Name A–Z' });
+    await page.waitForURL(/sort=brandName&dir=asc/);
     await page.waitForFunction(() => document.querySelector('[data-testid="brand-card"] h2')?.textContent?.includes('Alpha'));
     expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews']);
   });

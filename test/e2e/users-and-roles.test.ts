@@ -47,6 +47,8 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
     const adminPage = await openPage(browser);
     const { page } = adminPage;
     await signIn(page, server.baseUrl, { email: 'boss@example.org', password: TEST_PASSWORD });
+    // The settings pages are in the avatar's menu.
+    await page.getByLabel('Account menu of boss@example.org').click();
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await waitForHydration(page);
@@ -73,6 +75,8 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
     await newcomer.page.getByRole('button', { name: 'Logout' }).waitFor();
     await expect(newcomer.page.getByText('new.runner@example.org').isVisible()).resolves.toBe(true);
     // Staff see no Users link: that page is for admins.
+    await newcomer.page.getByLabel('Account menu of new.runner@example.org').click();
+    await newcomer.page.getByRole('link', { name: 'Account' }).waitFor();
     await expect(newcomer.page.getByRole('link', { name: 'Users' }).count()).resolves.toBe(0);
     newcomer.assertClean();
     await newcomer.close();
@@ -131,6 +135,7 @@ describe('Recently deleted (real Chromium)', () => {
     });
     await apiAs(page, server.baseUrl, 'DELETE', `/api/brands/${brand.id}`);
 
+    await page.getByLabel('Account menu of keeper@example.org').click();
     await page.getByRole('link', { name: 'Recently deleted' }).click();
     await page.getByRole('heading', { name: 'Recently deleted' }).waitFor();
     await waitForHydration(page);

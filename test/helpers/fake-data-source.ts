@@ -27,6 +27,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     filesOf: notFound,
     // Every user has preferences: the defaults until they choose.
     preferences: () => Promise.resolve(DEFAULT_PREFERENCES),
+    deviceClass: () => 'desktop',
     setPreference: notFound,
     contactsDirectory: notFound,
     jobs: notFound,

@@ -11,6 +11,7 @@ import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@sh
 import type { IntegrationsOverview, MailchimpAudience } from '@shared/schemas/integrations.js';
 import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
 import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js';
+import type { DeviceClass } from '@shared/device.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import type { JobView } from '@shared/schemas/jobs.js';
 import { apiRequest } from './http.js';
@@ -43,6 +44,8 @@ export interface DataSource {
   filesOf(ownerType: RecordType, ownerId: number): Promise<StoredFile[]>;
   /** The signed-in user's remembered settings (list views and columns, theme). */
   preferences(): Promise<Preferences>;
+  /** Whether this is a phone or a desktop, which keeps a list's layout of its own (src/shared/device.ts). */
+  deviceClass(): DeviceClass;
   /** The contacts directory: the API's query parameters as they are (the service parses them). */
   contactsDirectory(params: Record<string, string>): Promise<ListPage<DirectoryContact>>;
   setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
@@ -146,6 +149,8 @@ const browserDataSource: DataSource = {
   paymentsOf: (ownerType, ownerId) => read(`/api/payments?${new URLSearchParams({ entityType: ownerType, entityId: String(ownerId) }).toString()}`),
   filesOf: (ownerType, ownerId) => read(`/api/files/${ownerType}/${ownerId}`),
   preferences: () => read('/api/preferences'),
+  // What this browser reported to the server (views/hydrate.tsx), so both sides keep the same layout.
+  deviceClass: () => (/(?:^|;\s*)device=phone/.test(document.cookie) ? 'phone' : 'desktop'),
   contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
   jobs: (params) => read(`/api/jobs?${new URLSearchParams(params).toString()}`),
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),

@@ -137,7 +137,8 @@ export async function setPasswordWithLink(ctx: AppContext, token: unknown, input
   const passwordHash = await bcrypt.hash(password, ctx.config.bcryptCost);
   await withTransaction(ctx, async (trx) => {
     if ((await trx('set_password_links').where({ id: row.id }).delete()) === 0) throw new AppError(410, 'link_gone', GONE);
-    await updateUser(trx, user.id, { passwordHash });
+    // Setting the password signs them in (the caller starts a session): an invited user is no longer "Invited".
+    await updateUser(trx, user.id, { passwordHash, lastLogin: ctx.clock.now() });
     await endSessionsOf(trx, user.id);
   });
   ctx.log.info({ event: 'password_set_by_link', userId: user.id }, 'password set through a one-time link');

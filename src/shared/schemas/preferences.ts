@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { THEME_CHOICES } from '../theme.js';
-import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName } from '../list-options.js';
+import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName, type ViewSetting } from '../list-options.js';
 
 /**
  * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
@@ -49,9 +49,10 @@ const columnsOf = (list: ListName) =>
 const listPreferences = Object.fromEntries(
   LIST_NAMES.flatMap((list) => [
     [`${list}.view`, z.enum(LAYOUTS[list], { error: `view must be one of: ${LAYOUTS[list].join(', ')}` })],
+    [`${list}.phoneView`, z.enum(LAYOUTS[list], { error: `view must be one of: ${LAYOUTS[list].join(', ')}` })],
     [`${list}.columns`, columnsOf(list)],
   ]),
-) as Record<`${ListName}.view`, z.ZodType<ListLayout>> & Record<`${ListName}.columns`, z.ZodType<string[]>>;
+) as Record<`${ListName}.${ViewSetting}`, z.ZodType<ListLayout>> & Record<`${ListName}.columns`, z.ZodType<string[]>>;
 
 export const PreferenceSchemas = {
   theme: z.enum(THEME_CHOICES, { error: `theme must be one of: ${THEME_CHOICES.join(', ')}` }),
@@ -66,6 +67,7 @@ export const DEFAULT_PREFERENCES = {
   ...Object.fromEntries(
     LIST_NAMES.flatMap((list) => [
       [`${list}.view`, LAYOUTS[list][0]],
+      [`${list}.phoneView`, LAYOUTS[list][0]],
       [`${list}.columns`, TABLE_COLUMNS[list].slice(0, 6)],
     ]),
   ),

@@ -65,14 +65,29 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** The settings pages this user may open: their account, and for admins the users and Recently deleted. */
-function SettingsLinks({ role, className }: { role: PublicUser['role']; className: string }) {
+const USER_MENU_ID = 'user-menu';
+
+/**
+ * The avatar is the button of a menu of the settings pages this user may open (their account, and for admins the
+ * users and Recently deleted), on every width. A native popover: it opens before the JavaScript has loaded, and a
+ * click elsewhere or Escape closes it, without any script of ours in every page's first load.
+ */
+function UserMenu({ user }: { user: PublicUser }) {
   return (
-    <nav aria-label="Settings" className={className}>
-      {role === 'admin' && <a href="/settings/users">Users</a>}
-      {role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
-      <a href="/settings/account">Account</a>
-    </nav>
+    <>
+      <button type="button" className="user-menu-button" popoverTarget={USER_MENU_ID} aria-label={`Account menu of ${user.email}`}>
+        <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
+          <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`}>
+            {avatarInitials(user.email)}
+          </span>
+        </Tooltip>
+      </button>
+      <nav id={USER_MENU_ID} popover="auto" aria-label="Settings" className="user-menu">
+        <a href="/settings/account">Account</a>
+        {user.role === 'admin' && <a href="/settings/users">Users</a>}
+        {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
+      </nav>
+    </>
   );
 }
 
@@ -104,8 +119,6 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         {drawer ? (
           <drawer.NavDrawer open={drawerOpen} onOpenChange={setDrawerOpen} trigger={menuButton}>
             <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
-            {/* On a phone the header has no room for them: the drawer carries them instead. */}
-            <SettingsLinks role={user.role} className="drawer-links" />
           </drawer.NavDrawer>
         ) : (
           menuButton
@@ -115,13 +128,8 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         <KeyboardShortcuts />
         <div className="header-user">
           <ThemeToggle initial={theme} />
-          <SettingsLinks role={user.role} className="header-links" />
           <span className="header-email">{user.email}</span>
-          <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
-            <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`} tabIndex={0}>
-              {avatarInitials(user.email)}
-            </span>
-          </Tooltip>
+          <UserMenu user={user} />
           <Button variant="outline" onClick={() => void signOut()}>
             Logout
           </Button>

@@ -40,7 +40,6 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
       type="button"
       className="btn btn-ghost theme-toggle"
       aria-label={`Theme: ${THEME_LABELS[choice]}. Switch to ${THEME_LABELS[next]}`}
-      title={`Theme: ${THEME_LABELS[choice]}`}
       data-theme-choice={choice}
       onClick={() => {
         applyTheme(next);
@@ -48,6 +47,10 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
       }}
     >
       <span aria-hidden="true">{ICONS[choice]}</span>
+      {/* Said in words where there is room; a phone shows the icon (the accessible name says it all the same). */}
+      <span className="theme-toggle-text" aria-hidden="true">
+        Theme: {THEME_LABELS[choice]}
+      </span>
     </button>
   );
 }

@@ -1,6 +1,6 @@
 import { replace } from 'react-router';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
-import { listNameOf, type ListName } from '@shared/list-options.js';
+import { listNameOf, viewPreferenceOf, type ListName } from '@shared/list-options.js';
 import { dataSource } from '@views/data/source.js';
 import { announce, announceDelete, deleteRecordIntent, failed, intentAction, sameLocation, type IntentHandler } from './actions.js';
 import type { RecordConfig } from './record-config.js';
@@ -18,8 +18,10 @@ function viewLocation(request: Request, view: FormDataEntryValue | null) {
 export function preferenceIntent(list: ListName, setting: 'view' | 'columns'): IntentHandler {
   return async ({ request, context }, form) => {
     const value = setting === 'view' ? form.get('view') : form.getAll('column');
+    const ds = dataSource(context);
     try {
-      await dataSource(context).setPreference(`${list}.${setting}`, value);
+      // A layout is kept for the device class it was chosen on; the columns are the table's wherever it shows.
+      await ds.setPreference(setting === 'view' ? viewPreferenceOf(list, ds.deviceClass()) : `${list}.columns`, value);
     } catch (error) {
       return failed(context, 'Could not save this view', error);
     }

@@ -68,7 +68,8 @@ function SearchBar({
   placeholder,
   filter,
   query,
-}: Pick<RecordListPageProps<unknown>, 'listPath' | 'filter' | 'query'> & { label: string; placeholder: string }) {
+  children,
+}: Pick<RecordListPageProps<unknown>, 'listPath' | 'filter' | 'query'> & { label: string; placeholder: string; children: ReactNode }) {
   const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [text, setText] = useState(query.q);
@@ -96,66 +97,84 @@ function SearchBar({
   };
 
   return (
-    <form
-      method="get"
-      action={listPath}
-      role="search"
-      className="toolbar records-search"
-      onSubmit={(event) => {
-        event.preventDefault();
-        go({ q: text, filter: choice }, false);
-      }}
-    >
-      {/* The sort stays when a search is sent without JavaScript. */}
-      {query.sort !== DEFAULT_SORT && <input type="hidden" name="sort" value={query.sort} />}
-      {query.sort !== DEFAULT_SORT && <input type="hidden" name="dir" value={query.dir} />}
-      <label htmlFor="records-search" className="visually-hidden">
-        {label}
-      </label>
-      <Input
-        id="records-search"
-        type="search"
-        name="q"
-        value={text}
-        placeholder={placeholder}
-        autoComplete="off"
-        className="records-search-input"
-        onChange={(event) => {
-          const value = event.target.value;
-          setText(value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => go({ q: value, filter: choice }, true), SEARCH_DEBOUNCE_MS);
+    <div className="list-toolbar">
+      <form
+        id={SEARCH_FORM_ID}
+        method="get"
+        action={listPath}
+        role="search"
+        className="toolbar records-search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          go({ q: text, filter: choice }, false);
         }}
-      />
-      {filter && (
-        <>
-          <label htmlFor="records-filter" className="visually-hidden">
-            {filter.label}
-          </label>
-          <select
-            id="records-filter"
-            name={filter.param}
-            className="input records-filter"
-            value={choice || 'all'}
-            onChange={(event) => {
-              setChoice(event.target.value);
-              go({ q: text, filter: event.target.value }, false);
-            }}
-          >
-            {filter.options.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </>
-      )}
-      <button type="submit" className="btn btn-outline">
-        Search
-      </button>
-    </form>
+      >
+        {/* The sort stays when a search is sent without JavaScript. */}
+        {query.sort !== DEFAULT_SORT && <input type="hidden" name="sort" value={query.sort} />}
+        {query.sort !== DEFAULT_SORT && <input type="hidden" name="dir" value={query.dir} />}
+        <label htmlFor="records-search" className="visually-hidden">
+          {label}
+        </label>
+        <Input
+          id="records-search"
+          type="search"
+          name="q"
+          value={text}
+          placeholder={placeholder}
+          autoComplete="off"
+          className="records-search-input"
+          onChange={(event) => {
+            const value = event.target.value;
+            setText(value);
+            clearTimeout(timer.current);
+            timer.current = setTimeout(() => go({ q: value, filter: choice }, true), SEARCH_DEBOUNCE_MS);
+          }}
+        />
+        <button type="submit" className="btn btn-outline records-search-submit">
+          Search
+        </button>
+      </form>
+      {/*
+        The filter, layout, sort, columns and export: a row under the search box on a desktop; on a phone they fold
+        behind one "Filters & sort" button beside it and open as a sheet, so the first records show without
+        scrolling. A <details>, so the sheet opens before the JavaScript has loaded too.
+      */}
+      <details className="list-options">
+        <summary className="btn btn-outline list-options-toggle">Filters &amp; sort</summary>
+        <div className="toolbar records-view-bar list-options-body">
+          {filter && (
+            <>
+              <label htmlFor="records-filter" className="visually-hidden">
+                {filter.label}
+              </label>
+              {/* In the options, but sent with the search form (its `form` attribute). */}
+              <select
+                id="records-filter"
+                form={SEARCH_FORM_ID}
+                name={filter.param}
+                className="input records-filter"
+                value={choice || 'all'}
+                onChange={(event) => {
+                  setChoice(event.target.value);
+                  go({ q: text, filter: event.target.value }, false);
+                }}
+              >
+                {filter.options.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          {children}
+        </div>
+      </details>
+    </div>
   );
 }
+
+const SEARCH_FORM_ID = 'records-search-form';
 
 /**
  * Previous / Next links, each carrying the cursor of the row its page precedes or follows, so following them costs
@@ -247,8 +266,7 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         placeholder={props.searchPlaceholder}
         filter={props.filter}
         query={props.query}
-      />
-      <div className="toolbar records-view-bar">
+      >
         <LayoutSwitch layout={props.display.layout} layouts={layoutsOf(listNameOf(kind))} />
         <SortMenu
           listPath={props.listPath}
@@ -261,7 +279,7 @@ export function RecordListPage<T>(props: RecordListPageProps<T>) {
         <a className="btn btn-outline btn-sm" href={exportHref(kind, props.query)} download>
           Export CSV
         </a>
-      </div>
+      </SearchBar>
       <BulkBar
         selection={selection}
         total={props.total}

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link, useNavigate } from 'react-router';
 import { COMMON_LAYOUTS, type ListLayout } from '@shared/list-options.js';
-import { defaultDirectionOf, sortKeysOf, type SortDirection } from '@shared/list-options.js';
+import { defaultDirectionOf, sortKeysOf, sortOrderValue, splitSortOrder, type SortDirection } from '@shared/list-options.js';
 import type { RecordType } from '@shared/record-types.js';
 import { useFormat } from '@views/hooks/use-format.js';
 
@@ -72,9 +72,52 @@ export function ColumnPicker<T>({ columns, shown }: { columns: ReadonlyArray<Tab
 /** Where a list goes sorted by `sort` in `dir` (page 1, the rest of its query kept). */
 export type SortHref = (sort: string, dir: SortDirection) => string;
 
+const DATE_WORDS = ['earliest first', 'latest first'] as const;
+const AMOUNT_WORDS = ['low to high', 'high to low'] as const;
+/** How each direction of a sort reads ([ascending, descending]); a text field reads A–Z / Z–A. */
+const DIRECTION_WORDS: Record<string, readonly [string, string]> = {
+  eventStartDate: DATE_WORDS,
+  wordpressLastSync: DATE_WORDS,
+  lastNewsletterInclusion: DATE_WORDS,
+  lastCampaignEndDate: DATE_WORDS,
+  totalAdvertisingSpend: AMOUNT_WORDS,
+  totalPayments: AMOUNT_WORDS,
+  membershipCount: AMOUNT_WORDS,
+  featuredRace: ['regular first', 'featured first'],
+};
+/** Orders named as a whole rather than by their field ([ascending, descending]); upcoming has one direction. */
+const ORDER_NAMES: Record<string, readonly [string, string?]> = {
+  newest: ['Oldest first', 'Newest first'],
+  upcoming: ['Upcoming first'],
+  updatedAt: ['Least recently updated first', 'Recently updated first'],
+};
+
+/** One entry of the sort menu: a sort key with its direction, under one name ("Newest first", "Name Z–A"). */
+interface SortOrder {
+  sort: string;
+  dir: SortDirection;
+  label: string;
+}
+
+/** The named orders of a list: each sort in its own direction first, then the other (where it has one). */
+function sortOrdersOf(sorting: ListSorting): SortOrder[] {
+  return sorting.options.flatMap(({ value: sort, label }) => {
+    const first = sorting.defaultDir(sort);
+    const dirs: SortDirection[] = [first, first === 'asc' ? 'desc' : 'asc'];
+    return dirs.flatMap((dir) => {
+      const at = dir === 'asc' ? 0 : 1;
+      const named = ORDER_NAMES[sort];
+      const words = DIRECTION_WORDS[sort];
+      const text = named ? named[at] : words ? `${label}: ${words[at]}` : `${label} ${dir === 'asc' ? 'A–Z' : 'Z–A'}`;
+      return text ? [{ sort, dir, label: text }] : [];
+    });
+  });
+}
+
 /**
- * The sort menu: works on both layouts, as a GET form on the list's URL (so also without JavaScript); `keep` are the
- * list's other parameters that such a form carries along.
+ * The sort menu, one select of named orders (each a sort with its direction), so the order shown is the order
+ * applied; tables also toggle the direction on their headers. A GET form on the list's URL, so it works without
+ * JavaScript too (it then sends `sort=key:dir`); `keep` are the list's other parameters that such a form carries.
  */
 export function SortMenu({
   listPath,
@@ -91,7 +134,10 @@ export function SortMenu({
 }) {
   const navigate = useNavigate();
   const id = useId();
-  const go = (sort: string, dir: SortDirection) => void navigate(sortHref(sort, dir), { preventScrollReset: true });
+  const orders = sortOrdersOf(sorting);
+  // A sort with one direction (upcoming) is shown as that order whatever the URL's direction.
+  const chosen =
+    orders.find((order) => order.sort === current.sort && order.dir === current.dir) ?? orders.find((order) => order.sort === current.sort);
   return (
     <form method="get" action={listPath} className="sort-menu" onSubmit={(event) => event.preventDefault()}>
       {Object.entries(keep)
@@ -104,28 +150,17 @@ export function SortMenu({
         id={`${id}-sort`}
         name="sort"
         className="input"
-        value={current.sort}
-        onChange={(event) => go(event.target.value, sorting.defaultDir(event.target.value))}
+        value={chosen ? sortOrderValue(chosen.sort, chosen.dir) : undefined}
+        onChange={(event) => {
+          const [sort, dir] = splitSortOrder(event.target.value);
+          if (sort && dir) void navigate(sortHref(sort, dir as SortDirection), { preventScrollReset: true });
+        }}
       >
-        {sorting.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
+        {orders.map((order) => (
+          <option key={sortOrderValue(order.sort, order.dir)} value={sortOrderValue(order.sort, order.dir)}>
+            {order.label}
           </option>
         ))}
-      </select>
-      <label htmlFor={`${id}-dir`} className="visually-hidden">
-        Direction
-      </label>
-      <select
-        id={`${id}-dir`}
-        name="dir"
-        className="input"
-        value={current.dir}
-        disabled={current.sort === 'upcoming'}
-        onChange={(event) => go(current.sort, event.target.value as SortDirection)}
-      >
-        <option value="asc">Ascending</option>
-        <option value="desc">Descending</option>
       </select>
       <noscript>
         <button type="submit" className="btn btn-outline btn-sm">
@@ -151,47 +186,50 @@ export interface RecordTableProps<T> {
 /** The dense table of a list: one row per record; a sortable header is a link to the list sorted by it. */
 export function RecordTable<T>({ label, current: query, sortHref, sorting, columns, items, itemKey, lead }: RecordTableProps<T>) {
   return (
-    <div className="table-scroll">
-      <table className="records-table" aria-label={label}>
-        <thead>
-          <tr>
-            {lead && <th scope="col">{lead.header}</th>}
-            {columns.map((column) => {
-              const active = column.sort !== undefined && column.sort === query.sort;
-              const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined;
-              const nextDir: SortDirection = active
-                ? query.dir === 'asc'
-                  ? 'desc'
-                  : 'asc'
-                : column.sort
-                  ? sorting.defaultDir(column.sort)
-                  : 'asc';
-              return (
-                <th key={column.key} scope="col" aria-sort={ariaSort}>
-                  {column.sort ? (
-                    <Link className="sort-header" preventScrollReset to={sortHref(column.sort, nextDir)}>
-                      {column.label}
-                      <span aria-hidden="true">{active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
-                    </Link>
-                  ) : (
-                    column.label
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={itemKey(item)}>
-              {lead && <td>{lead.cell(item)}</td>}
-              {columns.map((column) => (
-                <td key={column.key}>{column.render(item)}</td>
-              ))}
+    // TableScroll's markup, written out: the lists' first load carries no extra component for it.
+    <div className="table-scroll-frame">
+      <div className="table-scroll">
+        <table className="records-table" aria-label={label}>
+          <thead>
+            <tr>
+              {lead && <th scope="col">{lead.header}</th>}
+              {columns.map((column) => {
+                const active = column.sort !== undefined && column.sort === query.sort;
+                const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined;
+                const nextDir: SortDirection = active
+                  ? query.dir === 'asc'
+                    ? 'desc'
+                    : 'asc'
+                  : column.sort
+                    ? sorting.defaultDir(column.sort)
+                    : 'asc';
+                return (
+                  <th key={column.key} scope="col" aria-sort={ariaSort}>
+                    {column.sort ? (
+                      <Link className="sort-header" preventScrollReset to={sortHref(column.sort, nextDir)}>
+                        {column.label}
+                        <span aria-hidden="true">{active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                      </Link>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
+                );
+              })}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={itemKey(item)}>
+                {lead && <td>{lead.cell(item)}</td>}
+                {columns.map((column) => (
+                  <td key={column.key}>{column.render(item)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import type { RecordDetail, RecordItem } from '@shared/schemas/records.js';
 import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
-import { listNameOf, type ListLayout, type ListName } from '@shared/list-options.js';
+import { listNameOf, viewPreferenceOf, type ListLayout, type ListName } from '@shared/list-options.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -47,10 +47,13 @@ function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay
   return data({ items: [], total: 0, next: null, prev: null, query, problem, display }, { status: 400 }) as unknown as ListData<T>;
 }
 
-/** The remembered view of a list, read with the page's data so the server's first paint already shows it. */
+/**
+ * The remembered view of a list on this device class (a phone keeps its own), read with the page's data so the
+ * server's first paint already shows it.
+ */
 export async function listDisplayOf(ds: DataSource, list: ListName): Promise<ListDisplay> {
   const preferences = await ds.preferences();
-  return { layout: preferences[`${list}.view`], columns: preferences[`${list}.columns`] };
+  return { layout: preferences[viewPreferenceOf(list, ds.deviceClass())], columns: preferences[`${list}.columns`] };
 }
 
 /**

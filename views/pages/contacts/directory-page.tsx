@@ -2,7 +2,7 @@ import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router
 import { messageOf, statusOf } from '@shared/api-error.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
 import type { DirectoryContact } from '@shared/schemas/contacts-directory.js';
-import { CONTACT_SORTS, PAGE_SIZE, type ContactSort, type SortDirection } from '@shared/list-options.js';
+import { CONTACT_SORTS, PAGE_SIZE, splitSortOrder, type ContactSort, type SortDirection } from '@shared/list-options.js';
 import type { ListPage } from '@shared/schemas/records.js';
 import { pageCursorOf } from '@shared/page-cursor.js';
 import { fullName } from '@views/components/attachments/paths.js';
@@ -38,7 +38,10 @@ interface DirectoryData extends ListPage<DirectoryContact> {
 function paramsOf(search: URLSearchParams): DirectoryParams {
   const pageText = search.get('page') ?? '';
   const page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
-  return { ...(Object.fromEntries(PARAMS.map((name) => [name, search.get(name) ?? ''])) as Record<(typeof PARAMS)[number], string>), page };
+  const params = Object.fromEntries(PARAMS.map((name) => [name, search.get(name) ?? ''])) as Record<(typeof PARAMS)[number], string>;
+  // The sort menu's form (without JavaScript) sends one named order, `sort=key:dir`.
+  const [sort, dir] = splitSortOrder(params.sort);
+  return { ...params, sort: sort ?? '', dir: dir ?? params.dir, page };
 }
 
 /** The parameters that are set (an empty one stays out of the URL). */

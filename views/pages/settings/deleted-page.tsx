@@ -8,6 +8,7 @@ import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { Button, Card, EmptyState } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
+import { TableScroll } from '@views/components/ui/table-scroll.js';
 
 export const loader = gated(({ context }) => dataSource(context).deletedItems());
 
@@ -38,7 +39,7 @@ function DeletedRow({ item }: { item: DeletedItem }) {
       <td>{RECORD_TYPE_INFO[item.type].singular}</td>
       <td>{item.name}</td>
       <td>{item.deletedBy}</td>
-      <td>{format.dateTime(item.deletedAt)}</td>
+      <td className="records-nowrap">{format.dateTime(item.deletedAt)}</td>
       <td>{holdsText(item.holds)}</td>
       <td>
         <Button variant="outline" className="btn-sm" disabled={pending} onClick={() => void restore()} aria-label={`Restore ${item.name}`}>
@@ -62,8 +63,8 @@ export function Component() {
         <EmptyState title="Nothing deleted recently" />
       ) : (
         <Card>
-          <div className="records-table-wrap">
-            <table className="records-table">
+          <TableScroll stickyLast>
+            <table className="records-table" aria-label="Recently deleted">
               <thead>
                 <tr>
                   <th>Type</th>
@@ -80,7 +81,7 @@ export function Component() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         </Card>
       )}
     </div>

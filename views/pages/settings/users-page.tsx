@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles.js';
@@ -9,6 +9,8 @@ import { useFormat } from '@views/hooks/use-format.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { Badge, Button, Card, CardHeader, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
+import { useDialogPrimitive } from '@views/components/ui/dialog.js';
+import { TableScroll } from '@views/components/ui/table-scroll.js';
 
 export const loader = gated(({ context }) => dataSource(context).users());
 
@@ -98,10 +100,70 @@ function AddUserForm({ onLink }: { onLink: (link: IssuedLink) => void }) {
   );
 }
 
+/** A change that asks first: the dialog's title, its question, and the button that makes the change. */
+interface Confirmation {
+  title: string;
+  question: string;
+  confirmLabel: string;
+  run(): Promise<void>;
+}
+
+/** Asks before a change to a user (a role, a deactivation): focus starts on Cancel, Escape cancels. */
+function ConfirmDialog({ asking, onClose }: { asking: Confirmation | null; onClose(): void }) {
+  const Dialog = useDialogPrimitive();
+  const [pending, setPending] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  if (!Dialog || !asking) return null;
+  async function confirm() {
+    setPending(true);
+    try {
+      await asking!.run();
+    } finally {
+      setPending(false);
+      onClose();
+    }
+  }
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && !pending && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content
+          className="dialog"
+          role="alertdialog"
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            cancelRef.current?.focus();
+          }}
+        >
+          <Dialog.Title className="dialog-title">{asking.title}</Dialog.Title>
+          <Dialog.Description>{asking.question}</Dialog.Description>
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <button ref={cancelRef} type="button" className="btn btn-outline" disabled={pending}>
+                Cancel
+              </button>
+            </Dialog.Close>
+            <Button disabled={pending} onClick={() => void confirm()}>
+              {asking.confirmLabel}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Active once they have signed in; an invited user who never has is "Invited". */
+function UserStatus({ user }: { user: PublicUser }) {
+  if (!user.isActive) return <Badge>Inactive</Badge>;
+  return user.lastLogin ? <Badge tone="success">Active</Badge> : <Badge tone="warning">Invited</Badge>;
+}
+
 function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: (link: IssuedLink) => void }) {
   const format = useFormat();
   const revalidator = useRevalidator();
   const [pending, setPending] = useState(false);
+  const [asking, setAsking] = useState<Confirmation | null>(null);
   const name = `${user.firstName} ${user.lastName}`.trim();
   async function change(body: { role?: Role; isActive?: boolean }, done: string) {
     setPending(true);
@@ -126,20 +188,35 @@ function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: 
       setPending(false);
     }
   }
+  const askRole = (role: Role) =>
+    setAsking({
+      title: 'Change role',
+      question: `Change the role of ${user.email} from ${ROLE_LABELS[user.role]} to ${ROLE_LABELS[role]}?`,
+      confirmLabel: 'Change role',
+      run: () => change({ role }, 'Role changed'),
+    });
+  const askDeactivate = () =>
+    setAsking({
+      title: 'Deactivate user',
+      question: `Deactivate ${user.email}? They are signed out and cannot sign in until reactivated.`,
+      confirmLabel: 'Deactivate',
+      run: () => change({ isActive: false }, 'User deactivated'),
+    });
   return (
     <tr>
       <td>
         {name}
         {me && <span className="muted"> (you)</span>}
       </td>
-      <td>{user.email}</td>
+      <td className="users-email">{user.email}</td>
       <td>
+        {/* The select shows the stored role until the change is confirmed. */}
         <select
-          className="input"
+          className="input users-role"
           aria-label={`Role of ${user.email}`}
           value={user.role}
           disabled={pending}
-          onChange={(event) => void change({ role: event.target.value as Role }, 'Role changed')}
+          onChange={(event) => askRole(event.target.value as Role)}
         >
           {ROLES.map((role) => (
             <option key={role} value={role}>
@@ -148,27 +225,32 @@ function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: 
           ))}
         </select>
       </td>
-      <td>{user.isActive ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}</td>
-      <td>{user.lastLogin ? format.dateTime(user.lastLogin) : 'Never'}</td>
-      <td className="card-actions">
-        <Button
-          variant="outline"
-          className="btn-sm"
-          disabled={pending}
-          onClick={() => void change({ isActive: !user.isActive }, user.isActive ? 'User deactivated' : 'User reactivated')}
-          aria-label={`${user.isActive ? 'Deactivate' : 'Reactivate'} ${user.email}`}
-        >
-          {user.isActive ? 'Deactivate' : 'Reactivate'}
-        </Button>
-        <Button
-          variant="outline"
-          className="btn-sm"
-          disabled={pending}
-          onClick={() => void resetLink()}
-          aria-label={`Reset password of ${user.email}`}
-        >
-          Reset password
-        </Button>
+      <td>
+        <UserStatus user={user} />
+      </td>
+      <td className="records-nowrap">{user.lastLogin ? format.dateTime(user.lastLogin) : 'Never'}</td>
+      <td>
+        <div className="users-actions">
+          <Button
+            variant="outline"
+            className="btn-sm"
+            disabled={pending}
+            onClick={() => (user.isActive ? askDeactivate() : void change({ isActive: true }, 'User reactivated'))}
+            aria-label={`${user.isActive ? 'Deactivate' : 'Reactivate'} ${user.email}`}
+          >
+            {user.isActive ? 'Deactivate' : 'Reactivate'}
+          </Button>
+          <Button
+            variant="outline"
+            className="btn-sm"
+            disabled={pending}
+            onClick={() => void resetLink()}
+            aria-label={`Reset password of ${user.email}`}
+          >
+            Reset password
+          </Button>
+        </div>
+        <ConfirmDialog asking={asking} onClose={() => setAsking(null)} />
       </td>
     </tr>
   );
@@ -190,8 +272,8 @@ export function Component() {
       {link && <LinkPanel link={link} />}
       <Card>
         <CardHeader title={`Users (${users.length})`} />
-        <div className="records-table-wrap">
-          <table className="records-table">
+        <TableScroll stickyLast>
+          <table className="records-table users-table" aria-label="Users">
             <thead>
               <tr>
                 <th>Name</th>
@@ -208,7 +290,7 @@ export function Component() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </Card>
     </div>
   );

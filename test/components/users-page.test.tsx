@@ -1,0 +1,81 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PublicUser } from '@shared/schemas/auth.js';
+import * as usersPage from '@views/pages/settings/users-page.js';
+import { renderPage } from './records-render.js';
+
+const user = (overrides: Partial<PublicUser>): PublicUser => ({
+  id: 2,
+  email: 'ivy@example.org',
+  firstName: 'Ivy',
+  lastName: 'Vee',
+  role: 'staff',
+  isActive: true,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  lastLogin: null,
+  ...overrides,
+});
+
+const USERS = [
+  user({ id: 2, email: 'invited@example.org', lastLogin: null }),
+  user({ id: 3, email: 'active@example.org', lastLogin: '2026-11-20T01:00:00.000Z' }),
+  user({ id: 4, email: 'gone@example.org', isActive: false, lastLogin: '2026-11-02T01:00:00.000Z' }),
+];
+
+/** Records each PUT to /api/users/:id, answering 200. */
+function userServer() {
+  const puts: Array<{ url: string; body: unknown }> = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      if (init.method === 'PUT') puts.push({ url, body: JSON.parse(String(init.body)) });
+      return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+  return puts;
+}
+
+const rowOf = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
+const renderUsers = () =>
+  renderPage({ path: '/settings/users', url: '/settings/users', Component: usersPage.Component, data: USERS, role: 'admin' });
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the Users page', () => {
+  it('shows a user who never signed in as Invited, not Active', async () => {
+    renderUsers();
+    await screen.findByRole('table', { name: 'Users' });
+    expect(within(rowOf('invited@example.org')).getByText('Invited')).toBeTruthy();
+    expect(within(rowOf('invited@example.org')).queryByText('Active')).toBeNull();
+    expect(within(rowOf('active@example.org')).getByText('Active')).toBeTruthy();
+    expect(within(rowOf('gone@example.org')).getByText('Inactive')).toBeTruthy();
+  });
+
+  it('asks before changing a role, and changes nothing on Cancel', async () => {
+    const puts = userServer();
+    renderUsers();
+    const select = await screen.findByRole('combobox', { name: 'Role of active@example.org' });
+    fireEvent.change(select, { target: { value: 'admin' } });
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('Change the role of active@example.org from Staff to Admin?');
+    expect((select as HTMLSelectElement).value).toBe('staff');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(puts).toEqual([]);
+
+    fireEvent.change(select, { target: { value: 'admin' } });
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Change role' }));
+    await waitFor(() => expect(puts).toEqual([{ url: '/api/users/3', body: { role: 'admin' } }]));
+  });
+
+  it('asks before deactivating a user', async () => {
+    const puts = userServer();
+    renderUsers();
+    fireEvent.click(await screen.findByRole('button', { name: 'Deactivate active@example.org' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('Deactivate active@example.org?');
+    expect(puts).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    await waitFor(() => expect(puts).toEqual([{ url: '/api/users/3', body: { isActive: false } }]));
+  });
+});
