@@ -26,7 +26,7 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
     .command('worker')
     .description('Run background jobs (imports, syncs, newsletter pushes) from the Redis queue; needs REDIS_URL')
     .action(async () => {
-      const config = loadConfig(io.env);
+      const config = loadConfig(io.env, { sessions: false });
       if (!config.jobs.redisUrl)
         throw new CliExit(EXIT.usage, 'pacer worker needs REDIS_URL (e.g. redis://127.0.0.1:6379); without it the server runs jobs itself');
       const { token, workerPort } = config.metrics;
