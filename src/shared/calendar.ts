@@ -10,11 +10,6 @@ const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);
 const dayText = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The calendar day an instant falls on in a time zone (en-CA formats as YYYY-MM-DD). */
-export function dayInZone(instant: Date, timeZone: string): string {
-  return dateFormatter('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
-}
-
 export function addDays(day: string, days: number): string {
   return dayText(new Date(utc(day).getTime() + days * DAY_MS));
 }

@@ -82,3 +82,8 @@ export function formatWholeMoney(value: number, { locale }: Pick<FormatOptions, 
   );
   return formatter.format(value);
 }
+
+/** The calendar day an instant falls on in a time zone (en-CA formats as YYYY-MM-DD). */
+export function dayInZone(instant: Date, timeZone: string): string {
+  return dateFormatter('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}

@@ -1,4 +1,5 @@
-import { addDays, dayInZone, monthOfDay, monthWeeks, parseMonth } from '@shared/calendar.js';
+import { addDays, monthOfDay, monthWeeks, parseMonth } from '@shared/calendar.js';
+import { dayInZone } from '@shared/format.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';

@@ -1,4 +1,5 @@
-import { addDays, dayInZone, monthOfDay, monthsUpTo } from '@shared/calendar.js';
+import { addDays, monthOfDay, monthsUpTo } from '@shared/calendar.js';
+import { dayInZone } from '@shared/format.js';
 import { RECORD_TYPES, SYNC_KINDS, type RecordType } from '@shared/record-types.js';
 import { readParts } from '@db/statement-parts.js';
 import { UPCOMING_DAYS, type Dashboard } from '@shared/schemas/dashboard.js';

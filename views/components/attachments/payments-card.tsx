@@ -7,8 +7,8 @@ import { deleteFields } from '../records/actions.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader } from '../ui/primitives.js';
 import type { Payment } from '@shared/schemas/attachments.js';
-import { dayInZone } from '@shared/calendar.js';
-import { isPastDue } from '@shared/schemas/payments.js';
+import { dayInZone } from '@shared/format.js';
+import { isPastDue } from '@shared/payment-due.js';
 import { useDialogPrimitive } from '../ui/dialog.js';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 

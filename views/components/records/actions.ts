@@ -1,8 +1,7 @@
 import { data, redirect, replace, type ActionFunctionArgs } from 'react-router';
 import { isEditConflict, issuesOf, messageOf, statusOf } from '@shared/api-error.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
-import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
-import { apiRequest } from '@views/data/http.js';
+import type { RecordType } from '@shared/record-types.js';
 import { gatedAction, isServerContext, dataSource } from '@views/data/source.js';
 import { toast } from '../ui/toast.js';
 import { failureToast } from './delete-dialog.js';
@@ -93,19 +92,12 @@ export function announce(context: unknown, title: string) {
  */
 export function announceDelete(context: unknown, title: string, kind: RecordType, ids: number[]) {
   if (isServerContext(context)) return;
-  const info = RECORD_TYPE_INFO[kind];
   toast({
     title,
     action: {
       label: 'Undo',
-      run: async () => {
-        try {
-          await apiRequest('POST', '/api/deleted/undo', { type: kind, ids });
-          toast({ title: ids.length === 1 ? `${info.singular} restored` : `${ids.length} ${info.pluralNoun} restored` });
-        } catch (error) {
-          failureToast('Could not undo the delete', error);
-        }
-      },
+      // The undo's code loads on the click: it is not part of any page's first load.
+      run: () => import('./undo-delete.js').then((undo) => undo.undoDelete(kind, ids)),
     },
   });
 }

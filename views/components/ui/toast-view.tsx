@@ -1,8 +1,14 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
+import { useRevalidator } from 'react-router';
 import { TOAST_DURATION_MS, type ToastViewProps } from './toast.js';
 
-/** The toast and the notifications region (F8), by Radix: loaded by Toaster after hydration. */
-export function ToastView({ message, dismiss, act }: ToastViewProps) {
+/**
+ * The toast and the notifications region (F8), by Radix: loaded by Toaster after hydration. An action (a delete's
+ * Undo) runs, then the page reads its data again so its change shows; this lives here, not in Toaster, to keep it
+ * out of every page's first load (the root route renders Toaster, inside the router).
+ */
+export function ToastView({ message, dismiss }: ToastViewProps) {
+  const { revalidate } = useRevalidator();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
       {message && (
@@ -22,7 +28,7 @@ export function ToastView({ message, dismiss, act }: ToastViewProps) {
             <ToastPrimitive.Action
               className="btn btn-outline btn-sm toast-action"
               altText={`${message.action.label}: press F8 to reach the notification`}
-              onClick={() => act(message.action!)}
+              onClick={() => void message.action!.run().then(() => revalidate())}
             >
               {message.action.label}
             </ToastPrimitive.Action>

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { useInRouterContext, useRevalidator } from 'react-router';
+import { useSyncExternalStore } from 'react';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
 export interface ToastMessage {
@@ -47,8 +46,6 @@ const loadToastView = () => import('./toast-view.js');
 export interface ToastViewProps {
   message: ToastMessage | null;
   dismiss: (id: number) => void;
-  /** Runs the toast's action and reads the page's data again. */
-  act: (action: ToastAction) => void;
 }
 
 /**
@@ -63,22 +60,5 @@ export function Toaster() {
     () => null,
   );
   const view = useLoadedAfterHydration(loadToastView);
-  const inRouter = useInRouterContext();
-  const reload = useRef<() => Promise<void>>(() => Promise.resolve());
-  const act = (action: ToastAction) => void action.run().then(() => reload.current());
-  return (
-    <>
-      {inRouter && <PageReload intoRef={reload} />}
-      {view ? <view.ToastView message={message} dismiss={dismiss} act={act} /> : null}
-    </>
-  );
-}
-
-/** Hands the Toaster the router's revalidate, so an action's change shows on the page (a toast can live outside a router). */
-function PageReload({ intoRef }: { intoRef: { current: () => Promise<void> } }) {
-  const { revalidate } = useRevalidator();
-  useEffect(() => {
-    intoRef.current = revalidate;
-  }, [intoRef, revalidate]);
-  return null;
+  return view ? <view.ToastView message={message} dismiss={dismiss} /> : null;
 }

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from 'react-router';
 import { INVOICE_STATUS_LABELS, labelOf } from '@shared/labels.js';
 import { RECORD_TYPE_INFO, recordPagePath, SYNC_KINDS, syncedTypeOf } from '@shared/record-types.js';
 import { UPCOMING_DAYS, type Dashboard } from '@shared/schemas/dashboard.js';
-import { isPastDue } from '@shared/schemas/payments.js';
+import { isPastDue } from '@shared/payment-due.js';
 import { DateText, DateTimeText } from '@views/components/records/detail.js';
 import { Badge, Card, CardHeader } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';

@@ -1,4 +1,5 @@
 import { valueLabel } from '@shared/labels.js';
+import { lazy, Suspense } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import { DateTimeText } from '@views/components/records/detail.js';
@@ -14,11 +15,16 @@ import { listDisplayOf, loadList, type ListData } from '@views/components/record
 import { layoutsOf, listNameOf } from '@shared/list-options.js';
 import { LayoutSwitch } from '@views/components/records/list-views.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
-import { SeasonCalendar } from '@views/components/records/season-calendar.js';
 import { ButtonLink } from '@views/components/ui/button-link.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
+
+// The calendar is one view of the list, loaded when shown: the cards and table (the list's first load) stay
+// within the first-load JavaScript budget without it. Server rendering waits for it, so its HTML is complete.
+const SeasonCalendar = lazy(() =>
+  import('@views/components/records/season-calendar.js').then((module) => ({ default: module.SeasonCalendar })),
+);
 
 interface CalendarData {
   view: 'calendar';
@@ -88,7 +94,9 @@ export function Component() {
         <div className="toolbar records-view-bar">
           <LayoutSwitch layout="calendar" layouts={layoutsOf(listNameOf('event'))} />
         </div>
-        <SeasonCalendar calendar={data.calendar} />
+        <Suspense fallback={null}>
+          <SeasonCalendar calendar={data.calendar} />
+        </Suspense>
       </div>
     );
   }
