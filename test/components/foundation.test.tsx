@@ -108,7 +108,7 @@ describe('main layout', () => {
     );
     expect(await screen.findByText('Pacer CRM')).toBeTruthy();
     expect(screen.getByText('jo.runner@example.org')).toBeTruthy();
-    expect(screen.getByRole('img', { name: 'Signed in as jo.runner@example.org' }).textContent).toBe('JO');
+    expect(screen.getByRole('button', { name: 'Account menu of jo.runner@example.org, JO' }).textContent).toBe('JO');
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = [...nav.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);

@@ -162,7 +162,7 @@ describe('record lists', () => {
       ['Table', 'false'],
       ['Calendar', 'true'],
     ]);
-    expect(screen.getByRole('heading', { name: 'March 2027' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'March 2027' })).toBeTruthy();
     expect(screen.getAllByRole('link', { name: /March Opener/ })[0]!.getAttribute('href')).toBe('/events/3');
     expect(screen.getByRole('link', { name: 'Bulk Import' }).getAttribute('href')).toBe('/events/bulk-import');
     // No separate Calendar link any more: the switch is the way there.

@@ -24,7 +24,7 @@ function renderLayout(role: Role) {
 }
 
 const header = () => document.querySelector('header')!;
-const menuTrigger = () => screen.getByLabelText('Account menu of jo.runner@example.org');
+const menuTrigger = () => screen.getByLabelText('Account menu of jo.runner@example.org, JO');
 
 describe('the header: an avatar menu and a labelled theme control', () => {
   it('keeps the settings links in the avatar’s menu, not as text links in the header', () => {

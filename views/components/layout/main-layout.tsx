@@ -75,9 +75,15 @@ const USER_MENU_ID = 'user-menu';
 function UserMenu({ user }: { user: PublicUser }) {
   return (
     <>
-      <button type="button" className="user-menu-button" popoverTarget={USER_MENU_ID} aria-label={`Account menu of ${user.email}`}>
+      <button
+        type="button"
+        className="user-menu-button"
+        popoverTarget={USER_MENU_ID}
+        aria-label={`Account menu of ${user.email}, ${avatarInitials(user.email)}`}
+      >
         <Tooltip label={`${user.firstName} ${user.lastName}`.trim() || user.email}>
-          <span className="avatar" role="img" aria-label={`Signed in as ${user.email}`}>
+          {/* The button's name ends with the initials it shows, so what is seen is what a voice user says. */}
+          <span className="avatar" aria-hidden="true">
             {avatarInitials(user.email)}
           </span>
         </Tooltip>

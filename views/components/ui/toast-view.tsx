@@ -1,5 +1,5 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
-import { useRevalidator } from 'react-router';
+import { useInRouterContext, useRevalidator } from 'react-router';
 import { TOAST_DURATION_MS, type ToastViewProps } from './toast.js';
 
 /**
@@ -8,7 +8,7 @@ import { TOAST_DURATION_MS, type ToastViewProps } from './toast.js';
  * out of every page's first load (the root route renders Toaster, inside the router).
  */
 export function ToastView({ message, dismiss }: ToastViewProps) {
-  const { revalidate } = useRevalidator();
+  const inRouter = useInRouterContext();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
       {message && (
@@ -24,15 +24,8 @@ export function ToastView({ message, dismiss }: ToastViewProps) {
           {message.description && (
             <ToastPrimitive.Description className="toast-description">{message.description}</ToastPrimitive.Description>
           )}
-          {message.action && (
-            <ToastPrimitive.Action
-              className="btn btn-outline btn-sm toast-action"
-              altText={`${message.action.label}: press F8 to reach the notification`}
-              onClick={() => void message.action!.run().then(() => revalidate())}
-            >
-              {message.action.label}
-            </ToastPrimitive.Action>
-          )}
+          {message.action &&
+            (inRouter ? <ActionReloadingPage action={message.action} /> : <ActionButton action={message.action} after={() => undefined} />)}
           <ToastPrimitive.Close className="toast-close" aria-label="Close">
             ×
           </ToastPrimitive.Close>
@@ -41,4 +34,24 @@ export function ToastView({ message, dismiss }: ToastViewProps) {
       <ToastPrimitive.Viewport className="toast-viewport" hotkey={['F8']} />
     </ToastPrimitive.Provider>
   );
+}
+
+type ToastAction = NonNullable<ToastViewProps['message']>['action'] & {};
+
+function ActionButton({ action, after }: { action: ToastAction; after: () => unknown }) {
+  return (
+    <ToastPrimitive.Action
+      className="btn btn-outline btn-sm toast-action"
+      altText={`${action.label}: press F8 to reach the notification`}
+      onClick={() => void action.run().then(after)}
+    >
+      {action.label}
+    </ToastPrimitive.Action>
+  );
+}
+
+/** Within the app's router, the page reads its data again once the action is done, so its change shows. */
+function ActionReloadingPage({ action }: { action: ToastAction }) {
+  const { revalidate } = useRevalidator();
+  return <ActionButton action={action} after={revalidate} />;
 }

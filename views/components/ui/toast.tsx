@@ -10,7 +10,7 @@ export interface ToastMessage {
   action?: ToastAction;
 }
 
-export interface ToastAction {
+interface ToastAction {
   label: string;
   run(): Promise<void>;
 }

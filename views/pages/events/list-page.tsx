@@ -20,11 +20,14 @@ import { dataSource, gated } from '@views/data/source.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { EVENT_FILTER_OPTIONS, eventsConfig } from './config.js';
 
-// The calendar is one view of the list, loaded when shown: the cards and table (the list's first load) stay
-// within the first-load JavaScript budget without it. Server rendering waits for it, so its HTML is complete.
-const SeasonCalendar = lazy(() =>
-  import('@views/components/records/season-calendar.js').then((module) => ({ default: module.SeasonCalendar })),
-);
+/*
+ * The season calendar loads when shown, not with the list (first-load budget). The loader awaits its code, so the
+ * server (which renders to a string: no suspending there) and a navigation render it at once; only on hydration of
+ * a page served with the calendar does it suspend, and React keeps the server's HTML until the code is here.
+ */
+const loadCalendar = () => import('@views/components/records/season-calendar.js');
+let loadedCalendar: Awaited<ReturnType<typeof loadCalendar>>['SeasonCalendar'] | null = null;
+const LazyCalendar = lazy(() => loadCalendar().then((module) => ({ default: module.SeasonCalendar })));
 
 interface CalendarData {
   view: 'calendar';
@@ -49,6 +52,7 @@ export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<E
     );
   }
   const month = search.get('month');
+  loadedCalendar ??= (await loadCalendar()).SeasonCalendar;
   return { view: 'calendar', calendar: await ds.eventCalendar(month && /^\d{4}-\d{2}$/.test(month) ? month : null) };
 });
 export const action = listAction(eventsConfig);
@@ -85,6 +89,7 @@ export function Component() {
   const data = useLoaderData() as ListData<EventSummary> | CalendarData;
   const canWrite = useCanWrite();
   if ('view' in data) {
+    const Calendar = loadedCalendar ?? LazyCalendar;
     return (
       <div className="page">
         <div className="page-header">
@@ -95,7 +100,7 @@ export function Component() {
           <LayoutSwitch layout="calendar" layouts={layoutsOf(listNameOf('event'))} />
         </div>
         <Suspense fallback={null}>
-          <SeasonCalendar calendar={data.calendar} />
+          <Calendar calendar={data.calendar} />
         </Suspense>
       </div>
     );
