@@ -158,6 +158,7 @@ describe('dashboard (GET /api/dashboard and the page at /)', () => {
       durationMs: 5000,
       message: 'done',
       errors: [],
+      warnings: [],
       notices: ['Post 9: no distance'],
     });
     expect(lastSyncs.events).toMatchObject({ id: unfinished, status: 'unfinished', finishedAt: null, errors: [] });

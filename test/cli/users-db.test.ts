@@ -145,7 +145,11 @@ describe('pacer users and pacer db', () => {
     const owners = (await t.db('contacts').distinct('entityType').pluck('entityType')) as string[];
     expect(owners.sort()).toEqual(['brand', 'event', 'media', 'professional', 'runclub']);
     // Its payments went through the payments' write, so the dashboard's totals count them.
-    expect(await t.db('payment_totals').orderBy('bucket').pluck('bucket')).toEqual(['awaiting', 'spend:2026-10']);
+    // (The demo's dates follow the day it is seeded, so which months have spend does too.)
+    const buckets = (await t.db('payment_totals').orderBy('bucket').pluck('bucket')) as string[];
+    expect(buckets[0]).toBe('awaiting');
+    expect(buckets.length).toBeGreaterThan(1);
+    for (const bucket of buckets.slice(1)) expect(bucket).toMatch(/^spend:\d{4}-\d{2}$/);
     const again = await run('db', 'seed', '--demo');
     expect(again.code).toBe(1);
     expect(again.err).toContain('already has records');

@@ -48,6 +48,16 @@ describe('dashboard: last sync', () => {
     expect(failed.className).toBe('badge badge-danger');
     expect(runclubs!.textContent).toContain('Never synced');
   });
+
+  it("does not call a finished run with errors 'Succeeded', as the Integrations page does not", async () => {
+    const withErrors = { ...run('runclubs', 'succeeded', 3, 1), failed: 2, errors: ['Post 7: not saved'] };
+    const clean = run('events', 'succeeded', 5, 0);
+    const data = { ...dashboard, lastSyncs: { ...dashboard.lastSyncs, events: clean, runclubs: withErrors } };
+    renderPage({ path: '/dashboard', url: '/dashboard', Component: page.Component, data, loader: () => data });
+    const [events, , runclubs] = within(await screen.findByTestId('dashboard-syncs')).getAllByRole('listitem');
+    expect(events!.querySelector('.badge')!.textContent).toBe('Succeeded');
+    expect(runclubs!.querySelector('.badge')!.textContent).toBe('Completed with errors');
+  });
 });
 
 describe('dashboard: overdue payments', () => {

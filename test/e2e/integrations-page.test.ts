@@ -78,7 +78,8 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
     await toast.filter({ hasText: 'Sync Successful' }).waitFor();
     const card = page.getByTestId('sync-card-events');
     await expect(card.getByTestId('sync-result').textContent()).resolves.toMatch(/149 created.*0 updated.*\d+ errors/);
-    await card.getByTestId('sync-last-run').filter({ hasText: 'Succeeded' }).waitFor();
+    // Some of the site's posts could not be used, so the run did not simply succeed (issue 29).
+    await card.getByTestId('sync-last-run').filter({ hasText: 'Completed with errors' }).waitFor();
     await expect(card.getByTestId('sync-last-run').textContent()).resolves.toContain('By staff@example.org');
     expect(await server.database.db('events').count({ n: '*' }).first()).toEqual({ n: 149 });
 

@@ -25,6 +25,7 @@ describe('the release on the Account page (real Chromium)', () => {
     // Reached again through the app's own navigation: the browser bundle renders it too.
     await page.goto(`${server.baseUrl}/`);
     await waitForHydration(page);
+    await page.getByRole('button', { name: /^Account menu of/ }).click();
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'Account' }).waitFor();
     await expect(page.getByText(`Pacer CRM ${version}`).isVisible()).resolves.toBe(true);

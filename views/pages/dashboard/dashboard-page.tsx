@@ -11,6 +11,7 @@ import { useFormat } from '@views/hooks/use-format.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { SpendChart } from './spend-chart.js';
 import { StatCards } from './stat-cards.js';
+import { completedWithErrors } from '@shared/sync-outcome.js';
 
 export const loader = gated(({ context }) => dataSource(context).dashboard());
 
@@ -168,7 +169,11 @@ function LastSyncs({ runs }: { runs: Dashboard['lastSyncs'] }) {
                     <DateTimeText value={run.startedAt} />
                   </span>
                   <span className="dashboard-meta">
-                    <Badge tone={SYNC_TONES[run.status]}>{SYNC_LABELS[run.status]}</Badge>
+                    {completedWithErrors(run) ? (
+                      <Badge tone="warning">Completed with errors</Badge>
+                    ) : (
+                      <Badge tone={SYNC_TONES[run.status]}>{SYNC_LABELS[run.status]}</Badge>
+                    )}
                     <span className="muted">
                       {run.created} new · {run.updated} updated{run.failed ? ` · ${run.failed} failed` : ''}
                     </span>

@@ -7,6 +7,7 @@ import { toast } from '@views/components/ui/toast.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
+import { completedWithErrors } from '@shared/sync-outcome.js';
 import { cancelJob, JobProgressBar, useJob } from '../jobs/job-progress.js';
 import { SyncResultView } from './sync-result.js';
 import type { SyncKind, SyncResult, SyncRunView } from './types.js';
@@ -19,7 +20,6 @@ const OUTCOMES: Record<SyncRunView['status'], { label: string; className: string
   unfinished: { label: 'Did not finish', className: 'sync-bad' },
 };
 
-/** A run that finished but could not use every item (a value left empty, an item not saved) did not simply succeed. */
 const WITH_ERRORS = { label: 'Completed with errors', className: 'sync-bad' };
 
 const plural = (count: number, noun: string) => `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
@@ -28,7 +28,7 @@ function LastRun({ run }: { run: SyncRunView | null }) {
   const format = useFormat();
   if (!run) return <p className="muted sync-last">Never synced</p>;
   const who = run.startedBy ?? (run.trigger === 'cli' ? 'the command line' : 'someone');
-  const outcome = run.status === 'succeeded' && (run.failed > 0 || run.errors.length > 0) ? WITH_ERRORS : OUTCOMES[run.status];
+  const outcome = completedWithErrors(run) ? WITH_ERRORS : OUTCOMES[run.status];
   return (
     <div className="sync-last" data-testid="sync-last-run">
       <p>
