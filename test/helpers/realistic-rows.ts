@@ -13,7 +13,7 @@ import { dialectOfDb } from '@db/knex.js';
 type Row = Record<string, unknown>;
 
 /** Tables of Knex's own bookkeeping: never filled, never compared. */
-export const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
+const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 
 /**
  * Derived data: made from the other tables by the derived-data step after the last migration (ADR 0007), so not
@@ -21,7 +21,7 @@ export const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
  */
 export const DERIVED_TABLES = ['record_search_docs', 'record_search_grams', 'record_counts', 'payment_totals', 'derived_data_versions'];
 
-export interface ColumnFacts {
+interface ColumnFacts {
   type: string;
   maxLength: number | null;
   nullable: boolean;
@@ -541,10 +541,10 @@ function inDependencyOrder(tables: string[], keys: Map<string, ForeignKey[]>): s
 const MADE_ROWS = 3;
 
 /**
- * Writes realistic rows into every table of `db` but the derived ones, and answers the tables filled in the order
- * written. Foreign keys are filled from rows written before.
+ * Writes realistic rows into every table of `db` but the derived ones, in an order where foreign keys are filled from
+ * rows written before.
  */
-export async function fillEveryTable(db: Knex): Promise<string[]> {
+export async function fillEveryTable(db: Knex): Promise<void> {
   const tables = (await tablesOf(db)).filter((table) => !DERIVED_TABLES.includes(table));
   const keys = new Map<string, ForeignKey[]>();
   for (const table of tables) keys.set(table, await foreignKeysOf(db, table));
@@ -557,7 +557,7 @@ export async function fillEveryTable(db: Knex): Promise<string[]> {
   const order = inDependencyOrder(tables, keys);
   for (const table of order) {
     const columns = await columnsOf(db, table);
-    const given = BUILDERS[table]?.(ids) ?? Array.from({ length: MADE_ROWS }, () => ({}));
+    const given = BUILDERS[table]?.(ids) ?? Array.from({ length: MADE_ROWS }, (): Row => ({}));
     const named = new Set(given.flatMap((row) => Object.keys(row)));
     const rows = given.map((row, i) => {
       const out: Row = {};
@@ -583,5 +583,4 @@ export async function fillEveryTable(db: Knex): Promise<string[]> {
     if (columns.has('id')) written.set(table, (await db(table).orderBy('id').pluck('id')).map(Number));
     else written.set(table, []);
   }
-  return order;
 }
