@@ -128,6 +128,16 @@ const EnvSchema = z.object({
       .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as */30 * * * *' })
       .optional(),
   ),
+  BACKUP_SCHEDULE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as 30 2 * * *' })
+      .optional(),
+  ),
+  BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().default('data/backups')),
+  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(14)),
+  BACKUP_BEFORE_MIGRATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { message: 'must be true or false' }).default('false')),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -188,6 +198,19 @@ export interface Config {
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
   metrics: MetricsSettings;
+  backup: BackupSettings;
+}
+
+/** Backups (`pacer db backup`, the scheduled job, the settings panel). */
+interface BackupSettings {
+  /** The folder of archives, absolute. */
+  dir: string;
+  /** Archives kept in it by the scheduled job and the panel's "Back up now" (the newest). */
+  keep: number;
+  /** A cron expression: take a backup on it (once per tick across processes). */
+  schedule?: string;
+  /** MIGRATE_ON_START takes a backup first when there are migrations to apply. */
+  beforeMigrate: boolean;
 }
 
 /** Prometheus metrics: served only when a token is set, and only to a scraper that sends it. */
@@ -386,6 +409,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     },
     syncSchedule: env.SYNC_SCHEDULE,
     metrics: { token: env.METRICS_TOKEN, workerPort: env.WORKER_METRICS_PORT },
+    backup: {
+      dir: path.resolve(cwd, env.BACKUP_DIR),
+      keep: env.BACKUP_KEEP,
+      schedule: env.BACKUP_SCHEDULE,
+      beforeMigrate: env.BACKUP_BEFORE_MIGRATE === 'true',
+    },
   };
 }
 
