@@ -89,10 +89,10 @@ export async function createBackup(ctx: AppContext, options: BackupOptions): Pro
     async function* sources(): AsyncGenerator<TarSource> {
       for (const table of snapshot.tables) yield { name: table.part, size: table.bytes, body: createReadStream(table.file) };
       for (const [index, { key, size }] of sizes.entries()) {
-        progress?.({ phase: 'Copying stored files', done: index, total: sizes.length });
+        await progress?.({ phase: 'Copying stored files', done: index, total: sizes.length });
         yield filePartSource(storage, key, size, parts);
       }
-      progress?.({ phase: 'Copying stored files', done: sizes.length, total: sizes.length });
+      await progress?.({ phase: 'Copying stored files', done: sizes.length, total: sizes.length });
       // Last: it holds the checksums of the files, known once they went by.
       const text = Buffer.from(`${JSON.stringify(manifest(), null, 2)}\n`);
       yield { name: MANIFEST, size: text.length, body: [text] };
@@ -146,7 +146,12 @@ export async function listArchives(folder: string): Promise<Array<{ name: string
         return { name, file, bytes: info.size, modifiedAt: info.mtime };
       }),
   );
-  return archives.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  // pacer-backup-<stamp>.tar.gz, then -2, -3… for later ones of the same second.
+  const order = (name: string) => {
+    const [, stamp = '', n = '1'] = /^pacer-backup-(\d{8}-\d{6})(?:-(\d+))?/.exec(name) ?? [];
+    return `${stamp}-${n.padStart(6, '0')}`;
+  };
+  return archives.sort((a, b) => (order(a.name) < order(b.name) ? 1 : order(a.name) > order(b.name) ? -1 : 0));
 }
 
 /** Removes all but the newest `keep` archives named by this release (never another file, never `justMade`). */

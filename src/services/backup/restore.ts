@@ -86,7 +86,7 @@ export async function verifyBackup(file: string, onProgress?: SnapshotProgress):
     return { file, ok: false, problems: [`${file}: no such file`], manifest: null, parts: 0 };
   }
   try {
-    for await (const entry of archiveEntries(file, (read) => onProgress?.({ phase: 'Checking the archive', done: read, total }))) {
+    for await (const entry of archiveEntries(file, (read) => void onProgress?.({ phase: 'Checking the archive', done: read, total }))) {
       const hash = createHash('sha256');
       let bytes = 0;
       const counted = (async function* () {
@@ -306,7 +306,7 @@ export async function restoreBackup(
     const partCount = Object.keys(manifest.parts).length;
     let done = 0;
     for await (const entry of archiveEntries(file)) {
-      onProgress?.({ phase: 'Restoring', done: done++, total: partCount });
+      await onProgress?.({ phase: 'Restoring', done: done++, total: partCount });
       if (entry.name.startsWith('db/')) {
         const table = entry.name.slice('db/'.length, -'.ndjson'.length);
         if (!(await staging.db.schema.hasTable(table)))
@@ -323,13 +323,13 @@ export async function restoreBackup(
         files.written++;
       }
     }
-    onProgress?.({ phase: 'Restoring', done: partCount, total: partCount });
+    await onProgress?.({ phase: 'Restoring', done: partCount, total: partCount });
     if (sqlite) await staging.db.raw('PRAGMA foreign_keys = ON');
     // The derived data is not in the archive: rebuilt from the restored rows by the next step.
     if (await staging.db.schema.hasTable('derived_data_versions')) await staging.db('derived_data_versions').delete();
-    onProgress?.({ phase: 'Migrating and rebuilding the search index', done: 0, total: 1 });
+    await onProgress?.({ phase: 'Migrating and rebuilding the search index', done: 0, total: 1 });
     const { applied } = await migrateToLatest(staging.db, { log: ctx.log });
-    onProgress?.({ phase: 'Migrating and rebuilding the search index', done: 1, total: 1 });
+    await onProgress?.({ phase: 'Migrating and rebuilding the search index', done: 1, total: 1 });
     await staging.swap();
     swapped = true;
     ctx.log.info({ file, tables: Object.keys(tables).length, files }, 'backup restored');

@@ -25,7 +25,8 @@ export interface Snapshot {
   fileKeys: string[];
 }
 
-export type SnapshotProgress = (progress: { phase: string; done: number; total: number }) => void;
+/** Told as the work goes on; the snapshot waits for a promise it returns (a test writes in the middle of it). */
+export type SnapshotProgress = (progress: { phase: string; done: number; total: number }) => void | Promise<void>;
 
 /** Writes one table's part to a temporary file as rows arrive, waiting for the disk (memory stays flat). */
 class TableWriter {
@@ -112,7 +113,7 @@ async function sqliteSnapshot(db: Knex, workDir: string, onProgress?: SnapshotPr
     const collector = new FileKeyCollector();
     const dumped: DumpedTable[] = [];
     for (const [index, table] of tables.entries()) {
-      onProgress?.({ phase: 'Reading the database', done: index, total: tables.length });
+      await onProgress?.({ phase: 'Reading the database', done: index, total: tables.length });
       const statement = snapshot.prepare(`SELECT * FROM ${quoteSqlite(table)}`).raw(true);
       const columns = statement.columns().map((column) => column.name);
       const writer = new TableWriter(table, path.join(workDir, `${table}.ndjson`), columns);
@@ -123,7 +124,7 @@ async function sqliteSnapshot(db: Knex, workDir: string, onProgress?: SnapshotPr
       }
       dumped.push(await writer.finish());
     }
-    onProgress?.({ phase: 'Reading the database', done: tables.length, total: tables.length });
+    await onProgress?.({ phase: 'Reading the database', done: tables.length, total: tables.length });
     return { dbKind: 'sqlite', migrations, tables: dumped, fileKeys: collector.list() };
   } finally {
     snapshot.close();
@@ -166,7 +167,7 @@ async function mysqlSnapshot(db: Knex, workDir: string, onProgress?: SnapshotPro
       const collector = new FileKeyCollector();
       const dumped: DumpedTable[] = [];
       for (const [index, table] of tables.entries()) {
-        onProgress?.({ phase: 'Reading the database', done: index, total: tables.length });
+        await onProgress?.({ phase: 'Reading the database', done: index, total: tables.length });
         const columns = (
           (await ask(
             connection,
@@ -183,7 +184,7 @@ async function mysqlSnapshot(db: Knex, workDir: string, onProgress?: SnapshotPro
         }
         dumped.push(await writer.finish());
       }
-      onProgress?.({ phase: 'Reading the database', done: tables.length, total: tables.length });
+      await onProgress?.({ phase: 'Reading the database', done: tables.length, total: tables.length });
       return { dbKind: 'mysql', migrations, tables: dumped, fileKeys: collector.list() };
     } finally {
       await ask(connection, 'COMMIT');
