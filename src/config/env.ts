@@ -247,7 +247,7 @@ interface JobSettings {
   /** BullMQ key prefix: processes sharing one Redis for different databases need different prefixes. */
   queuePrefix: string;
   /** Jobs a worker process runs at once, per job type. */
-  concurrency: { import: number; sync: number; newsletter: number };
+  concurrency: { import: number; sync: number; newsletter: number; backup: number };
   /** How long a job's holder may go silent before another process takes the job over. */
   leaseMs: number;
   /** Attempts in all for a job that fails for a passing reason (network, 429/5xx, deadlocks). */
@@ -402,6 +402,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
         import: env.WORKER_CONCURRENCY_IMPORT,
         sync: env.WORKER_CONCURRENCY_SYNC,
         newsletter: env.WORKER_CONCURRENCY_NEWSLETTER,
+        // One backup at a time is plenty; two would only compete for the disk.
+        backup: 1,
       },
       leaseMs: env.JOB_LEASE_SECONDS * 1000,
       attempts: env.JOB_ATTEMPTS,

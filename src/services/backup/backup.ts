@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { migrationStatus } from '@db/migrate.js';
 import { PACER_VERSION } from '@shared/release.js';
 import type { AppContext } from '../context.js';
 import { openStorage, type FileStorage } from '../files/storage.js';
@@ -118,6 +119,17 @@ export async function createBackup(ctx: AppContext, options: BackupOptions): Pro
     await rm(partial, { force: true });
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * MIGRATE_ON_START with BACKUP_BEFORE_MIGRATE=true: an archive in BACKUP_DIR before pending migrations are applied
+ * (none when there is nothing to apply, or no data yet). A failed backup stops the start: the schema is not touched.
+ */
+export async function backupBeforeMigrating(ctx: AppContext): Promise<BackupResult | null> {
+  const { applied, pending } = await migrationStatus(ctx.db);
+  if (pending.length === 0 || applied.length === 0) return null;
+  ctx.log.info({ pending: pending.length }, 'BACKUP_BEFORE_MIGRATE: backing up before migrating');
+  return createBackup(ctx, { dir: ctx.config.backup.dir, keep: ctx.config.backup.keep });
 }
 
 /** `name` in `folder`, or `name-2`, `-3`… when a backup of the same second is there already. */
