@@ -8,7 +8,7 @@ import { isBackedUpTable, keysInDeletedSnapshot, tablePart, toNeutral } from './
 import { openSqlite, quoteSqlite, sqliteFileOf } from './sqlite.js';
 
 /** A table written out: the temporary file holding its part, with the part's checksum and size. */
-export interface DumpedTable {
+interface DumpedTable {
   table: string;
   part: string;
   file: string;

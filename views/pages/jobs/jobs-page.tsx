@@ -69,7 +69,8 @@ function countsSummary(job: JobView): string {
   if (importFailedEveryRow(job)) return nothingImportedText(importResultOf(job));
   if (job.type === 'import') return describeImport(importKindOf(job), importResultOf(job));
   const n = (value: number) => value.toLocaleString('en');
-  if (job.type === 'backup') return `${String(result.name)}, ${Math.max(1, Math.round(Number(result.bytes) / 1024)).toLocaleString('en')} KB`;
+  if (job.type === 'backup')
+    return `${String(result.name)}, ${Math.max(1, Math.round(Number(result.bytes) / 1024)).toLocaleString('en')} KB`;
   if (job.type === 'sync') {
     const sync = result as unknown as SyncResult;
     return `${n(sync.created)} created, ${n(sync.updated)} updated, ${n(sync.errors.length)} errors`;
