@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '@context/app-context.js';
 import { createDatabase } from '@db/knex.js';
 import { closeJobDispatcher } from '@services/jobs/dispatch.js';
+import { backupBeforeMigrating } from '@services/backup/backup.js';
+import { migrationStatus, rollbackSteps } from '@db/migrate.js';
+import { migrateToLatest } from '@services/schema.js';
 import { startBackupSchedule } from '@services/jobs/schedule.js';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -107,4 +110,23 @@ describe('BACKUP_SCHEDULE', () => {
     expect(written.length).toBeGreaterThanOrEqual(1);
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+});
+
+describe('BACKUP_BEFORE_MIGRATE', () => {
+  it('backs up before pending migrations are applied, and not when there are none', async () => {
+    const app = await createTestApp();
+    const dir = mkdtempSync(path.join(tmpdir(), 'pacer-backup-before-'));
+    const ctx = { ...app.ctx, config: { ...app.ctx.config, backup: { ...app.ctx.config.backup, dir, beforeMigrate: true } } };
+    try {
+      expect(await backupBeforeMigrating(ctx)).toBeNull();
+      await rollbackSteps(app.ctx.db, 1);
+      const made = await backupBeforeMigrating(ctx);
+      expect(made?.file.startsWith(dir)).toBe(true);
+      expect(made?.latestMigration).not.toBe((await migrationStatus(app.ctx.db)).pending[0]);
+      await migrateToLatest(app.ctx.db);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
