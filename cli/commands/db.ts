@@ -8,6 +8,7 @@ import { migrateToLatest } from '@services/schema.js';
 import { seedDemoData } from '@seeds/demo.js';
 import { rebuildPaymentTotals } from '@services/payments/totals.js';
 import { rebuildDerivedData, type RebuildProgress } from '@services/records/derived.js';
+import { registerBackupCommands } from './db-backup.js';
 
 /** Seconds between progress lines when stderr is not a terminal (a log file, CI). */
 const LOG_EVERY_MS = 5000;
@@ -159,4 +160,6 @@ export const registerDbCommands: CommandRegistrar = (program, io) => {
           .join(', ')}\n`,
       );
     });
+
+  registerBackupCommands(db, io);
 };

@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { unauthorized } from '@services/errors.js';
 import type { HttpPlumbing } from './http-plumbing.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
+import { backupsReads, backupsRouter } from './backups/index.js';
 import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
 import { accountReads, accountRouter } from './core/account.js';
 import { authRouter } from './core/auth.js';
@@ -29,6 +30,7 @@ const allReads: ReadRoute[] = [
   ...contactsDirectoryReads,
   ...searchReads,
   ...jobsReads,
+  ...backupsReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -72,6 +74,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(integrationsRouter());
   router.use(preferencesRouter());
   router.use(contactsBulkRouter());
+  router.use(backupsRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -128,6 +128,16 @@ const EnvSchema = z.object({
       .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as */30 * * * *' })
       .optional(),
   ),
+  BACKUP_SCHEDULE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => isCronExpression(v), { message: 'must be a cron expression such as 30 2 * * *' })
+      .optional(),
+  ),
+  BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().default('data/backups')),
+  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(14)),
+  BACKUP_BEFORE_MIGRATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { message: 'must be true or false' }).default('false')),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -188,6 +198,19 @@ export interface Config {
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
   metrics: MetricsSettings;
+  backup: BackupSettings;
+}
+
+/** Backups (`pacer db backup`, the scheduled job, the settings panel). */
+interface BackupSettings {
+  /** The folder of archives, absolute. */
+  dir: string;
+  /** Archives kept in it by the scheduled job and the panel's "Back up now" (the newest). */
+  keep: number;
+  /** A cron expression: take a backup on it (once per tick across processes). */
+  schedule?: string;
+  /** MIGRATE_ON_START takes a backup first when there are migrations to apply. */
+  beforeMigrate: boolean;
 }
 
 /** Prometheus metrics: served only when a token is set, and only to a scraper that sends it. */
@@ -224,7 +247,7 @@ interface JobSettings {
   /** BullMQ key prefix: processes sharing one Redis for different databases need different prefixes. */
   queuePrefix: string;
   /** Jobs a worker process runs at once, per job type. */
-  concurrency: { import: number; sync: number; newsletter: number };
+  concurrency: { import: number; sync: number; newsletter: number; backup: number };
   /** How long a job's holder may go silent before another process takes the job over. */
   leaseMs: number;
   /** Attempts in all for a job that fails for a passing reason (network, 429/5xx, deadlocks). */
@@ -379,6 +402,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
         import: env.WORKER_CONCURRENCY_IMPORT,
         sync: env.WORKER_CONCURRENCY_SYNC,
         newsletter: env.WORKER_CONCURRENCY_NEWSLETTER,
+        // One backup at a time is plenty; two would only compete for the disk.
+        backup: 1,
       },
       leaseMs: env.JOB_LEASE_SECONDS * 1000,
       attempts: env.JOB_ATTEMPTS,
@@ -386,6 +411,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     },
     syncSchedule: env.SYNC_SCHEDULE,
     metrics: { token: env.METRICS_TOKEN, workerPort: env.WORKER_METRICS_PORT },
+    backup: {
+      dir: path.resolve(cwd, env.BACKUP_DIR),
+      keep: env.BACKUP_KEEP,
+      schedule: env.BACKUP_SCHEDULE,
+      beforeMigrate: env.BACKUP_BEFORE_MIGRATE === 'true',
+    },
   };
 }
 

@@ -66,3 +66,19 @@ export async function migrationStatus(db: Knex): Promise<{ applied: string[]; pe
     pending: pending.map(([name]) => name),
   };
 }
+
+/** Every migration this release knows, in the order they run. */
+export async function knownMigrationNames(): Promise<string[]> {
+  return (await migrationSource.getMigrations([])).map((entry) => migrationSource.getMigrationName(entry));
+}
+
+/** Applies the pending migrations one at a time up to and including `last` (a restore replays an archive's level). */
+export async function applyMigrationsThrough(db: Knex, last: string): Promise<void> {
+  const { applied, pending } = await migrationStatus(db);
+  if (applied.includes(last)) return;
+  if (!pending.includes(last)) throw new Error(`Unknown migration: ${last}`);
+  for (const name of pending) {
+    await db.migrate.up({ migrationSource });
+    if (name === last) return;
+  }
+}

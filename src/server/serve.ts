@@ -3,7 +3,8 @@ import { checkWebServerSettings, ConfigError, loadConfig } from '@config/env.js'
 import { closeWhenIdle } from '@db/knex.js';
 import { migrateToLatest, pendingMigrationsProblem } from '@services/schema.js';
 import { closeJobDispatcher, jobDispatcher } from '@services/jobs/dispatch.js';
-import { startSyncSchedule } from '@services/jobs/schedule.js';
+import { startBackupSchedule, startSyncSchedule } from '@services/jobs/schedule.js';
+import { backupBeforeMigrating } from '@services/backup/backup.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';
@@ -24,8 +25,11 @@ async function main() {
   const ctx = await createServerContext(config, { log });
   // The embedded database needs no set-up step: bring its schema up to date on start (unless migrations run as a
   // release step: MIGRATE_ON_START=false).
-  if (config.migrateOnStart) await migrateToLatest(ctx.db, { log: ctx.log });
-  else {
+  if (config.migrateOnStart) {
+    // BACKUP_BEFORE_MIGRATE: an archive of the data as it was, before any pending migration touches it.
+    if (config.backup.beforeMigrate) await backupBeforeMigrating(ctx);
+    await migrateToLatest(ctx.db, { log: ctx.log });
+  } else {
     // Migrations run as a release step: serving requests on an older schema would fail them one by one.
     const problem = await pendingMigrationsProblem(ctx.db);
     if (problem) throw new StartRefused(problem);
@@ -35,6 +39,7 @@ async function main() {
   const embedded = !config.jobs.redisUrl;
   if (embedded) jobDispatcher(ctx);
   const schedule = embedded ? await startSyncSchedule(ctx) : null;
+  const backupSchedule = embedded ? await startBackupSchedule(ctx) : null;
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -47,6 +52,7 @@ async function main() {
     stopping = true;
     ctx.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await schedule?.close();
+    await backupSchedule?.close();
     const clean = await drainAndClose(server, ctx.log, async () => {
       // A job in hand is not waited for: its lease runs out and the next start (or another process) runs it again,
       // which imports and syncs allow (their committed batches are skipped as already done).

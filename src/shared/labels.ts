@@ -105,6 +105,7 @@ export const JOB_TYPE_LABELS: Labels<typeof JOB_TYPES> = {
   import: 'Import',
   sync: 'Sync',
   newsletter: 'Newsletter push',
+  backup: 'Backup',
 };
 
 export const JOB_STATE_LABELS: Labels<typeof JOB_STATES> = {

@@ -27,6 +27,7 @@ import { getRecordPage } from '@services/attachments/record-page.js';
 import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
 import { listDeleted } from '@services/trash/service.js';
+import { listBackups } from '@services/backup/service.js';
 import { listJobs } from '@services/jobs/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import { deviceClassOf } from '@shared/device.js';
@@ -73,6 +74,7 @@ export function serverDataSource(req: Request): DataSource {
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
     deletedItems: () => listDeleted(ctx(), actor()),
+    backups: () => listBackups(ctx(), actor()),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

@@ -7,6 +7,7 @@ import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
+import type { BackupListing } from '@shared/schemas/backups.js';
 import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview, MailchimpAudience } from '@shared/schemas/integrations.js';
 import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
@@ -57,6 +58,8 @@ export interface DataSource {
   mySessions(): Promise<SessionView[]>;
   /** /settings/deleted (admins). */
   deletedItems(): Promise<DeletedItem[]>;
+  /** /settings/backups (admins). */
+  backups(): Promise<BackupListing>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -157,6 +160,7 @@ const browserDataSource: DataSource = {
   users: () => read('/api/users'),
   mySessions: () => read('/api/sessions'),
   deletedItems: () => read('/api/deleted'),
+  backups: () => read('/api/backups'),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -51,6 +51,8 @@ export function jobsRouter(): Router {
     if (!isJobType(type)) throw badRequest(`type must be one of: ${JOB_TYPES.join(', ')}`);
     const params = (body.params ?? {}) as Record<string, unknown>;
     if (typeof params !== 'object' || Array.isArray(params)) throw badRequest('params must be an object');
+    // A backup holds every row and file: only an admin starts one, at POST /api/backups.
+    if (type === 'backup') throw badRequest('Start a backup at POST /api/backups (admins only)');
     let id: number;
     if (type === 'import') {
       const { data, lines, ...rest } = params;
@@ -67,6 +69,6 @@ export function jobsRouter(): Router {
   return router;
 }
 
-function validParams(type: Exclude<JobType, 'import'>, params: Record<string, unknown>): Record<string, unknown> {
+function validParams(type: Exclude<JobType, 'import' | 'backup'>, params: Record<string, unknown>): Record<string, unknown> {
   return type === 'sync' ? parseInput(SyncParamsSchema, params) : parseInput(PushOptionsSchema, params);
 }

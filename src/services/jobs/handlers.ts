@@ -8,6 +8,7 @@ import { CsvStreamReader } from '../imports/csv-source.js';
 import { importBrands, importEvents, type ImportCheckpoint, type ImportProgress, type ImportSource } from '../imports/service.js';
 import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
 import { runSync } from '../sync/service.js';
+import { createBackup } from '../backup/backup.js';
 import { parseInput } from '../validate.js';
 import { readInput, readInputText } from './input.js';
 import { saveJobParams, type JobRow } from './queries.js';
@@ -132,5 +133,15 @@ export const jobHandlers: Record<JobType, JobHandler> = {
     const result = await pushContacts(ctx, params, (done, total) => progress({ done, total }), checkpoint);
     progress({ done: result.total, total: result.total, phase: 'Finished' });
     return { ...result };
+  },
+
+  /** The scheduled backup and the Backups panel's "Back up now": a new archive in BACKUP_DIR, keeping BACKUP_KEEP. */
+  async backup({ ctx, progress }) {
+    const { dir, keep } = ctx.config.backup;
+    const result = await createBackup(ctx, { dir, keep, onProgress: ({ phase, done, total }) => progress({ phase, done, total }) });
+    progress({ phase: 'Finished' });
+    // Where the server keeps it is no business of the jobs list (staff read it): the panel lists the folder.
+    const { file: _file, ...shown } = result;
+    return shown;
   },
 };

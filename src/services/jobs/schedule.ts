@@ -31,40 +31,49 @@ export interface ScheduleHandle {
   close(): Promise<void>;
 }
 
+/** A cron schedule: its name (one per tick across processes), its BullMQ queue, and what a tick starts. */
+interface CronTask {
+  name: string;
+  queue: string;
+  pattern: string | undefined;
+  label: string;
+  run(ctx: AppContext, tick: Date): Promise<unknown>;
+}
+
 /**
- * Runs SYNC_SCHEDULE, exactly once per tick however many processes run it. With Redis: a BullMQ job scheduler
- * (every worker upserts the same one, and BullMQ makes one job per tick). Embedded: each process times the ticks
- * and the first to record a tick in schedule_ticks runs it.
+ * Runs a schedule exactly once per tick however many processes run it. With Redis: a BullMQ job scheduler (every
+ * worker upserts the same one, and BullMQ makes one job per tick). Embedded: each process times the ticks and the
+ * first to record a tick in schedule_ticks runs it.
  */
-export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle> {
-  const pattern = ctx.config.syncSchedule;
+async function startCronSchedule(ctx: AppContext, task: CronTask): Promise<ScheduleHandle> {
+  const { pattern } = task;
   const settings = ctx.config.jobs;
   if (settings.redisUrl) {
     const { Queue, Worker } = await loadBullmq();
     const queueConnection = await redisConnection(settings.redisUrl);
-    const queue = new Queue(SCHEDULE_QUEUE, { connection: queueConnection, prefix: settings.queuePrefix });
+    const queue = new Queue(task.queue, { connection: queueConnection, prefix: settings.queuePrefix });
     queue.on('error', (error) => ctx.log.warn({ err: error }, 'schedule queue connection problem'));
     if (!pattern) {
       // A schedule taken out of the settings stops.
-      await queue.removeJobScheduler(SCHEDULE_NAME);
+      await queue.removeJobScheduler(task.name);
       await queue.close();
       closeRedis(queueConnection);
       return { close: async () => undefined };
     }
-    await queue.upsertJobScheduler(SCHEDULE_NAME, { pattern }, { name: SCHEDULE_NAME, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+    await queue.upsertJobScheduler(task.name, { pattern }, { name: task.name, opts: { removeOnComplete: 100, removeOnFail: 100 } });
     const workerConnection = await redisConnection(settings.redisUrl);
     // The scheduler names each tick's job after the tick's time (prevMillis), so a tick is one job however many
     // workers upsert the scheduler.
     const worker = new Worker(
-      SCHEDULE_QUEUE,
-      (queued) => startScheduledSyncs(ctx, new Date(queued.opts.prevMillis ?? queued.timestamp)).then(() => undefined),
+      task.queue,
+      (queued) => task.run(ctx, new Date(queued.opts.prevMillis ?? queued.timestamp)).then(() => undefined),
       {
         connection: workerConnection,
         prefix: settings.queuePrefix,
       },
     );
     worker.on('error', (error) => ctx.log.warn({ err: error }, 'schedule worker connection problem'));
-    ctx.log.info({ pattern }, 'sync schedule on');
+    ctx.log.info({ pattern }, `${task.label} schedule on`);
     return {
       async close() {
         await worker.close();
@@ -89,17 +98,46 @@ export async function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle
   };
   const runTick = async (tick: Date) => {
     try {
-      if (await takeScheduleTick(ctx.db, SCHEDULE_NAME, tick)) await startScheduledSyncs(ctx, tick);
+      if (await takeScheduleTick(ctx.db, task.name, tick)) await task.run(ctx, tick);
     } catch (error) {
-      ctx.log.error({ err: error }, 'scheduled sync could not start');
+      ctx.log.error({ err: error }, `scheduled ${task.label} could not start`);
     }
   };
   next(ctx.clock.now());
-  ctx.log.info({ pattern }, 'sync schedule on');
+  ctx.log.info({ pattern }, `${task.label} schedule on`);
   return {
     async close() {
       closed = true;
       clearTimeout(timer);
     },
   };
+}
+
+/** SYNC_SCHEDULE: an incremental sync of every kind on each tick. */
+export function startSyncSchedule(ctx: AppContext): Promise<ScheduleHandle> {
+  return startCronSchedule(ctx, {
+    name: SCHEDULE_NAME,
+    queue: SCHEDULE_QUEUE,
+    pattern: ctx.config.syncSchedule,
+    label: 'sync',
+    run: startScheduledSyncs,
+  });
+}
+
+/** One tick of BACKUP_SCHEDULE: a backup job, run by whoever runs jobs (a worker, or the server itself). */
+async function startScheduledBackup(ctx: AppContext, tick: Date): Promise<void> {
+  const id = await createJob(ctx, cliActor(), 'backup', {}, { trigger: 'schedule' });
+  await dispatchJob(ctx, { id, type: 'backup' });
+  ctx.log.info({ tick: tick.toISOString(), jobId: id }, 'scheduled backup');
+}
+
+/** BACKUP_SCHEDULE: a backup into BACKUP_DIR on each tick, keeping BACKUP_KEEP archives. */
+export function startBackupSchedule(ctx: AppContext): Promise<ScheduleHandle> {
+  return startCronSchedule(ctx, {
+    name: 'backup',
+    queue: 'backup-schedule',
+    pattern: ctx.config.backup.schedule,
+    label: 'backup',
+    run: startScheduledBackup,
+  });
 }

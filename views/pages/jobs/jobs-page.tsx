@@ -69,6 +69,8 @@ function countsSummary(job: JobView): string {
   if (importFailedEveryRow(job)) return nothingImportedText(importResultOf(job));
   if (job.type === 'import') return describeImport(importKindOf(job), importResultOf(job));
   const n = (value: number) => value.toLocaleString('en');
+  if (job.type === 'backup')
+    return `${String(result.name)}, ${Math.max(1, Math.round(Number(result.bytes) / 1024)).toLocaleString('en')} KB`;
   if (job.type === 'sync') {
     const sync = result as unknown as SyncResult;
     return `${n(sync.created)} created, ${n(sync.updated)} updated, ${n(sync.errors.length)} errors`;
@@ -85,7 +87,7 @@ const STATE_TONES: Record<JobState, 'default' | 'success' | 'warning' | 'muted' 
   cancelled: 'warning',
 };
 
-const UNITS = { import: 'rows', sync: 'items', newsletter: 'contacts' } as const;
+const UNITS = { import: 'rows', sync: 'items', newsletter: 'contacts', backup: 'parts' } as const;
 
 function startedBy(job: JobView): string {
   if (job.startedBy) return job.startedBy;
