@@ -55,7 +55,7 @@ export async function listApiTokenRows(db: Knex): Promise<ApiTokenListRow[]> {
   const rows = (await db('api_tokens as t')
     .leftJoin('users as u', 'u.id', 't.createdBy')
     .select(
-      COLUMNS.map((column) => `t.${column}`),
+      ...COLUMNS.map((column) => `t.${column}`),
       'u.firstName as creatorFirstName',
       'u.lastName as creatorLastName',
       'u.email as creatorEmail',
