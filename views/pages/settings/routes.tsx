@@ -4,4 +4,5 @@ export const settingsRoutes: RouteObject[] = [
   { path: 'settings/users', handle: { title: 'Users' }, lazy: () => import('./users-page.js') },
   { path: 'settings/deleted', handle: { title: 'Recently deleted' }, lazy: () => import('./deleted-page.js') },
   { path: 'settings/account', handle: { title: 'Account' }, lazy: () => import('./account-page.js') },
+  { path: 'settings/api-tokens', handle: { title: 'API tokens' }, lazy: () => import('./api-tokens-page.js') },
 ];
