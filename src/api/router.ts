@@ -1,5 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { forbidden, unauthorized } from '@services/errors.js';
+import { PACER_VERSION } from '@shared/release.js';
 import { actorOf } from './actor.js';
 import type { HttpPlumbing } from './http-plumbing.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
@@ -14,6 +15,7 @@ import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { jobsReads, jobsRouter } from './jobs/index.js';
+import { buildOpenApiDocument } from './openapi/document.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
@@ -45,7 +47,11 @@ function requireUser(req: Request, _res: Response, next: NextFunction) {
 const PERSON_ONLY = /^\/(?:sessions|account|preferences|api-tokens)(?:\/|$)/;
 
 function refuseTokensOnPersonalRoutes(req: Request, _res: Response, next: NextFunction) {
-  next(req.apiToken && PERSON_ONLY.test(req.path) ? forbidden('An API token cannot use this route: it belongs to a signed-in person.') : undefined);
+  next(
+    req.apiToken && PERSON_ONLY.test(req.path)
+      ? forbidden('An API token cannot use this route: it belongs to a signed-in person.')
+      : undefined,
+  );
 }
 
 /** The /api routes; `http` is the web server's session, locale and not-found plumbing (src/server/app.ts). */
@@ -57,6 +63,12 @@ export function createApiRouter(http: HttpPlumbing): Router {
     next();
   });
   router.use(authRouter(http));
+  // The description holds no data: open without signing in, built once from this router's own routes.
+  let openApi: object | undefined;
+  router.get('/openapi.json', (_req, res) => {
+    openApi ??= buildOpenApiDocument(router, PACER_VERSION);
+    res.json(openApi);
+  });
   router.use(requireUser);
   router.use(refuseTokensOnPersonalRoutes);
   for (const read of allReads) {
