@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { HttpPlumbing } from '@api/http-plumbing.js';
 import { createApiRouter } from '@api/router.js';
 import { pageFormBody, renderPage } from '@ssr/render.js';
+import { apiDocs } from './api-docs.js';
 import { apiTokenAuth } from './api-token-auth.js';
 import { bundleFiles, compressAnswers } from './compression.js';
 import { apiNotFound, errorHandler } from './errors.js';
@@ -61,6 +62,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(logSignedInUser());
   app.use('/api', apiTokenAuth(ctx.config.apiTokenRateLimit));
   app.use(originCheck());
+  app.use('/api/docs', apiDocs());
   app.use('/api', createApiRouter(apiPlumbing));
   app.get(/.*/, renderPage());
   // Page forms post to their own URL (route actions); the origin check above guards them like any write.
