@@ -65,9 +65,14 @@ export async function listApiTokenRows(db: Knex): Promise<ApiTokenListRow[]> {
 }
 
 export async function markApiTokenRevoked(trx: Knex.Transaction, id: number, at: Date): Promise<void> {
-  await trx('api_tokens').where({ id }).whereNull('revokedAt').update({ revokedAt: encodeTimestamp(at) });
+  await trx('api_tokens')
+    .where({ id })
+    .whereNull('revokedAt')
+    .update({ revokedAt: encodeTimestamp(at) });
 }
 
 export async function markApiTokenUsed(db: Knex, id: number, at: Date, ip: string): Promise<void> {
-  await db('api_tokens').where({ id }).update({ lastUsedAt: encodeTimestamp(at), lastUsedIp: ip.slice(0, 64) });
+  await db('api_tokens')
+    .where({ id })
+    .update({ lastUsedAt: encodeTimestamp(at), lastUsedIp: ip.slice(0, 64) });
 }

@@ -23,7 +23,6 @@ export const ApiTokenInputSchema = z
       .optional(),
   })
   .strict();
-export type ApiTokenInput = z.input<typeof ApiTokenInputSchema>;
 
 const timestamp = z.iso.datetime();
 
