@@ -5,9 +5,6 @@ import { text } from './text.js';
 /** Every API token begins with this, so a leaked one is recognisable (secret scanners, logs). */
 export const API_TOKEN_PREFIX = 'pcr_';
 
-/** The lifetimes the settings page offers, in days; the API and the CLI take any whole number of days (or none). */
-export const API_TOKEN_LIFETIMES = [30, 90, 365] as const;
-
 /** `POST /api/api-tokens`, the settings page's form and `pacer tokens create`: a name, a role and a lifetime. */
 export const ApiTokenInputSchema = z
   .object({

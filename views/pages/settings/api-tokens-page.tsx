@@ -3,12 +3,16 @@ import { data, Form, useActionData, useLoaderData, useNavigation, type ActionFun
 import { issuesOf, messageOf, statusOf } from '@shared/api-error.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import { ROLE_LABELS, ROLES } from '@shared/roles.js';
-import { API_TOKEN_LIFETIMES, type ApiToken, type CreatedApiToken } from '@shared/schemas/api-tokens.js';
+// Types only: the schemas module brings zod, which no page's first load carries.
+import type { ApiToken, CreatedApiToken } from '@shared/schemas/api-tokens.js';
 import { dataSource, gated, gatedAction, isServerContext } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { Alert, Badge, Button, Card, CardHeader, EmptyState, FieldError, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
+
+/** The lifetimes offered, in days; the API and the CLI take any whole number of days (or none). */
+const LIFETIMES = [30, 90, 365] as const;
 
 export const loader = gated(({ context }) => dataSource(context).apiTokens());
 
@@ -108,7 +112,7 @@ function CreateForm({ errors, busy }: { errors: FieldErrors; busy: boolean }) {
       <div className="field">
         <Label htmlFor="token-expires">Expires</Label>
         <select id="token-expires" name="expiresInDays" className="input" defaultValue="90">
-          {API_TOKEN_LIFETIMES.map((days) => (
+          {LIFETIMES.map((days) => (
             <option key={days} value={days}>
               In {days} days
             </option>
