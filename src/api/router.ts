@@ -1,10 +1,13 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { unauthorized } from '@services/errors.js';
+import { forbidden, unauthorized } from '@services/errors.js';
+import { PACER_VERSION } from '@shared/release.js';
+import { actorOf } from './actor.js';
 import type { HttpPlumbing } from './http-plumbing.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { backupsReads, backupsRouter } from './backups/index.js';
 import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
 import { accountReads, accountRouter } from './core/account.js';
+import { apiTokensReads, apiTokensRouter } from './core/api-tokens.js';
 import { authRouter } from './core/auth.js';
 import { trashReads, trashRouter } from './core/trash.js';
 import { usersReads, usersRouter } from './core/users.js';
@@ -13,6 +16,7 @@ import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { jobsReads, jobsRouter } from './jobs/index.js';
+import { buildOpenApiDocument } from './openapi/document.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
@@ -31,10 +35,25 @@ const allReads: ReadRoute[] = [
   ...searchReads,
   ...jobsReads,
   ...backupsReads,
+  ...apiTokensReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
-  next(req.user ? undefined : unauthorized());
+  next(req.user || req.apiToken ? undefined : unauthorized());
+}
+
+/**
+ * What belongs to a person (their sessions, name, password and preferences): an API token has none of these. Tokens
+ * are made and revoked by a signed-in admin only, so a leaked token cannot make itself a successor.
+ */
+const PERSON_ONLY = /^\/(?:sessions|account|preferences|api-tokens)(?:\/|$)/;
+
+function refuseTokensOnPersonalRoutes(req: Request, _res: Response, next: NextFunction) {
+  next(
+    req.apiToken && PERSON_ONLY.test(req.path)
+      ? forbidden('An API token cannot use this route: it belongs to a signed-in person.')
+      : undefined,
+  );
 }
 
 /** The /api routes; `http` is the web server's session, locale and not-found plumbing (src/server/app.ts). */
@@ -46,14 +65,22 @@ export function createApiRouter(http: HttpPlumbing): Router {
     next();
   });
   router.use(authRouter(http));
+  // The description holds no data: open without signing in, built once from this router's own routes.
+  let openApi: object | undefined;
+  router.get('/openapi.json', (_req, res) => {
+    openApi ??= buildOpenApiDocument(router, PACER_VERSION);
+    res.json(openApi);
+  });
   router.use(requireUser);
+  router.use(refuseTokensOnPersonalRoutes);
   for (const read of allReads) {
     router.get(read.path.replace(/^\/api/, ''), async (req, res) => {
       res.json(
         await read.handler({
           ctx: req.ctx,
-          user: req.user!,
-          sessionId: req.sessionId!,
+          user: req.user,
+          actor: actorOf(req),
+          sessionId: req.sessionId,
           params: req.params as Record<string, string | undefined>,
           query: queryOf(req),
           locale: http.localeOf(req),
@@ -75,6 +102,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(preferencesRouter());
   router.use(contactsBulkRouter());
   router.use(backupsRouter());
+  router.use(apiTokensRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -92,6 +92,7 @@ const EnvSchema = z.object({
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).optional()),
   PACER_HOME: optionalText,
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
+  API_TOKEN_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   WORDPRESS_URL: optionalUrl,
   WORDPRESS_USER: optionalText,
@@ -186,6 +187,8 @@ export interface Config {
   /** Unset: plain lines on a terminal, JSON lines otherwise (src/context/logger.ts). */
   logFormat: RawEnv['LOG_FORMAT'];
   bcryptCost: number;
+  /** Requests per second one API token may make (each process counts its own). */
+  apiTokenRateLimit: number;
   dbAcquireTimeoutMs: number;
   httpTimeoutMs: number;
   wordpress: { url?: string; user?: string; appPassword?: string; publicSiteUrl?: string };
@@ -384,6 +387,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     bcryptCost: env.BCRYPT_COST,
+    apiTokenRateLimit: env.API_TOKEN_RATE_LIMIT,
     dbAcquireTimeoutMs: env.DB_ACQUIRE_TIMEOUT_MS,
     httpTimeoutMs: env.HTTP_TIMEOUT_MS,
     wordpress: {

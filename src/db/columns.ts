@@ -10,6 +10,7 @@ const distance = { kind: 'decimal', scale: 2 } as const;
 export const columnKinds = {
   users: { isActive: 'boolean', createdAt: 'timestamp', lastLogin: 'timestamp', sessionVersion: 'integer' },
   sessions: { userId: 'integer', createdAt: 'timestamp', lastSeenAt: 'timestamp' },
+  api_tokens: { createdAt: 'timestamp', createdBy: 'integer', expiresAt: 'timestamp', revokedAt: 'timestamp', lastUsedAt: 'timestamp' },
   /** A user row read with its session in one query (the per-request check). */
   session_users: {
     isActive: 'boolean',

@@ -3,6 +3,8 @@ import express, { type Express } from 'express';
 import type { HttpPlumbing } from '@api/http-plumbing.js';
 import { createApiRouter } from '@api/router.js';
 import { pageFormBody, renderPage } from '@ssr/render.js';
+import { apiDocs } from './api-docs.js';
+import { apiTokenAuth } from './api-token-auth.js';
 import { bundleFiles, compressAnswers } from './compression.js';
 import { apiNotFound, errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
@@ -58,7 +60,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(sessionCookie(ctx.config));
   app.use(loadCurrentUser());
   app.use(logSignedInUser());
+  app.use('/api', apiTokenAuth(ctx.config.apiTokenRateLimit));
   app.use(originCheck());
+  app.use('/api/docs', apiDocs());
   app.use('/api', createApiRouter(apiPlumbing));
   app.get(/.*/, renderPage());
   // Page forms post to their own URL (route actions); the origin check above guards them like any write.

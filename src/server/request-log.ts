@@ -21,9 +21,10 @@ const isQuiet = (url: string) => url === '/healthz' || url === '/readyz' || url.
 /**
  * What in a URL is a secret, each match logged as [redacted]: the token of a set-password link (page and API), and
  * the value of any query parameter whose name says token, secret or password. Secrets a later path carries (API
- * tokens, webhook secrets) join this list.
+ * tokens, webhook secrets) join this list; an API token (`pcr_…`) is redacted wherever a URL carries one by mistake.
  */
 const SECRETS_IN_URLS: readonly RegExp[] = [
+  /pcr_[A-Za-z0-9_-]+/g,
   /(?<=^(?:\/api)?\/set-password\/)[^/?#]+/i,
   /(?<=[?&][^=&#]*(?:token|secret|password)[^=&#]*=)[^&#]*/gi,
 ];

@@ -2,6 +2,7 @@ import type { PublicUser } from '@shared/schemas/auth.js';
 import type { ThemeChoice } from '@shared/theme.js';
 import type { AppContext } from '@services/context.js';
 import type { LoginThrottle } from '@services/auth/login-throttle.js';
+import type { TokenIdentity } from '@services/api-tokens/service.js';
 
 /** The cookie payload: signed, not encrypted; the token is checked against its hash in the sessions table. */
 export interface SessionPayload {
@@ -33,6 +34,8 @@ declare global {
   namespace Express {
     interface Request {
       user?: PublicUser;
+      /** Set on /api requests made with `Authorization: Bearer` (src/server/api-token-auth.ts); user is then unset. */
+      apiToken?: TokenIdentity;
       /** The signed-in session's id (the hash of the cookie's token): logout and the sessions list use it. */
       sessionId?: string;
       /** The signed-in user's chosen theme, read with the session; undefined when they never chose one. */

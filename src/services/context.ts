@@ -28,6 +28,8 @@ export interface Actor {
   source: 'web' | 'cli';
   role: Role;
   osUser?: string;
+  /** Set when the request came with an API token (userId is then null): the history names the token. */
+  token?: { id: number; name: string };
 }
 
 function osUserName(): string {
@@ -44,3 +46,11 @@ export const cliActor = (): Actor => ({ userId: null, source: 'cli', role: 'admi
 
 /** The actor of a signed-in request (the API's actorOf and the pages' data source both use it). */
 export const actorOfUser = (user: { id: number; role: Role }): Actor => ({ userId: user.id, source: 'web', role: user.role });
+
+/** The actor of a request made with an API token: the token's role, no user. */
+export const actorOfToken = (token: { id: number; name: string; role: Role }): Actor => ({
+  userId: null,
+  source: 'web',
+  role: token.role,
+  token: { id: token.id, name: token.name },
+});

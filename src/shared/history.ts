@@ -1,6 +1,6 @@
 /** The history of a record, contact, payment, file or user (issue 13), as the API answers it and the History tab reads it. */
 export type HistoryAction = 'create' | 'update' | 'delete';
-export type HistoryActorKind = 'user' | 'cli' | 'import' | 'sync';
+export type HistoryActorKind = 'user' | 'cli' | 'import' | 'sync' | 'token';
 
 interface FieldChange {
   from: unknown;
@@ -47,6 +47,8 @@ const WHO: Record<HistoryActorKind, (label: string) => string> = {
   cli: (label) => `The command line (${label})`,
   import: () => 'Import',
   sync: () => 'Sync',
+  // The label says "API token <name>".
+  token: (label) => label,
 };
 
 /**

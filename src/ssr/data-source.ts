@@ -26,6 +26,7 @@ import { localeOf, themeOf, timeZoneOf } from '@server/locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
 import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
+import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tokens/service.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listBackups } from '@services/backup/service.js';
 import { listJobs } from '@services/jobs/service.js';
@@ -75,6 +76,9 @@ export function serverDataSource(req: Request): DataSource {
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
     deletedItems: () => listDeleted(ctx(), actor()),
     backups: () => listBackups(ctx(), actor()),
+    apiTokens: () => listApiTokens(ctx(), actor()),
+    createApiToken: (input) => createApiToken(ctx(), actor(), input),
+    revokeApiToken: (id) => revokeApiToken(ctx(), actor(), id),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

@@ -28,6 +28,9 @@ const ADMIN_ONLY = new Set<string>([
   'POST /api/users/:id/reset-link',
   'GET /api/deleted',
   'POST /api/deleted/:id/restore',
+  'GET /api/api-tokens',
+  'POST /api/api-tokens',
+  'DELETE /api/api-tokens/:id',
 ]);
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */

@@ -41,6 +41,7 @@ describe('the header: an avatar menu and a labelled theme control', () => {
       ['Users', '/settings/users'],
       ['Recently deleted', '/settings/deleted'],
       ['Backups', '/settings/backups'],
+      ['API tokens', '/settings/api-tokens'],
     ]);
     // Outside the menu, the header has no settings links.
     const outside = [...header().querySelectorAll('a')].filter((link) => !menu.contains(link));

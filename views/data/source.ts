@@ -15,6 +15,7 @@ import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js
 import type { DeviceClass } from '@shared/device.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import type { JobView } from '@shared/schemas/jobs.js';
+import type { ApiToken, CreatedApiToken } from '@shared/schemas/api-tokens.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -60,6 +61,10 @@ export interface DataSource {
   deletedItems(): Promise<DeletedItem[]>;
   /** /settings/backups (admins). */
   backups(): Promise<BackupListing>;
+  /** /settings/api-tokens (admins): the tokens, a new one (shown once), a revocation. */
+  apiTokens(): Promise<ApiToken[]>;
+  createApiToken(input: unknown): Promise<CreatedApiToken>;
+  revokeApiToken(id: number): Promise<void>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -161,6 +166,9 @@ const browserDataSource: DataSource = {
   mySessions: () => read('/api/sessions'),
   deletedItems: () => read('/api/deleted'),
   backups: () => read('/api/backups'),
+  apiTokens: () => read('/api/api-tokens'),
+  createApiToken: (input) => apiRequest('POST', '/api/api-tokens', input),
+  revokeApiToken: (id) => apiRequest('DELETE', `/api/api-tokens/${id}`),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -1,11 +1,14 @@
 import { Router } from 'express';
 import { endMySession, endOtherSessions, listMySessions } from '@services/auth/sessions.js';
 import { changeMyName, changeMyPassword } from '@services/users/service.js';
-import { defineRead, type ReadRoute } from '../reads.js';
+import { defineRead, personOf, type ReadRoute } from '../reads.js';
 
 /** The signed-in person's own account and sessions (/settings/account); open to every role. */
 export const accountReads: ReadRoute[] = [
-  defineRead('/api/sessions', ({ ctx, user, sessionId }) => listMySessions(ctx, user.id, sessionId)),
+  defineRead('/api/sessions', (request) => {
+    const { user, sessionId } = personOf(request);
+    return listMySessions(request.ctx, user.id, sessionId);
+  }),
 ];
 
 export function accountRouter(): Router {

@@ -1,12 +1,11 @@
 import { Router } from 'express';
 import { parseId } from '@services/attachments/owners.js';
-import { actorOfUser } from '@services/context.js';
 import { listDeleted, restoreDeleted, undoDeletes } from '@services/trash/service.js';
 import { actorOf } from '../actor.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
 /** Recently deleted (admins; the services check the role). */
-export const trashReads: ReadRoute[] = [defineRead('/api/deleted', ({ ctx, user }) => listDeleted(ctx, actorOfUser(user)))];
+export const trashReads: ReadRoute[] = [defineRead('/api/deleted', ({ ctx, actor }) => listDeleted(ctx, actor))];
 
 export function trashRouter(): Router {
   const router = Router();

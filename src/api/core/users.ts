@@ -1,6 +1,5 @@
 import { Router, type Request } from 'express';
 import { parseId } from '@services/attachments/owners.js';
-import { actorOfUser } from '@services/context.js';
 import { addUser, createResetLink } from '@services/users/links.js';
 import { listUsers, updateUserAccount } from '@services/users/service.js';
 import { actorOf } from '../actor.js';
@@ -10,7 +9,7 @@ import { defineRead, type ReadRoute } from '../reads.js';
 const siteOrigin = (req: Request) => `${req.protocol}://${req.get('host')}`;
 
 /** /settings/users (admins; the services check the role). */
-export const usersReads: ReadRoute[] = [defineRead('/api/users', ({ ctx, user }) => listUsers(ctx, actorOfUser(user)))];
+export const usersReads: ReadRoute[] = [defineRead('/api/users', ({ ctx, actor }) => listUsers(ctx, actor))];
 
 export function usersRouter(): Router {
   const router = Router();

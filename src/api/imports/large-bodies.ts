@@ -13,7 +13,7 @@ const TOO_MANY_OF_YOURS = `You are already sending ${PER_USER} large imports or 
 const SERVER_BUSY = 'The server is busy receiving other large imports or jobs; try again in a few seconds.';
 
 let inAll = 0;
-const perUser = new Map<number, number>();
+const perUser = new Map<number | string, number>();
 
 /**
  * Bounds the large bodies (import rows, uploaded files) read at once, per user (429) and in all (503), both with
@@ -24,7 +24,8 @@ const perUser = new Map<number, number>();
 export const boundLargeBodies: RequestHandler = (req, res, next) => {
   const declared = req.get('content-length');
   if (declared !== undefined && Number(declared) <= LARGE_BODY_BYTES) return next();
-  const userId = req.user!.id;
+  // A request with an API token counts as the token's.
+  const userId = req.apiToken ? `token:${req.apiToken.id}` : req.user!.id;
   const mine = perUser.get(userId) ?? 0;
   if (mine >= PER_USER) throw tooManyRequests(TOO_MANY_OF_YOURS, RETRY_AFTER_SECONDS);
   if (inAll >= IN_ALL) throw new AppError(503, 'unavailable', SERVER_BUSY, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });

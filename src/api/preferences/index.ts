@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import { getPreferences, setPreference } from '@services/preferences/service.js';
-import { defineRead, type ReadRoute } from '../reads.js';
+import { defineRead, personOf, type ReadRoute } from '../reads.js';
 
 /** GET /api/preferences: every remembered setting of the signed-in user (defaults where none was chosen). */
-export const preferencesReads: ReadRoute[] = [defineRead('/api/preferences', ({ ctx, user }) => getPreferences(ctx, user.id))];
+export const preferencesReads: ReadRoute[] = [
+  defineRead('/api/preferences', (request) => getPreferences(request.ctx, personOf(request).user.id)),
+];
 
 /** PUT /api/preferences/{name} with {value}: remembers one setting. */
 export function preferencesRouter(): Router {

@@ -39,8 +39,8 @@ export function changedFields(before: object, after: object): Record<string, { f
 }
 
 /**
- * The history actor of a write: the signed-in user's name, the OS user of a CLI run, or an import or sync (with its
- * run id) started by either.
+ * The history actor of a write: the signed-in user's name, the OS user of a CLI run, an API token's name, or an import
+ * or sync (with its run id) started by any of them.
  */
 export async function historyActorOf(db: Knex, actor: Actor, via?: { kind: 'import' | 'sync'; runId: string }): Promise<HistoryActor> {
   let label = actor.osUser ?? 'cli';
@@ -49,9 +49,10 @@ export async function historyActorOf(db: Knex, actor: Actor, via?: { kind: 'impo
       { firstName: string; lastName: string; email: string } | undefined;
     label = user ? `${user.firstName} ${user.lastName}`.trim() || user.email : `user ${actor.userId}`;
   }
+  if (actor.token) label = `API token ${actor.token.name}`;
   return {
     actorId: actor.userId,
-    kind: via?.kind ?? (actor.source === 'cli' ? 'cli' : 'user'),
+    kind: via?.kind ?? (actor.token ? 'token' : actor.source === 'cli' ? 'cli' : 'user'),
     label: label.slice(0, 200),
     runId: via?.runId ?? null,
   };

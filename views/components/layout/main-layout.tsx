@@ -93,6 +93,7 @@ function UserMenu({ user }: { user: PublicUser }) {
         {user.role === 'admin' && <a href="/settings/users">Users</a>}
         {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
         {user.role === 'admin' && <a href="/settings/backups">Backups</a>}
+        {user.role === 'admin' && <a href="/settings/api-tokens">API tokens</a>}
       </nav>
     </>
   );

@@ -1,0 +1,554 @@
+import * as z from 'zod';
+import { ImportParamsSchema, SyncParamsSchema } from '@services/jobs/handlers.js';
+import { PushOptionsSchema } from '@services/newsletter/service.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES, SYNC_KINDS } from '@shared/record-types.js';
+import type { Role } from '@shared/roles.js';
+import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema } from '@shared/schemas/api-tokens.js';
+import { LoginSchema, NameSchema, NewUserSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
+import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
+import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
+import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { PaymentInputSchema } from '@shared/schemas/payments.js';
+import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
+import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
+import { SearchQuerySchema } from '@shared/schemas/search.js';
+import {
+  ContactOwnerSchema,
+  DeletedItemSchema,
+  HistoryPageSchema,
+  JobViewSchema,
+  PublicUserSchema,
+  SearchResultsSchema,
+  SessionViewSchema,
+  StoredFileSchema,
+} from '@shared/schemas/wire.js';
+import type { JsonSchema } from './json-schema.js';
+
+/** A schema given as zod (turned into JSON Schema), as JSON Schema, or as the name of a component (#/components/schemas). */
+export type Shape = z.ZodType | { component: string } | { json: JsonSchema };
+
+export interface OperationDoc {
+  summary: string;
+  tag: string;
+  /** Who may call it: anyone (no sign-in), or the least role (a person's session or an API token of that role). */
+  access: 'public' | Role;
+  /** Only a signed-in person (their sessions, account, preferences; managing API tokens): an API token gets 403. */
+  personOnly?: boolean;
+  /** The query parameters: a zod object parsed from the query (its input side), or names with what they mean. */
+  query?: z.ZodType | Record<string, string>;
+  body?: Shape;
+  /** The body is multipart/form-data (uploads) rather than JSON. */
+  multipart?: boolean;
+  answer: { status: number; description: string; schema?: Shape; media?: string };
+}
+
+const component = (name: string) => ({ component: name });
+const json = (schema: JsonSchema) => ({ json: schema });
+const countOf = (name: string) => z.object({ [name]: z.number().int() });
+/** An answer not (yet) given a schema of its own: a JSON object. */
+const object = json({ type: 'object' });
+
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+/** Component names of a record type's answers: `Event` (one record) and `EventItem` (in lists). */
+export const recordComponent = (type: string, view: 'item' | 'detail') => `${capital(type)}${view === 'item' ? 'Item' : ''}`;
+export const recordListComponent = (type: string) => `${capital(type)}Page`;
+
+const ok = (description: string, schema?: Shape) => ({ status: 200, description, schema });
+const created = (description: string, schema?: Shape) => ({ status: 201, description, schema });
+const noContent = (description: string) => ({ status: 204, description });
+
+/** Every /api route, keyed `METHOD /path` as the router declares it (the path without /api). */
+export function describeOperations(): Map<string, OperationDoc> {
+  const ops = new Map<string, OperationDoc>();
+  const add = (key: string, doc: OperationDoc) => ops.set(key, doc);
+
+  // Session and first run: open without a session.
+  add('POST /login', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'Sign in (starts a session cookie)',
+    body: LoginSchema,
+    answer: ok('Signed in', z.object({ user: PublicUserSchema })),
+  });
+  add('POST /logout', { tag: 'Session', access: 'public', summary: 'Sign out', answer: noContent('Signed out') });
+  add('GET /me', {
+    tag: 'Session',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'The signed-in user',
+    answer: ok('The user', z.object({ user: PublicUserSchema })),
+  });
+  add('GET /session', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'The session as the pages read it (user or null, locale, time zone)',
+    answer: ok('The session', object),
+  });
+  add('GET /set-password/:token', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'What a set-password link is for',
+    answer: ok('The link', object),
+  });
+  add('POST /set-password/:token', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'Set a password with a one-time link (signs in)',
+    body: z.object({ password: z.string() }),
+    answer: ok('Signed in', z.object({ user: PublicUserSchema })),
+  });
+  add('POST /setup', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'Create the first admin (only while there are no users)',
+    body: SetupSchema,
+    answer: created('The first admin, signed in', z.object({ user: PublicUserSchema })),
+  });
+  add('GET /openapi.json', {
+    tag: 'Documentation',
+    access: 'public',
+    summary: 'This description (OpenAPI 3.1)',
+    answer: ok('The OpenAPI document', object),
+  });
+
+  // Overview.
+  add('GET /stats', {
+    tag: 'Overview',
+    access: 'viewer',
+    summary: 'How many records of each type',
+    answer: ok('Counts by type', z.record(z.string(), z.number().int())),
+  });
+  add('GET /dashboard', { tag: 'Overview', access: 'viewer', summary: 'The dashboard in one read', answer: ok('The dashboard', object) });
+  add('GET /calendar/events', {
+    tag: 'Overview',
+    access: 'viewer',
+    summary: 'The events of a month’s calendar',
+    query: { month: 'YYYY-MM; the current month by default' },
+    answer: ok('The month', object),
+  });
+  add('GET /search', {
+    tag: 'Overview',
+    access: 'viewer',
+    summary: 'Search every record type and contacts',
+    query: SearchQuerySchema,
+    answer: ok('Results by type', SearchResultsSchema),
+  });
+
+  // Records.
+  for (const type of RECORD_TYPES) {
+    const info = RECORD_TYPE_INFO[type];
+    const path = `/${info.segment}`;
+    const tag = info.plural;
+    add(`GET ${path}`, {
+      tag,
+      access: 'viewer',
+      summary: `List ${info.pluralNoun} (searched, filtered, sorted; paged by cursor)`,
+      query: ListQuerySchemas[type],
+      answer: ok(`One page of ${info.pluralNoun}`, component(recordListComponent(type))),
+    });
+    add(`GET ${path}/:id`, {
+      tag,
+      access: 'viewer',
+      summary: `One ${info.noun}`,
+      answer: ok(`The ${info.noun}`, component(recordComponent(type, 'detail'))),
+    });
+    add(`GET ${path}/:id/history`, {
+      tag,
+      access: 'viewer',
+      summary: `The history of a ${info.noun}, newest first`,
+      query: { page: 'page number from 1' },
+      answer: ok('One page of history', HistoryPageSchema),
+    });
+    add(`POST ${path}`, {
+      tag,
+      access: 'staff',
+      summary: `Create a ${info.noun}`,
+      body: RecordInputSchemas[type],
+      answer: created(`The new ${info.noun}`, component(recordComponent(type, 'detail'))),
+    });
+    add(`PUT ${path}/:id`, {
+      tag,
+      access: 'staff',
+      summary: `Replace a ${info.noun}'s fields (a field left out is stored empty)`,
+      body: RecordInputSchemas[type],
+      answer: ok(`The ${info.noun}`, component(recordComponent(type, 'detail'))),
+    });
+    add(`DELETE ${path}/:id`, {
+      tag,
+      access: 'staff',
+      summary: `Delete a ${info.noun} (kept in Recently deleted)`,
+      answer: noContent('Deleted'),
+    });
+    add(`POST ${path}/bulk-delete`, {
+      tag,
+      access: 'staff',
+      summary: `Delete several ${info.pluralNoun}`,
+      body: BulkDeleteSchema,
+      answer: ok('How many were deleted', countOf('deleted')),
+    });
+  }
+  add('GET /events/:id/wordpress-url', {
+    tag: 'Events',
+    access: 'viewer',
+    summary: 'A synced event’s public page',
+    answer: ok('The address', z.object({ wordpressUrl: z.string() })),
+  });
+  add('POST /events/bulk-import', {
+    tag: 'Imports',
+    access: 'staff',
+    summary: 'Import events from CSV rows (up to 50 MB)',
+    body: object,
+    answer: ok('The import report', object),
+  });
+  add('POST /brands/bulk-import', {
+    tag: 'Imports',
+    access: 'staff',
+    summary: 'Import brands from CSV rows (up to 50 MB)',
+    body: object,
+    answer: ok('The import report', object),
+  });
+  add('GET /export/contacts', {
+    tag: 'Exports',
+    access: 'viewer',
+    summary: 'The contacts directory as CSV',
+    query: ContactsQuerySchema,
+    answer: { ...ok('CSV (UTF-8 with BOM)'), media: 'text/csv' },
+  });
+  add('GET /export/:segment', {
+    tag: 'Exports',
+    access: 'viewer',
+    summary: 'A record list as CSV (same query as the list)',
+    answer: { ...ok('CSV (UTF-8 with BOM)'), media: 'text/csv' },
+  });
+
+  // Contacts, payments, files.
+  add('GET /contacts', {
+    tag: 'Contacts',
+    access: 'viewer',
+    summary: 'The contacts directory (paged by cursor)',
+    query: ContactsQuerySchema,
+    answer: ok('One page of contacts', component('DirectoryContactPage')),
+  });
+  add('GET /contacts/:id', {
+    tag: 'Contacts',
+    access: 'viewer',
+    summary: 'One contact (`?include=owner` adds its owner)',
+    query: { include: '`owner` to add the record the contact belongs to' },
+    answer: ok('The contact', component('Contact')),
+  });
+  add('GET /contacts/:entityType/:entityId', {
+    tag: 'Contacts',
+    access: 'viewer',
+    summary: 'The contacts of a record',
+    answer: ok('Its contacts', json({ type: 'array', items: { $ref: '#/components/schemas/Contact' } })),
+  });
+  add('GET /contacts/:entityType/:entityId/owner', {
+    tag: 'Contacts',
+    access: 'viewer',
+    summary: 'A record contacts can belong to, by name',
+    answer: ok('The record', ContactOwnerSchema),
+  });
+  add('GET /contacts/:id/history', {
+    tag: 'Contacts',
+    access: 'viewer',
+    summary: 'The history of a contact',
+    query: { page: 'page number from 1' },
+    answer: ok('One page of history', HistoryPageSchema),
+  });
+  add('POST /contacts', {
+    tag: 'Contacts',
+    access: 'staff',
+    summary: 'Add a contact to a record',
+    body: ContactInputSchema,
+    answer: created('The new contact', component('Contact')),
+  });
+  add('PUT /contacts/:id', {
+    tag: 'Contacts',
+    access: 'staff',
+    summary: 'Replace a contact',
+    body: ContactInputSchema,
+    answer: ok('The contact', component('Contact')),
+  });
+  add('DELETE /contacts/:id', { tag: 'Contacts', access: 'staff', summary: 'Delete a contact', answer: noContent('Deleted') });
+  add('POST /contacts/bulk-tags', {
+    tag: 'Contacts',
+    access: 'staff',
+    summary: 'Add and remove tags on several contacts',
+    body: BulkTagsSchema,
+    answer: ok('How many changed', countOf('updated')),
+  });
+  add('POST /contacts/bulk-delete', {
+    tag: 'Contacts',
+    access: 'staff',
+    summary: 'Delete several contacts',
+    body: BulkDeleteSchema,
+    answer: ok('How many were deleted', countOf('deleted')),
+  });
+  add('POST /contacts/bulk-mailchimp', {
+    tag: 'Contacts',
+    access: 'staff',
+    summary: 'Add several contacts to a Mailchimp audience',
+    body: BulkMailchimpSchema,
+    answer: ok('What was done', object),
+  });
+  add('GET /payments', {
+    tag: 'Payments',
+    access: 'viewer',
+    summary: 'Payments, by owner (entityType and entityId)',
+    query: { entityType: RECORD_TYPES.join(', '), entityId: 'the record', limit: 'page size (default 200)', offset: 'rows to skip' },
+    answer: ok('One page of payments with their count and sum', component('PaymentList')),
+  });
+  add('GET /payments/:id/history', {
+    tag: 'Payments',
+    access: 'viewer',
+    summary: 'The history of a payment',
+    query: { page: 'page number from 1' },
+    answer: ok('One page of history', HistoryPageSchema),
+  });
+  add('POST /payments', {
+    tag: 'Payments',
+    access: 'staff',
+    summary: 'Add a payment to a record',
+    body: PaymentInputSchema,
+    answer: created('The new payment', component('Payment')),
+  });
+  add('PUT /payments/:id', {
+    tag: 'Payments',
+    access: 'staff',
+    summary: 'Replace a payment',
+    body: PaymentInputSchema,
+    answer: ok('The payment', component('Payment')),
+  });
+  add('DELETE /payments/:id', { tag: 'Payments', access: 'staff', summary: 'Delete a payment', answer: noContent('Deleted') });
+  add('GET /files/:entityType/:entityId', {
+    tag: 'Files',
+    access: 'viewer',
+    summary: 'The files of a record',
+    answer: ok('Its files', z.array(StoredFileSchema)),
+  });
+  add('GET /files/:id/history', {
+    tag: 'Files',
+    access: 'viewer',
+    summary: 'The history of a file',
+    query: { page: 'page number from 1' },
+    answer: ok('One page of history', HistoryPageSchema),
+  });
+  add('POST /upload', {
+    tag: 'Files',
+    access: 'staff',
+    summary: 'Upload files to a record (multipart: entityType, entityId, files)',
+    multipart: true,
+    body: json({
+      type: 'object',
+      properties: {
+        entityType: { type: 'string' },
+        entityId: { type: 'string' },
+        files: { type: 'array', items: { type: 'string', contentEncoding: 'binary' } },
+      },
+    }),
+    answer: created('The stored files', z.object({ files: z.array(StoredFileSchema) })),
+  });
+  add('GET /uploads/:id', {
+    tag: 'Files',
+    access: 'viewer',
+    summary: 'A stored file’s bytes (Range supported)',
+    answer: { ...ok('The file'), media: 'application/octet-stream' },
+  });
+  add('DELETE /files/:id', { tag: 'Files', access: 'staff', summary: 'Delete a file', answer: noContent('Deleted') });
+
+  // Integrations and jobs.
+  add('GET /wordpress/test', {
+    tag: 'Integrations',
+    access: 'viewer',
+    summary: 'Check the WordPress settings',
+    answer: ok('The check', object),
+  });
+  add('GET /wordpress/site-info', {
+    tag: 'Integrations',
+    access: 'viewer',
+    summary: 'The content website’s name and address',
+    answer: ok('Site info', object),
+  });
+  add('GET /mailchimp/test', {
+    tag: 'Integrations',
+    access: 'viewer',
+    summary: 'Check the Mailchimp API key',
+    answer: ok('The account', object),
+  });
+  add('GET /mailchimp/audiences', {
+    tag: 'Integrations',
+    access: 'viewer',
+    summary: 'The Mailchimp audiences',
+    answer: ok('Audiences', z.array(z.object({ id: z.string(), name: z.string() }))),
+  });
+  add('POST /mailchimp/audiences/:audienceId/members', {
+    tag: 'Integrations',
+    access: 'staff',
+    summary: 'Add one member to an audience',
+    body: object,
+    answer: ok('The member', object),
+  });
+  add('GET /integrations/overview', {
+    tag: 'Integrations',
+    access: 'viewer',
+    summary: 'Settings state and the latest sync runs',
+    answer: ok('The overview', object),
+  });
+  add('GET /sync/runs', {
+    tag: 'Integrations',
+    access: 'viewer',
+    summary: 'Recent sync runs',
+    query: { kind: SYNC_KINDS.join(', '), limit: 'how many' },
+    answer: ok('Runs', object),
+  });
+  add('POST /sync/:kind', {
+    tag: 'Integrations',
+    access: 'staff',
+    summary: 'Run a sync and wait for it',
+    body: SyncParamsSchema.partial(),
+    answer: ok('The finished job', object),
+  });
+  add('GET /jobs', {
+    tag: 'Jobs',
+    access: 'viewer',
+    summary: 'Recent background jobs',
+    query: { type: 'import, sync or newsletter', state: 'queued, running, succeeded, failed or cancelled' },
+    answer: ok('Jobs', z.object({ items: z.array(JobViewSchema) })),
+  });
+  add('GET /jobs/:id', {
+    tag: 'Jobs',
+    access: 'viewer',
+    summary: 'One job with its progress and result',
+    answer: ok('The job', JobViewSchema),
+  });
+  add('POST /jobs', {
+    tag: 'Jobs',
+    access: 'staff',
+    summary: 'Start a background job (import, sync or newsletter)',
+    body: z.object({
+      type: z.enum(['import', 'sync', 'newsletter']),
+      params: z.union([ImportParamsSchema.partial(), SyncParamsSchema, PushOptionsSchema]),
+    }),
+    answer: { status: 202, description: 'Queued', schema: z.object({ id: z.number().int() }) },
+  });
+  add('POST /jobs/:id/cancel', { tag: 'Jobs', access: 'staff', summary: 'Cancel a job', answer: ok('The job', JobViewSchema) });
+
+  // Recently deleted.
+  add('GET /deleted', {
+    tag: 'Recently deleted',
+    access: 'admin',
+    summary: 'What was deleted, newest first',
+    answer: ok('Deleted records', z.array(DeletedItemSchema)),
+  });
+  add('POST /deleted/:id/restore', {
+    tag: 'Recently deleted',
+    access: 'admin',
+    summary: 'Restore a deleted record',
+    answer: ok('What was restored', object),
+  });
+  add('POST /deleted/undo', {
+    tag: 'Recently deleted',
+    access: 'staff',
+    summary: 'Undo a delete just made',
+    body: UndoDeleteSchema,
+    answer: ok('What was restored', object),
+  });
+
+  // Users, accounts, preferences, API tokens.
+  add('GET /users', { tag: 'Users', access: 'admin', summary: 'Every user', answer: ok('Users', z.array(PublicUserSchema)) });
+  add('POST /users', {
+    tag: 'Users',
+    access: 'admin',
+    summary: 'Add a user (answers a one-time set-password link)',
+    body: NewUserSchema.omit({ password: true }),
+    answer: created('The user and their link', object),
+  });
+  add('PUT /users/:id', {
+    tag: 'Users',
+    access: 'admin',
+    summary: 'Change a user’s role or active flag',
+    body: object,
+    answer: ok('The user', z.object({ user: PublicUserSchema })),
+  });
+  add('POST /users/:id/reset-link', {
+    tag: 'Users',
+    access: 'admin',
+    summary: 'Make a new set-password link',
+    answer: ok('The link', object),
+  });
+  add('GET /sessions', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My signed-in sessions',
+    answer: ok('Sessions', z.array(SessionViewSchema)),
+  });
+  add('DELETE /sessions/:id', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'End one of my sessions',
+    answer: noContent('Ended'),
+  });
+  add('POST /sessions/sign-out-others', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'End my other sessions',
+    answer: ok('How many ended', countOf('ended')),
+  });
+  add('PUT /account', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Change my name',
+    body: NameSchema,
+    answer: ok('Me', z.object({ user: PublicUserSchema })),
+  });
+  add('POST /account/password', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Change my password',
+    body: PasswordChangeSchema,
+    answer: noContent('Changed'),
+  });
+  add('GET /preferences', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My remembered settings',
+    answer: ok('Preferences', object),
+  });
+  add('PUT /preferences/:name', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Remember one setting',
+    body: PreferenceBodySchema,
+    answer: ok('The setting', object),
+  });
+  add('GET /api-tokens', {
+    tag: 'API tokens',
+    access: 'admin',
+    personOnly: true,
+    summary: 'Every API token with its last use',
+    answer: ok('Tokens', z.array(ApiTokenSchema)),
+  });
+  add('POST /api-tokens', {
+    tag: 'API tokens',
+    access: 'admin',
+    personOnly: true,
+    summary: 'Create an API token (shown only in this answer)',
+    body: ApiTokenInputSchema,
+    answer: created('The token', CreatedApiTokenSchema),
+  });
+  add('DELETE /api-tokens/:id', {
+    tag: 'API tokens',
+    access: 'admin',
+    personOnly: true,
+    summary: 'Revoke an API token',
+    answer: noContent('Revoked'),
+  });
+  return ops;
+}

@@ -1,0 +1,201 @@
+import * as z from 'zod';
+import { RECORD_TYPES } from '../record-types.js';
+import { ROLES } from '../roles.js';
+import { JOB_STATES, JOB_TYPES } from './jobs.js';
+
+/**
+ * Zod schemas of answers whose wire types are written as TypeScript interfaces (the interfaces stay the source the
+ * code uses; test/api/openapi.test.ts checks each schema against its type, so the two cannot drift). The OpenAPI
+ * description (GET /api/openapi.json) is generated from these and from the input schemas the routes parse with.
+ * A record's, contact's or payment's answer is its input schema's fields plus what the server keeps (AuditSchema),
+ * so only what the server adds is written here.
+ */
+
+const timestamp = z.iso.datetime();
+const money = z.string().regex(/^-?\d+\.\d{2}$/);
+
+/** The JSON body of every error answer from /api (ApiErrorBody). */
+export const ApiErrorSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+/** What the server keeps on every record, contact and payment (Audit). */
+export const AuditSchema = z.object({
+  id: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  createdBy: z.number().int().nullable(),
+});
+
+/** When the sync last wrote a synced record (Synced). */
+const SyncedSchema = z.object({ wordpressLastSync: timestamp.nullable(), wordpressUnpublishedAt: timestamp.nullable() });
+
+const EventDistanceSchema = z.object({
+  id: z.number().int(),
+  eventId: z.number().int(),
+  distanceKm: z.string().nullable(),
+  distanceStartDate: z.string().nullable(),
+  distanceStartTime: z.string().nullable(),
+  entryFee: z.string().nullable(),
+  participantsCount: z.number().int().nullable(),
+  gpxFilePath: z.string().nullable(),
+  stravaLink: z.string().nullable(),
+  elevationTitle: z.string().nullable(),
+  medianTime: z.string().nullable(),
+  lastTime: z.string().nullable(),
+  prizes: z.array(z.string()),
+  prizeDescription: z.string().nullable(),
+  recommendTitle: z.string().nullable(),
+  productUrl: z.string().nullable(),
+  productImagePath: z.string().nullable(),
+  createdAt: timestamp,
+});
+
+const RunClubScheduleSchema = z.object({
+  id: z.number().int(),
+  clubId: z.number().int(),
+  title: z.string().nullable(),
+  dayOfWeek: z.string().nullable(),
+  specificDate: z.string().nullable(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  isRecurring: z.boolean(),
+  description: z.string().nullable(),
+  runStyle: z.string().nullable(),
+  cost: z.string().nullable(),
+  locationAddress: z.string().nullable(),
+  locationLat: z.string().nullable(),
+  locationLng: z.string().nullable(),
+  createdAt: timestamp,
+});
+
+/**
+ * What each record type's answer adds to its input fields and AuditSchema: `item` in lists (and after a write),
+ * `detail` the one-record view (GET /api/{type}/{id}), which for events and run clubs adds their rows.
+ */
+export const RecordAnswerExtras = {
+  event: {
+    item: SyncedSchema.extend({
+      wordpressEventId: z.number().int().nullable(),
+      galleryImages: z.array(z.string()),
+      totalAdvertisingSpend: money,
+    }),
+    detail: z.object({ distances: z.array(EventDistanceSchema) }),
+  },
+  professional: {
+    item: SyncedSchema.extend({
+      wordpressProfessionalId: z.number().int().nullable(),
+      professionTypeOther: z.string().nullable(),
+      totalPayments: money,
+    }),
+    detail: z.object({}),
+  },
+  runclub: {
+    item: SyncedSchema.extend({ wordpressClubId: z.number().int().nullable(), clubTypeOther: z.array(z.string()), totalPayments: money }),
+    detail: z.object({ schedules: z.array(RunClubScheduleSchema) }),
+  },
+  brand: { item: z.object({ totalAdvertisingSpend: money }), detail: z.object({}) },
+  media: { item: z.object({}), detail: z.object({}) },
+  influencer: { item: z.object({}), detail: z.object({}) },
+} as const;
+
+/** The paging of every list: the page, the count of matches and the cursors around it (ListPage). */
+export const listPageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), next: z.string().nullable(), prev: z.string().nullable() });
+
+/** A signed-in user as the browser and API callers see them (PublicUser). */
+export const PublicUserSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(ROLES),
+  isActive: z.boolean(),
+  createdAt: timestamp,
+  lastLogin: timestamp.nullable(),
+});
+
+export const StoredFileSchema = z.object({
+  id: z.number().int(),
+  entityType: z.enum(RECORD_TYPES),
+  entityId: z.number().int(),
+  fileName: z.string(),
+  originalName: z.string(),
+  fileType: z.string().nullable(),
+  fileSize: z.number().int().nullable(),
+  fileCategory: z.string().nullable(),
+  description: z.string().nullable(),
+  uploadedAt: timestamp,
+  uploadedBy: z.number().int().nullable(),
+  url: z.string(),
+});
+
+/** A contact's owner by name (ContactOwner). */
+export const ContactOwnerSchema = z.object({ type: z.string(), id: z.number().int(), name: z.string() });
+
+/** One page of the history of a record, contact, payment or file (HistoryPage). */
+export const HistoryPageSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.number().int(),
+      at: timestamp,
+      action: z.enum(['create', 'update', 'delete']),
+      actor: z.object({ kind: z.enum(['user', 'cli', 'import', 'sync', 'token']), label: z.string(), runId: z.string().nullable() }),
+      changes: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  total: z.number().int(),
+});
+
+export const JobViewSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(JOB_TYPES),
+  state: z.enum(JOB_STATES),
+  params: z.record(z.string(), z.unknown()),
+  trigger: z.string(),
+  startedBy: z.string().nullable(),
+  progress: z.object({ done: z.number().int(), total: z.number().int().nullable(), phase: z.string().nullable() }),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  error: z.object({ status: z.number().int(), message: z.string(), code: z.string(), body: z.record(z.string(), z.unknown()) }).nullable(),
+  attempts: z.number().int(),
+  cancelRequested: z.boolean(),
+  createdAt: timestamp,
+  startedAt: timestamp.nullable(),
+  finishedAt: timestamp.nullable(),
+  updatedAt: timestamp,
+});
+
+/** One entry of Recently deleted (DeletedItem). */
+export const DeletedItemSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(RECORD_TYPES),
+  entityId: z.number().int(),
+  name: z.string(),
+  deletedBy: z.string(),
+  deletedAt: timestamp,
+  holds: z.object({ contacts: z.number().int(), payments: z.number().int(), files: z.number().int() }),
+});
+
+export const SessionViewSchema = z.object({
+  id: z.string(),
+  browser: z.string(),
+  os: z.string(),
+  ip: z.string(),
+  signedInAt: timestamp,
+  lastSeenAt: timestamp,
+  current: z.boolean(),
+});
+
+export const SearchResultsSchema = z.object({
+  groups: z.array(
+    z.object({
+      type: z.string(),
+      total: z.number().int(),
+      items: z.array(
+        z.object({ id: z.number().int(), title: z.string(), subtitle: z.string(), date: z.string().optional(), url: z.string() }),
+      ),
+    }),
+  ),
+});

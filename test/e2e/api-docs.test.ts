@@ -1,0 +1,37 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+
+describe('/api/docs (real Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('renders the OpenAPI description from our own files under the strict CSP, without signing in', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:')) outside.push(request.url());
+    });
+    const answer = await page.goto(`${server.baseUrl}/api/docs`);
+    expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(answer?.headers()['content-security-policy']).not.toContain('unsafe-eval');
+    await page.getByRole('heading', { name: /Pacer CRM API/ }).waitFor();
+    // An operation of each kind is listed: a record list, a token route, the bearer scheme's Authorize button.
+    await page.getByText('/api/brands/{id}/history').first().waitFor();
+    await page.getByText('/api/api-tokens').first().waitFor();
+    await page.getByRole('button', { name: /Authorize/ }).waitFor();
+    expect(outside).toEqual([]);
+    watched.assertClean();
+    await watched.close();
+  });
+});
