@@ -31,6 +31,9 @@ const ADMIN_ONLY = new Set<string>([
   'GET /api/api-tokens',
   'POST /api/api-tokens',
   'DELETE /api/api-tokens/:id',
+  'GET /api/backups',
+  'POST /api/backups',
+  'GET /api/backups/:name/download',
 ]);
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */

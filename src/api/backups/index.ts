@@ -1,12 +1,11 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { actorOfUser } from '@services/context.js';
 import { listBackups, openBackup, startBackupNow } from '@services/backup/service.js';
 import { actorOf } from '../actor.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
 /** The Backups panel (admins; the services check the role). */
-export const backupsReads: ReadRoute[] = [defineRead('/api/backups', ({ ctx, user }) => listBackups(ctx, actorOfUser(user)))];
+export const backupsReads: ReadRoute[] = [defineRead('/api/backups', ({ ctx, actor }) => listBackups(ctx, actor))];
 
 export function backupsRouter(): Router {
   const router = Router();

@@ -433,6 +433,26 @@ export function describeOperations(): Map<string, OperationDoc> {
   });
   add('POST /jobs/:id/cancel', { tag: 'Jobs', access: 'staff', summary: 'Cancel a job', answer: ok('The job', JobViewSchema) });
 
+  // Backups (the Settings → Backups panel).
+  add('GET /backups', {
+    tag: 'Backups',
+    access: 'admin',
+    summary: 'The backup archives, newest first',
+    answer: ok('The archives', object),
+  });
+  add('POST /backups', {
+    tag: 'Backups',
+    access: 'admin',
+    summary: 'Back up now: queues a backup job',
+    answer: { status: 202, description: 'Queued', schema: z.object({ id: z.number().int() }) },
+  });
+  add('GET /backups/:name/download', {
+    tag: 'Backups',
+    access: 'admin',
+    summary: 'Download one archive (streamed)',
+    answer: { status: 200, description: 'The archive', media: 'application/gzip' },
+  });
+
   // Recently deleted.
   add('GET /deleted', {
     tag: 'Recently deleted',
