@@ -61,6 +61,7 @@ const EnvSchema = z.object({
       message: 'must start with sqlite: (e.g. sqlite:data/pacer.sqlite) or mysql:// (e.g. mysql://user:pass@host:3306/pacer)',
     }),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
+  SESSION_SECRET_PREVIOUS: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
   COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
@@ -164,6 +165,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   sessionSecret: string;
+  /** The secret before the last rotation: its cookies still verify (and are signed again with sessionSecret). */
+  sessionSecretPrevious?: string;
   sessionIdleMs: number;
   sessionMaxMs: number;
   cookieSecure: boolean;
@@ -340,6 +343,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     host: env.HOST,
     databaseUrl: anchoredDatabaseUrl(env.DATABASE_URL, cwd),
     sessionSecret: env.SESSION_SECRET ?? (sessions ? embeddedSessionSecret(path.join(cwd, 'data')) : ''),
+    sessionSecretPrevious: env.SESSION_SECRET_PREVIOUS,
     sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: env.SESSION_MAX_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : env.NODE_ENV === 'production',

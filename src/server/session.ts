@@ -17,7 +17,8 @@ function sessionCookieName(config: Config): string {
 export function sessionCookie(config: Config): RequestHandler {
   return cookieSession({
     name: sessionCookieName(config),
-    keys: new CookieSigner([config.sessionSecret]),
+    // The current secret signs; the previous one still verifies, so rotating it signs nobody out.
+    keys: new CookieSigner(config.sessionSecretPrevious ? [config.sessionSecret, config.sessionSecretPrevious] : [config.sessionSecret]),
     httpOnly: true,
     sameSite: 'lax',
     secure: config.cookieSecure,
