@@ -11,7 +11,15 @@ import { mountMetrics } from './metrics.js';
 import { originCheck } from './origin-check.js';
 import { logSignedInUser, requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { loadCurrentUser, refuseInsecureSignIn, sessionClientOf, sessionCookie, signInFromPageForm, startSession } from './session.js';
+import {
+  holdForSecondFactorSetup,
+  loadCurrentUser,
+  refuseInsecureSignIn,
+  sessionClientOf,
+  sessionCookie,
+  signInFromPageForm,
+  startSession,
+} from './session.js';
 import type { ServerContext } from './types.js';
 
 export interface AppOptions {
@@ -58,6 +66,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(sessionCookie(ctx.config));
   app.use(loadCurrentUser());
   app.use(logSignedInUser());
+  app.use(holdForSecondFactorSetup());
   app.use(originCheck());
   app.use('/api', createApiRouter(apiPlumbing));
   app.get(/.*/, renderPage());

@@ -3,14 +3,26 @@ import { parseId } from '@services/attachments/owners.js';
 import { actorOfUser } from '@services/context.js';
 import { addUser, createResetLink } from '@services/users/links.js';
 import { listUsers, updateUserAccount } from '@services/users/service.js';
+import { resetSecondFactors } from '@services/auth/second-factor.js';
+import { requiresTwoFactor, setRequireTwoFactor } from '@services/auth/security-settings.js';
+import { listSignInsOf } from '@services/auth/sign-in-events.js';
+import { requireRole } from '@services/roles.js';
 import { actorOf } from '../actor.js';
+import { clientOf } from './account.js';
 import { defineRead, type ReadRoute } from '../reads.js';
 
 /** The site's own address as the admin reaches it (the origin check has matched it with the Origin header). */
 const siteOrigin = (req: Request) => `${req.protocol}://${req.get('host')}`;
 
 /** /settings/users (admins; the services check the role). */
-export const usersReads: ReadRoute[] = [defineRead('/api/users', ({ ctx, user }) => listUsers(ctx, actorOfUser(user)))];
+export const usersReads: ReadRoute[] = [
+  defineRead('/api/users', ({ ctx, user }) => listUsers(ctx, actorOfUser(user))),
+  defineRead('/api/users/:id/sign-ins', ({ ctx, user, params }) => listSignInsOf(ctx, actorOfUser(user), parseId(params.id, 'User'))),
+  defineRead('/api/security', async ({ ctx, user }) => {
+    requireRole(actorOfUser(user), 'admin');
+    return { requireTwoFactor: await requiresTwoFactor(ctx.db) };
+  }),
+];
 
 export function usersRouter(): Router {
   const router = Router();
@@ -23,6 +35,12 @@ export function usersRouter(): Router {
   });
   router.post('/users/:id/reset-link', async (req, res) => {
     res.json(await createResetLink(req.ctx, actorOf(req), parseId(req.params.id, 'User'), siteOrigin(req)));
+  });
+  router.post('/users/:id/reset-2fa', async (req, res) => {
+    res.json(await resetSecondFactors(req.ctx, actorOf(req), { id: parseId(req.params.id, 'User') }, clientOf(req)));
+  });
+  router.put('/security', async (req, res) => {
+    res.json(await setRequireTwoFactor(req.ctx, actorOf(req), req.body));
   });
   return router;
 }

@@ -72,6 +72,11 @@ export class LoginThrottle {
     await giveBack(db, address[0]);
   }
 
+  /** A right password whose second factor is still to come: this attempt counted for nothing (the counter stays). */
+  async giveBackSignIn(db: Knex, email: string, ip: string): Promise<void> {
+    for (const [hash] of this.signInKeys(email, ip)) await giveBack(db, hash);
+  }
+
   /** Reserves one check of a signed-in user's current password (a password change), per account. */
   reservePasswordCheck(db: Knex, userId: number, now: number): Promise<number> {
     return this.reserve(db, [this.passwordCheckKey(userId)], now);
