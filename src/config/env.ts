@@ -97,6 +97,7 @@ const EnvSchema = z.object({
   WORDPRESS_URL: optionalUrl,
   WORDPRESS_USER: optionalText,
   WORDPRESS_APP_PASSWORD: optionalText,
+  APP_URL: optionalUrl,
   PUBLIC_SITE_URL: optionalUrl,
   MAILCHIMP_API_KEY: optionalText,
   MAILCHIMP_BASE_URL: optionalUrl,
@@ -185,6 +186,8 @@ export interface Config {
   mailchimp: { apiKey?: string; baseUrl?: string };
   /** Set-password links are emailed when both are set. */
   mail: { smtpUrl?: string; from?: string };
+  /** This CRM's own address as its users reach it (https://crm.example.org): links in emails sent unasked use it. */
+  appUrl?: string;
   /** Bring the schema up to date when the server starts (off when migrations run as a release step). */
   migrateOnStart: boolean;
   jobs: JobSettings;
@@ -375,6 +378,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     },
     mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    appUrl: env.APP_URL?.replace(/\/+$/, ''),
     migrateOnStart: env.MIGRATE_ON_START === 'true',
     jobs: {
       redisUrl: env.REDIS_URL,

@@ -112,7 +112,7 @@ export function signInFromPageForm(): RequestHandler {
       res.redirect(303, req.originalUrl);
     } catch (error) {
       if (!(error instanceof AppError)) return next(error);
-      req.signInRefusal = { status: error.status, message: error.message };
+      req.signInRefusal = { status: error.status, message: error.message, code: error.code };
       if (error.headers) res.set(error.headers);
       next();
     }
@@ -138,12 +138,10 @@ export function holdForSecondFactorSetup(): RequestHandler {
     if (!req.user || !req.secondFactorSetupRequired) return next();
     if (req.path === SETUP_PAGE || OPEN_WHILE_HELD.some((pattern) => pattern.test(req.path))) return next();
     if (req.path.startsWith('/api/')) {
-      res
-        .status(403)
-        .json({
-          code: 'second_factor_setup_required',
-          message: 'Set up two-factor sign-in on your account page first (an admin requires it).',
-        });
+      res.status(403).json({
+        code: 'second_factor_setup_required',
+        message: 'Set up two-factor sign-in on your account page first (an admin requires it).',
+      });
       return;
     }
     res.redirect(303, SETUP_PAGE);

@@ -89,6 +89,21 @@ export class LoginThrottle {
       .delete();
   }
 
+  /**
+   * Reserves one "Forgot password?" request, per address asked for and per client, whether or not the address has
+   * an account (the answer must not tell). Never given back: each request may send an email.
+   */
+  reservePasswordReset(db: Knex, email: string, ip: string, now: number): Promise<number> {
+    return this.reserve(
+      db,
+      [
+        [keyHash(`reset:${email.toLowerCase()}`), this.limits.perAccountAndIp],
+        [keyHash(`reset-ip:${ip}`), this.limits.perAccountAndIp],
+      ],
+      now,
+    );
+  }
+
   /** Reserves one first-run set-up (a password hashed for an anonymous caller), per address. */
   reserveSetup(db: Knex, ip: string, now: number): Promise<number> {
     return this.reserve(db, [this.setupKey(ip)], now);
