@@ -24,7 +24,10 @@ import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
 import { localeOf, themeOf, timeZoneOf } from '@server/locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
+import { twoFactorStatus } from '@services/auth/second-factor.js';
+import { securitySettings } from '@services/auth/security-settings.js';
 import { listMySessions } from '@services/auth/sessions.js';
+import { listMySignIns } from '@services/auth/sign-in-events.js';
 import { listUsers } from '@services/users/service.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listJobs } from '@services/jobs/service.js';
@@ -72,6 +75,9 @@ export function serverDataSource(req: Request): DataSource {
     },
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
+    myTwoFactor: () => twoFactorStatus(ctx(), user().id, req.sessionId!),
+    mySignIns: () => listMySignIns(ctx(), user().id),
+    securitySettings: () => securitySettings(ctx(), actor()),
     deletedItems: () => listDeleted(ctx(), actor()),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),

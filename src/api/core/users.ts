@@ -4,9 +4,8 @@ import { actorOfUser } from '@services/context.js';
 import { addUser, createResetLink } from '@services/users/links.js';
 import { listUsers, updateUserAccount } from '@services/users/service.js';
 import { resetSecondFactors } from '@services/auth/second-factor.js';
-import { requiresTwoFactor, setRequireTwoFactor } from '@services/auth/security-settings.js';
+import { securitySettings, setRequireTwoFactor } from '@services/auth/security-settings.js';
 import { listSignInsOf } from '@services/auth/sign-in-events.js';
-import { requireRole } from '@services/roles.js';
 import { actorOf } from '../actor.js';
 import { clientOf } from './account.js';
 import { defineRead, type ReadRoute } from '../reads.js';
@@ -18,10 +17,7 @@ const siteOrigin = (req: Request) => `${req.protocol}://${req.get('host')}`;
 export const usersReads: ReadRoute[] = [
   defineRead('/api/users', ({ ctx, user }) => listUsers(ctx, actorOfUser(user))),
   defineRead('/api/users/:id/sign-ins', ({ ctx, user, params }) => listSignInsOf(ctx, actorOfUser(user), parseId(params.id, 'User'))),
-  defineRead('/api/security', async ({ ctx, user }) => {
-    requireRole(actorOfUser(user), 'admin');
-    return { requireTwoFactor: await requiresTwoFactor(ctx.db) };
-  }),
+  defineRead('/api/security', ({ ctx, user }) => securitySettings(ctx, actorOfUser(user))),
 ];
 
 export function usersRouter(): Router {

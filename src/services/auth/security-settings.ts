@@ -23,6 +23,12 @@ export async function requiresTwoFactor(db: Knex): Promise<boolean> {
   return row?.value === 'true';
 }
 
+/** The site's security settings, as the users page shows them (admins). */
+export async function securitySettings(ctx: AppContext, actor: Actor): Promise<{ requireTwoFactor: boolean }> {
+  requireRole(actor, 'admin');
+  return { requireTwoFactor: await requiresTwoFactor(ctx.db) };
+}
+
 /**
  * An admin turns the requirement on or off. On: every session of a user without a confirmed second factor may
  * from now on only set one up (they are sent to /settings/account); off: nobody is held there.
