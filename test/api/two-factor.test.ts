@@ -190,4 +190,21 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(history[0]).toMatchObject({ browser: 'Chrome 131', os: 'Linux', by: null });
     expect(history[0]!.ip).toMatch(/127\.0\.0\.1/);
   });
+
+  it('asks for the code on the sign-in form posted without JavaScript, and signs in with it', async () => {
+    const { secret } = await enrolled('nojs@example.org');
+    const post = (agent: Agent, fields: Record<string, string>) =>
+      agent
+        .post('/contacts')
+        .type('form')
+        .send(new URLSearchParams({ intent: 'sign-in', email: 'nojs@example.org', password: TEST_PASSWORD, ...fields }).toString());
+    const asked = await post(t.agent(), {});
+    expect(asked.status).toBe(401);
+    expect(asked.text).toContain('"askCode":true');
+    expect(asked.text).toContain('name="code"');
+    const agent = t.agent();
+    const signedIn = await post(agent, { code: codeNow(secret) });
+    expect(signedIn.status).toBe(303);
+    expect((await agent.get('/api/me')).status).toBe(200);
+  });
 });
