@@ -15,7 +15,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import { hasSecondFactor, requiresTwoFactor } from './security-settings.js';
 import type { SessionClient } from './sessions.js';
 import { CLI_CLIENT, recordSignInEvent } from './sign-in-events.js';
-import { matchTotp, newTotpSecret, otpauthUrl, totpStepAt } from './totp.js';
+import { matchTotp, newTotpSecret, otpauthUrl } from './totp.js';
 
 /**
  * Second factors (docs/decisions/0102). A user's factors are rows of user_second_factors, one kind each ('totp'

@@ -40,7 +40,7 @@ interface SignInEventRow {
 }
 
 /** The browser and system of a user agent, hashed: how "a browser never seen before" is told apart. */
-export function browserKeyOf(userAgent: string): string {
+function browserKeyOf(userAgent: string): string {
   const { browser, os } = describeClient(userAgent);
   return createHash('sha256')
     .update(`${browser.replace(/ \d+$/, '')}|${os.replace(/ .*$/, '')}`)

@@ -5,7 +5,7 @@ import { createHmac, randomBytes } from 'node:crypto';
  * step before and after accepted for clock drift. Written on node:crypto (docs/decisions/0102): the algorithm is a
  * dozen lines, and the RFC's own test vectors check it (test/unit/totp.test.ts).
  */
-export const TOTP_STEP_SECONDS = 30;
+const TOTP_STEP_SECONDS = 30;
 const DRIFT_STEPS = 1;
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 

@@ -330,7 +330,6 @@ function HistoryPanel({ user, onClose }: { user: PublicUser; onClose: () => void
   const [events, setEvents] = useState<SignInEventView[] | null>(null);
   useEffect(() => {
     let live = true;
-    setEvents(null);
     apiRequest<SignInEventView[]>('GET', `/api/users/${user.id}/sign-ins`).then(
       (read) => live && setEvents(read),
       failed('Could not read the sign-in history'),
@@ -391,7 +390,7 @@ export function Component() {
           </table>
         </TableScroll>
       </Card>
-      {history && <HistoryPanel user={history} onClose={() => setHistory(null)} />}
+      {history && <HistoryPanel key={history.id} user={history} onClose={() => setHistory(null)} />}
       <SecurityCard requireTwoFactor={security.requireTwoFactor} />
     </div>
   );
