@@ -1,6 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setRequireTwoFactor } from '@services/auth/security-settings.js';
 import { totpCode, totpStepAt } from '@services/auth/totp.js';
+import { cliActor } from '@services/context.js';
 import { createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
 
 describe('two-factor sign-in in the browser (real Chromium)', () => {
@@ -51,5 +53,19 @@ describe('two-factor sign-in in the browser (real Chromium)', () => {
     // The one refusal was the 401 asking for the code.
     watched.assertClean({ expectedHttpStatuses: [401] });
     await watched.close();
+  });
+
+  it('sends a user without a second factor to set one up when an admin requires it, with a clean console', async () => {
+    await setRequireTwoFactor(server.ctx, cliActor(), { requireTwoFactor: true });
+    const credentials = await createStaffUser(server, 'held@example.org');
+    const watched = await openPage(browser);
+    const { page } = watched;
+    await signIn(page, server.baseUrl, credentials, '/contacts');
+    expect(new URL(page.url()).pathname).toBe('/settings/account');
+    await page.getByText('An admin requires two-factor sign-in for every account').waitFor();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
+    watched.assertClean();
+    await watched.close();
+    await setRequireTwoFactor(server.ctx, cliActor(), { requireTwoFactor: false });
   });
 });
