@@ -1,6 +1,8 @@
-import { Option, type Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
+import { resetSecondFactors } from '@services/auth/second-factor.js';
+import { setRequireTwoFactor } from '@services/auth/security-settings.js';
 import { cliActor } from '@services/context.js';
 import { createUser, listUsers, setPassword, updateUserByEmail } from '@services/users/service.js';
 import { ROLES, type Role } from '@shared/roles.js';
@@ -127,5 +129,31 @@ export const registerUsersCommands: CommandRegistrar = (program: Command, io: Cl
     .action(async (opts: { email: string; role: Role }) => {
       await withContext(io, (ctx) => updateUserByEmail(ctx, cliActor(), opts.email, { role: opts.role }));
       io.stdout.write(`${printable(opts.email)} is now ${opts.role}\n`);
+    });
+
+  users
+    .command('reset-2fa')
+    .description("Remove a user's second factors and recovery codes (a lost phone): they sign in with the password alone")
+    .argument('<email>', 'the user')
+    .action(async (email: string) => {
+      const { email: address, hadSecondFactor } = await withContext(io, (ctx) => resetSecondFactors(ctx, cliActor(), { email }));
+      io.stdout.write(
+        hadSecondFactor
+          ? `Two-factor sign-in reset for ${printable(address)}: they sign in with their password and set it up again.\n`
+          : `${printable(address)} had no second factor; nothing to reset.\n`,
+      );
+    });
+
+  users
+    .command('require-2fa')
+    .description('Require two-factor sign-in for everyone (on), or stop requiring it (off)')
+    .addArgument(new Argument('<state>', 'on or off').choices(['on', 'off']))
+    .action(async (state: 'on' | 'off') => {
+      await withContext(io, (ctx) => setRequireTwoFactor(ctx, cliActor(), { requireTwoFactor: state === 'on' }));
+      io.stdout.write(
+        state === 'on'
+          ? 'Two-factor sign-in is now required: users without it are sent to set it up.\n'
+          : 'Two-factor sign-in is no longer required.\n',
+      );
     });
 };

@@ -46,7 +46,7 @@ function requireUser(req: Request, _res: Response, next: NextFunction) {
  * What belongs to a person (their sessions, name, password and preferences): an API token has none of these. Tokens
  * are made and revoked by a signed-in admin only, so a leaked token cannot make itself a successor.
  */
-const PERSON_ONLY = /^\/(?:sessions|account|preferences|api-tokens)(?:\/|$)/;
+const PERSON_ONLY = /^\/(?:sessions|account|preferences|api-tokens|me|security)(?:\/|$)/;
 
 function refuseTokensOnPersonalRoutes(req: Request, _res: Response, next: NextFunction) {
   next(

@@ -61,6 +61,7 @@ const EnvSchema = z.object({
       message: 'must start with sqlite: (e.g. sqlite:data/pacer.sqlite) or mysql:// (e.g. mysql://user:pass@host:3306/pacer)',
     }),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
+  SESSION_SECRET_PREVIOUS: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
   COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
@@ -97,6 +98,7 @@ const EnvSchema = z.object({
   WORDPRESS_URL: optionalUrl,
   WORDPRESS_USER: optionalText,
   WORDPRESS_APP_PASSWORD: optionalText,
+  APP_URL: optionalUrl,
   PUBLIC_SITE_URL: optionalUrl,
   MAILCHIMP_API_KEY: optionalText,
   MAILCHIMP_BASE_URL: optionalUrl,
@@ -175,6 +177,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   sessionSecret: string;
+  /** The secret before the last rotation: its cookies still verify (and are signed again with sessionSecret). */
+  sessionSecretPrevious?: string;
   sessionIdleMs: number;
   sessionMaxMs: number;
   cookieSecure: boolean;
@@ -195,6 +199,8 @@ export interface Config {
   mailchimp: { apiKey?: string; baseUrl?: string };
   /** Set-password links are emailed when both are set. */
   mail: { smtpUrl?: string; from?: string };
+  /** This CRM's own address as its users reach it (https://crm.example.org): links in emails sent unasked use it. */
+  appUrl?: string;
   /** Bring the schema up to date when the server starts (off when migrations run as a release step). */
   migrateOnStart: boolean;
   jobs: JobSettings;
@@ -366,6 +372,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     host: env.HOST,
     databaseUrl: anchoredDatabaseUrl(env.DATABASE_URL, cwd),
     sessionSecret: env.SESSION_SECRET ?? (sessions ? embeddedSessionSecret(path.join(cwd, 'data')) : ''),
+    sessionSecretPrevious: env.SESSION_SECRET_PREVIOUS,
     sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: env.SESSION_MAX_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : env.NODE_ENV === 'production',
@@ -398,6 +405,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
     },
     mailchimp: { apiKey: env.MAILCHIMP_API_KEY, baseUrl: env.MAILCHIMP_BASE_URL },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    appUrl: env.APP_URL?.replace(/\/+$/, ''),
     migrateOnStart: env.MIGRATE_ON_START === 'true',
     jobs: {
       redisUrl: env.REDIS_URL,

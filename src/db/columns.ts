@@ -19,7 +19,10 @@ export const columnKinds = {
     sessionVersion: 'integer',
     sessionCreatedAt: 'timestamp',
     sessionLastSeenAt: 'timestamp',
+    secondFactorSetupRequired: 'boolean',
   },
+  sign_in_events: { occurredAt: 'timestamp', succeeded: 'boolean' },
+  user_second_factors: { createdAt: 'timestamp', confirmedAt: 'timestamp', lastUsedAt: 'timestamp', lastUsedStep: 'integer' },
   contacts: { ...audit, mailchimpTags: 'list', isPrimary: 'boolean', entityId: 'integer' },
   events: {
     ...audit,

@@ -13,7 +13,15 @@ import { mountMetrics } from './metrics.js';
 import { originCheck } from './origin-check.js';
 import { logSignedInUser, requestLogging } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
-import { loadCurrentUser, refuseInsecureSignIn, sessionClientOf, sessionCookie, signInFromPageForm, startSession } from './session.js';
+import {
+  holdForSecondFactorSetup,
+  loadCurrentUser,
+  refuseInsecureSignIn,
+  sessionClientOf,
+  sessionCookie,
+  signInFromPageForm,
+  startSession,
+} from './session.js';
 import type { ServerContext } from './types.js';
 
 export interface AppOptions {
@@ -61,6 +69,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Express
   app.use(loadCurrentUser());
   app.use(logSignedInUser());
   app.use('/api', apiTokenAuth(ctx.config.apiTokenRateLimit));
+  app.use(holdForSecondFactorSetup());
   app.use(originCheck());
   app.use('/api/docs', apiDocs());
   app.use('/api', createApiRouter(apiPlumbing));

@@ -17,7 +17,8 @@ function sessionCookieName(config: Config): string {
 export function sessionCookie(config: Config): RequestHandler {
   return cookieSession({
     name: sessionCookieName(config),
-    keys: new CookieSigner([config.sessionSecret]),
+    // The current secret signs; the previous one still verifies, so rotating it signs nobody out.
+    keys: new CookieSigner(config.sessionSecretPrevious ? [config.sessionSecret, config.sessionSecretPrevious] : [config.sessionSecret]),
     httpOnly: true,
     sameSite: 'lax',
     secure: config.cookieSecure,
@@ -45,6 +46,7 @@ export function loadCurrentUser(): RequestHandler {
       req.sessionId = resumed.sessionId;
       req.themePreference = resumed.theme;
       req.storedPreferences = resumed.preferences;
+      req.secondFactorSetupRequired = resumed.secondFactorSetupRequired;
       next();
     } catch (error) {
       next(error);
@@ -103,16 +105,45 @@ export function signInFromPageForm(): RequestHandler {
       const user = await login(
         req.ctx,
         req.ctx.throttle,
-        { email: form.get('email') ?? '', password: form.get('password') ?? '' },
+        { email: form.get('email') ?? '', password: form.get('password') ?? '', code: form.get('code') || undefined },
         sessionClientOf(req),
       );
       await startSession(req, user.id);
       res.redirect(303, req.originalUrl);
     } catch (error) {
       if (!(error instanceof AppError)) return next(error);
-      req.signInRefusal = { status: error.status, message: error.message };
+      req.signInRefusal = { status: error.status, message: error.message, code: error.code };
       if (error.headers) res.set(error.headers);
       next();
     }
+  };
+}
+
+/** What a session held for second-factor set-up may still reach: the account page and what it uses. */
+const SETUP_PAGE = '/settings/account';
+const OPEN_WHILE_HELD = [
+  /^\/api\/(me|session|logout|sessions)$/,
+  /^\/api\/me\/(totp|totp\/confirm|two-factor|sign-ins)$/,
+  /^\/api\/sessions\/[^/]+$/,
+  /^\/api\/preferences(\/[^/]+)?$/,
+];
+
+/**
+ * "Require two-factor for everyone" (docs/decisions/0102): a signed-in user without a second factor is sent to
+ * /settings/account to set one up; every other page redirects there and every other API call is refused (403
+ * second_factor_setup_required) until it is done.
+ */
+export function holdForSecondFactorSetup(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!req.user || !req.secondFactorSetupRequired) return next();
+    if (req.path === SETUP_PAGE || OPEN_WHILE_HELD.some((pattern) => pattern.test(req.path))) return next();
+    if (req.path.startsWith('/api/')) {
+      res.status(403).json({
+        code: 'second_factor_setup_required',
+        message: 'Set up two-factor sign-in on your account page first (an admin requires it).',
+      });
+      return;
+    }
+    res.redirect(303, SETUP_PAGE);
   };
 }

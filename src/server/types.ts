@@ -45,8 +45,10 @@ declare global {
        * when the request itself changes one (later reads then go to the database).
        */
       storedPreferences?: ReadonlyArray<{ name: string; value: string }>;
+      /** The admin requires a second factor and this user has none: only its set-up is open (holdForSecondFactorSetup). */
+      secondFactorSetupRequired?: boolean;
       /** Why the sign-in form, posted to a page, was refused: the sign-in screen shows it with its status. */
-      signInRefusal?: { status: number; message: string };
+      signInRefusal?: { status: number; message: string; code: string };
       ctx: ServerContext;
     }
   }

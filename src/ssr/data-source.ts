@@ -24,7 +24,10 @@ import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
 import { localeOf, themeOf, timeZoneOf } from '@server/locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
+import { twoFactorStatus } from '@services/auth/second-factor.js';
+import { securitySettings } from '@services/auth/security-settings.js';
 import { listMySessions } from '@services/auth/sessions.js';
+import { listMySignIns } from '@services/auth/sign-in-events.js';
 import { listUsers } from '@services/users/service.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tokens/service.js';
 import { listDeleted } from '@services/trash/service.js';
@@ -74,6 +77,9 @@ export function serverDataSource(req: Request): DataSource {
     },
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
+    myTwoFactor: () => twoFactorStatus(ctx(), user().id, req.sessionId!),
+    mySignIns: () => listMySignIns(ctx(), user().id),
+    securitySettings: () => securitySettings(ctx(), actor()),
     deletedItems: () => listDeleted(ctx(), actor()),
     backups: () => listBackups(ctx(), actor()),
     apiTokens: () => listApiTokens(ctx(), actor()),

@@ -5,6 +5,7 @@ import { routes } from '@views/routes.js';
 import { AuthPage, type AuthScreen } from '@views/pages/auth/auth-page.js';
 import type { ServerLoaderContext } from '@views/data/source.js';
 import { AppError, badRequest } from '@services/errors.js';
+import { selfServiceResetAvailable } from '@services/auth/password-reset.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement, jsonDataElement } from './hydration.js';
 import { escapeAttr } from './html-attribute.js';
@@ -134,7 +135,9 @@ async function authScreenOf(req: Request): Promise<AuthScreen | null> {
   const token = setPasswordTokenOf(pageUrl(req).pathname);
   if (token !== null) return { name: 'set-password', token };
   if (req.user) return null;
-  return (await serverDataSource(req).session()).needsSetup ? { name: 'setup' } : { name: 'sign-in' };
+  return (await serverDataSource(req).session()).needsSetup
+    ? { name: 'setup' }
+    : { name: 'sign-in', resetByEmail: selfServiceResetAvailable(req.ctx) };
 }
 
 /**
@@ -151,7 +154,8 @@ function sendAuthPage(req: Request, res: Response, screen: AuthScreen) {
   if (posted && takesNoPost) res.set('Allow', 'GET, HEAD');
   // The sign-in form posted here and refused (src/server/session.ts signInFromPageForm): the screen says why.
   const refusal = screen.name === 'sign-in' ? req.signInRefusal : undefined;
-  if (refusal) screen = { name: 'sign-in', error: refusal.message };
+  if (refusal && screen.name === 'sign-in')
+    screen = { ...screen, error: refusal.message, askCode: ['second_factor_required', 'invalid_second_factor'].includes(refusal.code) };
   sendDocument(req, res, {
     status: refusal?.status ?? (posted ? (takesNoPost ? 405 : 401) : 200),
     html: renderToString(<AuthPage screen={screen} />),

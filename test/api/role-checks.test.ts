@@ -18,6 +18,10 @@ const SELF_SERVICE: Record<string, string> = {
   'POST /api/account/password': 'changing my own password',
   'POST /api/set-password/:token': 'setting my password through a one-time link (the token is the proof)',
   'PUT /api/preferences/:name': 'choosing my own list views, columns and theme',
+  'POST /api/password-reset': '"Forgot password?" (signed out; the emailed link is the proof)',
+  'POST /api/me/totp': 'setting up two-factor sign-in for my own account',
+  'POST /api/me/totp/confirm': 'confirming my own two-factor sign-in',
+  'DELETE /api/me/totp': 'turning off my own two-factor sign-in (with my password and a code)',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */
@@ -26,6 +30,10 @@ const ADMIN_ONLY = new Set<string>([
   'POST /api/users',
   'PUT /api/users/:id',
   'POST /api/users/:id/reset-link',
+  'POST /api/users/:id/reset-2fa',
+  'GET /api/users/:id/sign-ins',
+  'GET /api/security',
+  'PUT /api/security',
   'GET /api/deleted',
   'POST /api/deleted/:id/restore',
   'GET /api/api-tokens',

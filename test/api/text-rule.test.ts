@@ -137,7 +137,7 @@ describe(`the text rule through the API (${database})`, () => {
       'login',
       (body) => t.agent().post('/api/login').send(body),
     );
-    expect(fields.map((f) => f.field).sort()).toEqual(['email', 'password']);
+    expect(fields.map((f) => f.field).sort()).toEqual(['code', 'email', 'password']);
     // Nothing was written: not even the last sign-in time.
     expect(await t.ctx.db('users').where({ email: 'staff@example.org' }).first('lastLogin')).toEqual(before);
     expect(

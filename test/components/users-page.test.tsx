@@ -37,7 +37,13 @@ function userServer() {
 
 const rowOf = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
 const renderUsers = () =>
-  renderPage({ path: '/settings/users', url: '/settings/users', Component: usersPage.Component, data: USERS, role: 'admin' });
+  renderPage({
+    path: '/settings/users',
+    url: '/settings/users',
+    Component: usersPage.Component,
+    data: { users: USERS, security: { requireTwoFactor: false } },
+    role: 'admin',
+  });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -77,5 +83,61 @@ describe('the Users page', () => {
     expect(puts).toEqual([]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
     await waitFor(() => expect(puts).toEqual([{ url: '/api/users/3', body: { isActive: false } }]));
+  });
+
+  it('asks before resetting a user’s two-factor sign-in, then resets it', async () => {
+    const posts: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit = {}) => {
+        if (init.method === 'POST') posts.push(url);
+        return new Response(JSON.stringify({ email: 'active@example.org', hadSecondFactor: true }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }),
+    );
+    renderUsers();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset two-factor sign-in of active@example.org' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('Remove the authenticator app and recovery codes of active@example.org?');
+    expect(posts).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset two-factor' }));
+    await waitFor(() => expect(posts).toEqual(['/api/users/3/reset-2fa']));
+    expect(await screen.findByText('Two-factor sign-in reset')).toBeTruthy();
+  });
+
+  it('shows a user’s sign-in history and turns the two-factor requirement on', async () => {
+    const puts: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit = {}) => {
+        if (init.method === 'PUT') puts.push([url, JSON.parse(String(init.body))]);
+        const body = url.endsWith('/sign-ins')
+          ? [
+              {
+                id: 1,
+                occurredAt: '2026-11-20T01:00:00.000Z',
+                kind: 'sign_in',
+                succeeded: false,
+                detail: 'password',
+                ip: '10.0.0.7',
+                browser: 'Firefox 133',
+                os: 'Windows 10',
+                by: null,
+              },
+            ]
+          : { requireTwoFactor: true };
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    renderUsers();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign-in history of active@example.org' }));
+    const list = await screen.findByRole('list', { name: 'Sign-in history of active@example.org' });
+    expect(list.textContent).toContain('Sign-in failed (wrong password)');
+    expect(list.textContent).toContain('10.0.0.7');
+    expect(list.textContent).toContain('Firefox 133 on Windows 10');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Require two-factor sign-in for everyone' }));
+    await waitFor(() => expect(puts).toEqual([['/api/security', { requireTwoFactor: true }]]));
   });
 });

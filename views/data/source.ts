@@ -2,7 +2,7 @@ import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArg
 import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import type { ListPage, ListQuery, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
-import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
+import type { PublicUser, SessionView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
@@ -57,6 +57,12 @@ export interface DataSource {
   users(): Promise<PublicUser[]>;
   /** /settings/account: my signed-in sessions. */
   mySessions(): Promise<SessionView[]>;
+  /** /settings/account: my second factors and whether the site requires one. */
+  myTwoFactor(): Promise<TwoFactorStatus>;
+  /** /settings/account: my sign-in history, newest first. */
+  mySignIns(): Promise<SignInEventView[]>;
+  /** /settings/users (admins): the site-wide security settings. */
+  securitySettings(): Promise<{ requireTwoFactor: boolean }>;
   /** /settings/deleted (admins). */
   deletedItems(): Promise<DeletedItem[]>;
   /** /settings/backups (admins). */
@@ -164,6 +170,9 @@ const browserDataSource: DataSource = {
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
   users: () => read('/api/users'),
   mySessions: () => read('/api/sessions'),
+  myTwoFactor: () => read('/api/me/two-factor'),
+  mySignIns: () => read('/api/me/sign-ins'),
+  securitySettings: () => read('/api/security'),
   deletedItems: () => read('/api/deleted'),
   backups: () => read('/api/backups'),
   apiTokens: () => read('/api/api-tokens'),

@@ -1,5 +1,7 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
+import { confirmTotpEnrolment, disableTotp, startTotpEnrolment, twoFactorStatus } from '@services/auth/second-factor.js';
 import { endMySession, endOtherSessions, listMySessions } from '@services/auth/sessions.js';
+import { listMySignIns } from '@services/auth/sign-in-events.js';
 import { changeMyName, changeMyPassword } from '@services/users/service.js';
 import { defineRead, personOf, type ReadRoute } from '../reads.js';
 
@@ -8,6 +10,11 @@ export const accountReads: ReadRoute[] = [
   defineRead('/api/sessions', (request) => {
     const { user, sessionId } = personOf(request);
     return listMySessions(request.ctx, user.id, sessionId);
+  }),
+  defineRead('/api/me/sign-ins', (request) => listMySignIns(request.ctx, personOf(request).user.id)),
+  defineRead('/api/me/two-factor', (request) => {
+    const { user, sessionId } = personOf(request);
+    return twoFactorStatus(request.ctx, user.id, sessionId);
   }),
 ];
 
@@ -24,8 +31,22 @@ export function accountRouter(): Router {
     res.json({ user: await changeMyName(req.ctx, req.user!.id, req.body) });
   });
   router.post('/account/password', async (req, res) => {
-    await changeMyPassword(req.ctx, req.ctx.throttle, req.user!.id, req.sessionId!, req.body);
+    await changeMyPassword(req.ctx, req.ctx.throttle, req.user!.id, req.sessionId!, req.body, clientOf(req));
+    res.status(204).end();
+  });
+  // Two-factor sign-in with an authenticator app (docs/decisions/0102).
+  router.post('/me/totp', async (req, res) => {
+    res.json(await startTotpEnrolment(req.ctx, req.user!.id));
+  });
+  router.post('/me/totp/confirm', async (req, res) => {
+    res.json(await confirmTotpEnrolment(req.ctx, req.ctx.throttle, req.user!.id, clientOf(req), req.body));
+  });
+  router.delete('/me/totp', async (req, res) => {
+    await disableTotp(req.ctx, req.ctx.throttle, req.user!.id, clientOf(req), req.body);
     res.status(204).end();
   });
   return router;
 }
+
+/** Where a request came from, for the sign-in history. */
+export const clientOf = (req: Request) => ({ ip: req.ip ?? 'unknown', userAgent: req.get('user-agent') ?? '' });

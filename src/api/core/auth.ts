@@ -1,5 +1,6 @@
 import express, { Router, type Request } from 'express';
 import { login } from '@services/auth/service.js';
+import { requestPasswordReset } from '@services/auth/password-reset.js';
 import { endSession } from '@services/auth/sessions.js';
 import { unauthorized } from '@services/errors.js';
 import { describeSetPasswordLink, setPasswordWithLink } from '@services/users/links.js';
@@ -54,9 +55,14 @@ export function authRouter(http: HttpPlumbing): Router {
   });
 
   router.post('/set-password/:token', secureOnly, json, async (req, res) => {
-    const user = await setPasswordWithLink(req.ctx, req.params.token, req.body);
+    const user = await setPasswordWithLink(req.ctx, req.params.token, req.body, sessionClientOf(req));
     await startSession(req, user.id);
     res.json({ user });
+  });
+
+  // "Forgot password?": 202 whatever the address (docs/decisions/0103).
+  router.post('/password-reset', json, async (req, res) => {
+    res.status(202).json(await requestPasswordReset(req.ctx, req.ctx.throttle, req.body, sessionClientOf(req)));
   });
 
   router.post('/setup', secureOnly, json, async (req, res) => {

@@ -433,6 +433,69 @@ export function describeOperations(): Map<string, OperationDoc> {
   });
   add('POST /jobs/:id/cancel', { tag: 'Jobs', access: 'staff', summary: 'Cancel a job', answer: ok('The job', JobViewSchema) });
 
+  // Two-factor sign-in, sign-in history and self-service reset (docs/decisions/0102, 0103).
+  add('POST /password-reset', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'Forgot password: emails a one-time link when the address is known (202 either way)',
+    body: z.object({ email: z.string() }),
+    answer: { status: 202, description: 'Accepted', schema: object },
+  });
+  add('GET /me/sign-ins', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My sign-in history',
+    answer: ok('Sign-ins', object),
+  });
+  add('GET /me/two-factor', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My second factors',
+    answer: ok('Status', object),
+  });
+  add('POST /me/totp', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Start enrolling an authenticator app',
+    answer: ok('The secret', z.object({ secret: z.string(), otpauthUrl: z.string() }).loose()),
+  });
+  add('POST /me/totp/confirm', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Confirm the authenticator app with a first code',
+    body: z.object({ code: z.string() }),
+    answer: ok('The recovery codes, shown once', z.object({ recoveryCodes: z.array(z.string()) })),
+  });
+  add('DELETE /me/totp', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Turn two-factor sign-in off',
+    body: z.object({ password: z.string(), code: z.string() }),
+    answer: noContent('Turned off'),
+  });
+  add('GET /users/:id/sign-ins', { tag: 'Users', access: 'admin', summary: "A user's sign-in history", answer: ok('Sign-ins', object) });
+  add('POST /users/:id/reset-2fa', { tag: 'Users', access: 'admin', summary: "Reset a user's second factors", answer: ok('Done', object) });
+  add('GET /security', {
+    tag: 'Users',
+    access: 'admin',
+    personOnly: true,
+    summary: 'Sign-in security settings',
+    answer: ok('Settings', object),
+  });
+  add('PUT /security', {
+    tag: 'Users',
+    access: 'admin',
+    personOnly: true,
+    summary: 'Require two-factor sign-in for everyone, or not',
+    body: object,
+    answer: ok('Settings', object),
+  });
+
   // Backups (the Settings → Backups panel).
   add('GET /backups', {
     tag: 'Backups',

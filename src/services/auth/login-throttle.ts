@@ -72,6 +72,11 @@ export class LoginThrottle {
     await giveBack(db, address[0]);
   }
 
+  /** A right password whose second factor is still to come: this attempt counted for nothing (the counter stays). */
+  async giveBackSignIn(db: Knex, email: string, ip: string): Promise<void> {
+    for (const [hash] of this.signInKeys(email, ip)) await giveBack(db, hash);
+  }
+
   /** Reserves one check of a signed-in user's current password (a password change), per account. */
   reservePasswordCheck(db: Knex, userId: number, now: number): Promise<number> {
     return this.reserve(db, [this.passwordCheckKey(userId)], now);
@@ -82,6 +87,21 @@ export class LoginThrottle {
     await db(TABLE)
       .where({ throttleKey: this.passwordCheckKey(userId)[0] })
       .delete();
+  }
+
+  /**
+   * Reserves one "Forgot password?" request, per address asked for and per client, whether or not the address has
+   * an account (the answer must not tell). Never given back: each request may send an email.
+   */
+  reservePasswordReset(db: Knex, email: string, ip: string, now: number): Promise<number> {
+    return this.reserve(
+      db,
+      [
+        [keyHash(`reset:${email.toLowerCase()}`), this.limits.perAccountAndIp],
+        [keyHash(`reset-ip:${ip}`), this.limits.perAccountAndIp],
+      ],
+      now,
+    );
   }
 
   /** Reserves one first-run set-up (a password hashed for an anonymous caller), per address. */

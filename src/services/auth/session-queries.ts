@@ -28,11 +28,12 @@ export interface SessionWithUser {
   lastSeenAt: string;
   /** Every preference the user has stored (the theme, each list's view and columns…), read with the session. */
   preferences: PreferenceRow[];
+  secondFactorSetupRequired: boolean;
 }
 
 export async function insertSession(
   db: Knex,
-  session: { id: string; userId: number; at: Date; userAgent: string; ip: string },
+  session: { id: string; userId: number; at: Date; userAgent: string; ip: string; secondFactorSetupRequired: boolean },
 ): Promise<void> {
   await db('sessions').insert({
     id: session.id,
@@ -41,6 +42,7 @@ export async function insertSession(
     lastSeenAt: encodeTimestamp(session.at),
     userAgent: session.userAgent,
     ip: session.ip,
+    secondFactorSetupRequired: session.secondFactorSetupRequired ? 1 : 0,
   });
 }
 
@@ -52,7 +54,7 @@ export async function insertSession(
  */
 const SESSION_WITH_USER_SQL = [
   'SELECT u.`id`, u.`email`, u.`firstName`, u.`lastName`, u.`role`, u.`isActive`, u.`createdAt`, u.`lastLogin`,',
-  's.`createdAt` AS `sessionCreatedAt`, s.`lastSeenAt` AS `sessionLastSeenAt`,',
+  's.`createdAt` AS `sessionCreatedAt`, s.`lastSeenAt` AS `sessionLastSeenAt`, s.`secondFactorSetupRequired`,',
   'p.`name` AS `preferenceName`, p.`value` AS `preferenceValue`',
   'FROM `sessions` s JOIN `users` u ON u.`id` = s.`userId`',
   'LEFT JOIN `user_preferences` p ON p.`userId` = u.`id`',
@@ -63,14 +65,13 @@ export async function findSessionWithUser(db: Knex, id: string): Promise<Session
   const rows = await selectRows(db, SESSION_WITH_USER_SQL, [id]);
   if (rows.length === 0) return undefined;
   const { preferenceName, preferenceValue: _value, ...sessionAndUser } = rows[0]!;
-  const { sessionCreatedAt, sessionLastSeenAt, ...user } = decodeRow<SessionUser & { sessionCreatedAt: string; sessionLastSeenAt: string }>(
-    columnKinds.session_users,
-    sessionAndUser,
-  );
+  const { sessionCreatedAt, sessionLastSeenAt, secondFactorSetupRequired, ...user } = decodeRow<
+    SessionUser & { sessionCreatedAt: string; sessionLastSeenAt: string; secondFactorSetupRequired: boolean }
+  >(columnKinds.session_users, sessionAndUser);
   // No preference stored: the one row's preference columns are NULL.
   const preferences =
     preferenceName === null ? [] : rows.map((row) => ({ name: String(row.preferenceName), value: String(row.preferenceValue) }));
-  return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, preferences };
+  return { user, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, preferences, secondFactorSetupRequired };
 }
 
 export async function touchSession(db: Knex, id: string, at: Date): Promise<void> {

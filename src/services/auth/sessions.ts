@@ -6,6 +6,7 @@ import type { ThemeChoice } from '@shared/theme.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { storedPreference } from '../preferences/service.js';
+import { secondFactorSetupRequired } from './security-settings.js';
 import {
   deleteSession,
   deleteStaleSessions,
@@ -46,6 +47,7 @@ export async function createSession(ctx: AppContext, userId: number, client: Ses
     at: now,
     userAgent: client.userAgent.slice(0, 500),
     ip: client.ip.slice(0, 64),
+    secondFactorSetupRequired: await secondFactorSetupRequired(db, userId),
   });
   // Sign-ins are rare next to requests: a good moment to drop sessions nobody can use any more.
   await deleteStaleSessions(db, new Date(now.getTime() - ctx.config.sessionMaxMs), new Date(now.getTime() - ctx.config.sessionIdleMs));
@@ -59,6 +61,8 @@ export interface ResumedSession {
   theme: ThemeChoice | undefined;
   /** Every preference the user has stored, as read with the session. */
   preferences: PreferenceRow[];
+  /** The admin requires a second factor and this user has none: the session may only set one up. */
+  secondFactorSetupRequired: boolean;
 }
 
 /** The signed-in user of a cookie's token, when the session exists, is within its limits and the user is active. */
@@ -77,7 +81,7 @@ export async function resumeSession(ctx: AppContext, token: unknown): Promise<Re
   if (idle >= LAST_SEEN_GRANULARITY_MS) await touchSession(ctx.db, sessionId, now);
   const themeRow = found.preferences.find((row) => row.name === 'theme');
   const theme = themeRow ? storedPreference('theme', themeRow.value) : undefined;
-  return { user: found.user, sessionId, theme, preferences: found.preferences };
+  return { user: found.user, sessionId, theme, preferences: found.preferences, secondFactorSetupRequired: found.secondFactorSetupRequired };
 }
 
 /** Logout: ends this session only; the same person stays signed in on their other devices. */
@@ -90,7 +94,7 @@ export async function endSessionsOf(db: Knex, userId: number, keep?: string): Pr
   return deleteUserSessions(db, userId, keep);
 }
 
-function describeClient(userAgent: string): { browser: string; os: string } {
+export function describeClient(userAgent: string): { browser: string; os: string } {
   if (!userAgent) return { browser: 'Unknown browser', os: 'Unknown system' };
   const parsed = Bowser.parse(userAgent);
   const browser = [parsed.browser.name, parsed.browser.version?.split('.')[0]].filter(Boolean).join(' ');

@@ -5,7 +5,8 @@ import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { NewPasswordSchema, NewUserSchema, type PublicUser } from '@shared/schemas/auth.js';
 import { setPasswordPath } from '@shared/set-password-link.js';
-import { endSessionsOf } from '../auth/sessions.js';
+import { endSessionsOf, type SessionClient } from '../auth/sessions.js';
+import { CLI_CLIENT, recordSignInEvent } from '../auth/sign-in-events.js';
 import type { Actor, AppContext } from '../context.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { mailConfigured, sendMail } from '../mail/mailer.js';
@@ -33,7 +34,7 @@ const GONE = 'This link has expired or has already been used. Ask an admin for a
  * Makes a user's one-time link, replacing any earlier one, and emails it when mail is set up. `origin` is the
  * site's address the admin is using (checked against the Origin header by the origin check).
  */
-async function issueLink(ctx: AppContext, actor: Actor, user: PublicUser, origin: string): Promise<SetPasswordLink> {
+export async function issueLink(ctx: AppContext, actor: Actor, user: PublicUser, origin: string): Promise<SetPasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + LINK_TTL_MS);
@@ -131,7 +132,12 @@ export const SetPasswordSchema = z.object({ password: NewPasswordSchema }).stric
  * Sets the password through a link and uses the link up (deleted in the same transaction, so two tabs cannot both
  * use it). Every session the user had ends; the caller signs them in afresh.
  */
-export async function setPasswordWithLink(ctx: AppContext, token: unknown, input: unknown): Promise<PublicUser> {
+export async function setPasswordWithLink(
+  ctx: AppContext,
+  token: unknown,
+  input: unknown,
+  client: SessionClient = CLI_CLIENT,
+): Promise<PublicUser> {
   const { password } = parseInput(SetPasswordSchema, input);
   const { row, user } = await liveLink(ctx, token);
   const passwordHash = await bcrypt.hash(password, ctx.config.bcryptCost);
@@ -140,6 +146,7 @@ export async function setPasswordWithLink(ctx: AppContext, token: unknown, input
     // Setting the password signs them in (the caller starts a session): an invited user is no longer "Invited".
     await updateUser(trx, user.id, { passwordHash, lastLogin: ctx.clock.now() });
     await endSessionsOf(trx, user.id);
+    await recordSignInEvent(trx, ctx, client, { kind: 'password_reset', succeeded: true, userId: user.id, detail: 'link' });
   });
   ctx.log.info({ event: 'password_set_by_link', userId: user.id }, 'password set through a one-time link');
   return presentUser(user);

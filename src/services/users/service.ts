@@ -13,7 +13,8 @@ import {
 } from '@shared/schemas/auth.js';
 import { text } from '@shared/schemas/text.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
-import { endSessionsOf } from '../auth/sessions.js';
+import { endSessionsOf, type SessionClient } from '../auth/sessions.js';
+import { CLI_CLIENT, recordSignInEvent } from '../auth/sign-in-events.js';
 import { cliActor, type Actor, type AppContext } from '../context.js';
 import { conflict, forbidden, notFound, tooManyRequests, validationFailed } from '../errors.js';
 import { changedFields, historyActorOf, recordHistory } from '../history/service.js';
@@ -207,6 +208,7 @@ export async function changeMyPassword(
   userId: number,
   currentSessionId: string,
   input: unknown,
+  client: SessionClient = CLI_CLIENT,
 ): Promise<void> {
   const { currentPassword, newPassword } = parseInput(PasswordChangeSchema, input);
   const user = await findUserById(ctx.db, userId);
@@ -223,6 +225,7 @@ export async function changeMyPassword(
   await withTransaction(ctx, async (trx) => {
     await updateUser(trx, userId, { passwordHash });
     await endSessionsOf(trx, userId, currentSessionId);
+    await recordSignInEvent(trx, ctx, client, { kind: 'password_changed', succeeded: true, userId });
   });
   ctx.log.info({ event: 'password_changed', userId }, 'password changed; other sessions ended');
 }

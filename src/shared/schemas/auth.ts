@@ -13,6 +13,8 @@ export const LoginSchema = z
     password: text()
       .min(1)
       .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` }),
+    /** The second factor, when the account has one: a code from the authenticator app or a recovery code. */
+    code: text().trim().max(64).optional(),
   })
   .strict();
 
@@ -73,3 +75,62 @@ export interface SessionView {
   lastSeenAt: string;
   current: boolean;
 }
+
+/** A code typed to confirm or turn off two-factor sign-in (an authenticator code or, to turn off, a recovery code). */
+export const SecondFactorCodeSchema = z
+  .object({ code: text().trim().min(1, 'Enter the code from your authenticator app').max(64) })
+  .strict();
+
+export const DisableTwoFactorSchema = z
+  .object({
+    password: text().min(1, 'Enter your password'),
+    code: text().trim().min(1, 'Enter a code from your authenticator app or a recovery code').max(64),
+  })
+  .strict();
+
+/** "Forgot password?": the address to send a link to. */
+export const PasswordResetRequestSchema = z.object({ email: text().trim().pipe(z.email('Enter a valid email address').max(320)) }).strict();
+
+/** The first step of setting up an authenticator app: shown once, until a first code confirms it. */
+export interface TotpEnrolment {
+  secret: string;
+  otpauthUrl: string;
+  /** The otpauth URL as a QR code (SVG markup). */
+  qrSvg: string;
+}
+
+/** My second factors and the site's rule, as /settings/account shows them. */
+export interface TwoFactorStatus {
+  totpEnabled: boolean;
+  recoveryCodesLeft: number;
+  /** The admin requires two-factor sign-in for everyone. */
+  required: boolean;
+  /** This session may only set up a second factor until it is done. */
+  setupRequired: boolean;
+}
+
+/** One entry of the sign-in history. */
+export interface SignInEventView {
+  id: number;
+  occurredAt: string;
+  kind: SignInEventKind;
+  succeeded: boolean;
+  /** How: 'password', 'totp', 'recovery_code'; why it failed: 'password', 'second_factor', 'inactive', 'throttled'. */
+  detail: string | null;
+  ip: string;
+  browser: string;
+  os: string;
+  /** Someone else did it (an admin's reset), by name. */
+  by: string | null;
+}
+
+export const SIGN_IN_EVENT_KINDS = [
+  'sign_in',
+  'second_factor',
+  'password_changed',
+  'password_reset',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_reset',
+] as const;
+export type SignInEventKind = (typeof SIGN_IN_EVENT_KINDS)[number];

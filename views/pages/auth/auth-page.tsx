@@ -8,14 +8,22 @@ import { SetPasswordScreen } from './set-password-screen.js';
  * it the browser loads the app's page as a new document.
  */
 export type AuthScreen =
-  | { name: 'sign-in'; /** Why a sign-in posted without JavaScript was refused. */ error?: string }
+  | {
+      name: 'sign-in';
+      /** Why a sign-in posted without JavaScript was refused. */
+      error?: string;
+      /** The password was right and the account has a second factor: show the code field. */
+      askCode?: boolean;
+      /** "Forgot password?" emails a link (mail and APP_URL are set up); otherwise it says to ask an admin. */
+      resetByEmail?: boolean;
+    }
   | { name: 'setup' }
   | { name: 'set-password'; token: string };
 
 export function AuthPage({ screen }: { screen: AuthScreen }) {
   switch (screen.name) {
     case 'sign-in':
-      return <LoginScreen refusal={screen.error} />;
+      return <LoginScreen refusal={screen.error} askCode={screen.askCode} resetByEmail={screen.resetByEmail} />;
     case 'setup':
       return <SetupScreen />;
     case 'set-password':

@@ -48,7 +48,15 @@ export function TextField(props: {
  * The submit logic both auth forms share: validate with the shared schema, show field messages, post, and on
  * success reload this URL signed in; on failure show the server's message (or the fallback).
  */
-function useAuthForm(check: FormCheck, url: string, fields: readonly string[], fallback: string, refusal?: string) {
+function useAuthForm(
+  check: FormCheck,
+  url: string,
+  fields: readonly string[],
+  fallback: string,
+  refusal?: string,
+  /** Sees each refusal (the sign-in form shows its code field on the second-factor step). */
+  onRefused?: (error: unknown) => void,
+) {
   usePreloadedCheck(check);
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(refusal ?? null);
@@ -74,6 +82,7 @@ function useAuthForm(check: FormCheck, url: string, fields: readonly string[], f
       reloadHere();
     } catch (error) {
       setServerError(messageOf(error, fallback));
+      onRefused?.(error);
       setPending(false);
     }
   }
@@ -81,13 +90,38 @@ function useAuthForm(check: FormCheck, url: string, fields: readonly string[], f
   return { pending, serverError, errors, onSubmit: (event: FormEvent<HTMLFormElement>) => void onSubmit(event) };
 }
 
+/** The error code of an API refusal (our JSON error shape), if any. */
+function refusalCode(error: unknown): string | undefined {
+  const body = (error as { body?: unknown } | null)?.body;
+  if (typeof body !== 'string') return undefined;
+  try {
+    return (JSON.parse(body) as { code?: string }).code;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The sign-in form. It posts to the page's own URL, so a click before hydration or without JavaScript signs in
  * too (the server answers with this screen and `refusal`, or loads the page signed in); once hydrated it posts to
- * /api/login instead.
+ * /api/login instead. An account with two-factor sign-in is asked for its code after the password: the same form
+ * shows the code field and sends all three again.
  */
-export function LoginScreen({ refusal }: { refusal?: string }) {
-  const { pending, serverError, errors, onSubmit } = useAuthForm(loginCheck, '/api/login', ['email', 'password'], 'Login failed', refusal);
+export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetByEmail?: boolean }) {
+  const [askCode, setAskCode] = useState(Boolean(props.askCode));
+  const [forgot, setForgot] = useState(false);
+  const { pending, serverError, errors, onSubmit } = useAuthForm(
+    loginCheck,
+    '/api/login',
+    askCode ? ['email', 'password', 'code'] : ['email', 'password'],
+    'Login failed',
+    props.refusal,
+    (error) => {
+      const code = refusalCode(error);
+      if (code === 'second_factor_required' || code === 'invalid_second_factor') setAskCode(true);
+    },
+  );
+  if (forgot) return <ForgotPasswordScreen resetByEmail={Boolean(props.resetByEmail)} onBack={() => setForgot(false)} />;
   return (
     <div className="auth-page">
       <Card className="auth-card">
@@ -98,10 +132,70 @@ export function LoginScreen({ refusal }: { refusal?: string }) {
           <input type="hidden" name="intent" value={SIGN_IN_INTENT} />
           <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} />
           <TextField name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} />
+          {askCode && (
+            <TextField name="code" label="Authenticator code or recovery code" autoComplete="one-time-code" error={errors.code} />
+          )}
           <Button type="submit" disabled={pending} className="btn-block">
             {pending ? 'Signing in...' : 'Sign In'}
           </Button>
         </form>
+        <p className="auth-footer">
+          <Button variant="ghost" className="btn-sm" onClick={() => setForgot(true)}>
+            Forgot password?
+          </Button>
+        </p>
+      </Card>
+    </div>
+  );
+}
+
+/** "Forgot password?": a link by email when the site can send one, else who to ask. The answer never says whether the address has an account. */
+function ForgotPasswordScreen({ resetByEmail, onBack }: { resetByEmail: boolean; onBack: () => void }) {
+  const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
+    setProblem(null);
+    setPending(true);
+    try {
+      await apiRequest('POST', '/api/password-reset', { email });
+      setSentTo(email);
+    } catch (error) {
+      setProblem(messageOf(error, 'The request could not be sent'));
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <div className="auth-page">
+      <Card className="auth-card">
+        <p className="auth-title">{PRODUCT_TITLE}</p>
+        <h1>Forgot password?</h1>
+        {!resetByEmail ? (
+          <p>This site does not send reset links by email: ask an admin for a link to set a new password.</p>
+        ) : sentTo ? (
+          <p role="status">
+            If an account uses {sentTo}, an email is on its way with a link to set a new password. The link works once, for 72 hours.
+          </p>
+        ) : (
+          <>
+            <p className="muted">Enter the email address you sign in with, and we will email you a link to set a new password.</p>
+            {problem && <Alert variant="destructive">{problem}</Alert>}
+            <form method="post" onSubmit={(event) => void submit(event)} noValidate>
+              <TextField name="email" label="Email" type="email" autoComplete="username" required />
+              <Button type="submit" disabled={pending} className="btn-block">
+                {pending ? 'Sending...' : 'Email me a link'}
+              </Button>
+            </form>
+          </>
+        )}
+        <p className="auth-footer">
+          <Button variant="ghost" className="btn-sm" onClick={onBack}>
+            Back to sign in
+          </Button>
+        </p>
       </Card>
     </div>
   );

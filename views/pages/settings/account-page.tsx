@@ -3,15 +3,21 @@ import { useLoaderData, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import { PACER_VERSION } from '@shared/release.js';
 import { ROLE_LABELS } from '@shared/roles.js';
-import type { SessionView } from '@shared/schemas/auth.js';
+import type { SessionView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { Badge, Button, Card, CardHeader, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
+import { SignInHistoryList } from './sign-in-history.js';
+import { TwoFactorCard } from './two-factor-card.js';
 
-export const loader = gated(({ context }) => dataSource(context).mySessions());
+export const loader = gated(async ({ context }) => {
+  const source = dataSource(context);
+  const [sessions, twoFactor, signIns] = await Promise.all([source.mySessions(), source.myTwoFactor(), source.mySignIns()]);
+  return { sessions, twoFactor, signIns };
+});
 
 /** Posts a small form to /api and reports it in a toast; `after` runs on success (reset the form, reload). */
 function useApiForm(method: 'PUT' | 'POST', url: string, fields: readonly string[], success: string, after: () => Promise<void> | void) {
@@ -89,7 +95,11 @@ function SessionsCard({ sessions }: { sessions: SessionView[] }) {
 }
 
 export function Component() {
-  const sessions = useLoaderData() as SessionView[];
+  const { sessions, twoFactor, signIns } = useLoaderData() as {
+    sessions: SessionView[];
+    twoFactor: TwoFactorStatus;
+    signIns: SignInEventView[];
+  };
   const { user } = useSession();
   const revalidator = useRevalidator();
   // The name lives in the root's session data, which is not revalidated: reload the page to show the new one.
@@ -147,7 +157,12 @@ export function Component() {
           </Button>
         </form>
       </Card>
+      <TwoFactorCard status={twoFactor} />
       <SessionsCard sessions={sessions} />
+      <Card>
+        <CardHeader title="Sign-in history" />
+        <SignInHistoryList events={signIns} label="Sign-in history" />
+      </Card>
       {/* The release, for a report to whoever runs the install (they see it in /healthz and `pacer --version`). */}
       <p className="muted">{`Pacer CRM ${PACER_VERSION}`}</p>
     </div>

@@ -1,8 +1,8 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles.js';
-import type { PublicUser } from '@shared/schemas/auth.js';
+import type { PublicUser, SignInEventView } from '@shared/schemas/auth.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -11,8 +11,13 @@ import { Badge, Button, Card, CardHeader, Input, Label } from '@views/components
 import { toast } from '@views/components/ui/toast.js';
 import { useDialogPrimitive } from '@views/components/ui/dialog.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
+import { SignInHistoryList } from './sign-in-history.js';
 
-export const loader = gated(({ context }) => dataSource(context).users());
+export const loader = gated(async ({ context }) => {
+  const source = dataSource(context);
+  const [users, security] = await Promise.all([source.users(), source.securitySettings()]);
+  return { users, security };
+});
 
 interface IssuedLink {
   email: string;
@@ -159,7 +164,17 @@ function UserStatus({ user }: { user: PublicUser }) {
   return user.lastLogin ? <Badge tone="success">Active</Badge> : <Badge tone="warning">Invited</Badge>;
 }
 
-function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: (link: IssuedLink) => void }) {
+function UserRow({
+  user,
+  me,
+  onLink,
+  onHistory,
+}: {
+  user: PublicUser;
+  me: boolean;
+  onLink: (link: IssuedLink) => void;
+  onHistory: (user: PublicUser) => void;
+}) {
   const format = useFormat();
   const revalidator = useRevalidator();
   const [pending, setPending] = useState(false);
@@ -188,6 +203,20 @@ function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: 
       setPending(false);
     }
   }
+  const askResetTwoFactor = () =>
+    setAsking({
+      title: 'Reset two-factor sign-in',
+      question: `Remove the authenticator app and recovery codes of ${user.email}? They then sign in with their password alone (and set it up again when it is required).`,
+      confirmLabel: 'Reset two-factor',
+      run: async () => {
+        try {
+          const { hadSecondFactor } = await apiRequest<{ hadSecondFactor: boolean }>('POST', `/api/users/${user.id}/reset-2fa`, {});
+          toast({ title: hadSecondFactor ? 'Two-factor sign-in reset' : 'They had no two-factor sign-in' });
+        } catch (error) {
+          failed('Could not reset two-factor sign-in')(error);
+        }
+      },
+    });
   const askRole = (role: Role) =>
     setAsking({
       title: 'Change role',
@@ -249,6 +278,18 @@ function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: 
           >
             Reset password
           </Button>
+          <Button
+            variant="outline"
+            className="btn-sm"
+            disabled={pending}
+            onClick={askResetTwoFactor}
+            aria-label={`Reset two-factor sign-in of ${user.email}`}
+          >
+            Reset two-factor
+          </Button>
+          <Button variant="outline" className="btn-sm" onClick={() => onHistory(user)} aria-label={`Sign-in history of ${user.email}`}>
+            Sign-ins
+          </Button>
         </div>
         <ConfirmDialog asking={asking} onClose={() => setAsking(null)} />
       </td>
@@ -256,10 +297,67 @@ function UserRow({ user, me, onLink }: { user: PublicUser; me: boolean; onLink: 
   );
 }
 
+/** "Require two-factor sign-in for everyone" (admins). */
+function SecurityCard({ requireTwoFactor }: { requireTwoFactor: boolean }) {
+  const revalidator = useRevalidator();
+  const [pending, setPending] = useState(false);
+  async function toggle(value: boolean) {
+    setPending(true);
+    try {
+      await apiRequest('PUT', '/api/security', { requireTwoFactor: value });
+      toast({ title: value ? 'Two-factor sign-in required' : 'Two-factor sign-in no longer required' });
+      await revalidator.revalidate();
+    } catch (error) {
+      failed('Not changed')(error);
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <Card>
+      <CardHeader title="Security" />
+      <label className="checkbox-row">
+        <input type="checkbox" checked={requireTwoFactor} disabled={pending} onChange={(event) => void toggle(event.target.checked)} />{' '}
+        Require two-factor sign-in for everyone
+      </label>
+      <p className="muted">Users without it are sent to their account page to set it up, and can use nothing else until they do.</p>
+    </Card>
+  );
+}
+
+/** One user's sign-in history, read when the admin asks for it. */
+function HistoryPanel({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const [events, setEvents] = useState<SignInEventView[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    apiRequest<SignInEventView[]>('GET', `/api/users/${user.id}/sign-ins`).then(
+      (read) => live && setEvents(read),
+      failed('Could not read the sign-in history'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [user.id]);
+  return (
+    <Card>
+      <CardHeader
+        title={`Sign-in history of ${user.email}`}
+        actions={
+          <Button variant="outline" className="btn-sm" onClick={onClose}>
+            Close
+          </Button>
+        }
+      />
+      {events ? <SignInHistoryList events={events} label={`Sign-in history of ${user.email}`} /> : <p className="muted">Loading…</p>}
+    </Card>
+  );
+}
+
 export function Component() {
-  const users = useLoaderData() as PublicUser[];
+  const { users, security } = useLoaderData() as { users: PublicUser[]; security: { requireTwoFactor: boolean } };
   const { user: me } = useSession();
   const [link, setLink] = useState<IssuedLink | null>(null);
+  const [history, setHistory] = useState<PublicUser | null>(null);
   return (
     <div className="page settings-page">
       <div className="page-header">
@@ -286,12 +384,14 @@ export function Component() {
             </thead>
             <tbody>
               {users.map((user) => (
-                <UserRow key={user.id} user={user} me={user.id === me?.id} onLink={setLink} />
+                <UserRow key={user.id} user={user} me={user.id === me?.id} onLink={setLink} onHistory={setHistory} />
               ))}
             </tbody>
           </table>
         </TableScroll>
       </Card>
+      {history && <HistoryPanel key={history.id} user={history} onClose={() => setHistory(null)} />}
+      <SecurityCard requireTwoFactor={security.requireTwoFactor} />
     </div>
   );
 }
