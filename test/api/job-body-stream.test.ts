@@ -92,7 +92,12 @@ describe('JSON job bodies streamed into storage', () => {
     expect(broken.length).toBeGreaterThan(4 * MB);
     const res = await post(live, 'sam', '/api/jobs', broken.pieces(), { length: broken.length });
     expect(res).toEqual({ status: 400, body: { message: 'The request body is not valid JSON', code: 'bad_json' } });
-    const badRow = rowsBody('{"type":"import","params":{"kind":"brands","data":[', 40_000, (i) => (i === 39_000 ? '[1]' : brandRow(i)), ']}}');
+    const badRow = rowsBody(
+      '{"type":"import","params":{"kind":"brands","data":[',
+      40_000,
+      (i) => (i === 39_000 ? '[1]' : brandRow(i)),
+      ']}}',
+    );
     const refused = await post(live, 'sam', '/api/jobs', badRow.pieces(), { length: badRow.length });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Row 39001 is not an object keyed by the CSV header');
@@ -107,13 +112,18 @@ describe('JSON job bodies streamed into storage', () => {
     expect(first.status).toBe(202);
     const job = await finished(first.body.id!);
     expect(job.state).toBe('succeeded');
-    expect(typeof job.params === 'string' ? JSON.parse(job.params) : job.params).toMatchObject({ kind: 'brands', input: { format: 'json', rows: 3000 } });
+    expect(typeof job.params === 'string' ? JSON.parse(job.params) : job.params).toMatchObject({
+      kind: 'brands',
+      input: { format: 'json', rows: 3000 },
+    });
     expect(await count('contacts')).toBe(3000);
 
     const linesFirst = `{"lines":[5,9],"data":[${brandRow(1)},{"Brand":"Bad \uFFFD"}]}`;
     const refused = await post(live, 'sam', '/api/brands/bulk-import', [linesFirst]);
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe('Line 9: contains \uFFFD, a character lost before the text reached the import; correct it and import again');
+    expect(refused.body.message).toBe(
+      'Line 9: contains \uFFFD, a character lost before the text reached the import; correct it and import again',
+    );
 
     // A job of another type is no import: a body past 1 MB (here padding) is refused, and nothing is stored for it.
     const padded = `{"type":"sync","params":{"kind":"events"}${' '.repeat(2 * MB)}}`;

@@ -108,7 +108,9 @@ export async function post(
     request.on('response', (res) => {
       const parts: Buffer[] = [];
       res.on('data', (chunk: Buffer) => parts.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(parts).toString() || '{}') as Answer['body'] }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(parts).toString() || '{}') as Answer['body'] }),
+      );
     });
   });
   let answer: Answer | undefined;

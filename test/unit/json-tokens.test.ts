@@ -50,7 +50,12 @@ describe('JSON tokenizer', () => {
         expect(parseInPieces(bytes, [cut]), `${text} cut at ${cut}`).toEqual(expected);
       }
       // One byte at a time.
-      expect(parseInPieces(bytes, Array.from({ length: bytes.length }, (_, i) => i))).toEqual(expected);
+      expect(
+        parseInPieces(
+          bytes,
+          Array.from({ length: bytes.length }, (_, i) => i),
+        ),
+      ).toEqual(expected);
     }
   });
 

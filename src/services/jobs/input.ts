@@ -2,8 +2,13 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { INPUT_CHUNK_BYTES, insertInputChunks, readInputChunks } from './queries.js';
 
-/** Chunks written per insert, and read per query: a few MB at a time either way. */
+/** Chunks read per query: about 2 MB. */
 const CHUNKS_PER_QUERY = 32;
+/**
+ * Chunks written per insert: about 0.5 MB, so the statement a driver builds from them (MySQL's as escaped text,
+ * several times the bytes) stays small for each of the bodies arriving at once.
+ */
+const CHUNKS_PER_INSERT = 8;
 
 /**
  * Stores a job's input (an uploaded CSV, or the JSON body a screen sent) in job_inputs as it arrives, so whichever
@@ -29,7 +34,7 @@ export async function storeInput(db: Knex, jobId: number, source: AsyncIterable<
     while (carry.length >= INPUT_CHUNK_BYTES) {
       pending.push(carry.subarray(0, INPUT_CHUNK_BYTES));
       carry = carry.subarray(INPUT_CHUNK_BYTES);
-      if (pending.length >= CHUNKS_PER_QUERY) await flush();
+      if (pending.length >= CHUNKS_PER_INSERT) await flush();
     }
   }
   if (carry.length) pending.push(carry);
