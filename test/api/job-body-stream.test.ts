@@ -23,13 +23,9 @@ describe('JSON job bodies streamed into storage', () => {
   let live: LiveApp;
   const count = async (table: string) => Number(((await t.ctx.db(table).count({ n: '*' }).first()) as { n: number | string }).n);
   const finished = async (id: number) => {
-    let state = '';
-    await waitUntil(
-      async () => ['succeeded', 'failed'].includes((state = (await t.ctx.db('jobs').where({ id }).first('state')).state as string)),
-      `job ${id} to finish`,
-      120_000,
-    );
-    return (await t.ctx.db('jobs').where({ id }).first()) as { state: string; params: string | Record<string, unknown> };
+    const job = async () => (await t.ctx.db('jobs').where({ id }).first()) as { state: string; params: string | Record<string, unknown> };
+    await waitUntil(async () => ['succeeded', 'failed'].includes((await job()).state), `job ${id} to finish`, 120_000);
+    return job();
   };
 
   beforeAll(async () => {

@@ -102,7 +102,7 @@ async function withUploadedFile<R>(kind: ImportKind, req: Request, store: (file:
  * blank or dropped rows were left out; without it row i is taken to be on line i + 2 (after the header).
  * Answers the job's id.
  */
-export async function startImportFromRequest(req: Request, kind: ImportKind): Promise<number> {
+async function startImportFromRequest(req: Request, kind: ImportKind): Promise<number> {
   if (req.is('multipart/form-data')) return startUploadedImport(req, { kind });
   const { jobId } = await receiveJsonBody(req, 'body', {
     early: () => ({ kind }),

@@ -8,7 +8,7 @@ import { startImportJob } from '@services/jobs/service.js';
 import { actorOf } from '../actor.js';
 
 /** A JSON job body may have up to 50 MB (a few hundred thousand rows), counted after any Content-Encoding. */
-export const JSON_JOB_BODY_BYTES = 50 * 1024 * 1024;
+const JSON_JOB_BODY_BYTES = 50 * 1024 * 1024;
 /** Read before the rows begin, or of a body without rows: the general JSON limit. */
 const PREFIX_BYTES = 1024 * 1024;
 
@@ -22,7 +22,7 @@ const INFLATERS: Record<string, () => zlib.Inflate | zlib.Gunzip | zlib.BrotliDe
 };
 
 /** What an import started from a JSON body is asked to do. */
-export interface JsonImportParams {
+interface JsonImportParams {
   kind: 'events' | 'brands';
   dryRun?: boolean;
 }

@@ -11,7 +11,7 @@ import { JsonStringTooLongError, JsonSyntaxError, JsonTokenizer, type JsonEvents
 export type RowsContainer = 'body' | 'params';
 
 /** Rows one import may send; larger files go through `pacer import`. */
-export const MAX_JSON_ROWS = 500_000;
+const MAX_JSON_ROWS = 500_000;
 /** One cell or column name: far above any column we store, and what keeps one string's memory bounded. */
 const MAX_STRING_CHARS = 1024 * 1024;
 /** Distinct column names in all: a header, not a place to hide a body in. */
@@ -32,7 +32,7 @@ const MESSAGES = {
 };
 
 /** The answers of a body that is not JSON, or too large a part of one: as the JSON body parser gives them. */
-export function jsonBodyFailure(error: unknown): unknown {
+function jsonBodyFailure(error: unknown): unknown {
   if (error instanceof JsonSyntaxError) return new AppError(400, 'bad_json', MESSAGES.notJson);
   return error;
 }

@@ -34,6 +34,7 @@ const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const MAX_BARE_TOKEN = 512;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 /** Where a string's plain run ends: its closing quote, an escape, or a control character (not allowed raw). */
+// eslint-disable-next-line no-control-regex -- JSON refuses raw control characters in a string: finding them is the point.
 const STRING_STOP = /["\\\u0000-\u001f]/g;
 
 /**
