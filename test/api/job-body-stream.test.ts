@@ -121,6 +121,9 @@ describe('JSON job bodies streamed into storage', () => {
       'Line 9: contains \uFFFD, a character lost before the text reached the import; correct it and import again',
     );
 
+    // An empty body is no rows, as it always was.
+    expect((await post(live, 'sam', '/api/brands/bulk-import', [''], { length: 0 })).body.message).toBe('Please enter CSV data');
+
     // A job of another type is no import: a body past 1 MB (here padding) is refused, and nothing is stored for it.
     const padded = `{"type":"sync","params":{"kind":"events"}${' '.repeat(2 * MB)}}`;
     expect((await post(live, 'sam', '/api/jobs', [padded])).status).toBe(413);

@@ -114,7 +114,8 @@ export async function receiveJsonBody(
       prefixBytes += next.value.length;
     }
     if (ended) {
-      reader.end();
+      // An empty body reads as {}, as it did with the JSON parser.
+      if (prefixBytes > 0) reader.end();
       const params = rules.complete(reader);
       if (!params) return { reader, jobId: null };
       const bytes = Buffer.concat(prefix);
