@@ -8,7 +8,7 @@ import { apiTokenAuth } from './api-token-auth.js';
 import { bundleFiles, compressAnswers } from './compression.js';
 import { apiNotFound, errorHandler } from './errors.js';
 import { healthRouter } from './health.js';
-import { localeOf, themeOf, timeZoneOf } from './locale.js';
+import { localeOf, themeOf, timeZoneOf } from '@shared/request-locale.js';
 import { mountMetrics } from './metrics.js';
 import { originCheck } from './origin-check.js';
 import { logSignedInUser, requestLogging } from './request-log.js';

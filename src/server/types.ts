@@ -3,6 +3,7 @@ import type { ThemeChoice } from '@shared/theme.js';
 import type { AppContext } from '@services/context.js';
 import type { LoginThrottle } from '@services/auth/login-throttle.js';
 import type { TokenIdentity } from '@services/api-tokens/service.js';
+import type { AssetManifest } from '@ssr/assets.js';
 
 /** The cookie payload: signed, not encrypted; the token is checked against its hash in the sessions table. */
 export interface SessionPayload {
@@ -12,21 +13,6 @@ export interface SessionPayload {
 export interface ServerContext extends AppContext {
   throttle: LoginThrottle;
   assets: AssetManifest;
-}
-
-export interface AssetManifest {
-  /** The app's entry and the chunks it imports. */
-  entry: string;
-  css: string[];
-  preload: string[];
-  /** The auth pages' entry (sign-in, first-run set-up, set-password) and the chunks it imports. */
-  auth: { entry: string; preload: string[] };
-  /** Per route id: the route's page module and the chunks it imports beyond the entry's (preloaded with it). */
-  routes?: Record<string, string[]>;
-  /** The stylesheets' text, placed in a browser's first page instead of links to `css` (read from the build at start). */
-  inlineCss?: string;
-  /** Names this build's stylesheets in the cookie that says a browser has them (src/ssr/stylesheet.ts). */
-  cssVersion?: string;
 }
 
 declare global {

@@ -1,7 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AssetManifest } from '@server/types.js';
 import { stylesheetVersion } from './stylesheet.js';
+
+/** The build's files a page links and preloads (esbuild's manifest), read by readAssetManifest. */
+export interface AssetManifest {
+  /** The app's entry and the chunks it imports. */
+  entry: string;
+  css: string[];
+  preload: string[];
+  /** The auth pages' entry (sign-in, first-run set-up, set-password) and the chunks it imports. */
+  auth: { entry: string; preload: string[] };
+  /** Per route id: the route's page module and the chunks it imports beyond the entry's (preloaded with it). */
+  routes?: Record<string, string[]>;
+  /** The stylesheets' text, placed in a browser's first page instead of links to `css` (read from the build at start). */
+  inlineCss?: string;
+  /** Names this build's stylesheets in the cookie that says a browser has them (src/ssr/stylesheet.ts). */
+  cssVersion?: string;
+}
 
 /**
  * esbuild writes the manifest (content-hashed names); without a build the page still renders, unhydrated. The

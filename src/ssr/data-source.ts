@@ -22,7 +22,7 @@ import { listAudiences } from '@services/integrations/service.js';
 import { getStats } from '@services/stats/service.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
-import { localeOf, themeOf, timeZoneOf } from '@server/locale.js';
+import { localeOf, themeOf, timeZoneOf } from '@shared/request-locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
 import { twoFactorStatus } from '@services/auth/second-factor.js';
 import { securitySettings } from '@services/auth/security-settings.js';

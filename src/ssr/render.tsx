@@ -10,8 +10,8 @@ import { serverDataSource } from './data-source.js';
 import { hydrationDataElement, jsonDataElement } from './hydration.js';
 import { escapeAttr } from './html-attribute.js';
 import { stylesheetTags } from './stylesheet.js';
-import { localeOf, themeOf } from '@server/locale.js';
-import type { AssetManifest } from '@server/types.js';
+import { localeOf, themeOf } from '@shared/request-locale.js';
+import type { AssetManifest } from './assets.js';
 import { AUTH_SCREEN_ID } from '@shared/hydration.js';
 import { setPasswordTokenOf } from '@shared/set-password-link.js';
 

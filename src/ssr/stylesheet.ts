@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import type { AssetManifest } from '@server/types.js';
+import type { AssetManifest } from './assets.js';
 import { escapeAttr } from './html-attribute.js';
 
 /** Remembers, in this browser, which build's stylesheet it has been given (its value is that build's version). */

@@ -79,7 +79,7 @@ const cases: Case[] = [
   {
     layer: 'api never imports src/server, by alias too',
     file: 'src/api/probe.ts',
-    wrong: '@server/locale.js',
+    wrong: '@server/session.js',
     right: '@services/errors.js',
   },
   // The rules judge the file an import resolves to, so a path alias is held to them too.
@@ -96,10 +96,16 @@ const cases: Case[] = [
     right: '@shared/record-types.js',
   },
   {
-    layer: 'ssr takes only types and locale from src/server',
+    layer: 'ssr never imports src/server',
     file: 'src/ssr/probe.ts',
     wrong: '../server/main.js',
-    right: '../server/types.js',
+    right: '../shared/request-locale.js',
+  },
+  {
+    layer: 'ssr never imports src/server, by alias too',
+    file: 'src/ssr/probe.ts',
+    wrong: '@server/types.js',
+    right: '@services/errors.js',
   },
 ];
 
@@ -128,6 +134,27 @@ describe('layer rules', () => {
         `src/api importing src/server/${file}`,
       ).toHaveLength(1);
     }
+  });
+
+  it('has no exceptions for ssr either: every file of src/server is refused to it', async () => {
+    for (const file of readdirSync(path.join(root, 'src/server')).filter((name) => name.endsWith('.ts'))) {
+      expect(
+        await layerErrors('src/ssr/probe.ts', `../server/${file.replace(/\.ts$/, '.js')}`),
+        `src/ssr importing src/server/${file}`,
+      ).toHaveLength(1);
+    }
+  });
+
+  it("keeps no exception list but the migration runner's one file", async () => {
+    const { default: config } = (await import(path.join(root, 'eslint.config.js'))) as {
+      default: Array<{ rules?: Record<string, unknown> }>;
+    };
+    const zones = config.flatMap((entry) => {
+      const rule = entry.rules?.[RULE] as [string, { zones: Array<{ target: string | string[]; except?: string[] }> }] | undefined;
+      return rule ? rule[1].zones : [];
+    });
+    expect(zones.length).toBeGreaterThan(5);
+    expect(zones.filter((zone) => zone.except).map((zone) => [zone.target, zone.except])).toEqual([['./src/db', ['./index.ts']]]);
   });
 
   it('refuses a type-only import across a layer too', async () => {

@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import { AppError, tooManyRequests } from '@services/errors.js';
 
-/** A body over this many bytes (or of unknown length, sent chunked) counts as large: up to 50 MB is read for it. */
+/** A body over this many bytes (or of unknown length, sent chunked) counts as large: up to 50 MB is streamed for it. */
 const LARGE_BODY_BYTES = 1024 * 1024;
 /** Large bodies one user may send at once (an import in one tab, another in a second). */
 const PER_USER = 2;
-/** Large bodies this process reads at once from everybody: each may take a few hundred MB while it is parsed. */
+/** Large bodies this process reads at once from everybody: each holds a connection and database work (never its bytes: ADR 0090). */
 const IN_ALL = 4;
 const RETRY_AFTER_SECONDS = 10;
 

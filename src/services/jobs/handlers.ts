@@ -5,6 +5,7 @@ import { SYNC_KINDS } from '@shared/record-types.js';
 import { cliActor, type Actor, type AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { CsvStreamReader } from '../imports/csv-source.js';
+import { JsonRowsReader, type RowsContainer } from '../imports/json-rows.js';
 import { importBrands, importEvents, type ImportCheckpoint, type ImportProgress, type ImportSource } from '../imports/service.js';
 import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
 import { runSync } from '../sync/service.js';
@@ -55,12 +56,50 @@ export const SyncParamsSchema = z
   })
   .strict();
 
-/** How an import's input was stored: rows checked by the request (JSON), or a CSV file as uploaded. */
+/** How an import's input was stored: a JSON body as sent, a CSV file as uploaded, or checked rows (`{header, rows}`). */
 interface StoredImportInput {
-  format: 'rows' | 'csv';
+  format: 'json' | 'rows' | 'csv';
   bytes: number;
   /** Rows, when known up front. */
   rows?: number;
+  /** Where a JSON body keeps its rows. */
+  container?: RowsContainer;
+}
+
+/** Rows handed to the import at a time when a JSON body is read back. */
+const JSON_ROWS_PER_CHUNK = 1000;
+
+/**
+ * A stored JSON body, read back twice and never held: first for its header and line numbers (checked again by the
+ * rules the request applied), then for its rows, a batch at a time.
+ */
+async function storedJsonSource(
+  ctx: AppContext,
+  job: JobRow,
+  kind: 'events' | 'brands',
+  container: RowsContainer,
+): Promise<LocalImportInput> {
+  const first = new JsonRowsReader(container);
+  for await (const chunk of readInput(ctx.db, job.id)) first.write(chunk as Buffer);
+  first.end();
+  first.checkRows(kind, []);
+  const lines = first.linesSent();
+  async function* rows(): AsyncIterable<SourceRow[]> {
+    const reader = new JsonRowsReader(container, { lines });
+    let batch: SourceRow[] = [];
+    for await (const chunk of readInput(ctx.db, job.id)) {
+      reader.write(chunk as Buffer);
+      batch = batch.concat(reader.takeRows());
+      if (batch.length >= JSON_ROWS_PER_CHUNK) {
+        yield batch;
+        batch = [];
+      }
+    }
+    reader.end();
+    batch = batch.concat(reader.takeRows());
+    if (batch.length) yield batch;
+  }
+  return { open: async () => ({ header: first.header, chunks: rows() }), expectedRows: () => first.rows };
 }
 
 /**
@@ -74,6 +113,7 @@ const actorOf = (job: JobRow): Actor =>
 async function storedImportSource(ctx: AppContext, job: JobRow, kind: 'events' | 'brands'): Promise<LocalImportInput> {
   const input = job.params.input as StoredImportInput | undefined;
   if (!input) throw badRequest('This import was started from the command line and its file is not available here; run it again');
+  if (input.format === 'json') return storedJsonSource(ctx, job, kind, input.container ?? 'body');
   if (input.format === 'rows') {
     const stored = JSON.parse(await readInputText(ctx.db, job.id)) as { header: string[]; rows: SourceRow[] };
     return { open: async () => ({ header: stored.header, chunks: [stored.rows] }), expectedRows: () => stored.rows.length };

@@ -6,6 +6,7 @@ import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { SyncBusyError } from '../sync/service.js';
 import { jobDispatcher } from './dispatch.js';
 import { executeJob, newLeaseOwner, type ExecuteOptions } from './execute.js';
+import type { RowsContainer } from '../imports/json-rows.js';
 import { storeInput } from './input.js';
 import { deleteJob, findJob, insertJob, listJobRows, releaseJob, requestCancel, type JobRow } from './queries.js';
 import { requireRole } from '../roles.js';
@@ -74,11 +75,23 @@ export async function startJob(ctx: AppContext, actor: Actor, type: JobType, par
   return id;
 }
 
-/** An import's input: rows checked by the request (stored as JSON) or a CSV file as uploaded. */
+/** What an import is asked to do. */
+type ImportParams = { kind: 'events' | 'brands'; dryRun?: boolean; batchSize?: number };
+
+/**
+ * An import's input: a JSON body as sent (its rows in the body or in its `params`, see RowsContainer), a CSV file
+ * as uploaded, or (written by earlier versions, and the tests) checked rows as `{header, rows}`.
+ */
 export interface ImportJobInput {
-  format: 'rows' | 'csv';
+  format: 'json' | 'csv' | 'rows';
   bytes: AsyncIterable<Buffer> | Buffer;
   rows?: number;
+  container?: RowsContainer;
+  /**
+   * For input read as it is stored: the import's parameters and rows, known once the last byte is read (the
+   * params given to startImportJob are then only what was known at the start).
+   */
+  settle?: () => { params: ImportParams; rows: number };
 }
 
 /** How long a job waits for its input to be stored before it counts as runnable (never reached in practice). */
@@ -86,12 +99,13 @@ const INPUT_HOLD_MS = 24 * 3_600_000;
 
 /**
  * Starts an import: the job is recorded held back, its input stored, then released and dispatched, so no runner
- * can start it with half its input. Input that cannot be stored (an upload cut off, too large) removes the job.
+ * can start it with half its input. Input that cannot be stored (an upload cut off, too large, refused by the
+ * checks that run as it streams) removes the job and whatever of its input was written.
  */
 export async function startImportJob(
   ctx: AppContext,
   actor: Actor,
-  params: { kind: 'events' | 'brands'; dryRun?: boolean; batchSize?: number },
+  params: ImportParams | Record<string, never>,
   input: ImportJobInput,
 ): Promise<number> {
   const now = ctx.clock.now();
@@ -105,13 +119,16 @@ export async function startImportJob(
     runAfter: new Date(now.getTime() + INPUT_HOLD_MS),
   }))!;
   let bytes: number;
+  let settled: { params: ImportParams | Record<string, never>; rows?: number };
   try {
     bytes = await storeInput(ctx.db, id, input.bytes);
+    settled = input.settle ? input.settle() : { params, rows: input.rows };
   } catch (error) {
     await deleteJob(ctx.db, id).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, jobId: id }, 'could not remove an unstarted job'));
     throw error;
   }
-  await releaseJob(ctx.db, id, { ...params, input: { format: input.format, bytes, rows: input.rows } }, ctx.clock.now());
+  const stored = { format: input.format, bytes, rows: settled.rows, ...(input.container ? { container: input.container } : {}) };
+  await releaseJob(ctx.db, id, { ...settled.params, input: stored }, ctx.clock.now());
   await dispatchJob(ctx, { id, type: 'import' });
   return id;
 }

@@ -1,6 +1,16 @@
-import type { Request } from 'express';
-import { BoundedCache } from '@shared/bounded-cache.js';
-import { parseThemeChoice, THEME_COOKIE, type ThemeChoice } from '@shared/theme.js';
+import { BoundedCache } from './bounded-cache.js';
+import { parseThemeChoice, THEME_COOKIE, type ThemeChoice } from './theme.js';
+
+/**
+ * What a page is rendered in, read from a request's headers: language, time zone, colour theme. Plain parsing with
+ * Intl, so the web server and the rendering (src/ssr/) share it without one importing the other.
+ */
+
+/** What these read of a request: its headers, and the theme read with its session. Express's Request has both. */
+interface RequestHeaders {
+  get(name: string): string | undefined;
+  themePreference?: ThemeChoice;
+}
 
 const DEFAULT_LOCALE = 'en-AU';
 
@@ -8,7 +18,7 @@ const DEFAULT_LOCALE = 'en-AU';
 const localeByHeader = new BoundedCache<string, string>(1000);
 
 /** The browser's first supported language, so server-rendered dates match what the browser would show. */
-export function localeOf(req: Request): string {
+export function localeOf(req: RequestHeaders): string {
   const header = req.get('accept-language') ?? '';
   return localeByHeader.get(header, () => firstSupportedLocale(header));
 }
@@ -41,7 +51,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 /** The browser reports its zone in a cookie; until it has, timestamps are shown in UTC on both sides. */
-export function timeZoneOf(req: Request): string {
+export function timeZoneOf(req: RequestHeaders): string {
   const match = /(?:^|;\s*)tz=([^;]+)/.exec(req.get('cookie') ?? '');
   if (!match?.[1]) return 'UTC';
   let zone: string;
@@ -60,6 +70,6 @@ const themeCookie = new RegExp(`(?:^|;\\s*)${THEME_COOKIE}=([^;]+)`);
  * user's saved choice (read with their session, so it follows them to every browser), else this browser's
  * cookie (the sign-in page, or a user who never chose).
  */
-export function themeOf(req: Request): ThemeChoice {
+export function themeOf(req: RequestHeaders): ThemeChoice {
   return req.themePreference ?? parseThemeChoice(themeCookie.exec(req.get('cookie') ?? '')?.[1]);
 }
