@@ -5,6 +5,7 @@ import { registerFilesCommands } from './commands/files.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
 import { readFileSync } from 'node:fs';
+import { registerTasksCommands } from './commands/tasks.js';
 import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
 import { registerWorkerCommands } from './commands/worker.js';
@@ -34,6 +35,7 @@ function buildProgram(io: CliIO): Command {
     registerExportCommands,
     registerWorkerCommands,
     registerTrashCommands,
+    registerTasksCommands,
   ]) {
     register(program, io);
   }

@@ -12,6 +12,7 @@ import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { jobsReads, jobsRouter } from './jobs/index.js';
+import { notesReads, notesRouter } from './notes/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
@@ -29,6 +30,7 @@ const allReads: ReadRoute[] = [
   ...contactsDirectoryReads,
   ...searchReads,
   ...jobsReads,
+  ...notesReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -72,6 +74,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(integrationsRouter());
   router.use(preferencesRouter());
   router.use(contactsBulkRouter());
+  router.use(notesRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -2,6 +2,7 @@ import express, { Router, type Request } from 'express';
 import { login } from '@services/auth/service.js';
 import { endSession } from '@services/auth/sessions.js';
 import { unauthorized } from '@services/errors.js';
+import { attentionCounts } from '@services/notifications/service.js';
 import { describeSetPasswordLink, setPasswordWithLink } from '@services/users/links.js';
 import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
 import { publicEnv } from '@config/env.js';
@@ -16,6 +17,7 @@ export async function sessionInfo(req: Request, http: Pick<HttpPlumbing, 'locale
     timeZone: http.timeZoneOf(req),
     theme: http.themeOf(req),
     env: publicEnv(req.ctx.config),
+    ...(req.user ? { attention: await attentionCounts(req.ctx, req.user.id) } : {}),
   };
 }
 
