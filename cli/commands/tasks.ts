@@ -15,9 +15,9 @@ export const registerTasksCommands: CommandRegistrar = (program: Command, io: Cl
       if (opts.json) printJson(io, result);
       else
         io.stdout.write(
-        `Task digest for ${result.date}: sent to ${result.sent} user(s), ${result.already} had it already today` +
-          (result.failed ? `, ${result.failed} could not be sent (run again to retry)` : '') +
-          '.\n',
+          `Task digest for ${result.date}: sent to ${result.sent} user(s), ${result.already} had it already today` +
+            (result.failed ? `, ${result.failed} could not be sent (run again to retry)` : '') +
+            '.\n',
         );
       if (result.failed) throw new CliExit(EXIT.partial, `${result.failed} digest(s) could not be sent; run again to retry`);
     });

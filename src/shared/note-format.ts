@@ -23,7 +23,7 @@ const BARE_URL = /https?:\/\/[^\s<>()[\]]+[^\s<>()[\].,;:!?'"]/y;
 const LINK = /\[([^\]\n]{1,500})\]\(([^)\s]{1,2000})\)/y;
 
 /** A link target we let through: http(s) or mailto, nothing that could run or reach elsewhere. */
-export function safeHref(href: string): string | null {
+function safeHref(href: string): string | null {
   const trimmed = href.trim();
   if (/^https?:\/\/[^\s]+$/i.test(trimmed) || /^mailto:[^\s]+$/i.test(trimmed)) return trimmed;
   return null;
@@ -52,7 +52,7 @@ function pushText(out: Inline[], value: string) {
 }
 
 /** Inline formatting of one line; `depth` stops emphasis nesting without end. */
-export function parseInline(line: string, depth = 0): Inline[] {
+function parseInline(line: string, depth = 0): Inline[] {
   const out: Inline[] = [];
   let i = 0;
   while (i < line.length) {
@@ -126,7 +126,8 @@ export function parseNote(body: string): Block[] {
       paragraph.lines.push(parseInline(raw.trim()));
       current = paragraph;
     } else {
-      let list: Extract<Block, { kind: 'ul' | 'ol' }> | null = current && current.kind === kind ? (current as Extract<Block, { kind: 'ul' | 'ol' }>) : null;
+      let list: Extract<Block, { kind: 'ul' | 'ol' }> | null =
+        current && current.kind === kind ? (current as Extract<Block, { kind: 'ul' | 'ol' }>) : null;
       if (!list) blocks.push((list = { kind, items: [] }));
       list.items.push(parseInline((bullet ?? numbered)![1]!));
       current = list;

@@ -28,6 +28,7 @@ import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listJobs } from '@services/jobs/service.js';
+import { listTasks, readTaskQuery } from '@services/tasks/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import { deviceClassOf } from '@shared/device.js';
 import type { DataSource } from '@views/data/source.js';
@@ -66,6 +67,7 @@ export function serverDataSource(req: Request): DataSource {
     deviceClass: () => deviceClassOf(req.get('cookie'), req.get('user-agent')),
     contactsDirectory: (params) => listDirectory(ctx(), params),
     jobs: (params) => listJobs(ctx(), params),
+    tasks: (params) => listTasks(ctx(), actor(), readTaskQuery(new URLSearchParams(params))),
     setPreference: (name, value) => {
       req.storedPreferences = undefined;
       return setPreference(ctx(), user().id, name, { value });

@@ -25,8 +25,8 @@ describe('notes (issue 33)', () => {
     viewer = (await t.signedInAgent('vic.viewer@example.org', 'viewer')).agent;
     admin = (await t.signedInAgent('ada.admin@example.org', 'admin')).agent;
     brandId = (await staff.post('/api/brands').send({ brandName: 'Stride Shoes' })).body.id as number;
-    contactId = (await staff.post('/api/contacts').send({ entityType: 'brand', entityId: brandId, firstName: 'Ana', lastName: 'Lima' })).body
-      .id as number;
+    contactId = (await staff.post('/api/contacts').send({ entityType: 'brand', entityId: brandId, firstName: 'Ana', lastName: 'Lima' }))
+      .body.id as number;
   });
   afterAll(() => t.close());
 
@@ -98,9 +98,11 @@ describe('notes (issue 33)', () => {
   });
 
   it('@mentions store the user and notify them once (not the author), with unread counts and mark read', async () => {
-    const note = await staff
-      .post('/api/notes')
-      .send({ entityType: 'brand', entityId: brandId, body: 'Ask @olga.other@example.org and @sam.staff@example.org and @nobody@example.org' });
+    const note = await staff.post('/api/notes').send({
+      entityType: 'brand',
+      entityId: brandId,
+      body: 'Ask @olga.other@example.org and @sam.staff@example.org and @nobody@example.org',
+    });
     expect(note.status).toBe(201);
     expect(note.body.mentions).toEqual([staffId, otherId].sort((a, b) => a - b));
     const bell = await other.get('/api/notifications');
@@ -147,7 +149,9 @@ describe('notes (issue 33)', () => {
   });
 
   it('a deleted note waits in Recently deleted and an admin restores it with the same id', async () => {
-    const note = await staff.post('/api/notes').send({ entityType: 'brand', entityId: brandId, body: 'To be restored, see @olga.other@example.org' });
+    const note = await staff
+      .post('/api/notes')
+      .send({ entityType: 'brand', entityId: brandId, body: 'To be restored, see @olga.other@example.org' });
     await staff.delete(`/api/notes/${note.body.id}`);
     const deleted = await admin.get('/api/deleted');
     const entry = deleted.body.find((item: { type: string; entityId: number }) => item.type === 'note' && item.entityId === note.body.id);

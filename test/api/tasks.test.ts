@@ -35,7 +35,13 @@ describe('tasks (issue 33)', () => {
   const titles = (res: { body: { items: Array<{ title: string }> } }) => res.body.items.map((task) => task.title);
 
   it('creates tasks with a due day and optional time, an assignee and an optional link', async () => {
-    const res = await create(staff, { title: 'Call the race director', dueDate: TODAY, dueTime: '21:30', entityType: 'event', entityId: eventId });
+    const res = await create(staff, {
+      title: 'Call the race director',
+      dueDate: TODAY,
+      dueTime: '21:30',
+      entityType: 'event',
+      entityId: eventId,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       title: 'Call the race director',
@@ -140,7 +146,9 @@ describe('tasks (issue 33)', () => {
     expect((await staff.get(`/api/tasks/${task.body.id}`)).body).toMatchObject({ title: 'Deleted and back', entityName: 'Harbour Run' });
 
     await staff.delete(`/api/tasks/${task.body.id}`);
-    const entry = (await admin.get('/api/deleted')).body.find((item: { type: string; entityId: number }) => item.type === 'task' && item.entityId === task.body.id);
+    const entry = (await admin.get('/api/deleted')).body.find(
+      (item: { type: string; entityId: number }) => item.type === 'task' && item.entityId === task.body.id,
+    );
     expect(entry).toMatchObject({ name: 'Deleted and back' });
     expect((await admin.post(`/api/deleted/${entry.id}/restore`)).status).toBe(200);
     expect((await staff.get(`/api/tasks/${task.body.id}`)).status).toBe(200);

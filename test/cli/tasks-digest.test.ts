@@ -60,8 +60,20 @@ describe('pacer tasks digest', () => {
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const nextWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-    const due = await createUser(ctx, { email: 'due@example.org', password: 'long enough password', firstName: 'Dee', lastName: 'Due', role: 'staff' });
-    const later = await createUser(ctx, { email: 'later@example.org', password: 'long enough password', firstName: 'Lee', lastName: 'Later', role: 'staff' });
+    const due = await createUser(ctx, {
+      email: 'due@example.org',
+      password: 'long enough password',
+      firstName: 'Dee',
+      lastName: 'Due',
+      role: 'staff',
+    });
+    const later = await createUser(ctx, {
+      email: 'later@example.org',
+      password: 'long enough password',
+      firstName: 'Lee',
+      lastName: 'Later',
+      role: 'staff',
+    });
     await createTask(ctx, cliActor(), { title: 'Overdue call', dueDate: yesterday, assigneeId: due.id });
     await createTask(ctx, cliActor(), { title: 'Send the invoice', dueDate: today, dueTime: '10:00', assigneeId: due.id });
     const finished = await createTask(ctx, cliActor(), { title: 'Already done', dueDate: today, assigneeId: due.id });
@@ -90,13 +102,24 @@ describe('pacer tasks digest', () => {
 
   it('a refused message is tried again on the next run', async () => {
     const ctx = { db: t.db, log: pino({ level: 'silent' }), config: testConfig(), clock: new FakeClock(new Date()) };
-    const user = await createUser(ctx, { email: 'retry@example.org', password: 'long enough password', firstName: 'Re', lastName: 'Try', role: 'staff' });
+    const user = await createUser(ctx, {
+      email: 'retry@example.org',
+      password: 'long enough password',
+      firstName: 'Re',
+      lastName: 'Try',
+      role: 'staff',
+    });
     await createTask(ctx, cliActor(), { title: 'Retry me', dueDate: new Date().toISOString().slice(0, 10), assigneeId: user.id });
     // Nothing listens on port 1: the send fails, and no digest is recorded.
     const failing = captureIO({ DATABASE_URL: t.url, SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: 'crm@example.org' });
     expect(await runCli(['tasks', 'digest'], failing)).toBe(3);
     const before = received.length;
-    expect(await runCli(['tasks', 'digest'], captureIO({ DATABASE_URL: t.url, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'crm@example.org' }))).toBe(0);
+    expect(
+      await runCli(
+        ['tasks', 'digest'],
+        captureIO({ DATABASE_URL: t.url, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'crm@example.org' }),
+      ),
+    ).toBe(0);
     expect(received.slice(before).map((m) => m.to)).toEqual([['retry@example.org']]);
   });
 });

@@ -45,12 +45,15 @@ export async function ownerNames(db: Db, owners: ReadonlyArray<{ type: NoteOwner
 }
 
 /** Where a note's or task's owner is shown. */
-export const ownerUrl = (type: NoteOwnerType, id: number) => (type === 'contact' ? `/contacts/${id}` : `${RECORD_TYPE_INFO[type].path}/${id}`);
+export const ownerUrl = (type: NoteOwnerType, id: number) =>
+  type === 'contact' ? `/contacts/${id}` : `${RECORD_TYPE_INFO[type].path}/${id}`;
 
 /** "Ana Lima", or the email when the user has no name. */
 export async function userNames(db: Db, ids: ReadonlyArray<number | null>): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
   const rows = (await db('users').whereIn('id', wanted).select('id', 'firstName', 'lastName', 'email')) as Array<Record<string, unknown>>;
-  return new Map(rows.map((row) => [Number(row.id), `${String(row.firstName ?? '')} ${String(row.lastName ?? '')}`.trim() || String(row.email)]));
+  return new Map(
+    rows.map((row) => [Number(row.id), `${String(row.firstName ?? '')} ${String(row.lastName ?? '')}`.trim() || String(row.email)]),
+  );
 }

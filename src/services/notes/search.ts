@@ -13,7 +13,11 @@ const MAX_NOTES_TEXT = 200_000;
  * record's notes are part of its search document, so the list search and the global search find it by them.
  * `ids` is a list of owner ids, or an inclusive id range (a rebuild's batch).
  */
-export async function noteTextsOf(db: Db, ownerType: string, ids: readonly number[] | { from: number; to: number }): Promise<Map<number, string[]>> {
+export async function noteTextsOf(
+  db: Db,
+  ownerType: string,
+  ids: readonly number[] | { from: number; to: number },
+): Promise<Map<number, string[]>> {
   const query = db('notes').where('entityType', ownerType);
   if (Array.isArray(ids)) {
     if (ids.length === 0) return new Map();
@@ -22,10 +26,12 @@ export async function noteTextsOf(db: Db, ownerType: string, ids: readonly numbe
     const range = ids as { from: number; to: number };
     query.whereBetween('entityId', [range.from, range.to]);
   }
-  const rows = (await query.orderBy([
-    { column: 'entityId', order: 'asc' },
-    { column: 'createdAt', order: 'desc' },
-  ]).select('entityId', 'body')) as Array<{ entityId: number; body: string }>;
+  const rows = (await query
+    .orderBy([
+      { column: 'entityId', order: 'asc' },
+      { column: 'createdAt', order: 'desc' },
+    ])
+    .select('entityId', 'body')) as Array<{ entityId: number; body: string }>;
   const out = new Map<number, string[]>();
   const lengths = new Map<number, number>();
   for (const row of rows) {

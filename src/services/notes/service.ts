@@ -24,7 +24,7 @@ type Db = Knex | Knex.Transaction;
 type StoredRow = Record<string, unknown>;
 
 /** Keeps the owner's search document (which holds its notes' words) in step, in the note write's transaction. */
-export async function reindexNoteOwner(trx: Knex.Transaction, type: NoteOwnerType, id: number): Promise<void> {
+async function reindexNoteOwner(trx: Knex.Transaction, type: NoteOwnerType, id: number): Promise<void> {
   if (type === 'contact') await reindexContacts(trx, [id]);
   else await reindexRecords(trx, type, [id]);
 }
@@ -32,7 +32,10 @@ export async function reindexNoteOwner(trx: Knex.Transaction, type: NoteOwnerTyp
 async function present(db: Db, rows: StoredRow[]): Promise<Note[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => Number(row.id));
-  const mentions = (await db('note_mentions').whereIn('noteId', ids).orderBy(['noteId', 'userId'])) as Array<{ noteId: number; userId: number }>;
+  const mentions = (await db('note_mentions').whereIn('noteId', ids).orderBy(['noteId', 'userId'])) as Array<{
+    noteId: number;
+    userId: number;
+  }>;
   const names = await userNames(
     db,
     rows.map((row) => (row.createdBy === null ? null : Number(row.createdBy))),
@@ -73,15 +76,17 @@ export async function listNotes(ctx: AppContext, type: NoteOwnerType, id: number
   return { items: await present(ctx.db, rows) };
 }
 
-export async function getNote(ctx: AppContext, id: number): Promise<Note> {
+async function getNote(ctx: AppContext, id: number): Promise<Note> {
   return (await present(ctx.db, [await findNoteRow(ctx.db, id)]))[0]!;
 }
 
 /** Active users a note may @mention. */
 export async function mentionableUsers(ctx: AppContext): Promise<MentionableUser[]> {
-  const rows = (await ctx.db('users').where({ isActive: true }).orderBy(['firstName', 'lastName', 'email']).select('id', 'firstName', 'lastName', 'email')) as Array<
-    Record<string, unknown>
-  >;
+  const rows = (await ctx
+    .db('users')
+    .where({ isActive: true })
+    .orderBy(['firstName', 'lastName', 'email'])
+    .select('id', 'firstName', 'lastName', 'email')) as Array<Record<string, unknown>>;
   return rows.map((row) => ({
     id: Number(row.id),
     name: `${String(row.firstName ?? '')} ${String(row.lastName ?? '')}`.trim() || String(row.email),
@@ -93,7 +98,10 @@ export async function mentionableUsers(ctx: AppContext): Promise<MentionableUser
 async function mentionedUsers(db: Db, body: string): Promise<number[]> {
   const emails = mentionedEmails(body);
   if (emails.length === 0) return [];
-  const rows = (await db('users').whereIn(db.raw('LOWER(??)', ['email']) as unknown as string, emails).where({ isActive: true }).select('id')) as Array<{
+  const rows = (await db('users')
+    .whereIn(db.raw('LOWER(??)', ['email']) as unknown as string, emails)
+    .where({ isActive: true })
+    .select('id')) as Array<{
     id: number;
   }>;
   return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
@@ -133,7 +141,16 @@ export async function createNote(ctx: AppContext, actor: Actor, body: unknown): 
   const now = encodeTimestamp(ctx.clock.now());
   const id = await withTransaction(ctx, async (trx) => {
     await assertNoteOwner(trx, input.entityType, input.entityId);
-    const row = { entityType: input.entityType, entityId: input.entityId, body: input.body, pinned: false, createdBy: actor.userId, createdAt: now, updatedAt: now, editedAt: null };
+    const row = {
+      entityType: input.entityType,
+      entityId: input.entityId,
+      body: input.body,
+      pinned: false,
+      createdBy: actor.userId,
+      createdAt: now,
+      updatedAt: now,
+      editedAt: null,
+    };
     const [inserted] = (await trx('notes').insert(row)) as number[];
     const noteId = Number(inserted);
     await saveMentions(trx, ctx, actor, { ...row, id: noteId }, input.body, []);

@@ -56,9 +56,7 @@ export async function listNotifications(ctx: AppContext, actor: Actor): Promise<
     kind: row.kind as AppNotification['kind'],
     text: String(row.text),
     url:
-      row.kind === 'mention' && row.entityType && row.entityId
-        ? ownerUrl(row.entityType as NoteOwnerType, Number(row.entityId))
-        : '/tasks',
+      row.kind === 'mention' && row.entityType && row.entityId ? ownerUrl(row.entityType as NoteOwnerType, Number(row.entityId)) : '/tasks',
     createdAt: decodeTimestamp(row.createdAt)!,
     read: row.readAt !== null,
   }));
@@ -66,7 +64,8 @@ export async function listNotifications(ctx: AppContext, actor: Actor): Promise<
 }
 
 async function unreadCount(db: Db, userId: number): Promise<number> {
-  const row = (await db('notifications').where({ userId }).whereNull('readAt').count({ n: '*' }).first()) as { n: number | string } | undefined;
+  const row = (await db('notifications').where({ userId }).whereNull('readAt').count({ n: '*' }).first()) as
+    { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
 

@@ -83,7 +83,11 @@ export async function sendTaskDigests(ctx: AppContext): Promise<DigestResult> {
     }
     if (mailConfigured(ctx)) {
       try {
-        await sendMail(ctx, { to: email, subject: `Pacer CRM: ${tasks.length} task${tasks.length === 1 ? '' : 's'} due`, text: digestText(tasks, today, now) });
+        await sendMail(ctx, {
+          to: email,
+          subject: `Pacer CRM: ${tasks.length} task${tasks.length === 1 ? '' : 's'} due`,
+          text: digestText(tasks, today, now),
+        });
       } catch (error) {
         ctx.log.warn({ err: error, userId }, 'task digest could not be sent; the next run tries again');
         await ctx.db('task_digests').where({ userId, digestDate: today }).delete();

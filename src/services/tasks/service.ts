@@ -29,7 +29,9 @@ async function present(ctx: AppContext, db: Db, rows: StoredRow[]): Promise<Task
   );
   const owners = await ownerNames(
     db,
-    rows.filter((row) => row.entityType && row.entityId !== null).map((row) => ({ type: row.entityType as NoteOwnerType, id: Number(row.entityId) })),
+    rows
+      .filter((row) => row.entityType && row.entityId !== null)
+      .map((row) => ({ type: row.entityType as NoteOwnerType, id: Number(row.entityId) })),
   );
   return rows.map((row) => {
     const done = isTrue(row.done);
@@ -104,7 +106,8 @@ export function readTaskQuery(query: URLSearchParams): TaskQuery {
   const id = query.get('entityId');
   if (type || id) {
     if (!type || !id) throw badRequest('Give both entityType and entityId, or neither');
-    if (!(NOTE_OWNER_TYPES as readonly string[]).includes(type)) throw badRequest(`entityType must be one of ${NOTE_OWNER_TYPES.join(', ')}`);
+    if (!(NOTE_OWNER_TYPES as readonly string[]).includes(type))
+      throw badRequest(`entityType must be one of ${NOTE_OWNER_TYPES.join(', ')}`);
     out.entityType = type as NoteOwnerType;
     out.entityId = positive(id, 'entityId');
   }
@@ -143,7 +146,8 @@ function decodeTaskCursor(text: string, order: keyof typeof ORDER): Position {
     const parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
     if (!Array.isArray(parsed) || parsed[0] !== order || parsed.length !== ORDER[order].length + 1) throw new Error('shape');
     const values = parsed.slice(1) as unknown[];
-    if (!values.every((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) throw new Error('values');
+    if (!values.every((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))))
+      throw new Error('values');
     return values as Position;
   } catch {
     throw badRequest('after is not a cursor of this list (use the next value of the previous page)');
@@ -173,7 +177,9 @@ export async function listTasks(ctx: AppContext, actor: Actor, query: TaskQuery)
   if (query.due === 'overdue') {
     const now = orgTimeOfDay(ctx);
     builder.where('done', false).where((where) => {
-      where.where('dueDate', '<', today).orWhere((sameDay) => sameDay.where('dueDate', today).where('dueTime', '<>', '').where('dueTime', '<', now));
+      where
+        .where('dueDate', '<', today)
+        .orWhere((sameDay) => sameDay.where('dueDate', today).where('dueTime', '<>', '').where('dueTime', '<', now));
     });
   } else if (query.due === 'today') builder.where('dueDate', today);
   else if (query.due === 'week') builder.whereBetween('dueDate', [today, addDays(today, 6)]);
@@ -188,7 +194,15 @@ export async function listTasks(ctx: AppContext, actor: Actor, query: TaskQuery)
       ? encodeTaskCursor(
           order,
           columns.map(([column]) =>
-            column === 'done' ? (isTrue(last.done) ? 1 : 0) : column === 'id' ? Number(last.id) : column === 'doneAt' ? String(last.doneAt) : String(last[column]),
+            column === 'done'
+              ? isTrue(last.done)
+                ? 1
+                : 0
+              : column === 'id'
+                ? Number(last.id)
+                : column === 'doneAt'
+                  ? String(last.doneAt)
+                  : String(last[column]),
           ),
         )
       : null;
@@ -203,7 +217,9 @@ async function assertAssignee(db: Db, userId: number): Promise<void> {
 async function notifyAssignment(trx: Knex.Transaction, ctx: AppContext, actor: Actor, taskId: number, assigneeId: number, title: string) {
   if (assigneeId === actor.userId) return;
   const who = (await historyActorOf(trx, actor)).label;
-  await notify(trx, ctx, [{ userId: assigneeId, kind: 'assignment', actorId: actor.userId, taskId, text: `${who} assigned you a task: ${title}` }]);
+  await notify(trx, ctx, [
+    { userId: assigneeId, kind: 'assignment', actorId: actor.userId, taskId, text: `${who} assigned you a task: ${title}` },
+  ]);
 }
 
 /** POST /api/tasks */
@@ -243,7 +259,8 @@ export async function updateTask(ctx: AppContext, actor: Actor, id: number, body
   await withTransaction(ctx, async (trx) => {
     const row = await findTaskRow(trx, id);
     const changes: StoredRow = { updatedAt: encodeTimestamp(ctx.clock.now()) };
-    for (const key of ['title', 'notes', 'dueDate', 'entityType', 'entityId'] as const) if (input[key] !== undefined) changes[key] = input[key];
+    for (const key of ['title', 'notes', 'dueDate', 'entityType', 'entityId'] as const)
+      if (input[key] !== undefined) changes[key] = input[key];
     if (input.dueTime !== undefined) changes.dueTime = input.dueTime ?? '';
     if (input.entityType && input.entityId) await assertNoteOwner(trx, input.entityType, input.entityId);
     if (input.assigneeId !== undefined && input.assigneeId !== Number(row.assigneeId)) {

@@ -57,9 +57,15 @@ export async function restoreItem(trx: Knex.Transaction, kind: TrashedItemKind, 
   const what = kind === 'note' ? 'The note' : 'The task';
   if (type && ownerId !== null && !(await ownerExists(trx, type, ownerId)))
     throw conflict(`${what} cannot be restored while what it belongs to is deleted: restore that first`);
-  if (await trx(kind === 'note' ? 'notes' : 'tasks').where({ id: row.id }).first('id')) throw conflict(`${what} cannot be restored: its id is taken`);
+  if (
+    await trx(kind === 'note' ? 'notes' : 'tasks')
+      .where({ id: row.id })
+      .first('id')
+  )
+    throw conflict(`${what} cannot be restored: its id is taken`);
   if (kind === 'task') {
-    if (!(await trx('users').where({ id: row.assigneeId }).first('id'))) throw conflict('The task cannot be restored: its assignee was removed');
+    if (!(await trx('users').where({ id: row.assigneeId }).first('id')))
+      throw conflict('The task cannot be restored: its assignee was removed');
     await trx('tasks').insert(row);
     return;
   }

@@ -11,7 +11,10 @@ export const MAX_NOTE_LENGTH = 20_000;
 
 const ownerType = z.enum(NOTE_OWNER_TYPES, { message: `entityType must be one of ${NOTE_OWNER_TYPES.join(', ')}` });
 
-const body = text('Write the note').trim().min(1, 'Write the note').max(MAX_NOTE_LENGTH, `A note holds at most ${MAX_NOTE_LENGTH} characters`);
+const body = text('Write the note')
+  .trim()
+  .min(1, 'Write the note')
+  .max(MAX_NOTE_LENGTH, `A note holds at most ${MAX_NOTE_LENGTH} characters`);
 
 const flag = z.preprocess((value) => (value === 'true' || value === 'on' ? true : value === 'false' ? false : value), z.boolean());
 

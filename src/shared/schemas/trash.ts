@@ -1,4 +1,4 @@
-import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types.js';
+import { RECORD_TYPE_INFO, RECORD_TYPES } from '../record-types.js';
 
 /** What Recently deleted holds: records of the six types, and notes and tasks (issue 33). */
 export const TRASH_TYPES = [...RECORD_TYPES, 'note', 'task'] as const;
@@ -6,7 +6,11 @@ export type TrashType = (typeof TRASH_TYPES)[number];
 
 /** "Note" / "notes", "Run Club" / "run clubs". */
 export const trashLabel = (type: TrashType): { singular: string; pluralNoun: string } =>
-  type === 'note' ? { singular: 'Note', pluralNoun: 'notes' } : type === 'task' ? { singular: 'Task', pluralNoun: 'tasks' } : RECORD_TYPE_INFO[type];
+  type === 'note'
+    ? { singular: 'Note', pluralNoun: 'notes' }
+    : type === 'task'
+      ? { singular: 'Task', pluralNoun: 'tasks' }
+      : RECORD_TYPE_INFO[type];
 
 /** One entry of Recently deleted (`GET /api/deleted`, /settings/deleted). */
 export interface DeletedItem {

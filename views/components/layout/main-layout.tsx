@@ -10,6 +10,8 @@ import { Tooltip } from '../ui/tooltip.js';
 import { SearchEntry } from '../search/search-entry.js';
 import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
+import { NotificationBell } from '../notifications/bell.js';
+import type { AttentionCounts } from '@shared/schemas/tasks.js';
 import { PRODUCT_TITLE } from './product.js';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
@@ -22,6 +24,8 @@ export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/integrations', label: 'Integrations' },
   // Recent and running imports, syncs and newsletter pushes (issue 14), beside the spec's screens.
   { to: '/jobs', label: 'Jobs' },
+  // My open tasks and what is done (issue 33), with the number due by today beside it.
+  { to: '/tasks', label: 'My tasks' },
 ];
 
 export function avatarInitials(email: string): string {
@@ -37,7 +41,7 @@ function isCurrentSection(to: string, pathname: string): boolean {
  * Plain anchors whose clicks the nav hands to the router (useInAppLinkClicks): the nav is on every page, and a
  * NavLink each cost more server render time than the rest of the layout.
  */
-function SideNav({ onNavigate }: { onNavigate?: () => void }) {
+function SideNav({ onNavigate, tasksDue = 0 }: { onNavigate?: () => void; tasksDue?: number }) {
   const { pathname } = useLocation();
   const followLink = useInAppLinkClicks();
   return (
@@ -57,6 +61,12 @@ function SideNav({ onNavigate }: { onNavigate?: () => void }) {
               <a href={item.to} className={current ? 'nav-link active' : 'nav-link'} aria-current={current ? 'page' : undefined}>
                 {item.label}
               </a>
+              {item.to === '/tasks' && tasksDue > 0 && (
+                <span className="nav-count" title={`${tasksDue} due today or overdue`}>
+                  {tasksDue}
+                  <span className="visually-hidden"> due today or overdue</span>
+                </span>
+              )}
             </li>
           );
         })}
@@ -109,7 +119,18 @@ async function signOut() {
 const loadNavDrawer = () => import('./nav-drawer.js');
 
 /** `theme`: the visitor's theme choice as the server read it, which the header's toggle starts from. */
-export function MainLayout({ user, theme, children }: { user: PublicUser; theme: ThemeChoice; children: ReactNode }) {
+export function MainLayout({
+  user,
+  theme,
+  attention,
+  children,
+}: {
+  user: PublicUser;
+  theme: ThemeChoice;
+  /** My open tasks due by today and unread notifications, read with the session. */
+  attention?: AttentionCounts;
+  children: ReactNode;
+}) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
   // The drawer (Radix's dialog) loads after hydration; a tap on the menu before that opens it once it has.
@@ -124,7 +145,7 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
       <header className="app-header">
         {drawer ? (
           <drawer.NavDrawer open={drawerOpen} onOpenChange={setDrawerOpen} trigger={menuButton}>
-            <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
+            <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} tasksDue={attention?.tasksDue} />
           </drawer.NavDrawer>
         ) : (
           menuButton
@@ -133,6 +154,7 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         <SearchEntry />
         <KeyboardShortcuts />
         <div className="header-user">
+          <NotificationBell initialUnread={attention?.unread ?? 0} />
           <ThemeToggle initial={theme} />
           <span className="header-email">{user.email}</span>
           <UserMenu user={user} />
@@ -143,7 +165,7 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
       </header>
       <div className="app-body">
         <aside className="side-nav">
-          <SideNav />
+          <SideNav tasksDue={attention?.tasksDue} />
         </aside>
         <main className="app-main" id="main">
           {children}
