@@ -18,6 +18,7 @@ const SELF_SERVICE: Record<string, string> = {
   'POST /api/account/password': 'changing my own password',
   'POST /api/set-password/:token': 'setting my password through a one-time link (the token is the proof)',
   'PUT /api/preferences/:name': 'choosing my own list views, columns and theme',
+  'POST /api/notifications/read': 'marking my own notifications read',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */

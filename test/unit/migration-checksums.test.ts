@@ -34,6 +34,7 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261126090000_packed_search_postings', 'a38e9bbbf6c7a62b72dec0c3c8a19b1afbc0c5548fa6600f7516eaf06c97f872'],
   ['20261128120000_dashboard_payment_indexes_converge', '51534752283c71133cfae4dff5c6295424cbab7a942921a31fea182e5380421b'],
   ['20261128130000_run_track_type_slugs', '0c18f935b33205463606f36741d93a84f9338806b10902a5acc8caaae76f04df'],
+  ['20261128190000_notes_tasks_notifications', '84bf9044b31d2642474e58db09787ae70d81e79aa278be4949e58071eb85a542'],
 ];
 
 const sha256Of = (name: string) =>
