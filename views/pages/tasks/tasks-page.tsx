@@ -46,10 +46,13 @@ export function Component() {
   const [pending, setPending] = useState(false);
   const rows = useRef(new Map<number, HTMLLIElement>());
   const current = order.find((task) => task.id === focusedId) ?? order[0];
-  const wantFocus = useRef(false);
+  // A task just completed (or reopened) keeps the focus once it shows in its new section.
+  const refocus = useRef<{ id: number; done: boolean } | null>(null);
   useEffect(() => {
-    if (wantFocus.current && current) rows.current.get(current.id)?.focus();
-    wantFocus.current = false;
+    const wanted = refocus.current;
+    if (!wanted || !order.some((task) => task.id === wanted.id && task.done === wanted.done)) return;
+    refocus.current = null;
+    rows.current.get(wanted.id)?.focus();
   });
 
   const move = (by: number) => {
@@ -68,7 +71,7 @@ export function Component() {
     setPending(false);
     if (saved) {
       setFocusedId(saved.id);
-      wantFocus.current = true;
+      refocus.current = { id: saved.id, done: saved.done };
       await revalidator.revalidate();
     }
   };
