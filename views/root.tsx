@@ -20,12 +20,12 @@ export const rootShouldRevalidate: ShouldRevalidateFunction = () => false;
  * so there is always a user here.
  */
 export function Root() {
-  const { user, theme, attention } = useSession();
+  const { user, theme } = useSession();
   const pending = usePendingPage();
   if (!user) throw new Error('The app renders only for a signed-in user');
   return (
     <>
-      <MainLayout user={user} theme={theme} attention={attention}>
+      <MainLayout user={user} theme={theme}>
         {pending ?? <Outlet />}
       </MainLayout>
       <Toaster />

@@ -10,8 +10,6 @@ import { Tooltip } from '../ui/tooltip.js';
 import { SearchEntry } from '../search/search-entry.js';
 import { KeyboardShortcuts } from '../search/shortcuts.js';
 import { ThemeToggle } from './theme-toggle.js';
-import { NotificationBell } from '../notifications/bell.js';
-import type { AttentionCounts } from '@shared/schemas/tasks.js';
 import { PRODUCT_TITLE } from './product.js';
 import { useLoadedAfterHydration } from '@views/hooks/use-loaded-after-hydration.js';
 
@@ -41,7 +39,7 @@ function isCurrentSection(to: string, pathname: string): boolean {
  * Plain anchors whose clicks the nav hands to the router (useInAppLinkClicks): the nav is on every page, and a
  * NavLink each cost more server render time than the rest of the layout.
  */
-function SideNav({ onNavigate, tasksDue = 0 }: { onNavigate?: () => void; tasksDue?: number }) {
+function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const followLink = useInAppLinkClicks();
   return (
@@ -61,12 +59,6 @@ function SideNav({ onNavigate, tasksDue = 0 }: { onNavigate?: () => void; tasksD
               <a href={item.to} className={current ? 'nav-link active' : 'nav-link'} aria-current={current ? 'page' : undefined}>
                 {item.label}
               </a>
-              {item.to === '/tasks' && tasksDue > 0 && (
-                <span className="nav-count" title={`${tasksDue} due today or overdue`}>
-                  {tasksDue}
-                  <span className="visually-hidden"> due today or overdue</span>
-                </span>
-              )}
             </li>
           );
         })}
@@ -119,18 +111,7 @@ async function signOut() {
 const loadNavDrawer = () => import('./nav-drawer.js');
 
 /** `theme`: the visitor's theme choice as the server read it, which the header's toggle starts from. */
-export function MainLayout({
-  user,
-  theme,
-  attention,
-  children,
-}: {
-  user: PublicUser;
-  theme: ThemeChoice;
-  /** My open tasks due by today and unread notifications, read with the session. */
-  attention?: AttentionCounts;
-  children: ReactNode;
-}) {
+export function MainLayout({ user, theme, children }: { user: PublicUser; theme: ThemeChoice; children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
   // The drawer (Radix's dialog) loads after hydration; a tap on the menu before that opens it once it has.
@@ -145,7 +126,7 @@ export function MainLayout({
       <header className="app-header">
         {drawer ? (
           <drawer.NavDrawer open={drawerOpen} onOpenChange={setDrawerOpen} trigger={menuButton}>
-            <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} tasksDue={attention?.tasksDue} />
+            <SideNav key={location.pathname} onNavigate={() => setDrawerOpen(false)} />
           </drawer.NavDrawer>
         ) : (
           menuButton
@@ -154,7 +135,8 @@ export function MainLayout({
         <SearchEntry />
         <KeyboardShortcuts />
         <div className="header-user">
-          <NotificationBell initialUnread={attention?.unread ?? 0} />
+          {/* The notification bell (issue 33) comes with the drawer's module, after hydration: no page's first load. */}
+          {drawer && <drawer.Bell />}
           <ThemeToggle initial={theme} />
           <span className="header-email">{user.email}</span>
           <UserMenu user={user} />
@@ -165,7 +147,7 @@ export function MainLayout({
       </header>
       <div className="app-body">
         <aside className="side-nav">
-          <SideNav tasksDue={attention?.tasksDue} />
+          <SideNav />
         </aside>
         <main className="app-main" id="main">
           {children}

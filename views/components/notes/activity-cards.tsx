@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useLocation } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
+import { recordTypeOfSegment } from '@shared/record-types.js';
 import { MAX_NOTE_LENGTH, type MentionableUser, type Note, type NoteList, type NoteOwnerType } from '@shared/schemas/notes.js';
-import type { Task, TaskPage } from '@shared/schemas/tasks.js';
+import type { TaskPage } from '@shared/schemas/tasks.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useCanWrite, useSession } from '@views/hooks/use-session.js';
 import { TaskForm, useUsers } from '../tasks/task-form.js';
+import { TaskLine, toggleTask } from '../tasks/task-line.js';
 import { Badge, Button, Card, CardHeader, EmptyState, Label, Spinner, Textarea } from '../ui/primitives.js';
 import { toast } from '../ui/toast.js';
 import { NoteBody } from './note-body.js';
@@ -196,7 +199,7 @@ function NoteItem({ note, users, onChanged }: { note: Note; users: readonly Ment
 }
 
 /** A record's or contact's notes: add, pin, edit, delete (to Recently deleted, with Undo). */
-export function NotesCard({ ownerType, ownerId }: { ownerType: NoteOwnerType; ownerId: number }) {
+function NotesCard({ ownerType, ownerId }: { ownerType: NoteOwnerType; ownerId: number }) {
   const canWrite = useCanWrite();
   const users = useUsers();
   const [notes, setNotes] = useState<Note[] | null>(null);
@@ -257,43 +260,8 @@ export function NotesCard({ ownerType, ownerId }: { ownerType: NoteOwnerType; ow
   );
 }
 
-/** A task's line: the done box, title, due, assignee. */
-export function TaskLine({ task, onToggle, disabled }: { task: Task; onToggle?(task: Task): void; disabled?: boolean }) {
-  const format = useFormat();
-  return (
-    <span className={task.done ? 'task-line task-done' : 'task-line'}>
-      <input
-        type="checkbox"
-        checked={task.done}
-        disabled={disabled || !onToggle}
-        aria-label={`${task.done ? 'Reopen' : 'Complete'}: ${task.title}`}
-        onChange={() => onToggle?.(task)}
-      />
-      <span className="task-title">{task.title}</span>
-      <span className="task-due">
-        {format.date(task.dueDate)}
-        {task.dueTime && ` ${task.dueTime}`}
-      </span>
-      {task.overdue && <Badge tone="danger">Overdue</Badge>}
-      <span className="muted task-assignee">{task.assigneeName}</span>
-    </span>
-  );
-}
-
-/** Completes or reopens a task and says so. */
-export async function toggleTask(task: Task): Promise<Task | null> {
-  try {
-    const saved = await apiRequest<Task>('PUT', `/api/tasks/${task.id}`, { done: !task.done });
-    toast({ title: saved.done ? 'Task completed' : 'Task reopened' });
-    return saved;
-  } catch (error) {
-    failure('Could not change the task', error);
-    return null;
-  }
-}
-
 /** A record's or contact's tasks, open first, with Add task. */
-export function TasksCard({ ownerType, ownerId }: { ownerType: NoteOwnerType; ownerId: number }) {
+function TasksCard({ ownerType, ownerId }: { ownerType: NoteOwnerType; ownerId: number }) {
   const canWrite = useCanWrite();
   const [page, setPage] = useState<TaskPage | null>(null);
   const [version, setVersion] = useState(0);
@@ -326,5 +294,22 @@ export function TasksCard({ ownerType, ownerId }: { ownerType: NoteOwnerType; ow
         </ul>
       )}
     </Card>
+  );
+}
+
+/**
+ * The notes and tasks of the record or contact whose page this is, from its URL (/events/7, /contacts/12);
+ * views/components/notes/activity-tabs.tsx loads this module.
+ */
+export default function NotesAndTasks() {
+  const [segment, id] = useLocation().pathname.split('/').slice(1);
+  const ownerType: NoteOwnerType | undefined = segment === 'contacts' ? 'contact' : recordTypeOfSegment(segment ?? '');
+  const ownerId = Number(id);
+  if (!ownerType || !(ownerId > 0)) return null;
+  return (
+    <div className="notes-and-tasks">
+      <NotesCard ownerType={ownerType} ownerId={ownerId} />
+      <TasksCard ownerType={ownerType} ownerId={ownerId} />
+    </div>
   );
 }

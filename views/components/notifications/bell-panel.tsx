@@ -7,7 +7,7 @@ import { useFormat } from '@views/hooks/use-format.js';
 import { Button } from '../ui/primitives.js';
 
 /** The bell's list: my newest notifications, Mark all read, and each one marked read when followed. */
-export function BellPanel({ onUnread, onNavigate }: { onUnread(count: number): void; onNavigate(): void }) {
+export function BellPanel({ onUnread }: { onUnread(count: number): void }) {
   const format = useFormat();
   const [list, setList] = useState<NotificationList | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -57,7 +57,7 @@ export function BellPanel({ onUnread, onNavigate }: { onUnread(count: number): v
                 to={item.url}
                 onClick={() => {
                   if (!item.read) void markRead({ ids: [item.id] });
-                  onNavigate();
+                  document.getElementById('notifications-panel')?.hidePopover();
                 }}
               >
                 {!item.read && <span className="visually-hidden">Unread: </span>}

@@ -1,53 +1,48 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSession } from '@views/hooks/use-session.js';
 
 // The list and its code load on the first open: the header on every page carries only the button and its count.
 const loadPanel = () => import('./bell-panel.js');
-type PanelModule = Awaited<ReturnType<typeof loadPanel>>;
+const PANEL_ID = 'notifications-panel';
 
-/** The header's notification bell (issue 33): the unread count from the session, the list on demand. */
-export function NotificationBell({ initialUnread }: { initialUnread: number }) {
-  const [unread, setUnread] = useState(initialUnread);
-  const [open, setOpen] = useState(false);
-  const [panel, setPanel] = useState<PanelModule | null>(null);
-  const wrap = useRef<HTMLDivElement>(null);
+/**
+ * The header's notification bell (issue 33), loaded after hydration: the unread count from the session, the list in a
+ * native popover (it closes on a click elsewhere or Escape without code of ours) whose content loads on the first
+ * open. It also marks My tasks in the navigation with the number of my open tasks due by today: an attribute the
+ * stylesheet draws, and the link's name for screen readers.
+ */
+export function NotificationBell() {
+  const { attention } = useSession();
+  const [unread, setUnread] = useState(attention?.unread ?? 0);
+  const [panel, setPanel] = useState<Awaited<ReturnType<typeof loadPanel>> | null>(null);
+  const due = attention?.tasksDue ?? 0;
   useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | globalThis.KeyboardEvent) => {
-      if (event instanceof MouseEvent ? !wrap.current?.contains(event.target as Node) : event.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
-  const toggle = () => {
-    if (!panel) void loadPanel().then(setPanel);
-    setOpen(!open);
-  };
+    for (const link of document.querySelectorAll<HTMLAnchorElement>('a.nav-link[href="/tasks"]')) {
+      if (due > 0) {
+        link.dataset.count = String(due);
+        link.setAttribute('aria-label', `My tasks, ${due} due today or overdue`);
+      }
+    }
+  });
   return (
-    <div className="bell" ref={wrap}>
+    <>
       <button
         type="button"
         className="bell-button"
-        aria-expanded={open}
-        aria-controls="notifications-panel"
+        popoverTarget={PANEL_ID}
         aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
-        onClick={toggle}
+        onClick={() => void loadPanel().then(setPanel)}
       >
         <span aria-hidden="true">🔔</span>
         {unread > 0 && (
           <span className="bell-count" aria-hidden="true">
-            {unread > 99 ? '99+' : unread}
+            {unread}
           </span>
         )}
       </button>
-      {open && (
-        <div id="notifications-panel" className="bell-panel" role="region" aria-label="Notifications">
-          {panel ? <panel.BellPanel onUnread={setUnread} onNavigate={() => setOpen(false)} /> : <p className="muted">Loading...</p>}
-        </div>
-      )}
-    </div>
+      <div id={PANEL_ID} popover="auto" className="bell-panel" role="region" aria-label="Notifications">
+        {panel && <panel.BellPanel onUnread={setUnread} />}
+      </div>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { useActionData, useSearchParams } from 'react-router';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 import { HistoryPanel } from '../history/history-panel.js';
-import { activityTabs } from '../notes/activity-tabs.js';
+import { NotesAndTasks } from '../notes/activity-tabs.js';
 import { Tabs } from '../ui/tabs.js';
 
 export interface DetailTab {
@@ -87,7 +87,7 @@ export function DetailLayout({
           tabs={[
             { value: 'details', label: 'Details', content: details },
             ...tabs,
-            ...activityTabs(ownerType, ownerId),
+            { value: 'notes', label: 'Notes', content: <NotesAndTasks /> },
             ...trailingTabs(ownerType, ownerId, attachments),
           ]}
         />

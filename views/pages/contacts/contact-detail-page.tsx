@@ -1,5 +1,5 @@
 import { HistoryPanel } from '@views/components/history/history-panel.js';
-import { ContactActivity } from '@views/components/notes/activity-tabs.js';
+import { NotesAndTasks } from '@views/components/notes/activity-tabs.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { useLoaderData } from 'react-router';
 import { contactDetailAction } from '@views/components/attachments/actions.js';
@@ -64,7 +64,7 @@ export function Component() {
           ]}
         />
       </Card>
-      <ContactActivity contactId={contact.id} />
+      <NotesAndTasks />
       <HistoryPanel apiPath={`/api/contacts/${contact.id}`} noun="contact" />
     </div>
   );

@@ -3,7 +3,7 @@ import { useLoaderData, useRevalidator } from 'react-router';
 import type { Task, TaskPage } from '@shared/schemas/tasks.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
-import { TaskLine, toggleTask } from '@views/components/notes/activity-cards.js';
+import { TaskLine, toggleTask } from '@views/components/tasks/task-line.js';
 import { TaskForm } from '@views/components/tasks/task-form.js';
 import { Card, EmptyState } from '@views/components/ui/primitives.js';
 import { RECORD_TYPE_INFO } from '@shared/record-types.js';
