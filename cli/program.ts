@@ -6,6 +6,7 @@ import { registerImportCommands } from './commands/import.js';
 import { registerIntegrationCommands } from './commands/integrations.js';
 import { readFileSync } from 'node:fs';
 import { registerTokensCommands } from './commands/tokens.js';
+import { registerTasksCommands } from './commands/tasks.js';
 import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
 import { registerWorkerCommands } from './commands/worker.js';
@@ -36,6 +37,7 @@ function buildProgram(io: CliIO): Command {
     registerWorkerCommands,
     registerTrashCommands,
     registerTokensCommands,
+    registerTasksCommands,
   ]) {
     register(program, io);
   }

@@ -10,6 +10,7 @@ import { mediaRoutes } from './pages/media/routes.js';
 import { professionalsRoutes } from './pages/professionals/routes.js';
 import { runclubsRoutes } from './pages/runclubs/routes.js';
 import { settingsRoutes } from './pages/settings/routes.js';
+import { tasksRoutes } from './pages/tasks/routes.js';
 import { Root, RootHydrateFallback, rootLoader, rootShouldRevalidate, RouteErrorBoundary } from './root.js';
 
 /**
@@ -41,6 +42,7 @@ export const routes: RouteObject[] = [
           ...importsRoutes,
           ...integrationsRoutes,
           ...jobsRoutes,
+          ...tasksRoutes,
           ...settingsRoutes,
           { path: '*', lazy: () => import('./pages/system/not-found-page.js') },
         ],

@@ -17,6 +17,7 @@ import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { jobsReads, jobsRouter } from './jobs/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
+import { notesReads, notesRouter } from './notes/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
@@ -36,6 +37,7 @@ const allReads: ReadRoute[] = [
   ...jobsReads,
   ...backupsReads,
   ...apiTokensReads,
+  ...notesReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -46,7 +48,7 @@ function requireUser(req: Request, _res: Response, next: NextFunction) {
  * What belongs to a person (their sessions, name, password and preferences): an API token has none of these. Tokens
  * are made and revoked by a signed-in admin only, so a leaked token cannot make itself a successor.
  */
-const PERSON_ONLY = /^\/(?:sessions|account|preferences|api-tokens|me|security)(?:\/|$)/;
+const PERSON_ONLY = /^\/(?:sessions|account|preferences|api-tokens|me|security|notifications)(?:\/|$)/;
 
 function refuseTokensOnPersonalRoutes(req: Request, _res: Response, next: NextFunction) {
   next(
@@ -103,6 +105,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(contactsBulkRouter());
   router.use(backupsRouter());
   router.use(apiTokensRouter());
+  router.use(notesRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -151,10 +151,33 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: optionalText,
+  ORG_TIME_ZONE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => isTimeZone(v), { message: 'must be an IANA time zone such as Australia/Sydney' })
+      .default('UTC'),
+  ),
+  TASK_DIGEST_AT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day as HH:MM, e.g. 07:30')
+      .default('07:30'),
+  ),
   // A value beginning with '#' is refused with every other setting's (commentsReadAsValues).
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()),
   WORKER_METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
 });
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isCronExpression(value: string): boolean {
   if (value.trim().split(/\s+/).length !== 5) return false;
@@ -206,6 +229,10 @@ export interface Config {
   jobs: JobSettings;
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
+  /** ORG_TIME_ZONE: tasks' due days and times and the digest's hour are in this zone. */
+  orgTimeZone: string;
+  /** TASK_DIGEST_AT: HH:MM in orgTimeZone. */
+  taskDigestAt: string;
   metrics: MetricsSettings;
   backup: BackupSettings;
 }
@@ -422,6 +449,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
       backoffMs: env.JOB_BACKOFF_MS,
     },
     syncSchedule: env.SYNC_SCHEDULE,
+    orgTimeZone: env.ORG_TIME_ZONE,
+    taskDigestAt: env.TASK_DIGEST_AT,
     metrics: { token: env.METRICS_TOKEN, workerPort: env.WORKER_METRICS_PORT },
     backup: {
       dir: path.resolve(cwd, env.BACKUP_DIR),

@@ -5,6 +5,7 @@ import { migrateToLatest, pendingMigrationsProblem } from '@services/schema.js';
 import { closeJobDispatcher, jobDispatcher } from '@services/jobs/dispatch.js';
 import { startBackupSchedule, startSyncSchedule } from '@services/jobs/schedule.js';
 import { backupBeforeMigrating } from '@services/backup/backup.js';
+import { startDigestSchedule } from '@services/tasks/digest.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';
@@ -40,6 +41,7 @@ async function main() {
   if (embedded) jobDispatcher(ctx);
   const schedule = embedded ? await startSyncSchedule(ctx) : null;
   const backupSchedule = embedded ? await startBackupSchedule(ctx) : null;
+  const digest = embedded ? startDigestSchedule(ctx) : null;
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -53,6 +55,7 @@ async function main() {
     ctx.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await schedule?.close();
     await backupSchedule?.close();
+    await digest?.close();
     const clean = await drainAndClose(server, ctx.log, async () => {
       // A job in hand is not waited for: its lease runs out and the next start (or another process) runs it again,
       // which imports and syncs allow (their committed batches are skipped as already done).

@@ -1,4 +1,5 @@
 import type { PublicUser } from './schemas/auth.js';
+import type { AttentionCounts } from './schemas/tasks.js';
 import type { ThemeChoice } from './theme.js';
 
 interface PublicSettings {
@@ -14,6 +15,8 @@ export interface SessionInfo {
   timeZone: string;
   theme: ThemeChoice;
   env: PublicSettings;
+  /** Signed in: my open tasks due by today and unread notifications (the nav's badge, the bell's count). */
+  attention?: AttentionCounts;
 }
 
 /**

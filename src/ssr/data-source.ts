@@ -33,6 +33,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tok
 import { listDeleted } from '@services/trash/service.js';
 import { listBackups } from '@services/backup/service.js';
 import { listJobs } from '@services/jobs/service.js';
+import { listTasks, readTaskQuery } from '@services/tasks/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
 import { deviceClassOf } from '@shared/device.js';
 import type { DataSource } from '@views/data/source.js';
@@ -71,6 +72,7 @@ export function serverDataSource(req: Request): DataSource {
     deviceClass: () => deviceClassOf(req.get('cookie'), req.get('user-agent')),
     contactsDirectory: (params) => listDirectory(ctx(), params),
     jobs: (params) => listJobs(ctx(), params),
+    tasks: (params) => listTasks(ctx(), actor(), readTaskQuery(new URLSearchParams(params))),
     setPreference: (name, value) => {
       req.storedPreferences = undefined;
       return setPreference(ctx(), user().id, name, { value });

@@ -22,6 +22,7 @@ const SELF_SERVICE: Record<string, string> = {
   'POST /api/me/totp': 'setting up two-factor sign-in for my own account',
   'POST /api/me/totp/confirm': 'confirming my own two-factor sign-in',
   'DELETE /api/me/totp': 'turning off my own two-factor sign-in (with my password and a code)',
+  'POST /api/notifications/read': 'marking my own notifications read',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */

@@ -16,6 +16,8 @@ import type { DeclaredRoute } from './routes.js';
 import type { IdOwner, Json } from './values.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
+import { NoteInputSchema, NoteUpdateSchema } from '@shared/schemas/notes.js';
+import { TaskInputSchema, TaskUpdateSchema } from '@shared/schemas/tasks.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Route models: what each /api route takes. Every declared route needs an entry (a test checks it).
@@ -190,6 +192,32 @@ export function apiRouteModels(): Map<string, RouteModel> {
     // No body: the fuzz checks the answers to bad job requests without starting imports or syncs of its own.
     ['POST /api/jobs', none(['type', 'kind'])],
     ['POST /api/jobs/:id/cancel', none()],
+    ['GET /api/notes/mentionable', none()],
+    ['GET /api/notes', none(['entityType', 'entityId'])],
+    [
+      'POST /api/notes',
+      object(NoteInputSchema, [
+        ['entityType', s('event')],
+        ['entityId', owner()],
+        ['body', s('Fuzz **note**')],
+      ]),
+    ],
+    ['PUT /api/notes/:id', object(NoteUpdateSchema, [['body', s('Fuzz note')]])],
+    ['DELETE /api/notes/:id', none()],
+    ['GET /api/tasks', none(['assignee', 'status', 'due', 'entityType', 'entityId', 'after', 'limit'])],
+    ['GET /api/tasks/:id', none()],
+    [
+      'POST /api/tasks',
+      object(TaskInputSchema, [
+        ['title', s('Fuzz task')],
+        ['dueDate', s('2026-12-01')],
+        ['assigneeId', s('1')],
+      ]),
+    ],
+    ['PUT /api/tasks/:id', object(TaskUpdateSchema, [['title', s('Fuzz task')]])],
+    ['DELETE /api/tasks/:id', none()],
+    ['GET /api/notifications', none()],
+    ['POST /api/notifications/read', none()],
   ]);
   for (const kind of RECORD_TYPES) {
     const path = recordApiPath(kind);

@@ -31,6 +31,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     setPreference: notFound,
     contactsDirectory: notFound,
     jobs: notFound,
+    tasks: notFound,
     users: notFound,
     mySessions: notFound,
     myTwoFactor: notFound,

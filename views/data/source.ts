@@ -16,6 +16,7 @@ import type { DeviceClass } from '@shared/device.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import type { JobView } from '@shared/schemas/jobs.js';
 import type { ApiToken, CreatedApiToken } from '@shared/schemas/api-tokens.js';
+import type { TaskPage } from '@shared/schemas/tasks.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -53,6 +54,8 @@ export interface DataSource {
   setPreference(name: PreferenceName, value: unknown): Promise<unknown>;
   /** The Jobs page: recent jobs, the API's query parameters as they are (type, state; the service checks them). */
   jobs(params: Record<string, string>): Promise<{ items: JobView[] }>;
+  /** My tasks and the tasks cards: GET /api/tasks's query parameters as they are (the service checks them). */
+  tasks(params: Record<string, string>): Promise<TaskPage>;
   /** /settings/users (admins). */
   users(): Promise<PublicUser[]>;
   /** /settings/account: my signed-in sessions. */
@@ -167,6 +170,7 @@ const browserDataSource: DataSource = {
   deviceClass: () => (/(?:^|;\s*)device=phone/.test(document.cookie) ? 'phone' : 'desktop'),
   contactsDirectory: (params) => read(`/api/contacts?${new URLSearchParams(params).toString()}`),
   jobs: (params) => read(`/api/jobs?${new URLSearchParams(params).toString()}`),
+  tasks: (params) => read(`/api/tasks?${new URLSearchParams(params).toString()}`),
   setPreference: (name, value) => apiRequest('PUT', `/api/preferences/${encodeURIComponent(name)}`, { value }),
   users: () => read('/api/users'),
   mySessions: () => read('/api/sessions'),

@@ -3,6 +3,7 @@ import { login } from '@services/auth/service.js';
 import { requestPasswordReset } from '@services/auth/password-reset.js';
 import { endSession } from '@services/auth/sessions.js';
 import { unauthorized } from '@services/errors.js';
+import { attentionCounts } from '@services/notifications/service.js';
 import { describeSetPasswordLink, setPasswordWithLink } from '@services/users/links.js';
 import { createFirstAdmin, needsFirstUser } from '@services/users/service.js';
 import { publicEnv } from '@config/env.js';
@@ -17,6 +18,7 @@ export async function sessionInfo(req: Request, http: Pick<HttpPlumbing, 'locale
     timeZone: http.timeZoneOf(req),
     theme: http.themeOf(req),
     env: publicEnv(req.ctx.config),
+    ...(req.user ? { attention: await attentionCounts(req.ctx, req.user.id) } : {}),
   };
 }
 

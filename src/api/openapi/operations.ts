@@ -8,6 +8,8 @@ import { LoginSchema, NameSchema, NewUserSchema, PasswordChangeSchema, SetupSche
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { NoteInputSchema, NoteUpdateSchema } from '@shared/schemas/notes.js';
+import { TaskInputSchema, TaskUpdateSchema } from '@shared/schemas/tasks.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
 import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
@@ -494,6 +496,66 @@ export function describeOperations(): Map<string, OperationDoc> {
     summary: 'Require two-factor sign-in for everyone, or not',
     body: object,
     answer: ok('Settings', object),
+  });
+
+  // Notes, tasks and notifications (docs/decisions/0100, 0101).
+  const owner = { entityType: 'the owner: a record type or contact', entityId: "the owner's id" };
+  add('GET /notes/mentionable', { tag: 'Notes', access: 'viewer', summary: 'Users a note can mention', answer: ok('Users', object) });
+  add('GET /notes', {
+    tag: 'Notes',
+    access: 'viewer',
+    summary: "A record's or contact's notes, pinned first",
+    query: owner,
+    answer: ok('Notes', object),
+  });
+  add('POST /notes', { tag: 'Notes', access: 'staff', summary: 'Add a note', body: NoteInputSchema, answer: created('The note', object) });
+  add('PUT /notes/:id', {
+    tag: 'Notes',
+    access: 'staff',
+    summary: 'Edit or pin a note',
+    body: NoteUpdateSchema,
+    answer: ok('The note', object),
+  });
+  add('DELETE /notes/:id', { tag: 'Notes', access: 'staff', summary: 'Delete a note (to Recently deleted)', answer: noContent('Deleted') });
+  add('GET /tasks', {
+    tag: 'Tasks',
+    access: 'viewer',
+    summary: 'Tasks, by assignee, status, due window and owner, paged by cursor',
+    query: {
+      assignee: 'me or a user id',
+      status: 'open, done or all',
+      due: 'overdue, today or week',
+      entityType: 'the linked record type or contact',
+      entityId: "the linked record's id",
+      after: 'the cursor of the next page',
+      limit: 'page size',
+    },
+    answer: ok('A page of tasks', object),
+  });
+  add('GET /tasks/:id', { tag: 'Tasks', access: 'viewer', summary: 'One task', answer: ok('The task', object) });
+  add('POST /tasks', { tag: 'Tasks', access: 'staff', summary: 'Add a task', body: TaskInputSchema, answer: created('The task', object) });
+  add('PUT /tasks/:id', {
+    tag: 'Tasks',
+    access: 'staff',
+    summary: 'Change a task, or mark it done',
+    body: TaskUpdateSchema,
+    answer: ok('The task', object),
+  });
+  add('DELETE /tasks/:id', { tag: 'Tasks', access: 'staff', summary: 'Delete a task (to Recently deleted)', answer: noContent('Deleted') });
+  add('GET /notifications', {
+    tag: 'Notifications',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My notifications, newest first',
+    answer: ok('Notifications', object),
+  });
+  add('POST /notifications/read', {
+    tag: 'Notifications',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Mark my notifications read',
+    body: object,
+    answer: ok('Unread count', object),
   });
 
   // Backups (the Settings → Backups panel).

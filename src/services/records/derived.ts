@@ -6,6 +6,7 @@ import { dialectOfDb } from '@db/knex.js';
 import { isTransaction, withTransaction } from '@db/transaction.js';
 import { ALL_BUCKET, ALL_DEFINITIONS, CONTACT_INDEX, definitionOf, type IndexedDefinition, type IndexedKind } from './definitions.js';
 import { rebuildPaymentTotals } from '../payments/totals.js';
+import { noteTextsOf } from '../notes/search.js';
 import { gramsOf, searchDocument } from './search-text.js';
 import {
   blockOf,
@@ -43,7 +44,7 @@ const VERSION_ROW = 'records';
  * Bump when the rules that turn a row into its document change while the columns read stay the same
  * (normalisation, grams, buckets, how fields are joined): adding or dropping a column changes the version by itself.
  */
-const DERIVED_RULES_VERSION = 3; // 2: payment_totals joined the derived data; 3: packed postings
+const DERIVED_RULES_VERSION = 4; // 2: payment_totals joined the derived data; 3: packed postings; 4: notes' words
 
 type Db = Knex | Knex.Transaction;
 
@@ -78,9 +79,13 @@ const bucketText = (buckets: readonly string[]) => (buckets.length ? `,${buckets
 const bucketList = (text: string) => text.split(',').filter(Boolean);
 export const bucketPattern = (bucket: string) => `%,${bucket},%`;
 
-function documentOf(definition: IndexedDefinition, row: RawRow) {
-  return { text: searchDocument(definition.searchFields(row)), buckets: definition.buckets(row) };
+/** A record's (or contact's) document: its searched fields, then the words of its notes (issue 33). */
+function documentOf(definition: IndexedDefinition, row: RawRow, notes: readonly string[] = []) {
+  return { text: searchDocument([...definition.searchFields(row), ...notes]), buckets: definition.buckets(row) };
 }
+
+/** The name notes use for the owners of a definition: the record type, or 'contact'. */
+const noteOwnerOf = (definition: IndexedDefinition) => ('kind' in definition ? String(definition.kind) : 'contact');
 
 /** Adds deltas to the maintained counts; a missing counter row is created from an exact count (self-healing). */
 async function applyCountDeltas(db: Db, definition: IndexedDefinition, deltas: Map<string, number>) {
@@ -177,11 +182,13 @@ async function reindexRows(
       ? []
       : ((await db(DOCS).where({ kind: definition.code }).whereIn('recordId', part).select('recordId', 'text', 'buckets')) as StoredDoc[]);
     const previous = new Map(stored.map((doc) => [Number(doc.recordId), doc]));
+    // Just inserted rows have no notes yet.
+    const notes = inserted ? new Map<number, string[]>() : await noteTextsOf(db, noteOwnerOf(definition), part);
 
     for (const id of part) {
       const row = current.get(id);
       const old = previous.get(id);
-      const next = row ? documentOf(definition, row) : undefined;
+      const next = row ? documentOf(definition, row, notes.get(id)) : undefined;
       const oldBuckets = old ? bucketList(old.buckets) : [];
       if (old) {
         bump(ALL_BUCKET, -1);
@@ -496,9 +503,10 @@ async function buildKind(
     await writing;
     if (rows.length === 0) break;
     const docs: Row[] = [];
+    const notes = await noteTextsOf(db, noteOwnerOf(definition), { from: Number(rows[0]!.id), to: Number(rows[rows.length - 1]!.id) });
     for (const row of rows) {
       const id = Number(row.id);
-      const doc = documentOf(definition, row);
+      const doc = documentOf(definition, row, notes.get(id));
       docs.push([definition.code, id, doc.text, bucketText(doc.buckets)]);
       postings.add(id, gramsOf(doc.text));
       totals.set(ALL_BUCKET, totals.get(ALL_BUCKET)! + 1);

@@ -3,7 +3,7 @@ import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { UndoDeleteSchema } from '@shared/schemas/bulk.js';
-import type { DeletedItem } from '@shared/schemas/trash.js';
+import { trashLabel, type DeletedItem } from '@shared/schemas/trash.js';
 import { removeStoredFiles, type OwnedRows } from '../attachments/owned.js';
 import { openStorage } from '../files/storage.js';
 import { adjustPaymentTotals } from '../payments/totals.js';
@@ -13,6 +13,7 @@ import type { HistoryActor } from '../history/service.js';
 import { historyActorOf, recordHistory } from '../history/service.js';
 import { restoreContactRows } from '../contacts/writes.js';
 import { insertRecordRow } from '../records/writes.js';
+import { restoreItem, type ItemSnapshot } from './items.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 
@@ -79,7 +80,7 @@ export async function putInTrash(
 
 const present = (row: StoredRow): DeletedItem => ({
   id: Number(row.id),
-  type: row.entityType as RecordType,
+  type: row.entityType as DeletedItem['type'],
   entityId: Number(row.entityId),
   name: String(row.name),
   deletedBy: String(row.deletedByLabel),
@@ -140,7 +141,7 @@ export async function undoDeletes(ctx: AppContext, actor: Actor, body: unknown):
     const newest = new Map<number, StoredRow>();
     for (const row of rows) if (!newest.has(Number(row.entityId))) newest.set(Number(row.entityId), row);
     const missing = ids.filter((id) => !newest.has(id));
-    if (missing.length > 0) throw notFound(`Nothing to undo for ${RECORD_TYPE_INFO[type].pluralNoun}: ${missing.join(', ')}`);
+    if (missing.length > 0) throw notFound(`Nothing to undo for ${trashLabel(type).pluralNoun}: ${missing.join(', ')}`);
     for (const id of ids) await restoreRow(trx, ctx, actor, newest.get(id)!);
     return { restored: ids.length };
   });
@@ -150,6 +151,12 @@ export async function undoDeletes(ctx: AppContext, actor: Actor, body: unknown):
 async function restoreRow(trx: Knex.Transaction, ctx: AppContext, actor: Actor, row: StoredRow): Promise<DeletedItem> {
   const id = Number(row.id);
   const item = present(row);
+  if (item.type === 'note' || item.type === 'task') {
+    await restoreItem(trx, item.type, JSON.parse(String(row.snapshot)) as ItemSnapshot);
+    await trx('deleted_items').where({ id }).delete();
+    ctx.log.info({ event: 'item_restored', kind: item.type, id: item.entityId, by: actor.userId }, 'item restored');
+    return item;
+  }
   const kind = item.type;
   const snapshot = JSON.parse(String(row.snapshot)) as Snapshot;
   const what = `${RECORD_TYPE_INFO[kind].singular} '${item.name}'`;
@@ -180,7 +187,7 @@ async function restoreRow(trx: Knex.Transaction, ctx: AppContext, actor: Actor, 
 }
 
 const filePathsOf = (row: StoredRow): string[] =>
-  (JSON.parse(String(row.snapshot)) as Snapshot).owned.files.map((file) => String(file.filePath));
+  (JSON.parse(String(row.snapshot)) as Partial<Snapshot>).owned?.files.map((file) => String(file.filePath)) ?? [];
 
 /**
  * The stored paths of the files kept in Recently deleted: their bytes stay until the purge, so the files check

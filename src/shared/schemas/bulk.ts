@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { tags } from './contacts.js';
 import { audienceId } from './integrations.js';
 import { MAX_BULK_IDS } from '../choices.js';
-import { RECORD_TYPES } from '../record-types.js';
+import { TRASH_TYPES } from './trash.js';
 
 const idList = z
   .array(z.union([z.number(), z.string()]), { error: 'ids must be a list of record ids' })
@@ -26,9 +26,9 @@ export function parseIdList(input: unknown): { ok: true; ids: number[] } | { ok:
 /** POST /api/{type}/bulk-delete */
 export const BulkDeleteSchema = z.object({ ids: idList }).strict();
 
-/** POST /api/deleted/undo: the records of one type a delete just removed, to bring back (the toast's Undo). */
+/** POST /api/deleted/undo: the records (or notes, or tasks) of one type a delete just removed, to bring back (the toast's Undo). */
 export const UndoDeleteSchema = z
-  .object({ type: z.enum(RECORD_TYPES, { error: `type must be one of: ${RECORD_TYPES.join(', ')}` }), ids: idList })
+  .object({ type: z.enum(TRASH_TYPES, { error: `type must be one of: ${TRASH_TYPES.join(', ')}` }), ids: idList })
   .strict();
 
 /** POST /api/contacts/bulk-tags: tags to add and to remove (typed comma separated or as lists, like a contact's). */

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { RECORD_TYPES } from '../record-types.js';
 import { ROLES } from '../roles.js';
 import { JOB_STATES, JOB_TYPES } from './jobs.js';
+import { TRASH_TYPES } from './trash.js';
 
 /**
  * Zod schemas of answers whose wire types are written as TypeScript interfaces (the interfaces stay the source the
@@ -170,7 +171,7 @@ export const JobViewSchema = z.object({
 /** One entry of Recently deleted (DeletedItem). */
 export const DeletedItemSchema = z.object({
   id: z.number().int(),
-  type: z.enum(RECORD_TYPES),
+  type: z.enum(TRASH_TYPES),
   entityId: z.number().int(),
   name: z.string(),
   deletedBy: z.string(),

@@ -22,6 +22,8 @@ export const NAV_ITEMS: ReadonlyArray<{ to: string; label: string }> = [
   { to: '/integrations', label: 'Integrations' },
   // Recent and running imports, syncs and newsletter pushes (issue 14), beside the spec's screens.
   { to: '/jobs', label: 'Jobs' },
+  // My open tasks and what is done (issue 33), with the number due by today beside it.
+  { to: '/tasks', label: 'My tasks' },
 ];
 
 export function avatarInitials(email: string): string {
@@ -135,6 +137,8 @@ export function MainLayout({ user, theme, children }: { user: PublicUser; theme:
         <SearchEntry />
         <KeyboardShortcuts />
         <div className="header-user">
+          {/* The notification bell (issue 33) comes with the drawer's module, after hydration: no page's first load. */}
+          {drawer && <drawer.Bell />}
           <ThemeToggle initial={theme} />
           <span className="header-email">{user.email}</span>
           <UserMenu user={user} />

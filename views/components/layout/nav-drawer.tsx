@@ -2,6 +2,9 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactElement, ReactNode } from 'react';
 import { PRODUCT_TITLE } from './product.js';
 
+// Loaded after hydration with the drawer, as the header's bell is (issue 33).
+export { NotificationBell as Bell } from '../notifications/bell.js';
+
 /** The navigation drawer of a narrow screen, on Radix's dialog: loaded by the layout after hydration. */
 export function NavDrawer({
   open,

@@ -3,6 +3,7 @@ import { useActionData, useSearchParams } from 'react-router';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 import { HistoryPanel } from '../history/history-panel.js';
+import { NotesAndTasks } from '../notes/activity-tabs.js';
 import { Tabs } from '../ui/tabs.js';
 
 export interface DetailTab {
@@ -83,7 +84,12 @@ export function DetailLayout({
     <div className="detail-layout">
       <div className="records-main">
         <DetailTabs
-          tabs={[{ value: 'details', label: 'Details', content: details }, ...tabs, ...trailingTabs(ownerType, ownerId, attachments)]}
+          tabs={[
+            { value: 'details', label: 'Details', content: details },
+            ...tabs,
+            { value: 'notes', label: 'Notes', content: <NotesAndTasks /> },
+            ...trailingTabs(ownerType, ownerId, attachments),
+          ]}
         />
       </div>
       <aside className="sidebar" aria-label="Summary">

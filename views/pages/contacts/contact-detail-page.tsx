@@ -1,4 +1,5 @@
 import { HistoryPanel } from '@views/components/history/history-panel.js';
+import { NotesAndTasks } from '@views/components/notes/activity-tabs.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { useLoaderData } from 'react-router';
 import { contactDetailAction } from '@views/components/attachments/actions.js';
@@ -63,6 +64,7 @@ export function Component() {
           ]}
         />
       </Card>
+      <NotesAndTasks />
       <HistoryPanel apiPath={`/api/contacts/${contact.id}`} noun="contact" />
     </div>
   );

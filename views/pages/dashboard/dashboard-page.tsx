@@ -9,6 +9,7 @@ import { Badge, Card, CardHeader } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useSession } from '@views/hooks/use-session.js';
+import { DueThisWeek } from '@views/components/tasks/due-this-week.js';
 import { SpendChart } from './spend-chart.js';
 import { StatCards } from './stat-cards.js';
 import { completedWithErrors } from '@shared/sync-outcome.js';
@@ -229,6 +230,7 @@ export function Component() {
         <AdvertisingSpend months={dashboard.advertisingSpend} />
         <LastSyncs runs={dashboard.lastSyncs} />
         <RecentlyChanged records={dashboard.recentlyChanged} />
+        <DueThisWeek />
       </div>
     </div>
   );

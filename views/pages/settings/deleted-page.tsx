@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
-import { RECORD_TYPE_INFO } from '@shared/record-types.js';
-import type { DeletedItem } from '@shared/schemas/trash.js';
+import { trashLabel, type DeletedItem } from '@shared/schemas/trash.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -27,7 +26,7 @@ function DeletedRow({ item }: { item: DeletedItem }) {
     setPending(true);
     try {
       await apiRequest('POST', `/api/deleted/${item.id}/restore`);
-      toast({ title: `${RECORD_TYPE_INFO[item.type].singular} restored` });
+      toast({ title: `${trashLabel(item.type).singular} restored` });
       await revalidator.revalidate();
     } catch (error) {
       toast({ title: 'Could not restore', description: messageOf(error, 'Could not restore'), variant: 'destructive' });
@@ -36,7 +35,7 @@ function DeletedRow({ item }: { item: DeletedItem }) {
   }
   return (
     <tr>
-      <td>{RECORD_TYPE_INFO[item.type].singular}</td>
+      <td>{trashLabel(item.type).singular}</td>
       <td>{item.name}</td>
       <td>{item.deletedBy}</td>
       <td className="records-nowrap">{format.dateTime(item.deletedAt)}</td>
