@@ -2,7 +2,7 @@ import { useCanWrite } from '@views/hooks/use-session.js';
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ContactOwnerType } from '@shared/record-types.js';
-import { deleteFields } from '../records/actions.js';
+import { deleteFields } from '../records/delete-fields.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { ButtonLink } from '../ui/button-link.js';
 import { Badge, Card, CardHeader } from '../ui/primitives.js';

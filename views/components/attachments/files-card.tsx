@@ -1,7 +1,7 @@
 import { useCanWrite } from '@views/hooks/use-session.js';
 import { useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
-import { deleteFields } from '../records/actions.js';
+import { deleteFields } from '../records/delete-fields.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Button, Card, CardHeader } from '../ui/primitives.js';
 import type { StoredFile } from '@shared/schemas/attachments.js';

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import type { RecordType } from '@shared/record-types.js';
 import { INVOICE_STATUS_LABELS, labelOf, valueLabel } from '@shared/labels.js';
 import { useFormat } from '@views/hooks/use-format.js';
-import { deleteFields } from '../records/actions.js';
+import { deleteFields } from '../records/delete-fields.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '../records/delete-dialog.js';
 import { Badge, Button, Card, CardHeader } from '../ui/primitives.js';
 import type { Payment } from '@shared/schemas/attachments.js';

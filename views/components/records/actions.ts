@@ -8,6 +8,7 @@ import { failureToast } from './delete-dialog.js';
 import { allFields, readForm, type FormSection } from './form-fields.js';
 import { parseRecordId } from './loaders.js';
 import { detailPath, type RecordConfig } from './record-config.js';
+import type { DeleteConfirmation } from './delete-fields.js';
 
 /**
  * Record writes as react-router actions (docs/decisions/0004-ssr-data-flow.md). A form posts to its own page URL:
@@ -151,24 +152,6 @@ export function intentAction(handlers: Readonly<Record<string, IntentHandler>>) 
 export function formId(form: FormData, name = 'id'): number {
   const value = form.get(name);
   return parseRecordId(typeof value === 'string' ? value : undefined);
-}
-
-/**
- * The form fields of a delete: on a list page they name the record, on its detail page the URL does; a contact,
- * payment or file is named by its own intent and id. Only a post that says it was confirmed deletes; the dialog
- * adds that, and without JavaScript the action first answers with the question (see ConfirmDeleteButton), whose
- * own Delete button adds it.
- */
-export const deleteFields = (id: number, confirmed = false, intent = 'delete') => ({
-  intent,
-  id: String(id),
-  ...(confirmed ? { confirmed: 'yes' } : {}),
-});
-
-/** What an unconfirmed delete hands back: which delete (its intent and id) still needs the user's yes. */
-export interface DeleteConfirmation {
-  confirmDelete: number;
-  intent: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { ActionsMenu } from '../ui/actions-menu.js';
 import { ButtonLink } from '../ui/button-link.js';
 import { Button, cx } from '../ui/primitives.js';
 import { useDialogPrimitive } from '../ui/dialog.js';
-import { deleteFields, type DeleteConfirmation } from './actions.js';
+import { deleteFields, type DeleteConfirmation } from './delete-fields.js';
 import { editPath, type RecordConfig } from './record-config.js';
 
 /** Where a deleted record can be had back: the Undo of the delete's toast, or Recently deleted (admins) for 30 days. */

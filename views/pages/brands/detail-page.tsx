@@ -16,12 +16,12 @@ import {
 } from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { useFormat } from '@views/hooks/use-format.js';
-import { recordDetailAction } from '@views/components/attachments/actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { brandsConfig } from './config.js';
 
 export const loader = detailLoader('brand');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
-export const action = recordDetailAction(brandsConfig);
+export const action = lazyAction(brandsConfig, async () => (await import('@views/components/attachments/actions.js')).recordDetailAction);
 
 export function Component() {
   const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;

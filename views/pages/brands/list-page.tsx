@@ -1,5 +1,5 @@
 import { DateText } from '@views/components/records/detail.js';
-import { listAction } from '@views/components/records/list-actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Brand } from '@shared/schemas/records.js';
@@ -11,11 +11,11 @@ import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/button-link.js';
-import { deleteFields } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/delete-fields.js';
 import { brandsConfig } from './config.js';
 
 export const loader = listLoader('brand');
-export const action = listAction(brandsConfig);
+export const action = lazyAction(brandsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
 const columns: Array<TableColumn<Brand>> = [
   { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },

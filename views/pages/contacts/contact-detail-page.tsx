@@ -5,7 +5,7 @@ import { useLoaderData } from 'react-router';
 import { contactDetailAction } from '@views/components/attachments/actions.js';
 import { ContactOf } from '@views/components/attachments/owner-link.js';
 import { contactEditPath, fullName } from '@views/components/attachments/paths.js';
-import { deleteFields } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/delete-fields.js';
 import { ConfirmDeleteButton, useDeleteRecord } from '@views/components/records/delete-dialog.js';
 import { InfoList, NotFoundView, PageHeader } from '@views/components/records/detail.js';
 import { ButtonLink } from '@views/components/ui/button-link.js';

@@ -20,7 +20,7 @@ import { Badge, Card } from '@views/components/ui/primitives.js';
 import { dataSource, gated, notFoundWhen } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useIsAdmin, useSession } from '@views/hooks/use-session.js';
-import { recordDetailAction } from '@views/components/attachments/actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { eventsConfig } from './config.js';
 
 interface EventDetailData extends DetailData<Event> {
@@ -44,7 +44,7 @@ export const loader = gated(async ({ params, context }: LoaderFunctionArgs): Pro
 });
 
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
-export const action = recordDetailAction(eventsConfig);
+export const action = lazyAction(eventsConfig, async () => (await import('@views/components/attachments/actions.js')).recordDetailAction);
 
 const DISTANCE_COLUMNS = ['Distance', 'Start', 'Entry fee', 'Participants', 'Prizes'] as const;
 

@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import { DateTimeText } from '@views/components/records/detail.js';
-import { listAction } from '@views/components/records/list-actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { type EventSummary } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -55,7 +55,7 @@ export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<E
   loadedCalendar ??= (await loadCalendar()).SeasonCalendar;
   return { view: 'calendar', calendar: await ds.eventCalendar(month && /^\d{4}-\d{2}$/.test(month) ? month : null) };
 });
-export const action = listAction(eventsConfig);
+export const action = lazyAction(eventsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
 const columns: Array<TableColumn<EventSummary>> = [
   { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },

@@ -16,11 +16,14 @@ import {
 import { atHandle, facebookProfile, instagramProfile, mailtoHref, telHref, tiktokProfile } from '@views/components/records/links.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { fullName, influencersConfig } from './config.js';
-import { recordDetailAction } from '@views/components/attachments/actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 
 export const loader = detailLoader('influencer');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
-export const action = recordDetailAction(influencersConfig);
+export const action = lazyAction(
+  influencersConfig,
+  async () => (await import('@views/components/attachments/actions.js')).recordDetailAction,
+);
 
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;

@@ -1,4 +1,4 @@
-import { listAction } from '@views/components/records/list-actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Influencer } from '@shared/schemas/records.js';
@@ -13,10 +13,10 @@ import { listLoader, type ListData } from '@views/components/records/loaders.js'
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/button-link.js';
 import { fullName, influencersConfig } from './config.js';
-import { deleteFields } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/delete-fields.js';
 
 export const loader = listLoader('influencer');
-export const action = listAction(influencersConfig);
+export const action = lazyAction(influencersConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
 const columns: Array<TableColumn<Influencer>> = [
   {

@@ -13,12 +13,12 @@ import {
   QuickInfo,
 } from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
-import { recordDetailAction } from '@views/components/attachments/actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { mediaConfig } from './config.js';
 
 export const loader = detailLoader('media');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
-export const action = recordDetailAction(mediaConfig);
+export const action = lazyAction(mediaConfig, async () => (await import('@views/components/attachments/actions.js')).recordDetailAction);
 
 export function Component() {
   const { record: media, attachments } = useLoaderData() as DetailData<Media>;

@@ -1,5 +1,5 @@
 import { DateTimeText } from '@views/components/records/detail.js';
-import { listAction } from '@views/components/records/list-actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Media } from '@shared/schemas/records.js';
@@ -11,11 +11,11 @@ import { RecordListPage } from '@views/components/records/list-page.js';
 import { listLoader, type ListData } from '@views/components/records/loaders.js';
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/button-link.js';
-import { deleteFields } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/delete-fields.js';
 import { mediaConfig } from './config.js';
 
 export const loader = listLoader('media');
-export const action = listAction(mediaConfig);
+export const action = lazyAction(mediaConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
 const columns: Array<TableColumn<Media>> = [
   { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },

@@ -19,11 +19,14 @@ import { SyncedDetail } from '@views/components/records/synced-detail.js';
 import { Card } from '@views/components/ui/primitives.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig } from './config.js';
-import { recordDetailAction } from '@views/components/attachments/actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 
 export const loader = detailLoader('professional');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
-export const action = recordDetailAction(professionalsConfig);
+export const action = lazyAction(
+  professionalsConfig,
+  async () => (await import('@views/components/attachments/actions.js')).recordDetailAction,
+);
 
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;

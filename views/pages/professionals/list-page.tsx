@@ -1,7 +1,7 @@
 import { labelOf, PROFESSION_TYPE_LABELS } from '@shared/labels.js';
 import { ExternalLink } from '@views/components/records/detail.js';
 import { DateText } from '@views/components/records/detail.js';
-import { listAction } from '@views/components/records/list-actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Professional } from '@shared/schemas/records.js';
@@ -14,10 +14,10 @@ import { listLoader, type ListData } from '@views/components/records/loaders.js'
 import { CardLine, RecordCard } from '@views/components/records/record-card.js';
 import { ButtonLink } from '@views/components/ui/button-link.js';
 import { PROFESSIONAL_DELETE_QUESTION, professionalsConfig } from './config.js';
-import { deleteFields } from '@views/components/records/actions.js';
+import { deleteFields } from '@views/components/records/delete-fields.js';
 
 export const loader = listLoader('professional');
-export const action = listAction(professionalsConfig);
+export const action = lazyAction(professionalsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
 const columns: Array<TableColumn<Professional>> = [
   {

@@ -18,11 +18,11 @@ import { SyncedDetail } from '@views/components/records/synced-detail.js';
 import { Badge, Card } from '@views/components/ui/primitives.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { runclubsConfig } from './config.js';
-import { recordDetailAction } from '@views/components/attachments/actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 
 export const loader = detailLoader('runclub');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
-export const action = recordDetailAction(runclubsConfig);
+export const action = lazyAction(runclubsConfig, async () => (await import('@views/components/attachments/actions.js')).recordDetailAction);
 
 function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
   if (schedules.length === 0) return null;

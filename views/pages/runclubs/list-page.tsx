@@ -1,6 +1,6 @@
 import { CLUB_TYPE_LABELS, typeLabel, valueLabel } from '@shared/labels.js';
 import { DateText } from '@views/components/records/detail.js';
-import { listAction } from '@views/components/records/list-actions.js';
+import { lazyAction } from '@views/components/records/lazy-action.js';
 import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type RunClubSummary } from '@shared/schemas/records.js';
@@ -13,7 +13,7 @@ import { Badge } from '@views/components/ui/primitives.js';
 import { RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 
 export const loader = listLoader('runclub');
-export const action = listAction(runclubsConfig);
+export const action = lazyAction(runclubsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
 const columns: Array<TableColumn<RunClubSummary>> = [
   { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
