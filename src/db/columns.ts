@@ -1,6 +1,10 @@
 import type { ColumnKinds } from './codecs.js';
+import { columnKindsOf, recordDefinition } from '@shared/records/index.js';
 
-/** Column kinds per table: the only place that says how a stored value is decoded. */
+/**
+ * Column kinds per table: the only place that says how a stored value is decoded; a record table's come from its
+ * definition (src/shared/records/).
+ */
 const audit = { createdAt: 'timestamp', updatedAt: 'timestamp', createdBy: 'integer' } as const;
 const money = { kind: 'money', scale: 2 } as const;
 const lat = { kind: 'decimal', scale: 8 } as const;
@@ -85,7 +89,7 @@ export const columnKinds = {
     locationLat: lat,
     locationLng: lng,
   },
-  brands: { ...audit, totalAdvertisingSpend: money, lastCampaignEndDate: 'date' },
+  brands: columnKindsOf(recordDefinition('brand')),
   media: { ...audit },
   influencers: { ...audit },
   payments: { ...audit, entityId: 'integer', amount: money, paymentDate: 'date', startDate: 'date', endDate: 'date' },

@@ -1,5 +1,7 @@
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from './record-types.js';
 import type { DeviceClass } from './device.js';
+import { BRAND } from './records/brand.js';
+import { sortsOf } from './records/index.js';
 
 /**
  * The record lists' paging, sorts and filters: plain values, free of zod, so the browser's list screens carry them
@@ -50,16 +52,7 @@ export const SORTS = {
     lastNewsletterInclusion: 'desc',
     updatedAt: 'desc',
   },
-  brand: {
-    newest: 'desc',
-    brandName: 'asc',
-    industryCategory: 'asc',
-    locationState: 'asc',
-    totalAdvertisingSpend: 'desc',
-    paymentStatus: 'asc',
-    lastCampaignEndDate: 'desc',
-    updatedAt: 'desc',
-  },
+  brand: sortsOf(BRAND),
   media: { newest: 'desc', mediaName: 'asc', industry: 'asc', updatedAt: 'desc' },
   // `name` is the last name, then the first name.
   influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },

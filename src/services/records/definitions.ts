@@ -4,6 +4,7 @@ import { RecordInputSchemas } from '@shared/schemas/records.js';
 import { RUN_CLUB_TYPE_FILTERS } from '@shared/list-options.js';
 import { decodeList } from '@db/codecs.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import { recordDefinition, searchOf, type RecordDef } from '@shared/records/index.js';
 
 type Direction = 'asc' | 'desc';
 export type SortSpec = ReadonlyArray<readonly [column: string, direction: Direction]>;
@@ -60,6 +61,26 @@ function vocabulary<K extends RecordType>(kind: K) {
   return { kind, table, columns: columnKinds[table], schema: RecordInputSchemas[kind], notFound };
 }
 
+/**
+ * The searched columns and the search text of a type, from its definition (src/shared/records/), plus the columns
+ * its count buckets read: a group of fields is one field of the text (a full name).
+ */
+function searchFrom(definition: RecordDef, bucketColumns: readonly string[] = []) {
+  const { columns, fields } = searchOf(definition);
+  return {
+    derivedColumns: [...columns, ...bucketColumns],
+    searchFields: (r: RawRow) =>
+      fields.map((field) =>
+        typeof field === 'string'
+          ? (r[field] as string | number | null | undefined)
+          : field
+              .map((name) => (r[name] as string | null | undefined) ?? '')
+              .join(' ')
+              .trim(),
+      ),
+  };
+}
+
 /** @public Exported for test/unit/migrations-later-column.test.ts, which mocks this module to add a column. */
 export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   event: {
@@ -93,8 +114,7 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     ...vocabulary('brand'),
     code: 4,
     notNullSortColumns: ['brandName', 'totalAdvertisingSpend', 'paymentStatus', 'updatedAt'],
-    derivedColumns: ['brandName', 'industryCategory'],
-    searchFields: (r) => [r.brandName as string, r.industryCategory as string],
+    ...searchFrom(recordDefinition('brand')),
     buckets: () => [],
   },
   media: {

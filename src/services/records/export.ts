@@ -4,6 +4,7 @@ import { dialectOfDb } from '@db/knex.js';
 import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
 import type { ListQuery } from '@shared/schemas/records.js';
 import type { RecordType } from '@shared/record-types.js';
+import { fieldsForExport, recordDefinition, type RecordDef } from '@shared/records/index.js';
 import type { AppContext } from '../context.js';
 import { definitionOf, type RecordDefinition } from './definitions.js';
 import {
@@ -45,7 +46,13 @@ const column = (header: string, name: string): ExportColumn => ({ header, cell: 
 /** The contact columns, read from the joined primary contact. */
 const contactColumn = (header: string, name: string): ExportColumn => ({ header, cell: field(`contact_${name}`) });
 const audit = [column('Created At', 'createdAt'), column('Updated At', 'updatedAt')];
-const { events: eventImport, brands: brandImport } = IMPORT_COLUMNS;
+const { events: eventImport } = IMPORT_COLUMNS;
+
+/** A type's export columns from its definition (src/shared/records/): its fields and contact columns, in order. */
+const columnsOf = (definition: RecordDef): ExportColumn[] =>
+  fieldsForExport(definition).map((entry) =>
+    'contact' in entry ? contactColumn(entry.header, entry.contact) : column(entry.header, entry.field.name),
+  );
 
 const COLUMNS: Record<RecordType, ExportColumn[]> = {
   event: [
@@ -106,24 +113,7 @@ const COLUMNS: Record<RecordType, ExportColumn[]> = {
     column('Notes', 'notes'),
     ...audit,
   ],
-  brand: [
-    column(brandImport.brand.name, 'brandName'),
-    contactColumn(brandImport.firstName.name, 'firstName'),
-    contactColumn(brandImport.lastName.name, 'lastName'),
-    contactColumn(brandImport.email.name, 'email'),
-    contactColumn(brandImport.jobTitle.name, 'jobTitle'),
-    column('Industry Category', 'industryCategory'),
-    column('State', 'locationState'),
-    column('Website', 'websiteUrl'),
-    column('Instagram', 'instagramUrl'),
-    column('Facebook', 'facebookUrl'),
-    column('LinkedIn', 'linkedinUrl'),
-    column('Total Advertising Spend', 'totalAdvertisingSpend'),
-    column('Payment Status', 'paymentStatus'),
-    column('Last Campaign End Date', 'lastCampaignEndDate'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
+  brand: columnsOf(recordDefinition('brand')),
   media: [
     column('Media Name', 'mediaName'),
     column('Industry', 'industry'),

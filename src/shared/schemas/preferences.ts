@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { THEME_CHOICES } from '../theme.js';
+import { recordDefinition, tableColumnsOf } from '../records/index.js';
 import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName, type ViewSetting } from '../list-options.js';
 
 /**
@@ -7,7 +8,17 @@ import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName, type ViewSetting }
  * A stored value that no longer fits its schema (a column since removed) reads as the default.
  */
 
-/** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
+type Columns = readonly [string, ...string[]];
+const tableOf = (type: 'brand'): Columns => {
+  const [first, ...rest] = tableColumnsOf(recordDefinition(type)).all;
+  if (first === undefined) throw new Error(`The ${type} table has no column`);
+  return [first, ...rest];
+};
+
+/**
+ * The columns each list's table can show, in display order (a record type's from its definition,
+ * src/shared/records/); the first six are shown until the user picks, or a defined type's unhidden ones.
+ */
 const TABLE_COLUMNS = {
   events: [
     'eventName',
@@ -30,11 +41,15 @@ const TABLE_COLUMNS = {
     'totalPayments',
   ],
   runclubs: ['clubName', 'locationState', 'clubType', 'membershipCount', 'paymentStatus', 'totalPayments', 'lastNewsletterInclusion'],
-  brands: ['brandName', 'industryCategory', 'locationState', 'totalAdvertisingSpend', 'paymentStatus', 'lastCampaignEndDate'],
+  brands: tableOf('brand'),
   media: ['mediaName', 'industry', 'websiteUrl', 'updatedAt'],
   influencers: ['name', 'influencerType', 'instagramHandle', 'email', 'phone'],
   contacts: ['name', 'email', 'phone', 'jobTitle', 'owner', 'isPrimary', 'mailchimpTags'],
-} as const satisfies Record<ListName, readonly [string, ...string[]]>;
+} as const satisfies Record<ListName, Columns>;
+
+const SHOWN_COLUMNS: Partial<Record<ListName, readonly string[]>> = {
+  brands: tableColumnsOf(recordDefinition('brand')).shown,
+};
 
 const columnsOf = (list: ListName) =>
   z
@@ -68,7 +83,7 @@ export const DEFAULT_PREFERENCES = {
     LIST_NAMES.flatMap((list) => [
       [`${list}.view`, LAYOUTS[list][0]],
       [`${list}.phoneView`, LAYOUTS[list][0]],
-      [`${list}.columns`, TABLE_COLUMNS[list].slice(0, 6)],
+      [`${list}.columns`, SHOWN_COLUMNS[list] ?? TABLE_COLUMNS[list].slice(0, 6)],
     ]),
   ),
 } as Preferences;

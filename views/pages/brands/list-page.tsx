@@ -1,6 +1,7 @@
-import { DateText } from '@views/components/records/detail.js';
+import { BRAND } from '@shared/records/brand.js';
+import { cardValues, tableColumnsOf } from '@views/components/records/definition-views.js';
 import { listAction } from '@views/components/records/list-actions.js';
-import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Brand } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -17,24 +18,7 @@ import { brandsConfig } from './config.js';
 export const loader = listLoader('brand');
 export const action = listAction(brandsConfig);
 
-const columns: Array<TableColumn<Brand>> = [
-  { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },
-  { key: 'industryCategory', label: 'Industry', sort: 'industryCategory', render: (b) => b.industryCategory },
-  { key: 'locationState', label: 'State', sort: 'locationState', render: (b) => b.locationState },
-  {
-    key: 'totalAdvertisingSpend',
-    label: 'Advertising spend',
-    sort: 'totalAdvertisingSpend',
-    render: (b) => <MoneyText value={b.totalAdvertisingSpend} />,
-  },
-  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (b) => b.paymentStatus },
-  {
-    key: 'lastCampaignEndDate',
-    label: 'Last campaign end',
-    sort: 'lastCampaignEndDate',
-    render: (b) => <DateText value={b.lastCampaignEndDate} empty="" />,
-  },
-];
+const columns: Array<TableColumn<Brand>> = tableColumnsOf<Brand>(BRAND, (id) => detailPath(brandsConfig, id));
 const sorting = sortingOf('brand', columns);
 
 export function Component() {
@@ -83,8 +67,9 @@ export function Component() {
             />
           }
         >
-          <CardLine>{brand.industryCategory}</CardLine>
-          <CardLine>{brand.locationState}</CardLine>
+          {cardValues(BRAND, brand).map((line) => (
+            <CardLine key={line.key}>{line.value}</CardLine>
+          ))}
           <CardLine>{brand.websiteUrl && <ExternalLink href={brand.websiteUrl}>Website</ExternalLink>}</CardLine>
         </RecordCard>
       )}

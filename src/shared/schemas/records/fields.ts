@@ -20,9 +20,10 @@ export { LOCATION_STATES } from '@shared/choices.js';
  * - Empty strings from form inputs mean "no value" (null) for optional fields.
  */
 
-/** Free text (TEXT columns hold 65,535 bytes; 4-byte characters times this stays inside). */
-export const MAX_TEXT_LENGTH = 10_000;
-const MAX_URL_LENGTH = 2048;
+import { MAX_URL_LENGTH } from '@shared/records/cells.js';
+import { MAX_TEXT_LENGTH } from '@shared/records/common.js';
+
+export { MAX_TEXT_LENGTH };
 const MAX_LIST_ITEMS = 100;
 const MAX_LIST_ITEM_LENGTH = 500;
 
@@ -115,7 +116,7 @@ export const optionalDate = () =>
       .transform((v) => v ?? null),
   );
 
-const coordinate = (integerDigits: number, limit: number, label: string) =>
+export const coordinate = (integerDigits: number, limit: number, label: string) =>
   typed<string | null, string | null>(
     z
       .preprocess(
