@@ -1,6 +1,11 @@
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from './record-types.js';
 import type { DeviceClass } from './device.js';
 import { BRAND } from './records/brand.js';
+import { EVENT } from './records/event.js';
+import { INFLUENCER } from './records/influencer.js';
+import { MEDIA } from './records/media.js';
+import { PROFESSIONAL } from './records/professional.js';
+import { RUN_CLUB } from './records/runclub.js';
 import { sortsOf } from './records/index.js';
 
 /**
@@ -21,41 +26,13 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
  * the id in the same direction, so equal values keep one order and a cursor can seek on (value, id).
  */
 export const SORTS = {
-  event: {
-    newest: 'desc',
-    upcoming: 'asc',
-    eventName: 'asc',
-    eventStartDate: 'asc',
-    locationState: 'asc',
-    featuredRace: 'desc',
-    totalAdvertisingSpend: 'desc',
-    wordpressLastSync: 'desc',
-    updatedAt: 'desc',
-  },
-  professional: {
-    newest: 'desc',
-    businessName: 'asc',
-    professionType: 'asc',
-    locationState: 'asc',
-    subscriptionStatus: 'asc',
-    totalPayments: 'desc',
-    lastNewsletterInclusion: 'desc',
-    updatedAt: 'desc',
-  },
-  runclub: {
-    newest: 'desc',
-    clubName: 'asc',
-    locationState: 'asc',
-    membershipCount: 'desc',
-    paymentStatus: 'asc',
-    totalPayments: 'desc',
-    lastNewsletterInclusion: 'desc',
-    updatedAt: 'desc',
-  },
+  event: sortsOf(EVENT, { upcoming: 'asc' }),
+  professional: sortsOf(PROFESSIONAL),
+  runclub: sortsOf(RUN_CLUB),
   brand: sortsOf(BRAND),
-  media: { newest: 'desc', mediaName: 'asc', industry: 'asc', updatedAt: 'desc' },
+  media: sortsOf(MEDIA),
   // `name` is the last name, then the first name.
-  influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },
+  influencer: sortsOf(INFLUENCER),
 } as const satisfies Record<RecordType, { newest: 'desc' } & Record<string, SortDirection>>;
 export const DEFAULT_SORT = 'newest';
 export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind]);

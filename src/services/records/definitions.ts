@@ -87,24 +87,21 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     ...vocabulary('event'),
     code: 1,
     notNullSortColumns: ['eventName', 'featuredRace', 'totalAdvertisingSpend', 'updatedAt'],
-    derivedColumns: ['eventName', 'locationState', 'locationAddress', 'wordpressEventId', 'featuredRace'],
-    searchFields: (r) => [r.eventName as string, r.locationState as string, r.locationAddress as string, r.wordpressEventId as number],
+    ...searchFrom(recordDefinition('event'), ['featuredRace']),
     buckets: (r) => (isTrue(r.featuredRace) ? [FEATURED_BUCKET] : []),
   },
   professional: {
     ...vocabulary('professional'),
     code: 2,
     notNullSortColumns: ['businessName', 'subscriptionStatus', 'totalPayments', 'updatedAt'],
-    derivedColumns: ['businessName', 'professionType', 'locationState'],
-    searchFields: (r) => [r.businessName as string, r.professionType as string, r.locationState as string],
+    ...searchFrom(recordDefinition('professional')),
     buckets: () => [],
   },
   runclub: {
     ...vocabulary('runclub'),
     code: 3,
     notNullSortColumns: ['clubName', 'paymentStatus', 'totalPayments', 'updatedAt'],
-    derivedColumns: ['clubName', 'locationState', 'clubType'],
-    searchFields: (r) => [r.clubName as string, r.locationState as string],
+    ...searchFrom(recordDefinition('runclub'), ['clubType']),
     buckets: (r) => {
       const types = new Set(listOf(r.clubType));
       return RUN_CLUB_BUCKETS.filter((type) => types.has(type)).map(clubTypeBucket);
@@ -121,21 +118,15 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     ...vocabulary('media'),
     code: 5,
     notNullSortColumns: ['mediaName', 'updatedAt'],
-    derivedColumns: ['mediaName', 'industry'],
-    searchFields: (r) => [r.mediaName as string, r.industry as string],
+    ...searchFrom(recordDefinition('media')),
     buckets: () => [],
   },
   influencer: {
     ...vocabulary('influencer'),
     code: 6,
     notNullSortColumns: ['lastName', 'firstName', 'influencerType', 'updatedAt'],
-    derivedColumns: ['firstName', 'lastName', 'instagramHandle', 'influencerType'],
     // "Full name" is one field, so "Jane Do" matches Jane Doe.
-    searchFields: (r) => [
-      `${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(),
-      r.instagramHandle as string,
-      r.influencerType as string,
-    ],
+    ...searchFrom(recordDefinition('influencer')),
     buckets: () => [],
     sortColumns: { name: ['lastName', 'firstName'] },
   },

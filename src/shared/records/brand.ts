@@ -34,6 +34,7 @@ export const BRAND = defineRecord({
       placeholder: 'current',
       help: 'Left empty, it is stored as current.',
       display: 'label',
+      tableDisplay: 'text',
       table: { sort: 'asc' },
       exportHeader: 'Payment Status',
     },

@@ -5,7 +5,7 @@ export const MAX_URL_LENGTH = 2048;
 const DEFAULT_NAME_LENGTH = 255;
 
 /** The most characters a text rule takes; undefined for a rule that is not text. */
-export function maxLengthOf(rule: Rule | undefined): number | undefined {
+function maxLengthOf(rule: Rule | undefined): number | undefined {
   switch (rule?.type) {
     case 'name':
       return rule.max ?? DEFAULT_NAME_LENGTH;

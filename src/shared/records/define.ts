@@ -3,8 +3,9 @@ import type { RecordType } from '../record-types.js';
 /**
  * The shape of a record definition (docs/decisions/0091-record-definitions.md): one typed object per record type
  * that says, per field, everything a surface needs (its rule, how it is stored, its texts, where it shows, how it is
- * searched, imported, exported and synced). Pure data, without zod: the browser's first load carries the
- * definitions (labels, layout) and loads the zod schemas made from them (./zod.ts) only when a form is checked.
+ * searched, imported and exported; the WordPress mapping stays in src/integrations/wordpress/content-model.ts).
+ * Pure data, without zod: the browser's first load carries the definitions (labels, layout) and loads the zod
+ * schemas made from them (./zod.ts) only when a form is checked.
  */
 
 type Choices = readonly [string, ...string[]];
@@ -43,10 +44,10 @@ export type ColumnKind =
   'boolean' | 'list' | 'date' | 'timestamp' | 'integer' | { readonly kind: 'money' | 'decimal'; readonly scale: number };
 
 /** The form control a field shows as, when its rule does not say it (text and urls are inputs, enums selects…). */
-export type InputKind = 'email' | 'tel' | 'textarea' | 'text';
+type InputKind = 'email' | 'tel' | 'textarea' | 'text';
 
 /** How a value reads on the detail page and in the table. */
-export type Display = 'text' | 'link' | 'money' | 'date' | 'multiline' | 'label' | 'list';
+export type Display = 'text' | 'link' | 'money' | 'date' | 'dateTime' | 'multiline' | 'label' | 'list';
 
 export interface FieldDef {
   /** The form's label (spec text); the surfaces below take it unless they name their own. */
@@ -67,6 +68,8 @@ export interface FieldDef {
   readonly historyLabel?: string;
   /** How the value reads on the detail page and in the table (else: from its rule and column). */
   readonly display?: Display;
+  /** How it reads in the table, where not as on the detail page. */
+  readonly tableDisplay?: Display;
   /** The table column: its sort (with the direction it starts in) and whether it is left out until a user picks it. */
   readonly table?: { readonly sort?: 'asc' | 'desc'; readonly hidden?: boolean };
   /** The CSV export's header. */
@@ -75,14 +78,12 @@ export interface FieldDef {
   readonly import?: { readonly header: string; readonly synonyms?: readonly string[] };
   /** Two records with the same value here are likely the same one (the duplicates check). */
   readonly duplicateKey?: boolean;
-  /** The content website's field this one is synced from (src/integrations/wordpress/content-model.ts). */
-  readonly wordpress?: string;
   /** A value made of other fields (the influencer's full name): no column, no rule. */
   readonly computed?: true;
 }
 
 export type Fields = Readonly<Record<string, FieldDef>>;
-export type FieldName<F extends Fields> = keyof F & string;
+type FieldName<F extends Fields> = keyof F & string;
 
 /** A contact column of the events and brands CSV (their primary contact, else their first). */
 export interface ContactColumn {
@@ -100,6 +101,8 @@ interface Layout<N extends string> {
   readonly table: readonly N[];
   /** The lines of a card that are plain fields (a page may add others). */
   readonly card?: readonly N[];
+  /** The sort menu's order of the table's sortable columns, where it is not the table's. */
+  readonly sorts?: readonly N[];
   /** The CSV export's columns in order. */
   readonly export: ReadonlyArray<N | ContactColumn>;
   /** The searched fields in order; a group of fields is searched as one text (a full name). */
@@ -152,6 +155,7 @@ export function displayOf(field: FieldDef): Display {
   if (field.rule?.type === 'url') return 'link';
   const kind = columnKindOf(field);
   if (kind === 'date') return 'date';
+  if (kind === 'timestamp') return 'dateTime';
   if (kind === 'list') return 'list';
   if (typeof kind === 'object' && kind.kind === 'money') return 'money';
   return 'text';

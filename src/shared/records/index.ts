@@ -1,5 +1,10 @@
 import type { RecordType } from '../record-types.js';
 import { BRAND } from './brand.js';
+import { EVENT } from './event.js';
+import { INFLUENCER } from './influencer.js';
+import { MEDIA } from './media.js';
+import { PROFESSIONAL } from './professional.js';
+import { RUN_CLUB } from './runclub.js';
 import {
   columnKindOf,
   type ColumnKind,
@@ -15,11 +20,16 @@ import {
  * Browser-safe and without zod: `zodSchemaOf` (./zod.ts) makes a type's input schema.
  */
 
-export type { RecordDef, FieldDef, ColumnKind } from './define.js';
+export type { RecordDef, ColumnKind } from './define.js';
 
 export const RECORD_DEFINITIONS = {
+  event: EVENT,
+  professional: PROFESSIONAL,
+  runclub: RUN_CLUB,
   brand: BRAND,
-} satisfies Partial<Record<RecordType, RecordDef>>;
+  media: MEDIA,
+  influencer: INFLUENCER,
+} satisfies Record<RecordType, RecordDef>;
 
 type Defined = keyof typeof RECORD_DEFINITIONS;
 
@@ -44,7 +54,7 @@ export function fieldsForExport(definition: RecordDef): ExportField[] {
   return definition.export.map((entry) => {
     if (typeof entry !== 'string') return entry;
     const field = named(definition, entry);
-    return { header: field.exportHeader ?? field.label, field };
+    return { header: field.exportHeader ?? field.import?.header ?? field.label, field };
   });
 }
 
@@ -105,7 +115,8 @@ export function sortsOf<F extends Fields, const E extends Record<string, 'asc' |
   definition: TypedRecordDef<F>,
   extra?: E,
 ): { newest: 'desc' } & E & TableSorts<F> & { updatedAt: 'desc' } {
-  const table = tableFields(definition).flatMap((field) => (field.table?.sort ? [[field.name, field.table.sort] as const] : []));
+  const order = definition.sorts ? definition.sorts.map((name) => named(definition, name)) : tableFields(definition);
+  const table = order.flatMap((field) => (field.table?.sort ? [[field.name, field.table.sort] as const] : []));
   return { newest: 'desc', ...extra, ...Object.fromEntries(table), updatedAt: 'desc' } as { newest: 'desc' } & E &
     TableSorts<F> & { updatedAt: 'desc' };
 }
@@ -120,7 +131,6 @@ export const fieldOf = named;
 
 /** The history's field labels a type's definition sets (`historyLabel`); the others are worded from the field name. */
 export function historyLabelsOf(type: RecordType): Readonly<Record<string, string>> {
-  const definition: RecordDef | undefined = (RECORD_DEFINITIONS as Partial<Record<RecordType, RecordDef>>)[type];
-  if (!definition) return {};
+  const definition: RecordDef = RECORD_DEFINITIONS[type];
   return Object.fromEntries(recordFields(definition).flatMap((field) => (field.historyLabel ? [[field.name, field.historyLabel]] : [])));
 }

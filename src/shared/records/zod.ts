@@ -54,12 +54,12 @@ type ZodOfRule<R extends Rule> = R extends { type: 'name' }
                           : ReturnType<typeof flag>;
 
 /** The form fields of a definition (those with a rule) and their zod types. */
-export type InputShape<F extends Fields> = {
+type InputShape<F extends Fields> = {
   -readonly [K in keyof F as F[K] extends { rule: Rule } ? K : never]: F[K] extends { rule: infer R extends Rule } ? ZodOfRule<R> : never;
 };
 
 /** The zod builder of one rule. */
-export function zodOfRule(rule: Rule): z.ZodType {
+function zodOfRule(rule: Rule): z.ZodType {
   switch (rule.type) {
     case 'name':
       return requiredName(rule.message, rule.max);

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { THEME_CHOICES } from '../theme.js';
+import { RECORD_TYPES, type RecordType } from '../record-types.js';
 import { recordDefinition, tableColumnsOf } from '../records/index.js';
-import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName, type ViewSetting } from '../list-options.js';
+import { LAYOUTS, listNameOf, LIST_NAMES, type ListLayout, type ListName, type ViewSetting } from '../list-options.js';
 
 /**
  * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
@@ -9,7 +10,7 @@ import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName, type ViewSetting }
  */
 
 type Columns = readonly [string, ...string[]];
-const tableOf = (type: 'brand'): Columns => {
+const tableOf = (type: RecordType): Columns => {
   const [first, ...rest] = tableColumnsOf(recordDefinition(type)).all;
   if (first === undefined) throw new Error(`The ${type} table has no column`);
   return [first, ...rest];
@@ -17,39 +18,21 @@ const tableOf = (type: 'brand'): Columns => {
 
 /**
  * The columns each list's table can show, in display order (a record type's from its definition,
- * src/shared/records/); the first six are shown until the user picks, or a defined type's unhidden ones.
+ * src/shared/records/).
  */
 const TABLE_COLUMNS = {
-  events: [
-    'eventName',
-    'eventStartDate',
-    'locationState',
-    'featuredRace',
-    'runType',
-    'trackType',
-    'totalAdvertisingSpend',
-    'wordpressLastSync',
-  ],
-  professionals: [
-    'businessName',
-    'professionType',
-    'locationState',
-    'published',
-    'websiteUrl',
-    'lastNewsletterInclusion',
-    'subscriptionStatus',
-    'totalPayments',
-  ],
-  runclubs: ['clubName', 'locationState', 'clubType', 'membershipCount', 'paymentStatus', 'totalPayments', 'lastNewsletterInclusion'],
+  events: tableOf('event'),
+  professionals: tableOf('professional'),
+  runclubs: tableOf('runclub'),
   brands: tableOf('brand'),
-  media: ['mediaName', 'industry', 'websiteUrl', 'updatedAt'],
-  influencers: ['name', 'influencerType', 'instagramHandle', 'email', 'phone'],
+  media: tableOf('media'),
+  influencers: tableOf('influencer'),
   contacts: ['name', 'email', 'phone', 'jobTitle', 'owner', 'isPrimary', 'mailchimpTags'],
 } as const satisfies Record<ListName, Columns>;
 
-const SHOWN_COLUMNS: Partial<Record<ListName, readonly string[]>> = {
-  brands: tableColumnsOf(recordDefinition('brand')).shown,
-};
+/** Shown until the user picks: a record table's unhidden columns, the contacts' first six. */
+const SHOWN_COLUMNS: Partial<Record<ListName, readonly string[]>> = { contacts: TABLE_COLUMNS.contacts.slice(0, 6) };
+for (const type of RECORD_TYPES) SHOWN_COLUMNS[listNameOf(type)] = tableColumnsOf(recordDefinition(type)).shown;
 
 const columnsOf = (list: ListName) =>
   z
@@ -83,7 +66,7 @@ export const DEFAULT_PREFERENCES = {
     LIST_NAMES.flatMap((list) => [
       [`${list}.view`, LAYOUTS[list][0]],
       [`${list}.phoneView`, LAYOUTS[list][0]],
-      [`${list}.columns`, SHOWN_COLUMNS[list] ?? TABLE_COLUMNS[list].slice(0, 6)],
+      [`${list}.columns`, SHOWN_COLUMNS[list]],
     ]),
   ),
 } as Preferences;

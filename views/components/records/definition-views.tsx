@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { labelOf, valueLabel } from '@shared/labels.js';
 import { displayOf, type RecordDef } from '@shared/records/define.js';
 import { fieldOf, tableFields, type NamedField } from '@shared/records/index.js';
-import { DateText, ExternalLink, listText, multilineText, type InfoItem } from './detail.js';
+import { DateText, DateTimeText, ExternalLink, listText, multilineText, type InfoItem } from './detail.js';
 import { joined, MoneyText, type TableColumn } from './list-views.js';
 import type { useFormat } from '@views/hooks/use-format.js';
 
@@ -28,6 +28,8 @@ function detailValue(field: NamedField, value: unknown, format: Format): ReactNo
       return format.money(value as string | null);
     case 'date':
       return typeof value === 'string' && value !== '' ? <DateText value={value} /> : (text(value) ?? null);
+    case 'dateTime':
+      return <DateTimeText value={value as string | null} />;
     case 'multiline':
       return multilineText(value as string | null);
     case 'label':
@@ -50,7 +52,7 @@ export function detailItems(definition: RecordDef, group: string, record: Values
 
 /** One field's table cell. */
 function tableCell(field: NamedField, value: unknown): ReactNode {
-  switch (displayOf(field)) {
+  switch (field.tableDisplay ?? displayOf(field)) {
     case 'link':
       return typeof value === 'string' && value !== '' ? (
         <ExternalLink href={value}>{field.tableLabel ?? field.label}</ExternalLink>
@@ -61,10 +63,14 @@ function tableCell(field: NamedField, value: unknown): ReactNode {
       return <MoneyText value={value as string | null} />;
     case 'date':
       return <DateText value={value as string | null} empty="" />;
+    case 'dateTime':
+      return <DateTimeText value={value as string | null} empty="" />;
     case 'list':
       return joined(value as string[] | null, (item) => enumLabel(field, item));
+    case 'label':
+      return typeof value === 'string' ? enumLabel(field, value) : (value as ReactNode);
     default:
-      return field.rule?.type === 'enum' && typeof value === 'string' ? enumLabel(field, value) : (value as ReactNode);
+      return value as ReactNode;
   }
 }
 

@@ -1,4 +1,5 @@
-import { DateTimeText } from '@views/components/records/detail.js';
+import { MEDIA } from '@shared/records/media.js';
+import { tableColumnsOf } from '@views/components/records/definition-views.js';
 import { listAction } from '@views/components/records/list-actions.js';
 import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
@@ -17,12 +18,8 @@ import { mediaConfig } from './config.js';
 export const loader = listLoader('media');
 export const action = listAction(mediaConfig);
 
-const columns: Array<TableColumn<Media>> = [
-  { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },
-  { key: 'industry', label: 'Industry', sort: 'industry', render: (m) => m.industry },
-  { key: 'websiteUrl', label: 'Website', render: (m) => m.websiteUrl && <ExternalLink href={m.websiteUrl}>Website</ExternalLink> },
-  { key: 'updatedAt', label: 'Last updated', sort: 'updatedAt', render: (m) => <DateTimeText value={m.updatedAt} /> },
-];
+/** The table's columns from the definition; the cells that are not a plain field are written here. */
+const columns: Array<TableColumn<Media>> = tableColumnsOf<Media>(MEDIA, (id) => detailPath(mediaConfig, id));
 const sorting = sortingOf('media', columns);
 
 export function Component() {

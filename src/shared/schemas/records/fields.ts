@@ -1,13 +1,14 @@
 import * as z from 'zod';
 import { blankToNull } from '../fields.js';
 import { text } from '../text.js';
-import { LOCATION_STATES, typeSlug } from '@shared/choices.js';
+import { typeSlug } from '@shared/choices.js';
+import { MAX_URL_LENGTH } from '@shared/records/cells.js';
 
 export { LOCATION_STATES } from '@shared/choices.js';
 
 /**
  * The field builders every record type's form schema is made of, and the helpers its wire type is made with.
- * Browser-safe: the forms validate with the very schemas the API parses with, so a message the browser shows is
+ * Each record definition's rules (src/shared/records/) are made of them by src/shared/records/zod.ts. Browser-safe: the forms validate with the very schemas the API parses with, so a message the browser shows is
  * the message the server would answer.
  *
  * Write semantics (docs/decisions/0010-record-field-mapping.md):
@@ -20,10 +21,6 @@ export { LOCATION_STATES } from '@shared/choices.js';
  * - Empty strings from form inputs mean "no value" (null) for optional fields.
  */
 
-import { MAX_URL_LENGTH } from '@shared/records/cells.js';
-import { MAX_TEXT_LENGTH } from '@shared/records/common.js';
-
-export { MAX_TEXT_LENGTH };
 const MAX_LIST_ITEMS = 100;
 const MAX_LIST_ITEM_LENGTH = 500;
 
@@ -162,14 +159,6 @@ export const optionalHandle = (max: number) =>
   typed<string | null, string | null>(
     z.preprocess((value) => (typeof value === 'string' ? value.trim().replace(/^@+/, '') : value), optionalText(max)),
   );
-
-/** The location fields of events, professionals and run clubs. */
-export const location = {
-  locationAddress: optionalText(500),
-  locationLat: coordinate(2, 90, 'Latitude'),
-  locationLng: coordinate(3, 180, 'Longitude'),
-  locationState: optionalEnum(LOCATION_STATES, 'State'),
-};
 
 /**
  * An enum column is free text in the database: a synced post or an older row may carry another word than the
