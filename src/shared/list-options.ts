@@ -1,12 +1,5 @@
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from './record-types.js';
 import type { DeviceClass } from './device.js';
-import { BRAND } from './records/brand.js';
-import { EVENT } from './records/event.js';
-import { INFLUENCER } from './records/influencer.js';
-import { MEDIA } from './records/media.js';
-import { PROFESSIONAL } from './records/professional.js';
-import { RUN_CLUB } from './records/runclub.js';
-import { sortsOf } from './records/index.js';
 
 /**
  * The record lists' paging, sorts and filters: plain values, free of zod, so the browser's list screens carry them
@@ -21,18 +14,58 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
  * What each list can be sorted by, with the direction used when the URL names none; the first is the default.
+ * Written here, not read from the record definitions, because every page's first load parses list URLs and the
+ * definitions would weigh on all of them: test/unit/record-definitions.test.ts holds each equal to its definition's
+ * table sorts (`sortsOf`), so a sortable column is declared in the definition and named here.
  * `newest` is the order records were added in; `upcoming` (events) lists events from today on, soonest first, then
  * past and undated ones, latest first. Every other key is a record field (the wire name), and every sort ends on
  * the id in the same direction, so equal values keep one order and a cursor can seek on (value, id).
  */
 export const SORTS = {
-  event: sortsOf(EVENT, { upcoming: 'asc' }),
-  professional: sortsOf(PROFESSIONAL),
-  runclub: sortsOf(RUN_CLUB),
-  brand: sortsOf(BRAND),
-  media: sortsOf(MEDIA),
+  event: {
+    newest: 'desc',
+    upcoming: 'asc',
+    eventName: 'asc',
+    eventStartDate: 'asc',
+    locationState: 'asc',
+    featuredRace: 'desc',
+    totalAdvertisingSpend: 'desc',
+    wordpressLastSync: 'desc',
+    updatedAt: 'desc',
+  },
+  professional: {
+    newest: 'desc',
+    businessName: 'asc',
+    professionType: 'asc',
+    locationState: 'asc',
+    subscriptionStatus: 'asc',
+    totalPayments: 'desc',
+    lastNewsletterInclusion: 'desc',
+    updatedAt: 'desc',
+  },
+  runclub: {
+    newest: 'desc',
+    clubName: 'asc',
+    locationState: 'asc',
+    membershipCount: 'desc',
+    paymentStatus: 'asc',
+    totalPayments: 'desc',
+    lastNewsletterInclusion: 'desc',
+    updatedAt: 'desc',
+  },
+  brand: {
+    newest: 'desc',
+    brandName: 'asc',
+    industryCategory: 'asc',
+    locationState: 'asc',
+    totalAdvertisingSpend: 'desc',
+    paymentStatus: 'asc',
+    lastCampaignEndDate: 'desc',
+    updatedAt: 'desc',
+  },
+  media: { newest: 'desc', mediaName: 'asc', industry: 'asc', updatedAt: 'desc' },
   // `name` is the last name, then the first name.
-  influencer: sortsOf(INFLUENCER),
+  influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },
 } as const satisfies Record<RecordType, { newest: 'desc' } & Record<string, SortDirection>>;
 export const DEFAULT_SORT = 'newest';
 export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind]);

@@ -4,6 +4,8 @@ import { SORTS } from '@shared/list-options.js';
 import { defineRecord } from '@shared/records/define.js';
 import {
   columnKindsOf,
+  sortsOf,
+  tableFields,
   type RecordDef,
   duplicateKeys,
   fieldsForExport,
@@ -34,28 +36,14 @@ describe('record definitions (src/shared/records/)', () => {
       expect(definition.fields[name]?.computed).toBeUndefined();
   });
 
-  it('gives the lists their sorts, in the menu order users know', () => {
-    expect(Object.keys(SORTS.event)).toEqual([
-      'newest',
-      'upcoming',
-      'eventName',
-      'eventStartDate',
-      'locationState',
-      'featuredRace',
-      'totalAdvertisingSpend',
-      'wordpressLastSync',
-      'updatedAt',
-    ]);
-    expect(SORTS.professional).toEqual({
-      newest: 'desc',
-      businessName: 'asc',
-      professionType: 'asc',
-      locationState: 'asc',
-      subscriptionStatus: 'asc',
-      totalPayments: 'desc',
-      lastNewsletterInclusion: 'desc',
-      updatedAt: 'desc',
-    });
+  it('gives each list its sorts: SORTS (src/shared/list-options.ts) is its definition table sorts, in order', () => {
+    const extra = { event: { upcoming: 'asc' } } as const;
+    for (const type of RECORD_TYPES) {
+      const expected = sortsOf(recordDefinition(type), type === 'event' ? extra.event : {});
+      expect(Object.entries(SORTS[type]), `SORTS.${type}: name each sortable column of the definition there`).toEqual(
+        Object.entries(expected),
+      );
+    }
     expect(Object.keys(SORTS.professional)).toEqual([
       'newest',
       'businessName',
@@ -66,8 +54,6 @@ describe('record definitions (src/shared/records/)', () => {
       'lastNewsletterInclusion',
       'updatedAt',
     ]);
-    expect(Object.keys(SORTS.influencer)).toEqual(['newest', 'name', 'influencerType', 'instagramHandle', 'email', 'updatedAt']);
-    expect(Object.keys(SORTS.media)).toEqual(['newest', 'mediaName', 'industry', 'updatedAt']);
   });
 
   it('answers the typed API the next features use: import columns, duplicate keys, column kinds, the zod schema', () => {
@@ -118,5 +104,24 @@ describe('record definitions (src/shared/records/)', () => {
       export: [],
       search: [],
     });
+  });
+});
+
+describe('the pages the first-load budget keeps hand-written', () => {
+  it.each([
+    ['event', () => import('@views/pages/events/list-page.js')],
+    ['professional', () => import('@views/pages/professionals/list-page.js')],
+    ['runclub', () => import('@views/pages/runclubs/list-page.js')],
+    ['brand', () => import('@views/pages/brands/list-page.js')],
+    ['media', () => import('@views/pages/media/list-page.js')],
+    ['influencer', () => import('@views/pages/influencers/list-page.js')],
+  ] as const)('%s: the table has the definition table columns, headers and sort keys, in order', async (type, load) => {
+    const { columns } = await load();
+    const expected = tableFields(recordDefinition(type)).map((field) => ({
+      key: field.name,
+      label: field.tableLabel ?? field.label,
+      sort: field.table?.sort ? field.name : undefined,
+    }));
+    expect(columns.map((column) => ({ key: column.key, label: column.label, sort: column.sort }))).toEqual(expected);
   });
 });

@@ -51,7 +51,7 @@ export type RowPlan<P> = { ok: true; plan: P } | { ok: false; error: string };
 /** Contact fields (records' fields take their definition's rule). */
 const LIMITS = { name: 100, jobTitle: 255 } as const;
 const BRAND_NAME = recordDefinition('brand').fields.brandName!;
-const WEBSITE = { label: 'website', rule: { type: 'url' } } as const;
+const WEBSITE = recordDefinition('event').fields.websiteUrl!;
 
 class RowProblem extends Error {}
 
@@ -98,7 +98,7 @@ export function normaliseWebsite(cell: string): string | null {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname.includes('.'))
     fail(`website "${text}" is not a web address`);
-  return fieldValue(WEBSITE, 'website', withScheme);
+  return fieldValue(WEBSITE, IMPORT_COLUMNS.events.website.name, withScheme);
 }
 
 function emailsOf(cell: string): string[] {

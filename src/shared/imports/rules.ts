@@ -1,6 +1,8 @@
 import { invalidCharacterIn, isStorableText } from '../storable-text.js';
 import type { FieldDef } from '../records/define.js';
-import { duplicateKeys, fieldsForImport, recordDefinition, type ImportField } from '../records/index.js';
+import { BRAND } from '../records/brand.js';
+import { EVENT } from '../records/event.js';
+import { duplicateKeys, fieldsForImport, type ImportField } from '../records/read.js';
 
 /**
  * The import rules both entry points share (the screens and `pacer import`): which columns a file needs, how a
@@ -72,13 +74,14 @@ const importFieldOf = (fields: readonly ImportField[], name: string): ImportFiel
   if (!found) throw new Error(`No import column for ${name}`);
   return found;
 };
-const BRAND_IMPORT = fieldsForImport(recordDefinition('brand'));
+const BRAND_IMPORT = fieldsForImport(BRAND);
+const EVENT_IMPORT = fieldsForImport(EVENT);
 
 /** Columns per import. Email is checked separately because either of two names satisfies it (events). */
 export const IMPORT_COLUMNS = {
   events: {
-    eventId: col('event_id', true),
-    website: col('website', true),
+    eventId: fieldColumn(importFieldOf(EVENT_IMPORT, 'wordpressEventId'), true),
+    website: fieldColumn(importFieldOf(EVENT_IMPORT, 'websiteUrl'), true),
     email: col('Email', true, 'Emails'),
     firstName: col('First Name', false),
     lastName: col('Last Name', false),
@@ -104,7 +107,7 @@ export type BrandColumn = keyof typeof IMPORT_COLUMNS.brands | FieldColumn;
  */
 function fieldColumnsOf(kind: ImportKind): Array<{ column: FieldColumn; spec: ColumnSpec; field: FieldDef & { name: string } }> {
   if (kind !== 'brands') return [];
-  const keys = duplicateKeys(recordDefinition('brand'));
+  const keys = duplicateKeys(BRAND);
   return BRAND_IMPORT.filter((entry) => !keys.includes(entry.field.name)).map((entry) => ({
     column: `field:${entry.field.name}`,
     spec: fieldColumn(entry, false),

@@ -33,8 +33,6 @@ export const BRAND = defineRecord({
       rule: { type: 'text', max: 20, fallback: 'current' },
       placeholder: 'current',
       help: 'Left empty, it is stored as current.',
-      display: 'label',
-      tableDisplay: 'text',
       table: { sort: 'asc' },
       exportHeader: 'Payment Status',
     },

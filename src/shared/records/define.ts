@@ -46,9 +46,6 @@ export type ColumnKind =
 /** The form control a field shows as, when its rule does not say it (text and urls are inputs, enums selects…). */
 type InputKind = 'email' | 'tel' | 'textarea' | 'text';
 
-/** How a value reads on the detail page and in the table. */
-export type Display = 'text' | 'link' | 'money' | 'date' | 'dateTime' | 'multiline' | 'label' | 'list';
-
 export interface FieldDef {
   /** The form's label (spec text); the surfaces below take it unless they name their own. */
   readonly label: string;
@@ -66,10 +63,6 @@ export interface FieldDef {
   readonly detailLabel?: string;
   readonly tableLabel?: string;
   readonly historyLabel?: string;
-  /** How the value reads on the detail page and in the table (else: from its rule and column). */
-  readonly display?: Display;
-  /** How it reads in the table, where not as on the detail page. */
-  readonly tableDisplay?: Display;
   /** The table column: its sort (with the direction it starts in) and whether it is left out until a user picks it. */
   readonly table?: { readonly sort?: 'asc' | 'desc'; readonly hidden?: boolean };
   /** The CSV export's header. */
@@ -146,17 +139,4 @@ export function columnKindOf(field: FieldDef): ColumnKind | undefined {
     default:
       return undefined;
   }
-}
-
-/** How a field's value reads on the detail page and in the table, unless it says otherwise. */
-export function displayOf(field: FieldDef): Display {
-  if (field.display) return field.display;
-  if (field.input === 'textarea') return 'multiline';
-  if (field.rule?.type === 'url') return 'link';
-  const kind = columnKindOf(field);
-  if (kind === 'date') return 'date';
-  if (kind === 'timestamp') return 'dateTime';
-  if (kind === 'list') return 'list';
-  if (typeof kind === 'object' && kind.kind === 'money') return 'money';
-  return 'text';
 }

@@ -22,7 +22,6 @@ export const PROFESSIONAL = defineRecord({
       label: 'Profession type',
       rule: { type: 'enum', values: PROFESSION_TYPES, labels: PROFESSION_TYPE_LABELS, label: 'Profession type' },
       tableLabel: 'Profession',
-      display: 'label',
       table: { sort: 'asc' },
       exportHeader: 'Profession Type',
     },

@@ -53,7 +53,6 @@ export const RUN_CLUB = defineRecord({
       rule: { type: 'text', max: 20, fallback: 'none' },
       placeholder: 'none',
       help: 'Left empty, it is stored as none.',
-      display: 'label',
       table: { sort: 'asc' },
       exportHeader: 'Payment Status',
     },

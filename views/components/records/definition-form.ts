@@ -1,5 +1,5 @@
 import type { RecordDef } from '@shared/records/define.js';
-import { fieldOf, type NamedField } from '@shared/records/index.js';
+import { fieldOf, type NamedField } from '@shared/records/read.js';
 import type { FieldOption, FieldSpec, FormSection } from './form-fields.js';
 
 const optionsOf = (values: readonly string[], labels: Readonly<Record<string, string>>): FieldOption[] =>

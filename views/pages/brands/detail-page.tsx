@@ -1,11 +1,19 @@
 import { DetailLayout } from '@views/components/records/detail-tabs.js';
-import { BRAND } from '@shared/records/brand.js';
+import { valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
 import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import { InfoCard, NotFoundView, PageHeader, QuickInfo, RecentActivity } from '@views/components/records/detail.js';
-import { detailItems } from '@views/components/records/definition-views.js';
+import {
+  DateText,
+  ExternalLink,
+  InfoCard,
+  multilineText,
+  NotFoundView,
+  PageHeader,
+  QuickInfo,
+  RecentActivity,
+} from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { recordDetailAction } from '@views/components/attachments/actions.js';
@@ -40,7 +48,24 @@ export function Component() {
         attachments={attachments}
         details={
           <>
-            <InfoCard title="Brand Information" items={detailItems(BRAND, 'Brand Information', brand, format)} />
+            <InfoCard
+              title="Brand Information"
+              items={[
+                { label: 'Name', value: brand.brandName },
+                { label: 'Industry category', value: brand.industryCategory },
+                { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
+                { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
+                { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
+                { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
+                { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
+                { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
+                {
+                  label: 'Last campaign ended',
+                  value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
+                },
+                { label: 'Notes', value: multilineText(brand.notes) },
+              ]}
+            />
             <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
           </>
         }

@@ -1,7 +1,6 @@
-import { BRAND } from '@shared/records/brand.js';
-import { cardValues, tableColumnsOf } from '@views/components/records/definition-views.js';
+import { DateText } from '@views/components/records/detail.js';
 import { listAction } from '@views/components/records/list-actions.js';
-import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Brand } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -18,7 +17,25 @@ import { brandsConfig } from './config.js';
 export const loader = listLoader('brand');
 export const action = listAction(brandsConfig);
 
-const columns: Array<TableColumn<Brand>> = tableColumnsOf<Brand>(BRAND, (id) => detailPath(brandsConfig, id));
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Brand>> = [
+  { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },
+  { key: 'industryCategory', label: 'Industry', sort: 'industryCategory', render: (b) => b.industryCategory },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (b) => b.locationState },
+  {
+    key: 'totalAdvertisingSpend',
+    label: 'Advertising spend',
+    sort: 'totalAdvertisingSpend',
+    render: (b) => <MoneyText value={b.totalAdvertisingSpend} />,
+  },
+  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (b) => b.paymentStatus },
+  {
+    key: 'lastCampaignEndDate',
+    label: 'Last campaign end',
+    sort: 'lastCampaignEndDate',
+    render: (b) => <DateText value={b.lastCampaignEndDate} empty="" />,
+  },
+];
 const sorting = sortingOf('brand', columns);
 
 export function Component() {
@@ -67,9 +84,8 @@ export function Component() {
             />
           }
         >
-          {cardValues(BRAND, brand).map((line) => (
-            <CardLine key={line.key}>{line.value}</CardLine>
-          ))}
+          <CardLine>{brand.industryCategory}</CardLine>
+          <CardLine>{brand.locationState}</CardLine>
           <CardLine>{brand.websiteUrl && <ExternalLink href={brand.websiteUrl}>Website</ExternalLink>}</CardLine>
         </RecordCard>
       )}

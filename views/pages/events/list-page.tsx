@@ -1,10 +1,10 @@
-import { EVENT } from '@shared/records/event.js';
-import { tableColumnsOf } from '@views/components/records/definition-views.js';
+import { valueLabel } from '@shared/labels.js';
 import { lazy, Suspense } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
+import { DateTimeText } from '@views/components/records/detail.js';
 import { listAction } from '@views/components/records/list-actions.js';
-import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { type EventSummary } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
 import { EventStatusBadge } from '@views/components/records/badges.js';
@@ -57,11 +57,32 @@ export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<E
 });
 export const action = listAction(eventsConfig);
 
-/** The table's columns from the definition; the cells that are not a plain field are written here. */
-const columns: Array<TableColumn<EventSummary>> = tableColumnsOf<EventSummary>(EVENT, (id) => detailPath(eventsConfig, id), {
-  eventStartDate: (e) => <DateText value={e.eventStartDate} empty="Date TBD" />,
-  featuredRace: (e) => <EventStatusBadge featured={e.featuredRace} />,
-});
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<EventSummary>> = [
+  { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },
+  {
+    key: 'eventStartDate',
+    label: 'Start date',
+    sort: 'eventStartDate',
+    render: (e) => <DateText value={e.eventStartDate} empty="Date TBD" />,
+  },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (e) => e.locationState },
+  { key: 'featuredRace', label: 'Status', sort: 'featuredRace', render: (e) => <EventStatusBadge featured={e.featuredRace} /> },
+  { key: 'runType', label: 'Run type', render: (e) => joined(e.runType, valueLabel) },
+  { key: 'trackType', label: 'Track type', render: (e) => joined(e.trackType, valueLabel) },
+  {
+    key: 'totalAdvertisingSpend',
+    label: 'Advertising spend',
+    sort: 'totalAdvertisingSpend',
+    render: (e) => <MoneyText value={e.totalAdvertisingSpend} />,
+  },
+  {
+    key: 'wordpressLastSync',
+    label: 'Last sync',
+    sort: 'wordpressLastSync',
+    render: (e) => <DateTimeText value={e.wordpressLastSync} empty="" />,
+  },
+];
 const sorting = sortingOf('event', columns);
 const importButton = <ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>;
 

@@ -22,6 +22,10 @@ export const loader = detailLoader('influencer');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
 export const action = recordDetailAction(influencersConfig);
 
+/**
+ * Hand-written layout: the spec's influencer detail makes the handles social links, not a plain field list
+ * (src/shared/records/influencer.ts).
+ */
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;
   if (!influencer) return <NotFoundView title="Influencer not found" backTo="/influencers" backLabel="Return to Influencers" />;

@@ -1,5 +1,3 @@
-import { INFLUENCER } from '@shared/records/influencer.js';
-import { tableColumnsOf } from '@views/components/records/definition-views.js';
 import { listAction } from '@views/components/records/list-actions.js';
 import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
@@ -20,12 +18,19 @@ import { deleteFields } from '@views/components/records/actions.js';
 export const loader = listLoader('influencer');
 export const action = listAction(influencersConfig);
 
-/** The table's columns from the definition; the cells that are not a plain field are written here. */
-const columns: Array<TableColumn<Influencer>> = tableColumnsOf<Influencer>(INFLUENCER, (id) => detailPath(influencersConfig, id), {
-  name: (i) => <a href={detailPath(influencersConfig, i.id)}>{`${i.firstName} ${i.lastName}`}</a>,
-  influencerType: (i) => <InfluencerTypeBadge type={i.influencerType} />,
-  instagramHandle: (i) => i.instagramHandle && `@${i.instagramHandle}`,
-});
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Influencer>> = [
+  {
+    key: 'name',
+    label: 'Name',
+    sort: 'name',
+    render: (i) => <a href={detailPath(influencersConfig, i.id)}>{`${i.firstName} ${i.lastName}`}</a>,
+  },
+  { key: 'influencerType', label: 'Type', sort: 'influencerType', render: (i) => <InfluencerTypeBadge type={i.influencerType} /> },
+  { key: 'instagramHandle', label: 'Instagram', sort: 'instagramHandle', render: (i) => i.instagramHandle && `@${i.instagramHandle}` },
+  { key: 'email', label: 'Email', sort: 'email', render: (i) => i.email },
+  { key: 'phone', label: 'Phone', render: (i) => i.phone },
+];
 const sorting = sortingOf('influencer', columns);
 
 export function Component() {

@@ -1,5 +1,4 @@
-import { MEDIA } from '@shared/records/media.js';
-import { tableColumnsOf } from '@views/components/records/definition-views.js';
+import { DateTimeText } from '@views/components/records/detail.js';
 import { listAction } from '@views/components/records/list-actions.js';
 import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
@@ -18,8 +17,13 @@ import { mediaConfig } from './config.js';
 export const loader = listLoader('media');
 export const action = listAction(mediaConfig);
 
-/** The table's columns from the definition; the cells that are not a plain field are written here. */
-const columns: Array<TableColumn<Media>> = tableColumnsOf<Media>(MEDIA, (id) => detailPath(mediaConfig, id));
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Media>> = [
+  { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },
+  { key: 'industry', label: 'Industry', sort: 'industry', render: (m) => m.industry },
+  { key: 'websiteUrl', label: 'Website', render: (m) => m.websiteUrl && <ExternalLink href={m.websiteUrl}>Website</ExternalLink> },
+  { key: 'updatedAt', label: 'Last updated', sort: 'updatedAt', render: (m) => <DateTimeText value={m.updatedAt} /> },
+];
 const sorting = sortingOf('media', columns);
 
 export function Component() {

@@ -25,6 +25,10 @@ export const loader = detailLoader('professional');
 /** The record's delete and its contacts', payments' and files' writes (the cards post them here). */
 export const action = recordDetailAction(professionalsConfig);
 
+/**
+ * Hand-written layout: the spec's professional detail mixes badges, a composed location and the other profession
+ * words, not a plain field list (src/shared/records/professional.ts).
+ */
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;
   const { env } = useSession();

@@ -1,8 +1,8 @@
-import { PROFESSIONAL } from '@shared/records/professional.js';
-import { tableColumnsOf } from '@views/components/records/definition-views.js';
 import { labelOf, PROFESSION_TYPE_LABELS } from '@shared/labels.js';
+import { ExternalLink } from '@views/components/records/detail.js';
+import { DateText } from '@views/components/records/detail.js';
 import { listAction } from '@views/components/records/list-actions.js';
-import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Professional } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -19,12 +19,46 @@ import { deleteFields } from '@views/components/records/actions.js';
 export const loader = listLoader('professional');
 export const action = listAction(professionalsConfig);
 
-/** The table's columns from the definition; the cells that are not a plain field are written here. */
-const columns: Array<TableColumn<Professional>> = tableColumnsOf<Professional>(PROFESSIONAL, (id) => detailPath(professionalsConfig, id), {
-  locationState: (p) => [p.locationAddress, p.locationState].filter(Boolean).join(', '),
-  published: (p) => <PublishBadge wordpressId={p.wordpressProfessionalId} unpublishedAt={p.wordpressUnpublishedAt} />,
-  subscriptionStatus: (p) => <SubscriptionBadge status={p.subscriptionStatus} />,
-});
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Professional>> = [
+  {
+    key: 'businessName',
+    label: 'Name',
+    sort: 'businessName',
+    render: (p) => <a href={detailPath(professionalsConfig, p.id)}>{p.businessName}</a>,
+  },
+  {
+    key: 'professionType',
+    label: 'Profession',
+    sort: 'professionType',
+    render: (p) => p.professionType && labelOf(PROFESSION_TYPE_LABELS, p.professionType),
+  },
+  {
+    key: 'locationState',
+    label: 'Location',
+    sort: 'locationState',
+    render: (p) => [p.locationAddress, p.locationState].filter(Boolean).join(', '),
+  },
+  {
+    key: 'published',
+    label: 'Published',
+    render: (p) => <PublishBadge wordpressId={p.wordpressProfessionalId} unpublishedAt={p.wordpressUnpublishedAt} />,
+  },
+  { key: 'websiteUrl', label: 'Website', render: (p) => p.websiteUrl && <ExternalLink href={p.websiteUrl}>Website</ExternalLink> },
+  {
+    key: 'lastNewsletterInclusion',
+    label: 'Last newsletter',
+    sort: 'lastNewsletterInclusion',
+    render: (p) => <DateText value={p.lastNewsletterInclusion} empty="" />,
+  },
+  {
+    key: 'subscriptionStatus',
+    label: 'Subscription',
+    sort: 'subscriptionStatus',
+    render: (p) => <SubscriptionBadge status={p.subscriptionStatus} />,
+  },
+  { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (p) => <MoneyText value={p.totalPayments} /> },
+];
 const sorting = sortingOf('professional', columns);
 
 export function Component() {

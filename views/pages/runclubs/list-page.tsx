@@ -1,8 +1,7 @@
-import { RUN_CLUB } from '@shared/records/runclub.js';
-import { tableColumnsOf } from '@views/components/records/definition-views.js';
-import { CLUB_TYPE_LABELS, typeLabel } from '@shared/labels.js';
+import { CLUB_TYPE_LABELS, typeLabel, valueLabel } from '@shared/labels.js';
+import { DateText } from '@views/components/records/detail.js';
 import { listAction } from '@views/components/records/list-actions.js';
-import { joined, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type RunClubSummary } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -16,10 +15,21 @@ import { RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 export const loader = listLoader('runclub');
 export const action = listAction(runclubsConfig);
 
-/** The table's columns from the definition; the cells that are not a plain field are written here. */
-const columns: Array<TableColumn<RunClubSummary>> = tableColumnsOf<RunClubSummary>(RUN_CLUB, (id) => detailPath(runclubsConfig, id), {
-  clubType: (c) => joined(c.clubType, (type) => typeLabel(CLUB_TYPE_LABELS, type, c.clubTypeOther)),
-});
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<RunClubSummary>> = [
+  { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
+  { key: 'locationState', label: 'State', sort: 'locationState', render: (c) => c.locationState },
+  { key: 'clubType', label: 'Club type', render: (c) => joined(c.clubType, (type) => typeLabel(CLUB_TYPE_LABELS, type, c.clubTypeOther)) },
+  { key: 'membershipCount', label: 'Members', sort: 'membershipCount', render: (c) => c.membershipCount },
+  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (c) => c.paymentStatus && valueLabel(c.paymentStatus) },
+  { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (c) => <MoneyText value={c.totalPayments} /> },
+  {
+    key: 'lastNewsletterInclusion',
+    label: 'Last newsletter',
+    sort: 'lastNewsletterInclusion',
+    render: (c) => <DateText value={c.lastNewsletterInclusion} empty="" />,
+  },
+];
 const sorting = sortingOf('runclub', columns);
 
 export function Component() {
