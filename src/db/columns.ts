@@ -1,6 +1,10 @@
 import type { ColumnKinds } from './codecs.js';
+import { columnKindsOf, recordDefinition } from '@shared/records/index.js';
 
-/** Column kinds per table: the only place that says how a stored value is decoded. */
+/**
+ * Column kinds per table: the only place that says how a stored value is decoded; a record table's come from its
+ * definition (src/shared/records/).
+ */
 const audit = { createdAt: 'timestamp', updatedAt: 'timestamp', createdBy: 'integer' } as const;
 const money = { kind: 'money', scale: 2 } as const;
 const lat = { kind: 'decimal', scale: 8 } as const;
@@ -24,22 +28,7 @@ export const columnKinds = {
   sign_in_events: { occurredAt: 'timestamp', succeeded: 'boolean' },
   user_second_factors: { createdAt: 'timestamp', confirmedAt: 'timestamp', lastUsedAt: 'timestamp', lastUsedStep: 'integer' },
   contacts: { ...audit, mailchimpTags: 'list', isPrimary: 'boolean', entityId: 'integer' },
-  events: {
-    ...audit,
-    eventStartDate: 'date',
-    eventEndDate: 'date',
-    locationLat: lat,
-    locationLng: lng,
-    runType: 'list',
-    trackType: 'list',
-    featuredRace: 'boolean',
-    galleryImages: 'list',
-    lastNewsletterInclusion: 'date',
-    totalAdvertisingSpend: money,
-    wordpressLastSync: 'timestamp',
-    wordpressEventId: 'integer',
-    wordpressUnpublishedAt: 'timestamp',
-  },
+  events: columnKindsOf(recordDefinition('event')),
   event_distances: {
     createdAt: 'timestamp',
     distanceKm: distance,
@@ -48,40 +37,8 @@ export const columnKinds = {
     prizes: 'list',
     participantsCount: 'integer',
   },
-  professionals: {
-    ...audit,
-    contactType: 'list',
-    trackType: 'list',
-    specializations: 'list',
-    credentials: 'list',
-    deliveryMethods: 'list',
-    locationLat: lat,
-    locationLng: lng,
-    subscriptionExpiryDate: 'date',
-    totalPayments: money,
-    paymentAlertFlag: 'boolean',
-    lastNewsletterInclusion: 'date',
-    wordpressLastSync: 'timestamp',
-    wordpressProfessionalId: 'integer',
-    wordpressUnpublishedAt: 'timestamp',
-  },
-  run_clubs: {
-    ...audit,
-    clubType: 'list',
-    clubTypeOther: 'list',
-    meetingTimes: 'list',
-    locationLat: lat,
-    locationLng: lng,
-    foundedYear: 'integer',
-    membershipCount: 'integer',
-    averageAttendance: 'integer',
-    isPayingMember: 'boolean',
-    totalPayments: money,
-    lastNewsletterInclusion: 'date',
-    wordpressLastSync: 'timestamp',
-    wordpressClubId: 'integer',
-    wordpressUnpublishedAt: 'timestamp',
-  },
+  professionals: columnKindsOf(recordDefinition('professional')),
+  run_clubs: columnKindsOf(recordDefinition('runclub')),
   run_club_schedules: {
     createdAt: 'timestamp',
     specificDate: 'date',
@@ -89,9 +46,9 @@ export const columnKinds = {
     locationLat: lat,
     locationLng: lng,
   },
-  brands: { ...audit, totalAdvertisingSpend: money, lastCampaignEndDate: 'date' },
-  media: { ...audit },
-  influencers: { ...audit },
+  brands: columnKindsOf(recordDefinition('brand')),
+  media: columnKindsOf(recordDefinition('media')),
+  influencers: columnKindsOf(recordDefinition('influencer')),
   payments: { ...audit, entityId: 'integer', amount: money, paymentDate: 'date', startDate: 'date', endDate: 'date' },
   files: { entityId: 'integer', fileSize: 'integer', uploadedAt: 'timestamp', uploadedBy: 'integer' },
   mailchimp_tags: { entityTypes: 'list', isActive: 'boolean', createdAt: 'timestamp' },

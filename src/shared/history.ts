@@ -26,7 +26,7 @@ export const HISTORY_PAGE_SIZE = 20;
 const ACRONYMS: Record<string, string> = { url: 'URL', id: 'ID', wordpress: 'WordPress', km: 'km' };
 
 /** "invoiceStatus" → "Invoice status", "websiteUrl" → "Website URL". */
-function fieldLabel(field: string): string {
+function labelFromName(field: string): string {
   const words = field
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(' ')
@@ -53,9 +53,11 @@ const WHO: Record<HistoryActorKind, (label: string) => string> = {
 
 /**
  * The readable lines of one entry: "Anna changed Invoice status from pending to paid"; an import or a sync, whose
- * values may be long, says only which fields it changed ("Sync changed Website URL").
+ * values may be long, says only which fields it changed ("Sync changed Website URL"). `labels`: the field labels
+ * the record's definition sets (src/shared/records/ `historyLabelsOf`); other fields are worded from their name.
  */
-export function describeEntry(entry: HistoryEntry, noun: string): string[] {
+export function describeEntry(entry: HistoryEntry, noun: string, labels: Readonly<Record<string, string>> = {}): string[] {
+  const fieldLabel = (field: string) => labels[field] ?? labelFromName(field);
   const who = WHO[entry.actor.kind](entry.actor.label);
   if (entry.action === 'create') return [`${who} created this ${noun}`];
   if (entry.action === 'delete') return [`${who} deleted this ${noun}`];

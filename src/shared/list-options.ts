@@ -14,6 +14,9 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
  * What each list can be sorted by, with the direction used when the URL names none; the first is the default.
+ * Written here, not read from the record definitions, because every page's first load parses list URLs and the
+ * definitions would weigh on all of them: test/unit/record-definitions.test.ts holds each equal to its definition's
+ * table sorts (`sortsOf`), so a sortable column is declared in the definition and named here.
  * `newest` is the order records were added in; `upcoming` (events) lists events from today on, soonest first, then
  * past and undated ones, latest first. Every other key is a record field (the wire name), and every sort ends on
  * the id in the same direction, so equal values keep one order and a cursor can seek on (value, id).

@@ -2,7 +2,9 @@ import { OVERFLOW_KEY, type SourceRow } from '@shared/imports/csv-records.js';
 import {
   brandKey,
   cellTextProblem,
+  columnSpecsOf,
   IMPORT_COLUMNS,
+  importedFields,
   isEmailAddress,
   namesFromEmail,
   splitEmails,
@@ -12,6 +14,9 @@ import {
   type ColumnIndex,
   type EventColumn,
 } from '@shared/imports/rules.js';
+import type { FieldDef } from '@shared/records/define.js';
+import { cellValue } from '@shared/records/cells.js';
+import { recordDefinition } from '@shared/records/index.js';
 
 /**
  * What one CSV row asks for, checked in full before anything is written, so a row either applies whole or is
@@ -36,14 +41,21 @@ export interface BrandRowPlan {
   line: number;
   brandName: string;
   brandKey: string;
+  /** The further brand fields the file fills (src/shared/imports/rules.ts `importedFields`), null when blank. */
+  values?: Record<string, string | null>;
   contacts: PlannedContact[];
 }
 
 export type RowPlan<P> = { ok: true; plan: P } | { ok: false; error: string };
 
-const LIMITS = { name: 100, jobTitle: 255, brandName: 255, website: 2048 } as const;
+/** Contact fields (records' fields take their definition's rule). */
+const LIMITS = { name: 100, jobTitle: 255 } as const;
+const BRAND_NAME = recordDefinition('brand').fields.brandName!;
+const WEBSITE = recordDefinition('event').fields.websiteUrl!;
 
 class RowProblem extends Error {}
+
+const fieldName = (column: string) => column.slice('field:'.length);
 
 const fail = (message: string): never => {
   throw new RowProblem(message);
@@ -53,11 +65,11 @@ const fail = (message: string): never => {
  * Reads a row's cells by column, trimmed ('' when the file has no such column). Every cell the plan uses passes
  * the text rule here, before any other check quotes it or it reaches the database.
  */
-function cellsOf<C extends string>(row: SourceRow, columns: ColumnIndex<C>, specs: Readonly<Record<C, { name: string }>>) {
+function cellsOf<C extends string>(row: SourceRow, columns: ColumnIndex<C>, specs: Readonly<Record<string, { name: string }>>) {
   return (column: C): string => {
     const header = columns[column];
     const cell = header === undefined ? '' : (row.values[header] ?? '').trim();
-    const problem = cellTextProblem(specs[column].name, cell);
+    const problem = cellTextProblem(specs[column]!.name, cell);
     return problem === null ? cell : fail(problem);
   };
 }
@@ -65,6 +77,12 @@ function cellsOf<C extends string>(row: SourceRow, columns: ColumnIndex<C>, spec
 function checkLength(label: string, value: string, max: number): string {
   if (value.length > max) fail(`${label} is longer than ${max} characters`);
   return value;
+}
+
+/** A cell as a record field's value, by the field's definition (src/shared/records/cells.ts). */
+function fieldValue(field: FieldDef, header: string, cell: string): string | null {
+  const read = cellValue(field, header, cell);
+  return read.ok ? read.value : fail(read.problem);
 }
 
 /** "www.race.org" becomes "https://www.race.org"; anything but an http(s) address is refused. */
@@ -80,7 +98,7 @@ export function normaliseWebsite(cell: string): string | null {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname.includes('.'))
     fail(`website "${text}" is not a web address`);
-  return checkLength('website', withScheme, LIMITS.website);
+  return fieldValue(WEBSITE, IMPORT_COLUMNS.events.website.name, withScheme);
 }
 
 function emailsOf(cell: string): string[] {
@@ -144,16 +162,20 @@ export function planEventRow(row: SourceRow, columns: ColumnIndex<EventColumn>, 
 export function planBrandRow(row: SourceRow, columns: ColumnIndex<BrandColumn>, headerLength: number): RowPlan<BrandRowPlan> {
   return plan(row, () => {
     overflowProblem(row, headerLength);
-    const cell = cellsOf(row, columns, IMPORT_COLUMNS.brands);
-    const brandName = checkLength('Brand', tidyBrandName(cell('brand')), LIMITS.brandName);
+    const cell = cellsOf(row, columns, columnSpecsOf('brands'));
+    const brandName = fieldValue(BRAND_NAME, IMPORT_COLUMNS.brands.brand.name, tidyBrandName(cell('brand'))) ?? '';
     const emails = emailsOf(cell('email'));
     if (emails.length === 0) fail('Email has no address');
     const jobTitle = checkLength('Current Job', cell('jobTitle'), LIMITS.jobTitle) || null;
     const given = { firstName: cell('firstName'), lastName: cell('lastName') };
+    const values = importedFields('brands')
+      .filter((entry) => columns[entry.column] !== undefined)
+      .map((entry) => [fieldName(entry.column), fieldValue(entry.field, entry.name, cell(entry.column))] as const);
     return {
       line: row.line,
       brandName,
       brandKey: brandKey(brandName),
+      ...(values.length > 0 && { values: Object.fromEntries(values) }),
       contacts: contactsFor(emails, given.firstName || given.lastName ? given : null, jobTitle),
     };
   });

@@ -396,6 +396,10 @@ function counts(tally: Tally) {
   return { rowsRead: tally.rowsRead, droppedRows: tally.droppedRows, appliedRows: tally.appliedRows, failedRows: tally.failedRows };
 }
 
+/** The fields a row fills (blank cells leave a field empty). */
+const filledValues = (values: Readonly<Record<string, string | null>> = {}): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== null));
+
 export async function importBrands(
   ctx: AppContext,
   source: ImportSource,
@@ -435,9 +439,14 @@ export async function importBrands(
           const id = brandIds.get(key);
           return id !== undefined && !gone.has(id) ? id : undefined;
         };
+        // A new brand takes its name and the further fields of its first row in the file.
         const newBrands = new Map<string, string>();
+        const newValues = new Map<string, Record<string, string>>();
         for (const row of batch)
-          if (idOf(row.brandKey) === undefined && !newBrands.has(row.brandKey)) newBrands.set(row.brandKey, row.brandName);
+          if (idOf(row.brandKey) === undefined && !newBrands.has(row.brandKey)) {
+            newBrands.set(row.brandKey, row.brandName);
+            newValues.set(row.brandKey, filledValues(row.values));
+          }
         // A brand another import created since the names were read is reused, not created twice.
         const foundIds = new Map<string, number>();
         for (const brand of await findBrandsByName(trx, [...newBrands.values()])) {
@@ -454,7 +463,13 @@ export async function importBrands(
           const ids = await insertRecordRows(
             trx,
             'brand',
-            planned.map(([, brandName]) => ({ brandName, createdAt: now, updatedAt: now, createdBy: options.actor.userId })),
+            planned.map(([key, brandName]) => ({
+              brandName,
+              ...newValues.get(key),
+              createdAt: now,
+              updatedAt: now,
+              createdBy: options.actor.userId,
+            })),
           );
           planned.forEach(([key], index) => createdIds.set(key, ids[index]!));
         }
@@ -480,7 +495,11 @@ export async function importBrands(
         if (!dryRun) {
           await insertContactRows(trx, contacts);
           const changes = new Map<number, Record<string, unknown>>();
-          for (const [key, id] of createdIds) changes.set(id, { brandName: { from: null, to: newBrands.get(key) } });
+          for (const [key, id] of createdIds)
+            changes.set(id, {
+              brandName: { from: null, to: newBrands.get(key) },
+              ...Object.fromEntries(Object.entries(newValues.get(key) ?? {}).map(([name, value]) => [name, { from: null, to: value }])),
+            });
           countContactsAdded(changes, contacts);
           await recordImportHistory(trx, ctx, who, 'brand', changes, new Set(createdIds.values()));
         }

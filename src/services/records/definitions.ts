@@ -4,6 +4,7 @@ import { RecordInputSchemas } from '@shared/schemas/records.js';
 import { RUN_CLUB_TYPE_FILTERS } from '@shared/list-options.js';
 import { decodeList } from '@db/codecs.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import { recordDefinition, searchOf, type RecordDef } from '@shared/records/index.js';
 
 type Direction = 'asc' | 'desc';
 export type SortSpec = ReadonlyArray<readonly [column: string, direction: Direction]>;
@@ -60,30 +61,47 @@ function vocabulary<K extends RecordType>(kind: K) {
   return { kind, table, columns: columnKinds[table], schema: RecordInputSchemas[kind], notFound };
 }
 
+/**
+ * The searched columns and the search text of a type, from its definition (src/shared/records/), plus the columns
+ * its count buckets read: a group of fields is one field of the text (a full name).
+ */
+function searchFrom(definition: RecordDef, bucketColumns: readonly string[] = []) {
+  const { columns, fields } = searchOf(definition);
+  return {
+    derivedColumns: [...columns, ...bucketColumns],
+    searchFields: (r: RawRow) =>
+      fields.map((field) =>
+        typeof field === 'string'
+          ? (r[field] as string | number | null | undefined)
+          : field
+              .map((name) => (r[name] as string | null | undefined) ?? '')
+              .join(' ')
+              .trim(),
+      ),
+  };
+}
+
 /** @public Exported for test/unit/migrations-later-column.test.ts, which mocks this module to add a column. */
 export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
   event: {
     ...vocabulary('event'),
     code: 1,
     notNullSortColumns: ['eventName', 'featuredRace', 'totalAdvertisingSpend', 'updatedAt'],
-    derivedColumns: ['eventName', 'locationState', 'locationAddress', 'wordpressEventId', 'featuredRace'],
-    searchFields: (r) => [r.eventName as string, r.locationState as string, r.locationAddress as string, r.wordpressEventId as number],
+    ...searchFrom(recordDefinition('event'), ['featuredRace']),
     buckets: (r) => (isTrue(r.featuredRace) ? [FEATURED_BUCKET] : []),
   },
   professional: {
     ...vocabulary('professional'),
     code: 2,
     notNullSortColumns: ['businessName', 'subscriptionStatus', 'totalPayments', 'updatedAt'],
-    derivedColumns: ['businessName', 'professionType', 'locationState'],
-    searchFields: (r) => [r.businessName as string, r.professionType as string, r.locationState as string],
+    ...searchFrom(recordDefinition('professional')),
     buckets: () => [],
   },
   runclub: {
     ...vocabulary('runclub'),
     code: 3,
     notNullSortColumns: ['clubName', 'paymentStatus', 'totalPayments', 'updatedAt'],
-    derivedColumns: ['clubName', 'locationState', 'clubType'],
-    searchFields: (r) => [r.clubName as string, r.locationState as string],
+    ...searchFrom(recordDefinition('runclub'), ['clubType']),
     buckets: (r) => {
       const types = new Set(listOf(r.clubType));
       return RUN_CLUB_BUCKETS.filter((type) => types.has(type)).map(clubTypeBucket);
@@ -93,29 +111,22 @@ export const RECORD_DEFINITIONS: { [K in RecordType]: RecordDefinition<K> } = {
     ...vocabulary('brand'),
     code: 4,
     notNullSortColumns: ['brandName', 'totalAdvertisingSpend', 'paymentStatus', 'updatedAt'],
-    derivedColumns: ['brandName', 'industryCategory'],
-    searchFields: (r) => [r.brandName as string, r.industryCategory as string],
+    ...searchFrom(recordDefinition('brand')),
     buckets: () => [],
   },
   media: {
     ...vocabulary('media'),
     code: 5,
     notNullSortColumns: ['mediaName', 'updatedAt'],
-    derivedColumns: ['mediaName', 'industry'],
-    searchFields: (r) => [r.mediaName as string, r.industry as string],
+    ...searchFrom(recordDefinition('media')),
     buckets: () => [],
   },
   influencer: {
     ...vocabulary('influencer'),
     code: 6,
     notNullSortColumns: ['lastName', 'firstName', 'influencerType', 'updatedAt'],
-    derivedColumns: ['firstName', 'lastName', 'instagramHandle', 'influencerType'],
     // "Full name" is one field, so "Jane Do" matches Jane Doe.
-    searchFields: (r) => [
-      `${(r.firstName as string) ?? ''} ${(r.lastName as string) ?? ''}`.trim(),
-      r.instagramHandle as string,
-      r.influencerType as string,
-    ],
+    ...searchFrom(recordDefinition('influencer')),
     buckets: () => [],
     sortColumns: { name: ['lastName', 'firstName'] },
   },

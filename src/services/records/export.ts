@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { dialectOfDb } from '@db/knex.js';
-import { IMPORT_COLUMNS } from '@shared/imports/rules.js';
 import type { ListQuery } from '@shared/schemas/records.js';
-import type { RecordType } from '@shared/record-types.js';
+import { RECORD_TYPES, type RecordType } from '@shared/record-types.js';
+import { fieldsForExport, recordDefinition, type RecordDef } from '@shared/records/index.js';
 import type { AppContext } from '../context.js';
 import { definitionOf, type RecordDefinition } from './definitions.js';
 import {
@@ -24,9 +24,10 @@ import { csvRecord } from './csv-writer.js';
 
 /**
  * CSV export of a list: exactly the rows the list shows (search, filter, sort), every page, streamed from a
- * database cursor to the caller as CSV text, never gathered into an array. Columns the CSV import knows
- * are named as the import names them (src/shared/imports/rules.ts), so an exported brands file imports again as
- * it is; events and brands carry their primary contact (else their first) in the import's contact columns.
+ * database cursor to the caller as CSV text, never gathered into an array. The columns, their order and headers are
+ * the record definition's (src/shared/records/): a column the CSV import knows is named as the import names it, so
+ * an exported brands file imports again as it is; events and brands carry their primary contact (else their first)
+ * in the import's contact columns.
  */
 
 type RawRow = Record<string, unknown>;
@@ -45,107 +46,16 @@ const column = (header: string, name: string): ExportColumn => ({ header, cell: 
 /** The contact columns, read from the joined primary contact. */
 const contactColumn = (header: string, name: string): ExportColumn => ({ header, cell: field(`contact_${name}`) });
 const audit = [column('Created At', 'createdAt'), column('Updated At', 'updatedAt')];
-const { events: eventImport, brands: brandImport } = IMPORT_COLUMNS;
+/** A type's export columns from its definition (src/shared/records/): its fields and contact columns, in order. */
+const columnsOf = (definition: RecordDef): ExportColumn[] =>
+  fieldsForExport(definition).map((entry) =>
+    'contact' in entry ? contactColumn(entry.header, entry.contact) : column(entry.header, entry.field.name),
+  );
 
-const COLUMNS: Record<RecordType, ExportColumn[]> = {
-  event: [
-    column('Event Name', 'eventName'),
-    column(eventImport.eventId.name, 'wordpressEventId'),
-    column(eventImport.website.name, 'websiteUrl'),
-    contactColumn(eventImport.firstName.name, 'firstName'),
-    contactColumn(eventImport.lastName.name, 'lastName'),
-    contactColumn(eventImport.email.name, 'email'),
-    column('Start Date', 'eventStartDate'),
-    column('End Date', 'eventEndDate'),
-    column('State', 'locationState'),
-    column('Address', 'locationAddress'),
-    column('Run Type', 'runType'),
-    column('Track Type', 'trackType'),
-    column('Featured', 'featuredRace'),
-    column('Entry Cost', 'entryCost'),
-    column('Prizes', 'prizes'),
-    column('Last Newsletter Inclusion', 'lastNewsletterInclusion'),
-    column('Total Advertising Spend', 'totalAdvertisingSpend'),
-    column('Last Sync', 'wordpressLastSync'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
-  professional: [
-    column('Business Name', 'businessName'),
-    column('Profession Type', 'professionType'),
-    column('WordPress ID', 'wordpressProfessionalId'),
-    column('State', 'locationState'),
-    column('Address', 'locationAddress'),
-    column('Website', 'websiteUrl'),
-    column('Instagram', 'instagramUrl'),
-    column('Facebook', 'facebookUrl'),
-    column('Specializations', 'specializations'),
-    column('Credentials', 'credentials'),
-    column('Subscription Status', 'subscriptionStatus'),
-    column('Subscription Expiry Date', 'subscriptionExpiryDate'),
-    column('Total Payments', 'totalPayments'),
-    column('Last Newsletter Inclusion', 'lastNewsletterInclusion'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
-  runclub: [
-    column('Club Name', 'clubName'),
-    column('WordPress ID', 'wordpressClubId'),
-    column('State', 'locationState'),
-    column('Address', 'locationAddress'),
-    column('Club Type', 'clubType'),
-    column('Founded Year', 'foundedYear'),
-    column('Membership Count', 'membershipCount'),
-    column('Club Email', 'clubEmail'),
-    column('Website', 'websiteUrl'),
-    column('Instagram', 'instagramUrl'),
-    column('Paying Member', 'isPayingMember'),
-    column('Payment Status', 'paymentStatus'),
-    column('Total Payments', 'totalPayments'),
-    column('Last Newsletter Inclusion', 'lastNewsletterInclusion'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
-  brand: [
-    column(brandImport.brand.name, 'brandName'),
-    contactColumn(brandImport.firstName.name, 'firstName'),
-    contactColumn(brandImport.lastName.name, 'lastName'),
-    contactColumn(brandImport.email.name, 'email'),
-    contactColumn(brandImport.jobTitle.name, 'jobTitle'),
-    column('Industry Category', 'industryCategory'),
-    column('State', 'locationState'),
-    column('Website', 'websiteUrl'),
-    column('Instagram', 'instagramUrl'),
-    column('Facebook', 'facebookUrl'),
-    column('LinkedIn', 'linkedinUrl'),
-    column('Total Advertising Spend', 'totalAdvertisingSpend'),
-    column('Payment Status', 'paymentStatus'),
-    column('Last Campaign End Date', 'lastCampaignEndDate'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
-  media: [
-    column('Media Name', 'mediaName'),
-    column('Industry', 'industry'),
-    column('Website', 'websiteUrl'),
-    column('Instagram', 'instagramUrl'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
-  influencer: [
-    column('First Name', 'firstName'),
-    column('Last Name', 'lastName'),
-    column('Type', 'influencerType'),
-    column('Instagram', 'instagramHandle'),
-    column('TikTok', 'tiktokHandle'),
-    column('Facebook', 'facebookHandle'),
-    column('Website', 'websiteUrl'),
-    column('Email', 'email'),
-    column('Phone', 'phone'),
-    column('Notes', 'notes'),
-    ...audit,
-  ],
-};
+const COLUMNS = Object.fromEntries(RECORD_TYPES.map((type) => [type, columnsOf(recordDefinition(type))])) as Record<
+  RecordType,
+  ExportColumn[]
+>;
 
 const CONTACT_FIELDS = ['firstName', 'lastName', 'email', 'jobTitle'] as const;
 const WITH_CONTACT: ReadonlySet<RecordType> = new Set(['event', 'brand']);

@@ -1,4 +1,8 @@
 import { invalidCharacterIn, isStorableText } from '../storable-text.js';
+import type { FieldDef } from '../records/define.js';
+import { BRAND } from '../records/brand.js';
+import { EVENT } from '../records/event.js';
+import { duplicateKeys, fieldsForImport, type ImportField } from '../records/read.js';
 
 /**
  * The import rules both entry points share (the screens and `pacer import`): which columns a file needs, how a
@@ -63,18 +67,28 @@ const col = (name: string, required: boolean, ...aliases: string[]): ColumnSpec 
   required,
 });
 
+/** A record field's column: the header and synonyms of its definition (src/shared/records/). */
+const fieldColumn = (field: ImportField, required: boolean) => col(field.header, required, ...field.synonyms);
+const importFieldOf = (fields: readonly ImportField[], name: string): ImportField => {
+  const found = fields.find((entry) => entry.field.name === name);
+  if (!found) throw new Error(`No import column for ${name}`);
+  return found;
+};
+const BRAND_IMPORT = fieldsForImport(BRAND);
+const EVENT_IMPORT = fieldsForImport(EVENT);
+
 /** Columns per import. Email is checked separately because either of two names satisfies it (events). */
 export const IMPORT_COLUMNS = {
   events: {
-    eventId: col('event_id', true),
-    website: col('website', true),
+    eventId: fieldColumn(importFieldOf(EVENT_IMPORT, 'wordpressEventId'), true),
+    website: fieldColumn(importFieldOf(EVENT_IMPORT, 'websiteUrl'), true),
     email: col('Email', true, 'Emails'),
     firstName: col('First Name', false),
     lastName: col('Last Name', false),
     fullName: col('Name', false, 'Contact Name', 'Full Name'),
   },
   brands: {
-    brand: col('Brand', true),
+    brand: fieldColumn(importFieldOf(BRAND_IMPORT, 'brandName'), true),
     firstName: col('First Name', true),
     lastName: col('Last Name', true),
     email: col('Email', true, 'Emails'),
@@ -82,8 +96,34 @@ export const IMPORT_COLUMNS = {
   },
 } as const;
 
-export type EventColumn = keyof typeof IMPORT_COLUMNS.events;
-export type BrandColumn = keyof typeof IMPORT_COLUMNS.brands;
+/** A record field an import fills besides its key, by its name: `field:instagramHandle`. */
+export type FieldColumn = `field:${string}`;
+export type EventColumn = keyof typeof IMPORT_COLUMNS.events | FieldColumn;
+export type BrandColumn = keyof typeof IMPORT_COLUMNS.brands | FieldColumn;
+
+/**
+ * The further record fields an import fills (the fields its record definition gives an import header, but the
+ * key it matches by), each optional: a new record takes their cells.
+ */
+function fieldColumnsOf(kind: ImportKind): Array<{ column: FieldColumn; spec: ColumnSpec; field: FieldDef & { name: string } }> {
+  if (kind !== 'brands') return [];
+  const keys = duplicateKeys(BRAND);
+  return BRAND_IMPORT.filter((entry) => !keys.includes(entry.field.name)).map((entry) => ({
+    column: `field:${entry.field.name}`,
+    spec: fieldColumn(entry, false),
+    field: entry.field,
+  }));
+}
+
+/** The columns an import reads: its own, then the record fields of `fieldColumnsOf`. */
+export function columnSpecsOf(kind: ImportKind): Record<string, ColumnSpec> {
+  return { ...IMPORT_COLUMNS[kind], ...Object.fromEntries(fieldColumnsOf(kind).map((entry) => [entry.column, entry.spec])) };
+}
+
+/** The record fields an import fills from the columns a file has: the field, and the column that holds it. */
+export function importedFields(kind: ImportKind): Array<{ column: FieldColumn; name: string; field: FieldDef }> {
+  return fieldColumnsOf(kind).map((entry) => ({ column: entry.column, name: entry.spec.name, field: entry.field }));
+}
 
 /** Where each known column sits in a header (the first matching cell wins); unknown cells are ignored. */
 export type ColumnIndex<C extends string> = Partial<Record<C, string>>;
@@ -96,7 +136,7 @@ export function resolveColumns<K extends ImportKind>(
   kind: K,
   header: readonly string[],
 ): { ok: true; columns: ColumnIndex<K extends 'events' ? EventColumn : BrandColumn> } | { ok: false; message: string } {
-  const specs: Record<string, ColumnSpec> = IMPORT_COLUMNS[kind];
+  const specs = columnSpecsOf(kind);
   const byKey = new Map<string, string>();
   for (const cell of header) {
     const key = headerKey(cell);

@@ -1,40 +1,38 @@
 import * as z from 'zod';
 import { THEME_CHOICES } from '../theme.js';
-import { LAYOUTS, LIST_NAMES, type ListLayout, type ListName, type ViewSetting } from '../list-options.js';
+import { RECORD_TYPES, type RecordType } from '../record-types.js';
+import { recordDefinition, tableColumnsOf } from '../records/index.js';
+import { LAYOUTS, listNameOf, LIST_NAMES, type ListLayout, type ListName, type ViewSetting } from '../list-options.js';
 
 /**
  * Settings a user's screens remember, server-side so the first paint is already right: one schema per setting name.
  * A stored value that no longer fits its schema (a column since removed) reads as the default.
  */
 
-/** The columns each list's table can show, in display order; the first ones are shown until the user picks. */
+type Columns = readonly [string, ...string[]];
+const tableOf = (type: RecordType): Columns => {
+  const [first, ...rest] = tableColumnsOf(recordDefinition(type)).all;
+  if (first === undefined) throw new Error(`The ${type} table has no column`);
+  return [first, ...rest];
+};
+
+/**
+ * The columns each list's table can show, in display order (a record type's from its definition,
+ * src/shared/records/).
+ */
 const TABLE_COLUMNS = {
-  events: [
-    'eventName',
-    'eventStartDate',
-    'locationState',
-    'featuredRace',
-    'runType',
-    'trackType',
-    'totalAdvertisingSpend',
-    'wordpressLastSync',
-  ],
-  professionals: [
-    'businessName',
-    'professionType',
-    'locationState',
-    'published',
-    'websiteUrl',
-    'lastNewsletterInclusion',
-    'subscriptionStatus',
-    'totalPayments',
-  ],
-  runclubs: ['clubName', 'locationState', 'clubType', 'membershipCount', 'paymentStatus', 'totalPayments', 'lastNewsletterInclusion'],
-  brands: ['brandName', 'industryCategory', 'locationState', 'totalAdvertisingSpend', 'paymentStatus', 'lastCampaignEndDate'],
-  media: ['mediaName', 'industry', 'websiteUrl', 'updatedAt'],
-  influencers: ['name', 'influencerType', 'instagramHandle', 'email', 'phone'],
+  events: tableOf('event'),
+  professionals: tableOf('professional'),
+  runclubs: tableOf('runclub'),
+  brands: tableOf('brand'),
+  media: tableOf('media'),
+  influencers: tableOf('influencer'),
   contacts: ['name', 'email', 'phone', 'jobTitle', 'owner', 'isPrimary', 'mailchimpTags'],
-} as const satisfies Record<ListName, readonly [string, ...string[]]>;
+} as const satisfies Record<ListName, Columns>;
+
+/** Shown until the user picks: a record table's unhidden columns, the contacts' first six. */
+const SHOWN_COLUMNS: Partial<Record<ListName, readonly string[]>> = { contacts: TABLE_COLUMNS.contacts.slice(0, 6) };
+for (const type of RECORD_TYPES) SHOWN_COLUMNS[listNameOf(type)] = tableColumnsOf(recordDefinition(type)).shown;
 
 const columnsOf = (list: ListName) =>
   z
@@ -68,7 +66,7 @@ export const DEFAULT_PREFERENCES = {
     LIST_NAMES.flatMap((list) => [
       [`${list}.view`, LAYOUTS[list][0]],
       [`${list}.phoneView`, LAYOUTS[list][0]],
-      [`${list}.columns`, TABLE_COLUMNS[list].slice(0, 6)],
+      [`${list}.columns`, SHOWN_COLUMNS[list]],
     ]),
   ),
 } as Preferences;

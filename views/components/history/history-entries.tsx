@@ -1,12 +1,15 @@
 import { useEffect, useState } from 'react';
 import { messageOf } from '@shared/api-error.js';
 import { describeEntry, HISTORY_PAGE_SIZE, type HistoryPage } from '@shared/history.js';
+import type { RecordType } from '@shared/record-types.js';
+import { historyLabelsOf } from '@shared/records/index.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { Button } from '../ui/primitives.js';
 
 /** The History panel's entries, page by page: loaded by HistoryPanel after hydration. */
-export function HistoryEntries({ apiPath, noun }: { apiPath: string; noun: string }) {
+export function HistoryEntries({ apiPath, noun, ownerType }: { apiPath: string; noun: string; ownerType?: RecordType | undefined }) {
+  const labels = ownerType ? historyLabelsOf(ownerType) : undefined;
   const format = useFormat();
   const [page, setPage] = useState(1);
   const [state, setState] = useState<{ data: HistoryPage | null; error: string | null }>({ data: null, error: null });
@@ -36,7 +39,7 @@ export function HistoryEntries({ apiPath, noun }: { apiPath: string; noun: strin
               <time className="muted" dateTime={entry.at}>
                 {format.dateTime(entry.at)}
               </time>
-              {describeEntry(entry, noun).map((line) => (
+              {describeEntry(entry, noun, labels).map((line) => (
                 <p key={line}>{line}</p>
               ))}
             </li>

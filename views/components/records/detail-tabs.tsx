@@ -54,7 +54,13 @@ function trailingTabs(ownerType: RecordType, ownerId: number, attachments: Attac
     {
       value: 'history',
       label: 'History',
-      content: <HistoryPanel apiPath={`${RECORD_TYPE_INFO[ownerType].apiPath}/${ownerId}`} noun={RECORD_TYPE_INFO[ownerType].noun} />,
+      content: (
+        <HistoryPanel
+          apiPath={`${RECORD_TYPE_INFO[ownerType].apiPath}/${ownerId}`}
+          noun={RECORD_TYPE_INFO[ownerType].noun}
+          ownerType={ownerType}
+        />
+      ),
     },
   ];
 }

@@ -17,7 +17,8 @@ import { brandsConfig } from './config.js';
 export const loader = listLoader('brand');
 export const action = lazyAction(brandsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-const columns: Array<TableColumn<Brand>> = [
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Brand>> = [
   { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },
   { key: 'industryCategory', label: 'Industry', sort: 'industryCategory', render: (b) => b.industryCategory },
   { key: 'locationState', label: 'State', sort: 'locationState', render: (b) => b.locationState },

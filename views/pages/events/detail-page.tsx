@@ -90,6 +90,10 @@ function Distances({ distances }: { distances: EventDistance[] }) {
   );
 }
 
+/**
+ * Hand-written layout: the spec's event detail is tabs (details, distances, gallery…) around a composed location,
+ * not a plain field list (src/shared/records/event.ts).
+ */
 export function Component() {
   const { record: event, attachments, wordpressUrl } = useLoaderData() as EventDetailData;
   const { env } = useSession();

@@ -57,7 +57,8 @@ export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<E
 });
 export const action = lazyAction(eventsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-const columns: Array<TableColumn<EventSummary>> = [
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<EventSummary>> = [
   { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },
   {
     key: 'eventStartDate',

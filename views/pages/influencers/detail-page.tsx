@@ -25,6 +25,10 @@ export const action = lazyAction(
   async () => (await import('@views/components/attachments/actions.js')).recordDetailAction,
 );
 
+/**
+ * Hand-written layout: the spec's influencer detail makes the handles social links, not a plain field list
+ * (src/shared/records/influencer.ts).
+ */
 export function Component() {
   const { record: influencer, attachments } = useLoaderData() as DetailData<Influencer>;
   if (!influencer) return <NotFoundView title="Influencer not found" backTo="/influencers" backLabel="Return to Influencers" />;

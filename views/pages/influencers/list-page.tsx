@@ -18,7 +18,8 @@ import { deleteFields } from '@views/components/records/delete-fields.js';
 export const loader = listLoader('influencer');
 export const action = lazyAction(influencersConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-const columns: Array<TableColumn<Influencer>> = [
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Influencer>> = [
   {
     key: 'name',
     label: 'Name',

@@ -17,7 +17,8 @@ import { mediaConfig } from './config.js';
 export const loader = listLoader('media');
 export const action = lazyAction(mediaConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-const columns: Array<TableColumn<Media>> = [
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Media>> = [
   { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },
   { key: 'industry', label: 'Industry', sort: 'industry', render: (m) => m.industry },
   { key: 'websiteUrl', label: 'Website', render: (m) => m.websiteUrl && <ExternalLink href={m.websiteUrl}>Website</ExternalLink> },

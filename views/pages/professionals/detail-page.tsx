@@ -28,6 +28,10 @@ export const action = lazyAction(
   async () => (await import('@views/components/attachments/actions.js')).recordDetailAction,
 );
 
+/**
+ * Hand-written layout: the spec's professional detail mixes badges, a composed location and the other profession
+ * words, not a plain field list (src/shared/records/professional.ts).
+ */
 export function Component() {
   const { record: professional, attachments } = useLoaderData() as DetailData<Professional>;
   const { env } = useSession();

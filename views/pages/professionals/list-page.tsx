@@ -19,7 +19,8 @@ import { deleteFields } from '@views/components/records/delete-fields.js';
 export const loader = listLoader('professional');
 export const action = lazyAction(professionalsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-const columns: Array<TableColumn<Professional>> = [
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<Professional>> = [
   {
     key: 'businessName',
     label: 'Name',

@@ -47,6 +47,10 @@ function Schedules({ schedules }: { schedules: RunClubSchedule[] }) {
   );
 }
 
+/**
+ * Hand-written layout: the spec's run club detail mixes the club's own type words, a composed location and
+ * schedules, not a plain field list (src/shared/records/runclub.ts).
+ */
 export function Component() {
   const { record: club, attachments } = useLoaderData() as DetailData<RunClub>;
   const { env } = useSession();

@@ -15,7 +15,8 @@ import { RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 export const loader = listLoader('runclub');
 export const action = lazyAction(runclubsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-const columns: Array<TableColumn<RunClubSummary>> = [
+/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
+export const columns: Array<TableColumn<RunClubSummary>> = [
   { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
   { key: 'locationState', label: 'State', sort: 'locationState', render: (c) => c.locationState },
   { key: 'clubType', label: 'Club type', render: (c) => joined(c.clubType, (type) => typeLabel(CLUB_TYPE_LABELS, type, c.clubTypeOther)) },

@@ -1,35 +1,10 @@
-import * as z from 'zod';
+import { EVENT } from '@shared/records/event.js';
+import { zodSchemaOf } from '@shared/records/zod.js';
 import type { Audit } from '../fields.js';
-import {
-  flag,
-  location,
-  MAX_TEXT_LENGTH,
-  optionalDate,
-  optionalText,
-  optionalUrl,
-  requiredName,
-  typeSlugList,
-  type StoredValues,
-  type Synced,
-} from './fields.js';
+import { type StoredValues, type Synced } from './fields.js';
 
-export const EventInputSchema = z
-  .object({
-    eventName: requiredName('Event name is required'),
-    eventStartDate: optionalDate(),
-    eventEndDate: optionalDate(),
-    websiteUrl: optionalUrl(),
-    ...location,
-    runType: typeSlugList(),
-    trackType: typeSlugList(),
-    featuredRace: flag(),
-    entryCost: optionalText(MAX_TEXT_LENGTH),
-    prizes: optionalText(MAX_TEXT_LENGTH),
-    lastNewsletterInclusion: optionalDate(),
-    newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
-    notes: optionalText(MAX_TEXT_LENGTH),
-  })
-  .strict();
+/** The form fields, from the definition (src/shared/records/event.ts). */
+export const EventInputSchema = zodSchemaOf(EVENT);
 
 export interface EventSummary extends Audit, Synced, StoredValues<typeof EventInputSchema> {
   wordpressEventId: number | null;

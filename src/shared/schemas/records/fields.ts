@@ -1,13 +1,14 @@
 import * as z from 'zod';
 import { blankToNull } from '../fields.js';
 import { text } from '../text.js';
-import { LOCATION_STATES, typeSlug } from '@shared/choices.js';
+import { typeSlug } from '@shared/choices.js';
+import { MAX_URL_LENGTH } from '@shared/records/cells.js';
 
 export { LOCATION_STATES } from '@shared/choices.js';
 
 /**
  * The field builders every record type's form schema is made of, and the helpers its wire type is made with.
- * Browser-safe: the forms validate with the very schemas the API parses with, so a message the browser shows is
+ * Each record definition's rules (src/shared/records/) are made of them by src/shared/records/zod.ts. Browser-safe: the forms validate with the very schemas the API parses with, so a message the browser shows is
  * the message the server would answer.
  *
  * Write semantics (docs/decisions/0010-record-field-mapping.md):
@@ -20,9 +21,6 @@ export { LOCATION_STATES } from '@shared/choices.js';
  * - Empty strings from form inputs mean "no value" (null) for optional fields.
  */
 
-/** Free text (TEXT columns hold 65,535 bytes; 4-byte characters times this stays inside). */
-export const MAX_TEXT_LENGTH = 10_000;
-const MAX_URL_LENGTH = 2048;
 const MAX_LIST_ITEMS = 100;
 const MAX_LIST_ITEM_LENGTH = 500;
 
@@ -115,7 +113,7 @@ export const optionalDate = () =>
       .transform((v) => v ?? null),
   );
 
-const coordinate = (integerDigits: number, limit: number, label: string) =>
+export const coordinate = (integerDigits: number, limit: number, label: string) =>
   typed<string | null, string | null>(
     z
       .preprocess(
@@ -161,14 +159,6 @@ export const optionalHandle = (max: number) =>
   typed<string | null, string | null>(
     z.preprocess((value) => (typeof value === 'string' ? value.trim().replace(/^@+/, '') : value), optionalText(max)),
   );
-
-/** The location fields of events, professionals and run clubs. */
-export const location = {
-  locationAddress: optionalText(500),
-  locationLat: coordinate(2, 90, 'Latitude'),
-  locationLng: coordinate(3, 180, 'Longitude'),
-  locationState: optionalEnum(LOCATION_STATES, 'State'),
-};
 
 /**
  * An enum column is free text in the database: a synced post or an older row may carry another word than the

@@ -1,23 +1,11 @@
-import * as z from 'zod';
+import { INFLUENCER } from '@shared/records/influencer.js';
+import { zodSchemaOf } from '@shared/records/zod.js';
 import type { Audit } from '../fields.js';
-import { enumWithDefault, MAX_TEXT_LENGTH, optionalHandle, optionalText, optionalUrl, requiredName, type StoredValues } from './fields.js';
-import { INFLUENCER_TYPES } from '@shared/choices.js';
+import { type StoredValues } from './fields.js';
 
 export { INFLUENCER_TYPES } from '@shared/choices.js';
 
-export const InfluencerInputSchema = z
-  .object({
-    firstName: requiredName('First name is required', 100),
-    lastName: requiredName('Last name is required', 100),
-    influencerType: enumWithDefault(INFLUENCER_TYPES, 'influencer', 'Type'),
-    instagramHandle: optionalHandle(100),
-    tiktokHandle: optionalHandle(100),
-    facebookHandle: optionalHandle(255),
-    websiteUrl: optionalUrl(),
-    email: optionalText(320),
-    phone: optionalText(50),
-    notes: optionalText(MAX_TEXT_LENGTH),
-  })
-  .strict();
+/** The form fields, from the definition (src/shared/records/influencer.ts). */
+export const InfluencerInputSchema = zodSchemaOf(INFLUENCER);
 
 export type Influencer = Audit & StoredValues<typeof InfluencerInputSchema>;

@@ -1,15 +1,9 @@
-import * as z from 'zod';
+import { MEDIA } from '@shared/records/media.js';
+import { zodSchemaOf } from '@shared/records/zod.js';
 import type { Audit } from '../fields.js';
-import { MAX_TEXT_LENGTH, optionalText, optionalUrl, requiredName, type StoredValues } from './fields.js';
+import { type StoredValues } from './fields.js';
 
-export const MediaInputSchema = z
-  .object({
-    mediaName: requiredName('Media name is required'),
-    industry: optionalText(255),
-    websiteUrl: optionalUrl(),
-    instagramUrl: optionalUrl(),
-    notes: optionalText(MAX_TEXT_LENGTH),
-  })
-  .strict();
+/** The form fields, from the definition (src/shared/records/media.ts). */
+export const MediaInputSchema = zodSchemaOf(MEDIA);
 
 export type Media = Audit & StoredValues<typeof MediaInputSchema>;

@@ -1,46 +1,13 @@
-import * as z from 'zod';
+import { PROFESSIONAL } from '@shared/records/professional.js';
+import { zodSchemaOf } from '@shared/records/zod.js';
 import type { Audit } from '../fields.js';
-import {
-  enumWithDefault,
-  flag,
-  location,
-  MAX_TEXT_LENGTH,
-  optionalDate,
-  optionalEnum,
-  optionalText,
-  optionalUrl,
-  requiredName,
-  textList,
-  typeSlugList,
-  type StoredValues,
-  type Synced,
-} from './fields.js';
-import { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/choices.js';
+import { type StoredValues, type Synced } from './fields.js';
 
 export { PROFESSION_TYPES, SUBSCRIPTION_STATUSES } from '@shared/choices.js';
 
 /** wordpressProfessionalId is deliberately absent: a professional created or edited here stays unpublished. */
-export const ProfessionalInputSchema = z
-  .object({
-    businessName: requiredName('Business name is required'),
-    professionType: optionalEnum(PROFESSION_TYPES, 'Profession type'),
-    contactType: textList(),
-    trackType: typeSlugList(),
-    specializations: textList(),
-    credentials: textList(),
-    deliveryMethods: textList(),
-    ...location,
-    websiteUrl: optionalUrl(),
-    instagramUrl: optionalUrl(),
-    facebookUrl: optionalUrl(),
-    subscriptionStatus: enumWithDefault(SUBSCRIPTION_STATUSES, 'active', 'Subscription status'),
-    subscriptionExpiryDate: optionalDate(),
-    paymentAlertFlag: flag(),
-    lastNewsletterInclusion: optionalDate(),
-    newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
-    notes: optionalText(MAX_TEXT_LENGTH),
-  })
-  .strict();
+/** The form fields, from the definition (src/shared/records/professional.ts). */
+export const ProfessionalInputSchema = zodSchemaOf(PROFESSIONAL);
 
 export interface Professional extends Audit, Synced, StoredValues<typeof ProfessionalInputSchema> {
   /** Set by the sync only: a professional created here stays unpublished. */

@@ -1,51 +1,12 @@
-import * as z from 'zod';
+import { RUN_CLUB } from '@shared/records/runclub.js';
+import { zodSchemaOf } from '@shared/records/zod.js';
 import type { Audit } from '../fields.js';
-import {
-  enumList,
-  flag,
-  location,
-  MAX_TEXT_LENGTH,
-  optionalDate,
-  optionalText,
-  optionalUrl,
-  requiredName,
-  textList,
-  textWithDefault,
-  wholeNumber,
-  type StoredValues,
-  type Synced,
-} from './fields.js';
-import { CLUB_TYPES } from '@shared/choices.js';
+import { type StoredValues, type Synced } from './fields.js';
 
 export { CLUB_TYPES } from '@shared/choices.js';
 
-const UNSIGNED_INT_MAX = 4_294_967_295;
-
-export const RunClubInputSchema = z
-  .object({
-    clubName: requiredName('Club name is required'),
-    ...location,
-    clubType: enumList(CLUB_TYPES, 'Club type'),
-    foundedYear: wholeNumber('Founded year', 1800, 2100),
-    membershipCount: wholeNumber('Membership count', 0, UNSIGNED_INT_MAX),
-    meetingTimes: textList(),
-    cost: optionalText(255),
-    averageAttendance: wholeNumber('Average attendance', 0, UNSIGNED_INT_MAX),
-    websiteUrl: optionalUrl(),
-    instagramUrl: optionalUrl(),
-    facebookUrl: optionalUrl(),
-    founderInstagramUrl: optionalUrl(),
-    clubEmail: optionalText(320),
-    isPayingMember: flag(),
-    paymentStatus: textWithDefault(20, 'none'),
-    extras: optionalText(MAX_TEXT_LENGTH),
-    footnote: optionalText(MAX_TEXT_LENGTH),
-    socialTitle: optionalText(255),
-    lastNewsletterInclusion: optionalDate(),
-    newsletterInclusionNotes: optionalText(MAX_TEXT_LENGTH),
-    notes: optionalText(MAX_TEXT_LENGTH),
-  })
-  .strict();
+/** The form fields, from the definition (src/shared/records/runclub.ts). */
+export const RunClubInputSchema = zodSchemaOf(RUN_CLUB);
 
 export interface RunClubSummary extends Audit, Synced, StoredValues<typeof RunClubInputSchema> {
   wordpressClubId: number | null;

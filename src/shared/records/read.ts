@@ -1,0 +1,85 @@
+import { columnKindOf, type ColumnKind, type ContactColumn, type FieldDef, type RecordDef } from './define.js';
+
+/**
+ * What the surfaces read from a record definition, as functions of the definition (so a test can hand one in, and a
+ * page's first load carries only its own type's definition, not the registry of ./index.ts).
+ */
+
+/** A field with its name. */
+export type NamedField = FieldDef & { readonly name: string };
+
+const named = (definition: RecordDef, name: string): NamedField => ({ name, ...definition.fields[name]! });
+
+/** @public Every field of a type, in the definition's order (form fields in the schema's order). */
+export function recordFields(definition: RecordDef): NamedField[] {
+  return Object.keys(definition.fields).map((name) => named(definition, name));
+}
+
+/** The CSV export's columns in order: a field (with its header) or a contact column. */
+export type ExportField = { header: string } & ({ field: NamedField } | ContactColumn);
+
+export function fieldsForExport(definition: RecordDef): ExportField[] {
+  return definition.export.map((entry) => {
+    if (typeof entry !== 'string') return entry;
+    const field = named(definition, entry);
+    return { header: field.exportHeader ?? field.import?.header ?? field.label, field };
+  });
+}
+
+/** A column a CSV import reads into a field: the header the spec's import spells, then other spellings. */
+export interface ImportField {
+  field: NamedField;
+  header: string;
+  synonyms: readonly string[];
+}
+
+export function fieldsForImport(definition: RecordDef): ImportField[] {
+  return recordFields(definition).flatMap((field) =>
+    field.import ? [{ field, header: field.import.header, synonyms: field.import.synonyms ?? [] }] : [],
+  );
+}
+
+/** The fields two records are likely the same one by. */
+export function duplicateKeys(definition: RecordDef): string[] {
+  return recordFields(definition)
+    .filter((field) => field.duplicateKey)
+    .map((field) => field.name);
+}
+
+/** How each stored field is decoded (src/db/columns.ts). */
+export function columnKindsOf(definition: RecordDef): Record<string, ColumnKind> {
+  const kinds: Record<string, ColumnKind> = {};
+  for (const field of recordFields(definition)) {
+    const kind = columnKindOf(field);
+    if (kind) kinds[field.name] = kind;
+  }
+  return kinds;
+}
+
+/** The columns the search text is made of, and the text's fields in order (a group joined by spaces: a full name). */
+export function searchOf(definition: RecordDef): { columns: string[]; fields: ReadonlyArray<string | readonly string[]> } {
+  return { columns: definition.search.flat(), fields: definition.search };
+}
+
+/** The table's columns: each field, its header, and whether it shows before a user picks. */
+export function tableFields(definition: RecordDef): NamedField[] {
+  return definition.table.map((name) => named(definition, name));
+}
+
+/**
+ * A list's sorts (src/shared/list-options.ts `SORTS` names the same): newest first, then `extra` (whole orders such
+ * as upcoming), the table's sortable columns in the sort menu's order, and the last update.
+ */
+export function sortsOf(definition: RecordDef, extra: Readonly<Record<string, 'asc' | 'desc'>> = {}): Record<string, 'asc' | 'desc'> {
+  const order = definition.sorts ? definition.sorts.map((name) => named(definition, name)) : tableFields(definition);
+  const table = order.flatMap((field) => (field.table?.sort ? [[field.name, field.table.sort] as const] : []));
+  return { newest: 'desc', ...extra, ...Object.fromEntries(table), updatedAt: 'desc' };
+}
+
+/** The table's column names, and those shown until a user picks (all but the `table.hidden` ones). */
+export function tableColumnsOf(definition: RecordDef): { all: string[]; shown: string[] } {
+  const fields = tableFields(definition);
+  return { all: fields.map((field) => field.name), shown: fields.filter((field) => !field.table?.hidden).map((field) => field.name) };
+}
+
+export const fieldOf = named;

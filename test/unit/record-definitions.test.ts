@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { RECORD_TYPES } from '@shared/record-types.js';
+import { SORTS } from '@shared/list-options.js';
+import { defineRecord } from '@shared/records/define.js';
+import {
+  columnKindsOf,
+  sortsOf,
+  tableFields,
+  type RecordDef,
+  duplicateKeys,
+  fieldsForExport,
+  fieldsForImport,
+  recordDefinition,
+  recordFields,
+} from '@shared/records/index.js';
+import { zodSchemaOf } from '@shared/records/zod.js';
+import { RecordInputSchemas } from '@shared/schemas/records.js';
+
+describe('record definitions (src/shared/records/)', () => {
+  it.each(RECORD_TYPES)('%s: the form lists every field with a rule once, and only those (PUT replaces them all)', (type) => {
+    const definition = recordDefinition(type);
+    const inForm = definition.form.flatMap((section) => section.fields);
+    const withRule = recordFields(definition)
+      .filter((field) => field.rule)
+      .map((field) => field.name);
+    expect([...inForm].sort()).toEqual([...withRule].sort());
+    expect(new Set(inForm).size).toBe(inForm.length);
+    expect(Object.keys(RecordInputSchemas[type].shape)).toEqual(withRule);
+  });
+
+  it.each(RECORD_TYPES)('%s: every exported, searched or tabled field is stored or computed, and export headers are unique', (type) => {
+    const definition: RecordDef = recordDefinition(type);
+    const headers = fieldsForExport(definition).map((column) => column.header);
+    expect(new Set(headers).size).toBe(headers.length);
+    for (const name of [...definition.search.flat(), ...definition.export.filter((entry) => typeof entry === 'string')])
+      expect(definition.fields[name]?.computed).toBeUndefined();
+  });
+
+  it('gives each list its sorts: SORTS (src/shared/list-options.ts) is its definition table sorts, in order', () => {
+    const extra = { event: { upcoming: 'asc' } } as const;
+    for (const type of RECORD_TYPES) {
+      const expected = sortsOf(recordDefinition(type), type === 'event' ? extra.event : {});
+      expect(Object.entries(SORTS[type]), `SORTS.${type}: name each sortable column of the definition there`).toEqual(
+        Object.entries(expected),
+      );
+    }
+    expect(Object.keys(SORTS.professional)).toEqual([
+      'newest',
+      'businessName',
+      'professionType',
+      'locationState',
+      'subscriptionStatus',
+      'totalPayments',
+      'lastNewsletterInclusion',
+      'updatedAt',
+    ]);
+  });
+
+  it('answers the typed API the next features use: import columns, duplicate keys, column kinds, the zod schema', () => {
+    const brand = recordDefinition('brand');
+    expect(fieldsForImport(brand).map((column) => [column.field.name, column.header])).toEqual([['brandName', 'Brand']]);
+    expect(fieldsForImport(recordDefinition('event')).map((column) => column.header)).toEqual(['website', 'event_id']);
+    expect(duplicateKeys(brand)).toEqual(['brandName']);
+    expect(columnKindsOf(brand)).toEqual({
+      createdAt: 'timestamp',
+      updatedAt: 'timestamp',
+      createdBy: 'integer',
+      lastCampaignEndDate: 'date',
+      totalAdvertisingSpend: { kind: 'money', scale: 2 },
+    });
+    const schema = zodSchemaOf(brand);
+    expect(schema.parse({ brandName: ' Hoka ' })).toMatchObject({ brandName: 'Hoka', paymentStatus: 'current', locationState: null });
+    expect(schema.safeParse({ brandName: 'Hoka', other: 1 }).success).toBe(false);
+  });
+
+  it('refuses, at compile time, a layout naming a field the type lacks and a field without a label', () => {
+    const ok = defineRecord({
+      type: 'media',
+      fields: { mediaName: { label: 'Media name', rule: { type: 'name', message: 'Media name is required' } } },
+      form: [{ fields: ['mediaName'] }],
+      detail: [],
+      table: ['mediaName'],
+      export: ['mediaName'],
+      search: ['mediaName'],
+    });
+    expect(ok.type).toBe('media');
+    defineRecord({
+      type: 'media',
+      fields: { mediaName: { label: 'Media name' } },
+      // @ts-expect-error: 'mediaTitle' is not a field of this definition
+      form: [{ fields: ['mediaTitle'] }],
+      detail: [],
+      table: [],
+      export: [],
+      search: [],
+    });
+    defineRecord({
+      type: 'media',
+      // @ts-expect-error: a field needs its label
+      fields: { mediaName: { rule: { type: 'url' } } },
+      form: [],
+      detail: [],
+      table: [],
+      export: [],
+      search: [],
+    });
+  });
+});
+
+describe('the pages the first-load budget keeps hand-written', () => {
+  it.each([
+    ['event', () => import('@views/pages/events/list-page.js')],
+    ['professional', () => import('@views/pages/professionals/list-page.js')],
+    ['runclub', () => import('@views/pages/runclubs/list-page.js')],
+    ['brand', () => import('@views/pages/brands/list-page.js')],
+    ['media', () => import('@views/pages/media/list-page.js')],
+    ['influencer', () => import('@views/pages/influencers/list-page.js')],
+  ] as const)('%s: the table has the definition table columns, headers and sort keys, in order', async (type, load) => {
+    const { columns } = await load();
+    const expected = tableFields(recordDefinition(type)).map((field) => ({
+      key: field.name,
+      label: field.tableLabel ?? field.label,
+      sort: field.table?.sort ? field.name : undefined,
+    }));
+    expect(columns.map((column) => ({ key: column.key, label: column.label, sort: column.sort }))).toEqual(expected);
+  });
+});
