@@ -6,6 +6,7 @@ import { startMetricsServer } from '@context/metrics.js';
 import { startWorkers } from '@services/jobs/dispatch.js';
 import { startSyncSchedule } from '@services/jobs/schedule.js';
 import { pendingMigrationsProblem } from '@services/schema.js';
+import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, type CliIO } from '../runtime.js';
 
@@ -17,7 +18,7 @@ const stopSignal = () =>
   });
 
 /**
- * `pacer worker`: runs the jobs the web processes queue in Redis (imports, syncs, newsletter pushes), as many
+ * `pacer worker`: runs the jobs the web processes queue in Redis (imports, syncs, newsletter pushes, webhook deliveries), as many
  * processes as wanted, each with WORKER_CONCURRENCY_<TYPE> jobs of a type at once; runs SYNC_SCHEDULE's syncs.
  * A stop signal lets the jobs in hand finish; a killed worker's job is taken over by another after its lease.
  */
@@ -47,10 +48,12 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
           : null;
       const workers = await startWorkers(ctx);
       const schedule = await startSyncSchedule(ctx);
+      await startWebhookDelivery(ctx, 'worker');
       const signal = await stopping;
       ctx.log.info({ signal }, 'worker stopping: finishing the jobs in hand');
       await schedule.close();
       await workers.close();
+      await stopWebhookDelivery(ctx);
       await metrics?.close();
       await ctx.db.destroy();
       ctx.log.info('worker stopped');

@@ -4,6 +4,7 @@ import { closeWhenIdle } from '@db/knex.js';
 import { migrateToLatest, pendingMigrationsProblem } from '@services/schema.js';
 import { closeJobDispatcher, jobDispatcher } from '@services/jobs/dispatch.js';
 import { startSyncSchedule } from '@services/jobs/schedule.js';
+import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';
@@ -35,6 +36,8 @@ async function main() {
   const embedded = !config.jobs.redisUrl;
   if (embedded) jobDispatcher(ctx);
   const schedule = embedded ? await startSyncSchedule(ctx) : null;
+  // Webhook deliveries: sent from here without Redis; with it, queued here and sent by `pacer worker`.
+  await startWebhookDelivery(ctx, 'server');
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -51,6 +54,7 @@ async function main() {
       // A job in hand is not waited for: its lease runs out and the next start (or another process) runs it again,
       // which imports and syncs allow (their committed batches are skipped as already done).
       await closeJobDispatcher(ctx, { leaveRunning: true });
+      await stopWebhookDelivery(ctx);
       if (!(await closeWhenIdle(ctx.db, POOL_DRAIN_MS)))
         ctx.log.warn({ waitedMs: POOL_DRAIN_MS }, 'closed the database pool with queries still running');
     });

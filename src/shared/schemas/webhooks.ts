@@ -1,0 +1,93 @@
+import * as z from 'zod';
+import { text } from './text.js';
+
+/** What a webhook endpoint can be told (docs/webhooks.md). */
+export const WEBHOOK_EVENT_TYPES = [
+  'record.created',
+  'record.updated',
+  'record.deleted',
+  'record.restored',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'payment.created',
+  'payment.updated',
+  'payment.deleted',
+  'import.finished',
+  'sync.finished',
+  'job.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What an endpoint may subscribe to: an event type, every event of a group (`contact.*`), or everything (`*`). */
+export const WEBHOOK_SUBSCRIPTIONS = [...WEBHOOK_EVENT_TYPES, 'record.*', 'contact.*', 'payment.*', '*'] as const;
+
+/** The event the settings page's "Send test event" sends, whatever the endpoint subscribes to. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** Whether an endpoint subscribed to `events` is told of `type`. */
+export function webhookWants(events: readonly string[], type: string): boolean {
+  const group = `${type.slice(0, type.indexOf('.'))}.*`;
+  return events.some((event) => event === '*' || event === type || event === group);
+}
+
+const eventsList = z
+  .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
+  .transform((list) => [...new Set(list.map((event) => event.trim()).filter(Boolean))])
+  .pipe(
+    z
+      .array(z.enum(WEBHOOK_SUBSCRIPTIONS, { error: `Events must be among: ${WEBHOOK_SUBSCRIPTIONS.join(', ')}` }))
+      .min(1, 'Choose at least one event')
+      .max(WEBHOOK_SUBSCRIPTIONS.length),
+  );
+
+export const WebhookInputSchema = z
+  .object({
+    url: text()
+      .trim()
+      .max(2000, 'URL must be at most 2000 characters')
+      .pipe(z.url({ protocol: /^https?$/, message: 'URL must be an http:// or https:// address' })),
+    events: eventsList,
+  })
+  .strict();
+
+export type WebhookDeliveryState = 'pending' | 'sending' | 'delivered' | 'failed';
+
+export interface WebhookEndpoint {
+  id: number;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+/** The answer to creating an endpoint: the only time its secret is shown. */
+export interface NewWebhookEndpoint {
+  id: number;
+  url: string;
+  events: string[];
+  secret: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  messageId: string;
+  eventType: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface WebhookEndpointDetail {
+  endpoint: WebhookEndpoint;
+  deliveries: WebhookDelivery[];
+}
