@@ -15,6 +15,7 @@ import { jobsReads, jobsRouter } from './jobs/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
+import { webhooksReads, webhooksRouter } from './webhooks/index.js';
 
 const allReads: ReadRoute[] = [
   ...coreReads,
@@ -29,6 +30,7 @@ const allReads: ReadRoute[] = [
   ...contactsDirectoryReads,
   ...searchReads,
   ...jobsReads,
+  ...webhooksReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -72,6 +74,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(integrationsRouter());
   router.use(preferencesRouter());
   router.use(contactsBulkRouter());
+  router.use(webhooksRouter());
   router.use(http.apiNotFound());
   return router;
 }
