@@ -33,7 +33,7 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261125210000_contacts_email_sort_index', '4c365767daf65a1d48974d94275d92fbb0268f8c3ae13c401c12797690860775'],
   ['20261126090000_packed_search_postings', 'a38e9bbbf6c7a62b72dec0c3c8a19b1afbc0c5548fa6600f7516eaf06c97f872'],
   ['20261128120000_dashboard_payment_indexes_converge', '51534752283c71133cfae4dff5c6295424cbab7a942921a31fea182e5380421b'],
-  ['20261128130000_run_track_type_slugs', '0c18f935b33205463606f36741d93a84f9338806b10902a5acc8caaae76f04df'],
+  ['20261128130000_run_track_type_slugs', '0c18f935b33205463606f36741d93a84f9338806b10902a5acc8caaae76f04df'],  ['20261128180000_webhooks', '7a553c43793970ce807943f2430818adcd5c179e26a00ae1727f52bc660f9d1a'],
 ];
 
 const sha256Of = (name: string) =>
