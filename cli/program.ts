@@ -7,6 +7,7 @@ import { registerIntegrationCommands } from './commands/integrations.js';
 import { readFileSync } from 'node:fs';
 import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
+import { registerWebhooksCommands } from './commands/webhooks.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { printJson } from './output.js';
 import { EXIT, reportFailure, type CliIO } from './runtime.js';
@@ -34,6 +35,7 @@ function buildProgram(io: CliIO): Command {
     registerExportCommands,
     registerWorkerCommands,
     registerTrashCommands,
+    registerWebhooksCommands,
   ]) {
     register(program, io);
   }
