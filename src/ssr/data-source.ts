@@ -26,6 +26,7 @@ import { localeOf, themeOf, timeZoneOf } from '@server/locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
 import { listMySessions } from '@services/auth/sessions.js';
 import { listUsers } from '@services/users/service.js';
+import { getWebhook, listWebhooks } from '@services/webhooks/service.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listJobs } from '@services/jobs/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
@@ -73,6 +74,13 @@ export function serverDataSource(req: Request): DataSource {
     users: () => listUsers(ctx(), actor()),
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
     deletedItems: () => listDeleted(ctx(), actor()),
+    webhooks: async (selected) => {
+      const [list, detail] = await Promise.all([
+        listWebhooks(ctx(), actor()),
+        selected === null ? null : getWebhook(ctx(), actor(), selected),
+      ]);
+      return { items: list.items, selected: detail };
+    },
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

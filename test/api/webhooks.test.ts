@@ -181,6 +181,14 @@ describe('webhooks: signed deliveries after commit', () => {
     expect(failed!.responseBody).toBe('x'.repeat(1024));
     receiver.answer = () => 200;
     admin = (await t.signedInAgent('hooks-admin@example.org', 'admin')).agent;
+    // Admins are told on the page, which shows the endpoint's delivery log too.
+    const page = await admin.get(`/settings/webhooks?endpoint=${hook.id}`).expect(200);
+    expect(page.text).toContain(`Webhook disabled: ${receiver.url}`);
+    expect(page.text).toContain('failing every delivery for 3 days');
+    expect(page.text).toContain(`Deliveries to ${receiver.url}`);
+    expect(page.text).toContain('record.created');
+    const staff = (await t.signedInAgent('hooks-staff@example.org', 'staff')).agent;
+    expect((await staff.get('/settings/webhooks')).status).toBe(403);
     await admin.post(`/api/webhooks/${hook.id}/enable`).expect(200);
     await waitUntil(() => receiver.received.length === 1, 'the waiting delivery after enabling', 20_000);
     expect((await shown()).enabled).toBe(true);

@@ -40,6 +40,7 @@ describe('the header: an avatar menu and a labelled theme control', () => {
       ['Account', '/settings/account'],
       ['Users', '/settings/users'],
       ['Recently deleted', '/settings/deleted'],
+      ['Webhooks', '/settings/webhooks'],
     ]);
     // Outside the menu, the header has no settings links.
     const outside = [...header().querySelectorAll('a')].filter((link) => !menu.contains(link));

@@ -34,6 +34,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     users: notFound,
     mySessions: notFound,
     deletedItems: notFound,
+    webhooks: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,

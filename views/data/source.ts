@@ -14,6 +14,7 @@ import type { PreferenceName, Preferences } from '@shared/schemas/preferences.js
 import type { DeviceClass } from '@shared/device.js';
 import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-directory.js';
 import type { JobView } from '@shared/schemas/jobs.js';
+import type { WebhookEndpoint, WebhookEndpointDetail, WebhooksPage } from '@shared/schemas/webhooks.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -57,6 +58,8 @@ export interface DataSource {
   mySessions(): Promise<SessionView[]>;
   /** /settings/deleted (admins). */
   deletedItems(): Promise<DeletedItem[]>;
+  /** /settings/webhooks (admins): the endpoints, with the delivery log of the one selected. */
+  webhooks(selected: number | null): Promise<WebhooksPage>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -157,6 +160,13 @@ const browserDataSource: DataSource = {
   users: () => read('/api/users'),
   mySessions: () => read('/api/sessions'),
   deletedItems: () => read('/api/deleted'),
+  webhooks: async (selected) => {
+    const [list, detail] = await Promise.all([
+      read<{ items: WebhookEndpoint[] }>('/api/webhooks'),
+      selected === null ? null : read<WebhookEndpointDetail>(`/api/webhooks/${selected}`),
+    ]);
+    return { items: list.items, selected: detail };
+  },
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -91,3 +91,9 @@ export interface WebhookEndpointDetail {
   endpoint: WebhookEndpoint;
   deliveries: WebhookDelivery[];
 }
+
+/** /settings/webhooks: the endpoints, and the one whose delivery log is open. */
+export interface WebhooksPage {
+  items: WebhookEndpoint[];
+  selected: WebhookEndpointDetail | null;
+}

@@ -92,6 +92,7 @@ function UserMenu({ user }: { user: PublicUser }) {
         <a href="/settings/account">Account</a>
         {user.role === 'admin' && <a href="/settings/users">Users</a>}
         {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
+        {user.role === 'admin' && <a href="/settings/webhooks">Webhooks</a>}
       </nav>
     </>
   );
