@@ -195,7 +195,7 @@ export interface Config {
 }
 
 /** Webhook deliveries (docs/webhooks.md). */
-export interface WebhookSettings {
+interface WebhookSettings {
   /** Endpoints may resolve to private or loopback addresses (tests, a receiver on the same network). */
   allowPrivate: boolean;
   /** One attempt's limit, connection to answer. */

@@ -21,7 +21,7 @@ import { sendWebhook } from './send.js';
  * 2 h, 5 h, 10 h, 10 h. Three tries within the first minute, nine over about 27 hours.
  */
 const RETRY_STEPS = [1, 6, 60, 360, 1440, 3600, 7200, 7200];
-export const MAX_ATTEMPTS = RETRY_STEPS.length + 1;
+const MAX_ATTEMPTS = RETRY_STEPS.length + 1;
 /** An endpoint that has failed every attempt for this long is disabled. */
 export const FAILING_LIMIT_MS = 3 * 86_400_000;
 
@@ -39,7 +39,7 @@ type DeliveryOutcome =
  * has not finished, so an endpoint receives the changes of one record in the order they were made; that one's
  * end hands this one to the runner (`next`). A delivery to a disabled endpoint waits until it is enabled again.
  */
-export async function deliverOnce(ctx: AppContext, id: number): Promise<DeliveryOutcome> {
+async function deliverOnce(ctx: AppContext, id: number): Promise<DeliveryOutcome> {
   const job = await findDeliveryJob(ctx.db, id);
   if (!job || !job.enabled || (job.state !== 'pending' && job.state !== 'sending')) return { kind: 'skipped' };
   if (await earlierUnfinished(ctx.db, job)) return { kind: 'skipped' };

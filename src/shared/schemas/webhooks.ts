@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { text } from './text.js';
 
 /** What a webhook endpoint can be told (docs/webhooks.md). */
-export const WEBHOOK_EVENT_TYPES = [
+const WEBHOOK_EVENT_TYPES = [
   'record.created',
   'record.updated',
   'record.deleted',
@@ -17,7 +17,6 @@ export const WEBHOOK_EVENT_TYPES = [
   'sync.finished',
   'job.failed',
 ] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** What an endpoint may subscribe to: an event type, every event of a group (`contact.*`), or everything (`*`). */
 export const WEBHOOK_SUBSCRIPTIONS = [...WEBHOOK_EVENT_TYPES, 'record.*', 'contact.*', 'payment.*', '*'] as const;
