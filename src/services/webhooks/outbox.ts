@@ -37,10 +37,14 @@ async function subscribed(ctx: AppContext, trx: Knex.Transaction): Promise<Array
   return endpoints;
 }
 
-/** Told after a transaction that wrote deliveries commits: this process's runner sends them (./runner.ts sets it). */
-const afterCommit = new WeakMap<Knex, () => void>();
+/**
+ * Told after a transaction that wrote deliveries commits, with their ids (null for a batch, to sweep for): this
+ * process's runner sends them (./runner.ts sets it).
+ */
+type CommitListener = (ids: number[] | null) => void;
+const afterCommit = new WeakMap<Knex, CommitListener>();
 
-export function onDeliveriesCommitted(db: Knex, listener: (() => void) | null): void {
+export function onDeliveriesCommitted(db: Knex, listener: CommitListener | null): void {
   if (listener) afterCommit.set(db, listener);
   else afterCommit.delete(db);
 }
@@ -70,7 +74,7 @@ export async function writeWebhookEvents(trx: Knex.Transaction, ctx: AppContext,
     wanted.map((item) => item.event),
     now,
   );
-  await insertDeliveries(
+  const deliveryIds = await insertDeliveries(
     trx,
     wanted.flatMap(({ event, endpointIds }) =>
       endpointIds.map((endpointId) => ({ endpointId, eventId: ids.get(event.messageId)!, subjectKey: event.subjectKey })),
@@ -79,7 +83,11 @@ export async function writeWebhookEvents(trx: Knex.Transaction, ctx: AppContext,
   );
   const notify = afterCommit.get(ctx.db);
   // Resolves once the outermost transaction commits; a rollback (or a retried attempt) rejects it: nothing to send.
-  if (notify) trx.executionPromise.then(notify, () => undefined);
+  if (notify)
+    trx.executionPromise.then(
+      () => notify(deliveryIds),
+      () => undefined,
+    );
 }
 
 const RECORD_SUBJECTS = new Set<string>(RECORD_TYPES);

@@ -127,18 +127,21 @@ export async function insertEvents(db: Db, events: readonly NewEvent[], now: Dat
   return ids;
 }
 
+/** Inserts deliveries; answers their ids when one was written (the usual edit), else null (a batch: sweep for them). */
 export async function insertDeliveries(
   db: Db,
   deliveries: ReadonlyArray<{ endpointId: number; eventId: number; subjectKey: string | null }>,
   now: Date,
-): Promise<void> {
+): Promise<number[] | null> {
   const at = encodeTimestamp(now);
+  const row = (delivery: (typeof deliveries)[number]) => ({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at });
+  if (deliveries.length === 1) {
+    const [id] = await db('webhook_deliveries').insert(row(deliveries[0]!));
+    return [Number(id)];
+  }
   for (let start = 0; start < deliveries.length; start += 500)
-    await db('webhook_deliveries').insert(
-      deliveries
-        .slice(start, start + 500)
-        .map((delivery) => ({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at })),
-    );
+    await db('webhook_deliveries').insert(deliveries.slice(start, start + 500).map(row));
+  return null;
 }
 
 /** A delivery with what sending it needs: its endpoint and its event's body. */
@@ -152,6 +155,7 @@ export interface DeliveryJob {
   url: string;
   secret: string;
   enabled: boolean;
+  failing: boolean;
   messageId: string;
   body: string;
 }
@@ -171,6 +175,7 @@ export async function findDeliveryJob(db: Db, id: number): Promise<DeliveryJob |
       'e.url',
       'e.secret',
       'e.enabled',
+      'e.failingSince',
       'v.messageId',
       'v.body',
     )) as Record<string, unknown> | undefined;
@@ -185,6 +190,7 @@ export async function findDeliveryJob(db: Db, id: number): Promise<DeliveryJob |
     url: String(row.url),
     secret: String(row.secret),
     enabled: Boolean(Number(row.enabled)),
+    failing: row.failingSince !== null && row.failingSince !== undefined,
     messageId: String(row.messageId),
     body: String(row.body),
   };

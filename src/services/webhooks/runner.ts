@@ -59,7 +59,7 @@ async function deliverOnce(ctx: AppContext, id: number): Promise<DeliveryOutcome
   };
   if (result.ok) {
     await settleDelivery(ctx.db, id, { ...answer, state: 'delivered' });
-    await updateEndpoint(ctx.db, job.endpointId, { failingSince: null, now });
+    if (job.failing) await updateEndpoint(ctx.db, job.endpointId, { failingSince: null, now });
     log.info({ status: result.status, attempts, durationMs: result.durationMs }, 'webhook delivered');
     return { kind: 'delivered', next: await nextOfSubject(ctx.db, job) };
   }
@@ -271,7 +271,10 @@ export async function startWebhookDelivery(ctx: AppContext, role: 'server' | 'wo
     runner = queued;
   }
   runners.set(ctx.db, runner);
-  onDeliveriesCommitted(ctx.db, () => void runner.sweep());
+  onDeliveriesCommitted(ctx.db, (ids) => {
+    if (ids === null) void runner.sweep();
+    else for (const id of ids) void runner.dispatch({ id, attempts: 0 }, 0);
+  });
   void runner.sweep();
 }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
@@ -81,6 +81,22 @@ function checkedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+/**
+ * Connections kept open between deliveries to the same endpoint (one per setting of allowPrivate): the address was
+ * checked when each was opened, by the lookup above.
+ */
+const agents = new Map<string, HttpAgent>();
+function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 8, lookup: checkedLookup(allowPrivate) };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /** `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the secret's bytes (after `whsec_`). */
 export function signature(secret: string, messageId: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
@@ -121,6 +137,7 @@ export async function sendWebhook(
         url,
         {
           method: 'POST',
+          agent: agentFor(url.protocol, options.allowPrivate),
           lookup: checkedLookup(options.allowPrivate),
           headers: {
             'content-type': 'application/json',
