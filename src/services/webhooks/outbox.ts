@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { RECORD_TYPES } from '@shared/record-types.js';
 import { webhookWants } from '@shared/schemas/webhooks.js';
 import type { AppContext } from '../context.js';
-import { enabledSubscriptions, insertDeliveries, insertEvents, type NewEvent } from './queries.js';
+import { enabledSubscriptions, insertDeliveries, insertEvents, type DeliveryJob, type NewEvent, type Subscription } from './queries.js';
 
 /** An event as a change states it: its type, what it is about (for ordering), and its data. */
 export interface OutboxEvent {
@@ -25,11 +25,11 @@ export const eventBody = (type: string, at: Date, data: object) => JSON.stringif
  * another process's (the CLI's) are seen within the second.
  */
 const SUBSCRIPTIONS_TTL_MS = 1000;
-const subscriptions = new WeakMap<Knex, { at: number; endpoints: Array<{ id: number; events: string[] }> }>();
+const subscriptions = new WeakMap<Knex, { at: number; endpoints: Subscription[] }>();
 
 export const forgetSubscriptions = (db: Knex) => void subscriptions.delete(db);
 
-async function subscribed(ctx: AppContext, trx: Knex.Transaction): Promise<Array<{ id: number; events: string[] }>> {
+async function subscribed(ctx: AppContext, trx: Knex.Transaction): Promise<Subscription[]> {
   const cached = subscriptions.get(ctx.db);
   if (cached && Date.now() - cached.at < SUBSCRIPTIONS_TTL_MS) return cached.endpoints;
   const endpoints = await enabledSubscriptions(trx);
@@ -41,7 +41,7 @@ async function subscribed(ctx: AppContext, trx: Knex.Transaction): Promise<Array
  * Told after a transaction that wrote deliveries commits, with their ids (null for a batch, to sweep for): this
  * process's runner sends them (./runner.ts sets it).
  */
-type CommitListener = (ids: number[] | null) => void;
+type CommitListener = (deliveries: DeliveryJob[] | null) => void;
 const afterCommit = new WeakMap<Knex, CommitListener>();
 
 export function onDeliveriesCommitted(db: Knex, listener: CommitListener | null): void {
@@ -85,9 +85,35 @@ export async function writeWebhookEvents(trx: Knex.Transaction, ctx: AppContext,
   // Resolves once the outermost transaction commits; a rollback (or a retried attempt) rejects it: nothing to send.
   if (notify)
     trx.executionPromise.then(
-      () => notify(deliveryIds),
+      () =>
+        notify(
+          deliveryIds &&
+            deliveryJobs(
+              deliveryIds,
+              wanted[0]!.event,
+              endpoints.find((e) => e.id === wanted[0]!.endpointIds[0])!,
+            ),
+        ),
       () => undefined,
     );
+}
+
+/** The one delivery an edit wrote, as the runner sends it, so sending it needs no read of what was just written. */
+function deliveryJobs(ids: number[], event: NewEvent, endpoint: Subscription): DeliveryJob[] {
+  return ids.map((id) => ({
+    id,
+    endpointId: endpoint.id,
+    subjectKey: event.subjectKey,
+    state: 'pending',
+    attempts: 0,
+    leaseUntil: null,
+    url: endpoint.url,
+    secret: endpoint.secret,
+    enabled: true,
+    failing: endpoint.failing,
+    messageId: event.messageId,
+    body: event.body,
+  }));
 }
 
 const RECORD_SUBJECTS = new Set<string>(RECORD_TYPES);

@@ -58,10 +58,27 @@ export async function listEndpointRows(db: Db): Promise<EndpointRow[]> {
   return rows.map(decodeEndpoint);
 }
 
-/** The enabled endpoints and what they subscribe to: all a change needs to know whether to write an event. */
-export async function enabledSubscriptions(db: Db): Promise<Array<{ id: number; events: string[] }>> {
-  const rows = (await db('webhook_endpoints').where({ enabled: true }).select('id', 'events')) as Array<{ id: unknown; events: unknown }>;
-  return rows.map((row) => ({ id: Number(row.id), events: JSON.parse(String(row.events)) as string[] }));
+/** An enabled endpoint as a change needs it: what it wants, and what sending to it needs. */
+export interface Subscription {
+  id: number;
+  events: string[];
+  url: string;
+  secret: string;
+  failing: boolean;
+}
+
+/** The enabled endpoints: all a change needs to know whether to write an event, and the runner to send it. */
+export async function enabledSubscriptions(db: Db): Promise<Subscription[]> {
+  const rows = (await db('webhook_endpoints').where({ enabled: true }).select('id', 'events', 'url', 'secret', 'failingSince')) as Array<
+    Record<string, unknown>
+  >;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    events: JSON.parse(String(row.events)) as string[],
+    url: String(row.url),
+    secret: String(row.secret),
+    failing: row.failingSince !== null && row.failingSince !== undefined,
+  }));
 }
 
 export async function updateEndpoint(

@@ -3,12 +3,13 @@ import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
 import { closeRedis, loadBullmq, redisConnection } from '../jobs/dispatch.js';
-import { onDeliveriesCommitted } from './outbox.js';
+import { forgetSubscriptions, onDeliveriesCommitted } from './outbox.js';
 import {
   claimDelivery,
   earlierUnfinished,
   findDeliveryJob,
   findDueDeliveries,
+  type DeliveryJob,
   markFailing,
   nextOfSubject,
   settleDelivery,
@@ -27,6 +28,19 @@ export const FAILING_LIMIT_MS = 3 * 86_400_000;
 
 const retryDelayMs = (ctx: AppContext, attempts: number) => RETRY_STEPS[attempts - 1]! * ctx.config.webhooks.backoffMs;
 
+/**
+ * Subjects (endpoint and subject key) of which this process skipped a delivery because an earlier one had not
+ * finished: only then does finishing a delivery look for the next one at once. One held back by another process
+ * is found by that process's sweep.
+ */
+const heldBack = new Set<string>();
+const holdKey = (job: { endpointId: number; subjectKey: string | null }) => `${job.endpointId}|${job.subjectKey}`;
+
+async function nextHeldBack(ctx: AppContext, job: DeliveryJob): Promise<{ id: number; attempts: number } | null> {
+  if (job.subjectKey === null || !heldBack.delete(holdKey(job))) return null;
+  return nextOfSubject(ctx.db, job);
+}
+
 /** What happened to one delivery when a runner took it up. */
 type DeliveryOutcome =
   | { kind: 'skipped' }
@@ -39,10 +53,14 @@ type DeliveryOutcome =
  * has not finished, so an endpoint receives the changes of one record in the order they were made; that one's
  * end hands this one to the runner (`next`). A delivery to a disabled endpoint waits until it is enabled again.
  */
-async function deliverOnce(ctx: AppContext, id: number): Promise<DeliveryOutcome> {
-  const job = await findDeliveryJob(ctx.db, id);
+async function deliverOnce(ctx: AppContext, id: number, known?: DeliveryJob): Promise<DeliveryOutcome> {
+  // Just committed in this process: what to send is at hand (the claim below still decides who sends it).
+  const job = known ?? (await findDeliveryJob(ctx.db, id));
   if (!job || !job.enabled || (job.state !== 'pending' && job.state !== 'sending')) return { kind: 'skipped' };
-  if (await earlierUnfinished(ctx.db, job)) return { kind: 'skipped' };
+  if (await earlierUnfinished(ctx.db, job)) {
+    heldBack.add(holdKey(job));
+    return { kind: 'skipped' };
+  }
   const settings = ctx.config.webhooks;
   const lease = new Date(ctx.clock.now().getTime() + settings.timeoutMs + 60_000);
   if (!(await claimDelivery(ctx.db, id, ctx.clock.now(), lease))) return { kind: 'skipped' };
@@ -61,9 +79,10 @@ async function deliverOnce(ctx: AppContext, id: number): Promise<DeliveryOutcome
     await settleDelivery(ctx.db, id, { ...answer, state: 'delivered' });
     if (job.failing) await updateEndpoint(ctx.db, job.endpointId, { failingSince: null, now });
     log.info({ status: result.status, attempts, durationMs: result.durationMs }, 'webhook delivered');
-    return { kind: 'delivered', next: await nextOfSubject(ctx.db, job) };
+    return { kind: 'delivered', next: await nextHeldBack(ctx, job) };
   }
   const failingSince = await markFailing(ctx.db, job.endpointId, now);
+  forgetSubscriptions(ctx.db);
   if (failingSince && now.getTime() - new Date(failingSince).getTime() >= FAILING_LIMIT_MS) {
     await updateEndpoint(ctx.db, job.endpointId, {
       enabled: false,
@@ -83,13 +102,13 @@ async function deliverOnce(ctx: AppContext, id: number): Promise<DeliveryOutcome
   }
   await settleDelivery(ctx.db, id, { ...answer, state: 'failed' });
   log.warn({ status: result.status, error: result.error, attempts }, 'webhook delivery failed for good');
-  return { kind: 'failed', next: await nextOfSubject(ctx.db, job) };
+  return { kind: 'failed', next: await nextHeldBack(ctx, job) };
 }
 
 /** Who sends this process's deliveries: the process itself, or BullMQ workers. */
 interface WebhookRunner {
   /** Hands a delivery (with the attempts it had) to whoever sends it, after `delayMs`. */
-  dispatch(delivery: { id: number; attempts: number }, delayMs: number): Promise<void>;
+  dispatch(delivery: { id: number; attempts: number; job?: DeliveryJob }, delayMs: number): Promise<void>;
   /** Hands over every delivery that is due. */
   sweep(): Promise<void>;
   close(): Promise<void>;
@@ -137,8 +156,8 @@ abstract class BaseRunner implements WebhookRunner {
   }
 
   /** Runs one delivery and hands over what follows it: its retry, or the next change of the same subject. */
-  protected async run(id: number): Promise<void> {
-    const outcome = await deliverOnce(this.ctx, id);
+  protected async run(id: number, known?: DeliveryJob): Promise<void> {
+    const outcome = await deliverOnce(this.ctx, id, known);
     if (outcome.kind === 'retry') await this.dispatch({ id, attempts: outcome.attempts }, outcome.delayMs);
     else if ((outcome.kind === 'delivered' || outcome.kind === 'failed') && outcome.next) await this.dispatch(outcome.next, 0);
   }
@@ -153,11 +172,14 @@ abstract class BaseRunner implements WebhookRunner {
 /** Without Redis: the server sends the deliveries itself, a few at a time, retries on timers. */
 class EmbeddedRunner extends BaseRunner {
   private readonly waiting: number[] = [];
+  /** Deliveries handed over by a commit of this process, with what sending them needs. */
+  private readonly known = new Map<number, DeliveryJob>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
 
-  async dispatch(delivery: { id: number }, delayMs: number): Promise<void> {
+  async dispatch(delivery: { id: number; job?: DeliveryJob }, delayMs: number): Promise<void> {
     if (this.closed) return;
+    if (delivery.job && delayMs <= 0) this.known.set(delivery.id, delivery.job);
     if (delayMs <= 0) return this.enqueue(delivery.id);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -176,7 +198,9 @@ class EmbeddedRunner extends BaseRunner {
   private pump() {
     while (!this.closed && this.inFlight.size < EMBEDDED_CONCURRENCY && this.waiting.length > 0) {
       const id = this.waiting.shift()!;
-      const running: Promise<void> = this.run(id)
+      const known = this.known.get(id);
+      this.known.delete(id);
+      const running: Promise<void> = this.run(id, known)
         .catch((error: unknown) => this.ctx.log.error({ err: error, webhookDelivery: id }, 'could not run a webhook delivery'))
         .finally(() => {
           this.inFlight.delete(running);
@@ -271,9 +295,9 @@ export async function startWebhookDelivery(ctx: AppContext, role: 'server' | 'wo
     runner = queued;
   }
   runners.set(ctx.db, runner);
-  onDeliveriesCommitted(ctx.db, (ids) => {
-    if (ids === null) void runner.sweep();
-    else for (const id of ids) void runner.dispatch({ id, attempts: 0 }, 0);
+  onDeliveriesCommitted(ctx.db, (deliveries) => {
+    if (deliveries === null) void runner.sweep();
+    else for (const job of deliveries) void runner.dispatch({ id: job.id, attempts: 0, job }, 0);
   });
   void runner.sweep();
 }
