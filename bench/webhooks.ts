@@ -4,15 +4,16 @@
  * brand, then update it), so the figure is the write path itself: the outbox rows in the write's transaction and,
  * in the same process, the embedded runner sending each delivery to a local receiver that answers 204.
  *
- * Rounds alternate without and with the endpoint (A B A B …) so a busy, shared machine shifts both alike; the
- * medians of each are compared.
+ * Rounds alternate without and with the endpoint (A B, B A, …) so a busy, shared machine shifts both alike; the
+ * ratio is the median of each pair's ratio.
  *
  *   DATABASE_URL   default a fresh SQLite file under the temp folder; mysql://…/pacer_bench_webhooks for MariaDB
- *                  (created if missing, its tables emptied)
+ *                  (dropped and created again)
  *   BENCH_SECONDS  seconds per round (default 3); BENCH_ROUNDS rounds of each (default 5)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -26,11 +27,18 @@ import { migrateToLatest } from '@services/schema.js';
 import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import { createWebhook, deleteWebhook } from '@services/webhooks/service.js';
 
-/** `here`: this process sends the deliveries too (the embedded server); `elsewhere`: only the outbox is written. */
-const SEND_HERE = (process.env.BENCH_DELIVERY ?? 'here') === 'here';
+/**
+ * BENCH_DELIVERY: `here` (default), this process sends the deliveries too, as the server does without Redis;
+ * `worker`, production with REDIS_URL (default redis://127.0.0.1:6379): this process queues each delivery in BullMQ
+ * and a `pacer worker` process sends it; `elsewhere`, only the outbox is written (nothing is sent).
+ */
+const DELIVERY = process.env.BENCH_DELIVERY ?? 'here';
+const REDIS_URL = DELIVERY === 'worker' ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const scratch = mkdtempSync(path.join(tmpdir(), 'pacer-bench-webhooks-'));
+const SENT_BY: Record<string, string> = { here: 'in this process', worker: 'by pacer worker (Redis)', elsewhere: 'nowhere (outbox only)' };
+const queuePrefix = `pacer-bench-${process.pid}`;
 const DATABASE_URL = process.env.DATABASE_URL ?? `sqlite:${path.join(scratch, 'bench.sqlite')}`;
 
 async function main() {
@@ -47,6 +55,7 @@ async function main() {
     SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'warn',
+    ...(REDIS_URL ? { REDIS_URL, QUEUE_PREFIX: queuePrefix } : {}),
   });
   const ctx = await createAppContext(config, { log: pino({ level: 'warn' }) });
   await migrateToLatest(ctx.db, { log: ctx.log });
@@ -59,7 +68,14 @@ async function main() {
       receiver.once('message', (message) => resolve(Number(message)));
       receiver.send('count');
     });
-  if (SEND_HERE) await startWebhookDelivery(ctx, 'server');
+  if (DELIVERY !== 'elsewhere') await startWebhookDelivery(ctx, 'server');
+  const worker =
+    DELIVERY === 'worker'
+      ? spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../cli/index.ts', import.meta.url)), 'worker'], {
+          env: { ...process.env, DATABASE_URL, REDIS_URL, QUEUE_PREFIX: queuePrefix, WEBHOOKS_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        })
+      : null;
   const actor = cliActor();
 
   /** Writes per second for one round: a create and an update per loop, each its own transaction. */
@@ -80,19 +96,36 @@ async function main() {
   const without: number[] = [];
   const withOne: number[] = [];
   await round(); // warm-up
-  for (let r = 0; r < ROUNDS; r++) {
-    without.push(await round());
+  const measureWith = async () => {
     const hook = await createWebhook(ctx, actor, { url, events: '*' });
     withOne.push(await round());
     await deleteWebhook(ctx, actor, hook.id);
+  };
+  // A B, B A, A B…: a machine getting busier or quieter during the run weighs on both alike.
+  for (let r = 0; r < ROUNDS; r++) {
+    if (r % 2 === 0) {
+      without.push(await round());
+      await measureWith();
+    } else {
+      await measureWith();
+      without.push(await round());
+    }
   }
   await stopWebhookDelivery(ctx);
+  if (worker) {
+    // Let the worker catch up, then stop it as a deploy would.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    worker.kill('SIGTERM');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  }
   const deliveries = await received();
   const a = median(without);
   const b = median(withOne);
-  const ratio = b / a;
+  // Each round's pair compared, then the median of those ratios: the machine's drift cancels within a pair.
+  const ratio = median(withOne.map((value, index) => value / without[index]!));
   process.stdout.write(
-    `${dialectOf(DATABASE_URL) === 'mysql' ? 'MariaDB' : 'SQLite'}, ${ROUNDS} rounds of ${SECONDS} s each\n` +
+    `${dialectOf(DATABASE_URL) === 'mysql' ? 'MariaDB' : 'SQLite'}, deliveries sent ${SENT_BY[DELIVERY] ?? DELIVERY}, ` +
+      `${ROUNDS} rounds of ${SECONDS} s each\n` +
       `  no endpoint:   ${a.toFixed(0)} writes/s (rounds: ${without.map((v) => v.toFixed(0)).join(', ')})\n` +
       `  one endpoint:  ${b.toFixed(0)} writes/s (rounds: ${withOne.map((v) => v.toFixed(0)).join(', ')}); ${deliveries} deliveries received\n` +
       `  ratio: ${(ratio * 100).toFixed(1)} % (goal: at least 90 %) ${ratio >= 0.9 ? 'OK' : 'BELOW GOAL'}\n`,
