@@ -148,6 +148,20 @@ describe('webhooks: signed deliveries after commit', () => {
     ]);
   });
 
+  it('tells of a finished import and a failed job, written when the job ends', async () => {
+    const { receiver } = await endpoint(['import.finished', 'job.failed']);
+    const rows = { data: [{ Brand: 'Imported Hooks', 'First Name': 'I', 'Last Name': 'Mport', Email: 'imp@example.org' }], lines: [2] };
+    await admin.post('/api/brands/bulk-import').send(rows).expect(200);
+    await waitUntil(() => receiver.received.length === 1, 'import.finished');
+    expect(receiver.received[0]).toMatchObject({
+      type: 'import.finished',
+      data: { jobType: 'import', params: { kind: 'brands' }, state: 'succeeded', result: { brandsCreated: 1, contactsCreated: 1 } },
+    });
+    await admin.post('/api/brands/bulk-import').attach('file', Buffer.from('Name,Email\nx,y@example.org\n'), 'brands.csv').expect(400);
+    await waitUntil(() => receiver.received.length === 2, 'job.failed');
+    expect(receiver.received[1]).toMatchObject({ type: 'job.failed', data: { jobType: 'import', error: { status: 400 } } });
+  });
+
   it('replays one delivery and sends a test event', async () => {
     const { receiver, hook } = await endpoint(['contact.*']);
     const brand = (await admin.post('/api/brands').send({ brandName: 'Contact Owner' }).expect(201)).body.id as number;
