@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RECORD_TYPES } from '@shared/record-types.js';
-import { webhookWants } from '@shared/schemas/webhooks.js';
+import { webhookWants } from '@shared/webhook-events.js';
 import type { AppContext } from '../context.js';
 import { enabledSubscriptions, insertDeliveries, insertEvents, type DeliveryJob, type NewEvent, type Subscription } from './queries.js';
 

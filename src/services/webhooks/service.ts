@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { withTransaction } from '@db/transaction.js';
+import { WEBHOOK_TEST_EVENT } from '@shared/webhook-events.js';
 import {
-  WEBHOOK_TEST_EVENT,
   WebhookInputSchema,
   type NewWebhookEndpoint,
   type WebhookDelivery,

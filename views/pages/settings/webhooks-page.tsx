@@ -1,13 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLoaderData, useNavigate, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
-import {
-  WEBHOOK_SUBSCRIPTIONS,
-  type NewWebhookEndpoint,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  type WebhooksPage,
-} from '@shared/schemas/webhooks.js';
+import type { NewWebhookEndpoint, WebhookDelivery, WebhookEndpoint, WebhooksPage } from '@shared/schemas/webhooks.js';
+import { WEBHOOK_SUBSCRIPTIONS } from '@shared/webhook-events.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
