@@ -9,6 +9,7 @@ import { registerTokensCommands } from './commands/tokens.js';
 import { registerTasksCommands } from './commands/tasks.js';
 import { registerTrashCommands } from './commands/trash.js';
 import { registerUsersCommands } from './commands/users.js';
+import { registerWebhooksCommands } from './commands/webhooks.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { printJson } from './output.js';
 import { EXIT, reportFailure, type CliIO } from './runtime.js';
@@ -38,6 +39,7 @@ function buildProgram(io: CliIO): Command {
     registerTrashCommands,
     registerTokensCommands,
     registerTasksCommands,
+    registerWebhooksCommands,
   ]) {
     register(program, io);
   }

@@ -7,6 +7,7 @@ import { startWorkers } from '@services/jobs/dispatch.js';
 import { startBackupSchedule, startSyncSchedule } from '@services/jobs/schedule.js';
 import { startDigestSchedule } from '@services/tasks/digest.js';
 import { pendingMigrationsProblem } from '@services/schema.js';
+import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, type CliIO } from '../runtime.js';
 
@@ -18,7 +19,7 @@ const stopSignal = () =>
   });
 
 /**
- * `pacer worker`: runs the jobs the web processes queue in Redis (imports, syncs, newsletter pushes), as many
+ * `pacer worker`: runs the jobs the web processes queue in Redis (imports, syncs, newsletter pushes, webhook deliveries), as many
  * processes as wanted, each with WORKER_CONCURRENCY_<TYPE> jobs of a type at once; runs SYNC_SCHEDULE's syncs.
  * A stop signal lets the jobs in hand finish; a killed worker's job is taken over by another after its lease.
  */
@@ -50,12 +51,14 @@ export const registerWorkerCommands: CommandRegistrar = (program: Command, io: C
       const schedule = await startSyncSchedule(ctx);
       const backupSchedule = await startBackupSchedule(ctx);
       const digest = startDigestSchedule(ctx);
+      await startWebhookDelivery(ctx, 'worker');
       const signal = await stopping;
       ctx.log.info({ signal }, 'worker stopping: finishing the jobs in hand');
       await schedule.close();
       await backupSchedule.close();
       await digest.close();
       await workers.close();
+      await stopWebhookDelivery(ctx);
       await metrics?.close();
       await ctx.db.destroy();
       ctx.log.info('worker stopped');

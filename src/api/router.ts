@@ -21,6 +21,7 @@ import { notesReads, notesRouter } from './notes/index.js';
 import { queryOf, type ReadRoute } from './reads.js';
 import { recordsReads, recordsRouter } from './records/index.js';
 import { searchReads } from './search/index.js';
+import { webhooksReads, webhooksRouter } from './webhooks/index.js';
 
 const allReads: ReadRoute[] = [
   ...coreReads,
@@ -38,6 +39,7 @@ const allReads: ReadRoute[] = [
   ...backupsReads,
   ...apiTokensReads,
   ...notesReads,
+  ...webhooksReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -106,6 +108,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(backupsRouter());
   router.use(apiTokensRouter());
   router.use(notesRouter());
+  router.use(webhooksRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -124,6 +124,9 @@ const EnvSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   JOB_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
+  WEBHOOKS_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
   SYNC_SCHEDULE: z.preprocess(
     emptyToUndefined,
     z
@@ -227,6 +230,7 @@ export interface Config {
   /** Bring the schema up to date when the server starts (off when migrations run as a release step). */
   migrateOnStart: boolean;
   jobs: JobSettings;
+  webhooks: WebhookSettings;
   /** A cron expression: run an incremental sync of every kind on it (once per tick across processes). */
   syncSchedule?: string;
   /** ORG_TIME_ZONE: tasks' due days and times and the digest's hour are in this zone. */
@@ -247,6 +251,16 @@ interface BackupSettings {
   schedule?: string;
   /** MIGRATE_ON_START takes a backup first when there are migrations to apply. */
   beforeMigrate: boolean;
+}
+
+/** Webhook deliveries (docs/webhooks.md). */
+interface WebhookSettings {
+  /** Endpoints may resolve to private or loopback addresses (tests, a receiver on the same network). */
+  allowPrivate: boolean;
+  /** One attempt's limit, connection to answer. */
+  timeoutMs: number;
+  /** The first retry's delay; later ones follow the schedule scaled from it (5 s → about a day in all). */
+  backoffMs: number;
 }
 
 /** Prometheus metrics: served only when a token is set, and only to a scraper that sends it. */
@@ -447,6 +461,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
       leaseMs: env.JOB_LEASE_SECONDS * 1000,
       attempts: env.JOB_ATTEMPTS,
       backoffMs: env.JOB_BACKOFF_MS,
+    },
+    webhooks: {
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      backoffMs: env.WEBHOOK_BACKOFF_MS,
     },
     syncSchedule: env.SYNC_SCHEDULE,
     orgTimeZone: env.ORG_TIME_ZONE,

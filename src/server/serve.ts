@@ -6,6 +6,7 @@ import { closeJobDispatcher, jobDispatcher } from '@services/jobs/dispatch.js';
 import { startBackupSchedule, startSyncSchedule } from '@services/jobs/schedule.js';
 import { backupBeforeMigrating } from '@services/backup/backup.js';
 import { startDigestSchedule } from '@services/tasks/digest.js';
+import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import { createApp } from './app.js';
 import { createServerContext } from './context.js';
 import { exitOnFatalError } from '@context/fatal.js';
@@ -42,6 +43,8 @@ async function main() {
   const schedule = embedded ? await startSyncSchedule(ctx) : null;
   const backupSchedule = embedded ? await startBackupSchedule(ctx) : null;
   const digest = embedded ? startDigestSchedule(ctx) : null;
+  // Webhook deliveries: sent from here without Redis; with it, queued here and sent by `pacer worker`.
+  await startWebhookDelivery(ctx, 'server');
   const app = createApp(ctx);
   const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -60,6 +63,7 @@ async function main() {
       // A job in hand is not waited for: its lease runs out and the next start (or another process) runs it again,
       // which imports and syncs allow (their committed batches are skipped as already done).
       await closeJobDispatcher(ctx, { leaveRunning: true });
+      await stopWebhookDelivery(ctx);
       if (!(await closeWhenIdle(ctx.db, POOL_DRAIN_MS)))
         ctx.log.warn({ waitedMs: POOL_DRAIN_MS }, 'closed the database pool with queries still running');
     });

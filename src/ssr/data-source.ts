@@ -30,6 +30,7 @@ import { listMySessions } from '@services/auth/sessions.js';
 import { listMySignIns } from '@services/auth/sign-in-events.js';
 import { listUsers } from '@services/users/service.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tokens/service.js';
+import { getWebhook, listWebhooks } from '@services/webhooks/service.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listBackups } from '@services/backup/service.js';
 import { listJobs } from '@services/jobs/service.js';
@@ -87,6 +88,13 @@ export function serverDataSource(req: Request): DataSource {
     apiTokens: () => listApiTokens(ctx(), actor()),
     createApiToken: (input) => createApiToken(ctx(), actor(), input),
     revokeApiToken: (id) => revokeApiToken(ctx(), actor(), id),
+    webhooks: async (selected) => {
+      const [list, detail] = await Promise.all([
+        listWebhooks(ctx(), actor()),
+        selected === null ? null : getWebhook(ctx(), actor(), selected),
+      ]);
+      return { items: list.items, selected: detail };
+    },
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

@@ -43,6 +43,13 @@ const ADMIN_ONLY = new Set<string>([
   'GET /api/backups',
   'POST /api/backups',
   'GET /api/backups/:name/download',
+  'GET /api/webhooks',
+  'GET /api/webhooks/:id',
+  'POST /api/webhooks',
+  'DELETE /api/webhooks/:id',
+  'POST /api/webhooks/:id/enable',
+  'POST /api/webhooks/:id/test',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/replay',
 ]);
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */

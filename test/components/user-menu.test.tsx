@@ -42,6 +42,7 @@ describe('the header: an avatar menu and a labelled theme control', () => {
       ['Recently deleted', '/settings/deleted'],
       ['Backups', '/settings/backups'],
       ['API tokens', '/settings/api-tokens'],
+      ['Webhooks', '/settings/webhooks'],
     ]);
     // Outside the menu, the header has no settings links.
     const outside = [...header().querySelectorAll('a')].filter((link) => !menu.contains(link));

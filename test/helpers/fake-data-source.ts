@@ -42,6 +42,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     apiTokens: notFound,
     createApiToken: notFound,
     revokeApiToken: notFound,
+    webhooks: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,

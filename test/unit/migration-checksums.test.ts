@@ -37,6 +37,7 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128170000_api_tokens', '5d4b8f926b0c2972682745b7c2d546889a8e64bef7d093476f867c8edfb6a4bf'],
   ['20261128200000_second_factors_sign_in_events', '31d2c2ef7285cd9b10eaa98ac7cad9973d15fc403aed51a4f7e3b63b3ebfe32b'],
   ['20261128190000_notes_tasks_notifications', '84bf9044b31d2642474e58db09787ae70d81e79aa278be4949e58071eb85a542'],
+  ['20261128180000_webhooks', '7a553c43793970ce807943f2430818adcd5c179e26a00ae1727f52bc660f9d1a'],
 ];
 
 const sha256Of = (name: string) =>

@@ -17,6 +17,7 @@ import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-di
 import type { JobView } from '@shared/schemas/jobs.js';
 import type { ApiToken, CreatedApiToken } from '@shared/schemas/api-tokens.js';
 import type { TaskPage } from '@shared/schemas/tasks.js';
+import type { WebhookEndpoint, WebhookEndpointDetail, WebhooksPage } from '@shared/schemas/webhooks.js';
 import { apiRequest } from './http.js';
 
 /**
@@ -74,6 +75,8 @@ export interface DataSource {
   apiTokens(): Promise<ApiToken[]>;
   createApiToken(input: unknown): Promise<CreatedApiToken>;
   revokeApiToken(id: number): Promise<void>;
+  /** /settings/webhooks (admins): the endpoints, with the delivery log of the one selected. */
+  webhooks(selected: number | null): Promise<WebhooksPage>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -182,6 +185,13 @@ const browserDataSource: DataSource = {
   apiTokens: () => read('/api/api-tokens'),
   createApiToken: (input) => apiRequest('POST', '/api/api-tokens', input),
   revokeApiToken: (id) => apiRequest('DELETE', `/api/api-tokens/${id}`),
+  webhooks: async (selected) => {
+    const [list, detail] = await Promise.all([
+      read<{ items: WebhookEndpoint[] }>('/api/webhooks'),
+      selected === null ? null : read<WebhookEndpointDetail>(`/api/webhooks/${selected}`),
+    ]);
+    return { items: list.items, selected: detail };
+  },
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -558,6 +558,47 @@ export function describeOperations(): Map<string, OperationDoc> {
     answer: ok('Unread count', object),
   });
 
+  // Webhooks (docs/webhooks.md).
+  add('GET /webhooks', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'The webhook endpoints (never their secrets)',
+    answer: ok('Endpoints', object),
+  });
+  add('GET /webhooks/:id', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'One endpoint with its delivery log',
+    query: { limit: 'deliveries to list' },
+    answer: ok('The endpoint', object),
+  });
+  add('POST /webhooks', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'Add an endpoint; its signing secret is answered only here',
+    body: z.object({ url: z.string(), events: z.array(z.string()) }),
+    answer: created('The endpoint', z.object({ id: z.number().int(), url: z.string(), events: z.array(z.string()), secret: z.string() })),
+  });
+  add('DELETE /webhooks/:id', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'Delete an endpoint and its delivery log',
+    answer: noContent('Deleted'),
+  });
+  add('POST /webhooks/:id/enable', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'Enable a disabled endpoint again',
+    answer: ok('The endpoint', object),
+  });
+  add('POST /webhooks/:id/test', { tag: 'Webhooks', access: 'admin', summary: 'Send a test event', answer: ok('The delivery', object) });
+  add('POST /webhooks/:id/deliveries/:deliveryId/replay', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'Send one delivery again',
+    answer: ok('The delivery', object),
+  });
+
   // Backups (the Settings → Backups panel).
   add('GET /backups', {
     tag: 'Backups',

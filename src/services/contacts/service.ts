@@ -62,9 +62,12 @@ export async function updateContact(ctx: AppContext, actor: Actor, id: number, b
     const fresh = parseInput(ContactInputSchema, mergeOver(ContactInputSchema, current, fields));
     await updateContactRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     if (fresh.isPrimary) await clearOtherPrimaries(trx, fresh.entityType, fresh.entityId, id);
-    const changes = changedFields(current, (await findContact(trx, id))!);
+    const after = (await findContact(trx, id))!;
+    const changes = changedFields(current, after);
     if (Object.keys(changes).length)
-      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'contact', entityId: id, action: 'update', changes }]);
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+        { entityType: 'contact', entityId: id, action: 'update', changes, record: after },
+      ]);
   });
   ctx.log.info({ event: 'contact_updated', contactId: id, userId: actor.userId }, 'contact updated');
   return getContact(ctx, id);

@@ -4,6 +4,7 @@ import { insertRowsInBulk } from '@db/bulk-rows.js';
 import { HISTORY_PAGE_SIZE, type HistoryAction, type HistoryActorKind, type HistoryPage } from '@shared/history.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
+import { eventOfChange, writeWebhookEvents, type OutboxEvent } from '../webhooks/outbox.js';
 
 /** What history is kept of: the six record types, and contacts, payments, files and users. */
 export type HistorySubject = string;
@@ -22,6 +23,8 @@ export interface HistoryChange {
   action: HistoryAction;
   /** Any JSON-safe object: the changed fields, the created values, or the deleted snapshot. */
   changes: object;
+  /** The entity as it is after an update or restore, for the webhook event (a create's changes are its values). */
+  record?: object;
 }
 
 /** Fields a change never reports: bookkeeping the write itself sets. */
@@ -61,7 +64,8 @@ export async function historyActorOf(db: Knex, actor: Actor, via?: { kind: 'impo
 const HISTORY_COLUMNS = ['entityType', 'entityId', 'action', 'at', 'actorId', 'actorKind', 'actorLabel', 'runId', 'changes'] as const;
 
 /**
- * Writes history entries in the caller's transaction, so a change and its history commit or roll back together.
+ * Writes history entries in the caller's transaction, so a change and its history commit or roll back together;
+ * the webhook events of the changes go into the outbox in the same transaction (src/services/webhooks/outbox.ts).
  * Written in bulk (src/db/bulk-rows.ts), not by Knex's insert builder, whose compiling of thousands of rows cost an
  * import more than the database's own work (bench:import).
  */
@@ -93,6 +97,11 @@ export async function recordHistory(
         ];
     })(),
     { count: changes.length },
+  );
+  await writeWebhookEvents(
+    trx,
+    ctx,
+    changes.map(eventOfChange).filter((event): event is OutboxEvent => event !== null),
   );
 }
 

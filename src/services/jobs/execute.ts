@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { isAppError, JobCancelledError } from '../errors.js';
 import { cancelRequested, claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
 import { countJobOutcome } from '../metrics.js';
+import { writeWebhookEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { jobHandlers, type JobProgressUpdate, type LocalImportInput } from './handlers.js';
 
 /** A name for this process's claims: which host and process holds a job (for an admin reading the table). */
@@ -143,6 +144,16 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
         error: outcome.error ?? null,
       });
       await deleteInput(trx, id);
+      await writeWebhookEvents(trx, ctx, jobWebhookEvents(job, state, outcome));
     });
   }
+}
+
+/** What a finished job tells webhooks: an import's or sync's end, or any job's failure. */
+function jobWebhookEvents(job: JobRow, state: JobState, outcome: { result?: Record<string, unknown>; error?: JobFailure }): OutboxEvent[] {
+  const { input: _input, resumeFrom: _resumeFrom, ...params } = job.params;
+  const about = { jobId: job.id, jobType: job.type, params };
+  if (state === 'failed') return [{ type: 'job.failed', subjectKey: null, data: { ...about, error: outcome.error ?? null } }];
+  if (job.type !== 'import' && job.type !== 'sync') return [];
+  return [{ type: `${job.type}.finished`, subjectKey: null, data: { ...about, state, result: outcome.result ?? null } }];
 }

@@ -83,9 +83,12 @@ export async function updatePayment(ctx: AppContext, actor: Actor, id: number, b
     const fresh = parseInput(PaymentInputSchema, mergeOver(PaymentInputSchema, current, fields));
     await updatePaymentRow(trx, id, { ...fresh, updatedAt: ctx.clock.now() });
     for (const [type, ownerId] of owners) await refreshOwnerTotal(trx, type, ownerId);
-    const changes = changedFields(current, (await findPayment(trx, id))!);
+    const after = (await findPayment(trx, id))!;
+    const changes = changedFields(current, after);
     if (Object.keys(changes).length)
-      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: 'payment', entityId: id, action: 'update', changes }]);
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+        { entityType: 'payment', entityId: id, action: 'update', changes, record: after },
+      ]);
   });
   ctx.log.info({ event: 'payment_updated', paymentId: id, userId: actor.userId }, 'payment updated');
   return getPayment(ctx, id);

@@ -238,7 +238,9 @@ export async function updateRecord<K extends RecordType>(
     const after = await present(trx, kind, (await findRecordRow(trx, def, id))!);
     const changes = changedFields(before, after);
     if (Object.keys(changes).length)
-      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [{ entityType: kind, entityId: id, action: 'update', changes }]);
+      await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+        { entityType: kind, entityId: id, action: 'update', changes, record: after },
+      ]);
     return after;
   });
 }

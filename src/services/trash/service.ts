@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
+import { decodeRow, decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
+import { columnKinds } from '@db/columns.js';
 import { withTransaction } from '@db/transaction.js';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { UndoDeleteSchema } from '@shared/schemas/bulk.js';
@@ -180,7 +181,13 @@ async function restoreRow(trx: Knex.Transaction, ctx: AppContext, actor: Actor, 
   }
   await trx('deleted_items').where({ id }).delete();
   await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
-    { entityType: kind, entityId: item.entityId, action: 'create', changes: { restoredFrom: item.id } },
+    {
+      entityType: kind,
+      entityId: item.entityId,
+      action: 'create',
+      changes: { restoredFrom: item.id },
+      record: decodeRow(columnKinds[RECORD_TYPE_INFO[kind].table], asStored(snapshot.record)),
+    },
   ]);
   ctx.log.info({ event: 'record_restored', kind, id: item.entityId, by: actor.userId }, 'record restored');
   return item;

@@ -96,6 +96,7 @@ function UserMenu({ user }: { user: PublicUser }) {
         {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
         {user.role === 'admin' && <a href="/settings/backups">Backups</a>}
         {user.role === 'admin' && <a href="/settings/api-tokens">API tokens</a>}
+        {user.role === 'admin' && <a href="/settings/webhooks">Webhooks</a>}
       </nav>
     </>
   );

@@ -1,0 +1,353 @@
+import type { Knex } from 'knex';
+import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
+import type { WebhookDelivery, WebhookDeliveryState, WebhookEndpoint } from '@shared/schemas/webhooks.js';
+
+type Db = Knex | Knex.Transaction;
+
+/** An endpoint as stored, with its secret (never answered after creation). */
+export interface EndpointRow extends WebhookEndpoint {
+  secret: string;
+}
+
+function decodeEndpoint(row: Record<string, unknown>): EndpointRow {
+  return {
+    id: Number(row.id),
+    url: String(row.url),
+    events: JSON.parse(String(row.events)) as string[],
+    secret: String(row.secret),
+    enabled: Boolean(Number(row.enabled)),
+    disabledReason: (row.disabledReason as string | null) ?? null,
+    failingSince: decodeTimestamp(row.failingSince),
+    createdBy: (row.createdByEmail as string | null | undefined) ?? null,
+    createdAt: decodeTimestamp(row.createdAt)!,
+  };
+}
+
+const endpointColumns = ['webhook_endpoints.*', 'users.email as createdByEmail'];
+
+export async function insertEndpoint(
+  db: Db,
+  endpoint: { url: string; events: string[]; secret: string; createdBy: number | null; now: Date },
+): Promise<number> {
+  const at = encodeTimestamp(endpoint.now);
+  const [id] = await db('webhook_endpoints').insert({
+    url: endpoint.url,
+    events: JSON.stringify(endpoint.events),
+    secret: endpoint.secret,
+    enabled: true,
+    createdBy: endpoint.createdBy,
+    createdAt: at,
+    updatedAt: at,
+  });
+  return Number(id);
+}
+
+export async function findEndpoint(db: Db, id: number): Promise<EndpointRow | null> {
+  const row = (await db('webhook_endpoints')
+    .leftJoin('users', 'users.id', 'webhook_endpoints.createdBy')
+    .where('webhook_endpoints.id', id)
+    .first(endpointColumns)) as Record<string, unknown> | undefined;
+  return row ? decodeEndpoint(row) : null;
+}
+
+export async function listEndpointRows(db: Db): Promise<EndpointRow[]> {
+  const rows = (await db('webhook_endpoints')
+    .leftJoin('users', 'users.id', 'webhook_endpoints.createdBy')
+    .orderBy('webhook_endpoints.id')
+    .select(endpointColumns)) as Array<Record<string, unknown>>;
+  return rows.map(decodeEndpoint);
+}
+
+/** An enabled endpoint as a change needs it: what it wants, and what sending to it needs. */
+export interface Subscription {
+  id: number;
+  events: string[];
+  url: string;
+  secret: string;
+  failing: boolean;
+}
+
+/** The enabled endpoints: all a change needs to know whether to write an event, and the runner to send it. */
+export async function enabledSubscriptions(db: Db): Promise<Subscription[]> {
+  const rows = (await db('webhook_endpoints').where({ enabled: true }).select('id', 'events', 'url', 'secret', 'failingSince')) as Array<
+    Record<string, unknown>
+  >;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    events: JSON.parse(String(row.events)) as string[],
+    url: String(row.url),
+    secret: String(row.secret),
+    failing: row.failingSince !== null && row.failingSince !== undefined,
+  }));
+}
+
+export async function updateEndpoint(
+  db: Db,
+  id: number,
+  values: { enabled?: boolean; disabledReason?: string | null; failingSince?: Date | null; now: Date },
+): Promise<number> {
+  const { now, failingSince, ...rest } = values;
+  return Number(
+    await db('webhook_endpoints')
+      .where({ id })
+      .update({
+        ...rest,
+        ...(failingSince !== undefined ? { failingSince: encodeTimestamp(failingSince) } : {}),
+        updatedAt: encodeTimestamp(now),
+      }),
+  );
+}
+
+/** Marks the endpoint failing from `now` unless it already was; answers since when it fails. */
+export async function markFailing(db: Db, id: number, now: Date): Promise<string | null> {
+  await db('webhook_endpoints')
+    .where({ id })
+    .whereNull('failingSince')
+    .update({ failingSince: encodeTimestamp(now) });
+  const row = (await db('webhook_endpoints').where({ id }).first('failingSince')) as { failingSince: unknown } | undefined;
+  return decodeTimestamp(row?.failingSince);
+}
+
+export async function deleteEndpointRow(db: Db, id: number): Promise<number> {
+  // The deliveries go by cascade; events no other endpoint still needs are left to pruneEvents.
+  await db('webhook_deliveries').where({ endpointId: id }).delete();
+  return Number(await db('webhook_endpoints').where({ id }).delete());
+}
+
+export interface NewEvent {
+  messageId: string;
+  type: string;
+  subjectKey: string | null;
+  body: string;
+}
+
+/** Inserts events and answers their ids by message id (ids of a multi-row insert are not reliably known on MySQL). */
+export async function insertEvents(db: Db, events: readonly NewEvent[], now: Date): Promise<Map<string, number>> {
+  const at = encodeTimestamp(now);
+  const ids = new Map<string, number>();
+  if (events.length === 1) {
+    const [id] = await db('webhook_events').insert({ ...events[0], createdAt: at });
+    ids.set(events[0]!.messageId, Number(id));
+    return ids;
+  }
+  for (let start = 0; start < events.length; start += 500) {
+    const part = events.slice(start, start + 500);
+    await db('webhook_events').insert(part.map((event) => ({ ...event, createdAt: at })));
+    const rows = (await db('webhook_events')
+      .whereIn(
+        'messageId',
+        part.map((event) => event.messageId),
+      )
+      .select('id', 'messageId')) as Array<{ id: unknown; messageId: string }>;
+    for (const row of rows) ids.set(row.messageId, Number(row.id));
+  }
+  return ids;
+}
+
+/** Inserts deliveries; answers their ids when one was written (the usual edit), else null (a batch: sweep for them). */
+export async function insertDeliveries(
+  db: Db,
+  deliveries: ReadonlyArray<{ endpointId: number; eventId: number; subjectKey: string | null }>,
+  now: Date,
+): Promise<number[] | null> {
+  const at = encodeTimestamp(now);
+  const row = (delivery: (typeof deliveries)[number]) => ({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at });
+  if (deliveries.length === 1) {
+    const [id] = await db('webhook_deliveries').insert(row(deliveries[0]!));
+    return [Number(id)];
+  }
+  for (let start = 0; start < deliveries.length; start += 500)
+    await db('webhook_deliveries').insert(deliveries.slice(start, start + 500).map(row));
+  return null;
+}
+
+/** A delivery with what sending it needs: its endpoint and its event's body. */
+export interface DeliveryJob {
+  id: number;
+  endpointId: number;
+  subjectKey: string | null;
+  state: WebhookDeliveryState;
+  attempts: number;
+  leaseUntil: string | null;
+  url: string;
+  secret: string;
+  enabled: boolean;
+  failing: boolean;
+  messageId: string;
+  body: string;
+}
+
+export async function findDeliveryJob(db: Db, id: number): Promise<DeliveryJob | null> {
+  const row = (await db('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpointId')
+    .join('webhook_events as v', 'v.id', 'd.eventId')
+    .where('d.id', id)
+    .first(
+      'd.id',
+      'd.endpointId',
+      'd.subjectKey',
+      'd.state',
+      'd.attempts',
+      'd.leaseUntil',
+      'e.url',
+      'e.secret',
+      'e.enabled',
+      'e.failingSince',
+      'v.messageId',
+      'v.body',
+    )) as Record<string, unknown> | undefined;
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    endpointId: Number(row.endpointId),
+    subjectKey: (row.subjectKey as string | null) ?? null,
+    state: row.state as WebhookDeliveryState,
+    attempts: Number(row.attempts),
+    leaseUntil: decodeTimestamp(row.leaseUntil),
+    url: String(row.url),
+    secret: String(row.secret),
+    enabled: Boolean(Number(row.enabled)),
+    failing: row.failingSince !== null && row.failingSince !== undefined,
+    messageId: String(row.messageId),
+    body: String(row.body),
+  };
+}
+
+/** An earlier delivery of the same subject to the same endpoint that has not finished: it goes first. */
+export async function earlierUnfinished(db: Db, job: { id: number; endpointId: number; subjectKey: string | null }): Promise<boolean> {
+  if (job.subjectKey === null) return false;
+  const row = (await db('webhook_deliveries')
+    .where({ endpointId: job.endpointId, subjectKey: job.subjectKey })
+    .andWhere('id', '<', job.id)
+    .whereIn('state', ['pending', 'sending'])
+    .first('id')) as unknown;
+  return row !== undefined;
+}
+
+/** The next waiting delivery of the same subject to the same endpoint, once one finished. */
+export async function nextOfSubject(
+  db: Db,
+  job: { id: number; endpointId: number; subjectKey: string | null },
+): Promise<{ id: number; attempts: number } | null> {
+  if (job.subjectKey === null) return null;
+  const row = (await db('webhook_deliveries')
+    .where({ endpointId: job.endpointId, subjectKey: job.subjectKey, state: 'pending' })
+    .andWhere('id', '>', job.id)
+    .orderBy('id')
+    .first('id', 'attempts')) as { id: unknown; attempts: unknown } | undefined;
+  return row ? { id: Number(row.id), attempts: Number(row.attempts) } : null;
+}
+
+/** Takes a waiting delivery (or one whose sender went silent past its lease) for one attempt; false if another did. */
+export async function claimDelivery(db: Db, id: number, now: Date, leaseUntil: Date): Promise<boolean> {
+  const at = encodeTimestamp(now);
+  const changed = await db('webhook_deliveries')
+    .where({ id })
+    .andWhere((q) => q.where('state', 'pending').orWhere((stale) => stale.where('state', 'sending').andWhere('leaseUntil', '<', at)))
+    .update({
+      state: 'sending',
+      attempts: db.raw('?? + 1', ['attempts']),
+      leaseUntil: encodeTimestamp(leaseUntil),
+      nextAttemptAt: null,
+      updatedAt: at,
+    });
+  return Number(changed) === 1;
+}
+
+export async function settleDelivery(
+  db: Db,
+  id: number,
+  outcome: {
+    state: WebhookDeliveryState;
+    now: Date;
+    responseStatus: number | null;
+    responseBody: string | null;
+    error: string | null;
+    durationMs: number | null;
+    nextAttemptAt?: Date;
+  },
+): Promise<void> {
+  const at = encodeTimestamp(outcome.now);
+  await db('webhook_deliveries')
+    .where({ id, state: 'sending' })
+    .update({
+      state: outcome.state,
+      responseStatus: outcome.responseStatus,
+      responseBody: outcome.responseBody,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+      leaseUntil: null,
+      nextAttemptAt: encodeTimestamp(outcome.nextAttemptAt ?? null),
+      deliveredAt: outcome.state === 'delivered' ? at : null,
+      updatedAt: at,
+    });
+}
+
+/** Deliveries a runner should (re)start: waiting and due at enabled endpoints, or sending under a lease that ran out. */
+export async function findDueDeliveries(db: Db, now: Date, limit = 200): Promise<Array<{ id: number; attempts: number }>> {
+  const at = encodeTimestamp(now);
+  const rows = (await db('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpointId')
+    .where('e.enabled', true)
+    .andWhere((q) => {
+      q.where((waiting) =>
+        waiting.where('d.state', 'pending').andWhere((due) => due.whereNull('d.nextAttemptAt').orWhere('d.nextAttemptAt', '<=', at)),
+      );
+      q.orWhere((stale) => stale.where('d.state', 'sending').andWhere('d.leaseUntil', '<', at));
+    })
+    .orderBy('d.id')
+    .limit(limit)
+    .select('d.id', 'd.attempts')) as Array<{ id: unknown; attempts: unknown }>;
+  return rows.map((row) => ({ id: Number(row.id), attempts: Number(row.attempts) }));
+}
+
+export async function pendingOfEndpoint(db: Db, endpointId: number): Promise<Array<{ id: number; attempts: number }>> {
+  const rows = (await db('webhook_deliveries').where({ endpointId, state: 'pending' }).orderBy('id').select('id', 'attempts')) as Array<{
+    id: unknown;
+    attempts: unknown;
+  }>;
+  return rows.map((row) => ({ id: Number(row.id), attempts: Number(row.attempts) }));
+}
+
+export async function listDeliveryRows(db: Db, endpointId: number, limit: number): Promise<WebhookDelivery[]> {
+  const rows = (await db('webhook_deliveries as d')
+    .join('webhook_events as v', 'v.id', 'd.eventId')
+    .where('d.endpointId', endpointId)
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .select('d.*', 'v.messageId', 'v.type as eventType')) as Array<Record<string, unknown>>;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    messageId: String(row.messageId),
+    eventType: String(row.eventType),
+    state: row.state as WebhookDeliveryState,
+    attempts: Number(row.attempts),
+    responseStatus: row.responseStatus === null ? null : Number(row.responseStatus),
+    responseBody: (row.responseBody as string | null) ?? null,
+    error: (row.error as string | null) ?? null,
+    durationMs: row.durationMs === null ? null : Number(row.durationMs),
+    nextAttemptAt: decodeTimestamp(row.nextAttemptAt),
+    createdAt: decodeTimestamp(row.createdAt)!,
+    deliveredAt: decodeTimestamp(row.deliveredAt),
+  }));
+}
+
+export async function findDeliveryRow(
+  db: Db,
+  id: number,
+): Promise<{ endpointId: number; eventId: number; subjectKey: string | null } | null> {
+  const row = (await db('webhook_deliveries').where({ id }).first('endpointId', 'eventId', 'subjectKey')) as
+    { endpointId: unknown; eventId: unknown; subjectKey: string | null } | undefined;
+  return row ? { endpointId: Number(row.endpointId), eventId: Number(row.eventId), subjectKey: row.subjectKey ?? null } : null;
+}
+
+/** One more delivery of an event already sent (a replay): answers its id. */
+export async function insertDelivery(
+  db: Db,
+  delivery: { endpointId: number; eventId: number; subjectKey: string | null },
+  now: Date,
+): Promise<number> {
+  const at = encodeTimestamp(now);
+  const [id] = await db('webhook_deliveries').insert({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at });
+  return Number(id);
+}

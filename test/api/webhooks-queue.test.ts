@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
+import type { NewWebhookEndpoint, WebhookEndpointDetail } from '@shared/schemas/webhooks.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { TEST_REDIS_URL, testQueuePrefix } from '../helpers/redis.js';
+import { waitUntil } from '../helpers/wait.js';
+import { Receiver } from '../helpers/webhook-receiver.js';
+
+describe('webhook deliveries as BullMQ jobs on Redis (queue mode)', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: testQueuePrefix(), WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_BACKOFF_MS: '30' },
+    });
+    admin = (await t.signedInAgent('queue-hooks@example.org', 'admin')).agent;
+    receiver = await new Receiver().start();
+  });
+  afterAll(async () => {
+    await stopWebhookDelivery(t.ctx);
+    await receiver.close();
+    await t.close();
+  });
+
+  it('queues the delivery from the web process and sends it from a worker, retrying and keeping the order', async () => {
+    // The web process only queues: nothing is sent until a worker runs.
+    await startWebhookDelivery(t.ctx, 'server');
+    const hook = (
+      await admin
+        .post('/api/webhooks')
+        .send({ url: receiver.url, events: ['record.*'] })
+        .expect(201)
+    ).body as NewWebhookEndpoint;
+    receiver.secret = hook.secret;
+    receiver.answer = (request) => (request <= 2 ? 503 : 200);
+    const id = (await admin.post('/api/brands').send({ brandName: 'Queued Hooks' }).expect(201)).body.id as number;
+    await admin.put(`/api/brands/${id}`).send({ brandName: 'Queued Hooks 2' }).expect(200);
+    const keys = await waitForQueued(t);
+    expect(keys).toBeGreaterThan(0);
+    expect(receiver.requests).toBe(0);
+    await stopWebhookDelivery(t.ctx);
+
+    await startWebhookDelivery(t.ctx, 'worker');
+    await waitUntil(() => receiver.received.length === 2, 'both deliveries from the worker');
+    expect(receiver.refused).toEqual([]);
+    expect(receiver.requests).toBe(4);
+    expect(receiver.received.map((message) => message.type)).toEqual(['record.created', 'record.updated']);
+    const { deliveries } = (await admin.get(`/api/webhooks/${hook.id}`).expect(200)).body as WebhookEndpointDetail;
+    expect(deliveries.map((delivery) => [delivery.state, delivery.attempts])).toEqual([
+      ['delivered', 1],
+      ['delivered', 3],
+    ]);
+  });
+});
+
+/** The webhook queue's keys in Redis once the web process has queued a job. */
+async function waitForQueued(t: TestApp): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let count = 0;
+    await waitUntil(async () => {
+      count = (await redis.keys(`${t.config.jobs.queuePrefix}:webhooks:*`)).length;
+      return count > 0;
+    }, 'a queued webhook job');
+    return count;
+  } finally {
+    redis.disconnect();
+  }
+}

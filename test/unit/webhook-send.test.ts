@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress, sendWebhook, signature } from '@services/webhooks/send.js';
+
+describe('webhook sending', () => {
+  let server: Server;
+  let base = '';
+  let hits = 0;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits += 1;
+      if (req.url === '/redirect') res.writeHead(302, { location: `${base}/elsewhere` }).end();
+      else res.writeHead(200).end('elsewhere');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+  const target = (url: string) => ({ url, secret, messageId: 'msg_1', body: '{"type":"webhook.test"}' });
+
+  it('signs as Standard Webhooks does (checked against the standardwebhooks package)', () => {
+    const at = new Date('2026-11-28T10:00:00Z');
+    const seconds = Math.floor(at.getTime() / 1000);
+    expect(signature(secret, 'msg_1', seconds, '{"a":1}')).toBe(new Webhook(secret).sign('msg_1', at, '{"a":1}'));
+  });
+
+  it('tells private, loopback, link-local and mapped addresses from public ones', () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '172.20.1.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+    ])
+      expect(isPrivateAddress(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it('refuses a private address at delivery, by IP and by a name that resolves to one (DNS rebinding)', async () => {
+    const before = hits;
+    const byIp = await sendWebhook(target(`${base}/hook`), { timeoutMs: 2000, allowPrivate: false });
+    expect(byIp).toMatchObject({ ok: false, status: null });
+    expect(byIp.error).toMatch(/private or loopback/);
+    const byName = await sendWebhook(target(`${base.replace('127.0.0.1', 'localhost')}/hook`), { timeoutMs: 2000, allowPrivate: false });
+    expect(byName.error).toMatch(/private or loopback/);
+    expect(hits).toBe(before);
+  });
+
+  it('does not follow redirects: a 3xx is a failed attempt', async () => {
+    const before = hits;
+    const result = await sendWebhook(target(`${base}/redirect`), { timeoutMs: 2000, allowPrivate: true });
+    expect(result).toMatchObject({ ok: false, status: 302, error: 'Redirects are not followed' });
+    expect(hits).toBe(before + 1);
+  });
+
+  it('gives up on an endpoint that does not answer within the timeout', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+      const result = await sendWebhook(target(url), { timeoutMs: 200, allowPrivate: true });
+      expect(result).toMatchObject({ ok: false, status: null });
+      expect(result.error).toMatch(/no answer within 200 ms/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});
