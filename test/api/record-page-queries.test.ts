@@ -41,8 +41,17 @@ describe('a detail page reads each table it shows once', () => {
     expect(res.text).toContain('"paymentsTotal":"0.30"');
 
     const tables = queries.sql.map(tableOf);
-    // sessions: the session check (one join with users); then the event, its distances, contacts, payments and files.
-    expect(tables.filter((table) => table !== 'sessions').sort()).toEqual(['contacts', 'event_distances', 'events', 'files', 'payments']);
+    // sessions: the session check (one join with users); notifications and tasks: the header's unread and due counts,
+    // once each; then the event, its distances, contacts, payments and files.
+    expect(tables.filter((table) => table !== 'sessions').sort()).toEqual([
+      'contacts',
+      'event_distances',
+      'events',
+      'files',
+      'notifications',
+      'payments',
+      'tasks',
+    ]);
   });
 
   it("links a synced event's public page from the event it read, without reading the event again", async () => {

@@ -35,9 +35,9 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128120000_dashboard_payment_indexes_converge', '51534752283c71133cfae4dff5c6295424cbab7a942921a31fea182e5380421b'],
   ['20261128130000_run_track_type_slugs', '0c18f935b33205463606f36741d93a84f9338806b10902a5acc8caaae76f04df'],
   ['20261128170000_api_tokens', '5d4b8f926b0c2972682745b7c2d546889a8e64bef7d093476f867c8edfb6a4bf'],
-  ['20261128200000_second_factors_sign_in_events', '31d2c2ef7285cd9b10eaa98ac7cad9973d15fc403aed51a4f7e3b63b3ebfe32b'],
-  ['20261128190000_notes_tasks_notifications', '84bf9044b31d2642474e58db09787ae70d81e79aa278be4949e58071eb85a542'],
   ['20261128180000_webhooks', '7a553c43793970ce807943f2430818adcd5c179e26a00ae1727f52bc660f9d1a'],
+  ['20261128190000_notes_tasks_notifications', '84bf9044b31d2642474e58db09787ae70d81e79aa278be4949e58071eb85a542'],
+  ['20261128200000_second_factors_sign_in_events', '31d2c2ef7285cd9b10eaa98ac7cad9973d15fc403aed51a4f7e3b63b3ebfe32b'],
 ];
 
 const sha256Of = (name: string) =>

@@ -14,6 +14,11 @@ import { ALL_DEFINITIONS, CONTACT_INDEX } from '@services/records/definitions.js
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WRITES_MODULE = 'src/services/records/writes.ts';
+/**
+ * A restore loads every table of a backup into a staged database, whatever it holds, and rebuilds the search index
+ * and counts from those rows before the staged database replaces the live one: the one other writer of record rows.
+ */
+const RESTORE_MODULE = 'src/services/backup/restore.ts';
 const recordTables = new Set(ALL_DEFINITIONS.map((definition) => definition.table));
 const CONTACT_WRITES_MODULE = 'src/services/contacts/writes.ts';
 const contactTables = new Set([CONTACT_INDEX.table]);
@@ -162,8 +167,9 @@ describe('record table writes', () => {
   it('go through src/services/records/writes.ts and nowhere else', () => {
     const files = ['src', 'cli', 'seeds'].flatMap(sourceFiles);
     expect(files).toContain(WRITES_MODULE);
+    expect(files).toContain(RESTORE_MODULE);
     const found = files
-      .filter((file) => file !== WRITES_MODULE)
+      .filter((file) => file !== WRITES_MODULE && file !== RESTORE_MODULE)
       .flatMap((file) => writesIn(file, readFileSync(path.join(ROOT, file), 'utf8')));
     // The scan sees the other writers (users, contacts, sync runs…), so finding no bypass means something.
     expect(found.length).toBeGreaterThan(10);
