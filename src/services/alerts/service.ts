@@ -41,7 +41,9 @@ interface StreakRow {
 
 /**
  * The one seam every alert goes through: an email to each active admin when mail is set up (logged either way).
- * An in-app notification joins here when there is one. Never throws: a mail failure is logged, not the job's.
+ * An in-app notification joins here when there is one (other alert sources, e.g. a backup run outside the jobs,
+ * call it too). Never throws: a mail failure is logged, not the job's.
+ * @public
  */
 export async function notifyAdmins(ctx: AppContext, alert: AdminAlert): Promise<void> {
   ctx.log.warn(
@@ -133,7 +135,7 @@ export async function recordOutcome(
 }
 
 /** What a job is, for its alerts: its type, and the kind for the jobs that have one (each sync kind on its own). */
-export function jobAlertSubject(job: { type: string; params: Record<string, unknown> }): { key: string; label: string } {
+function jobAlertSubject(job: { type: string; params: Record<string, unknown> }): { key: string; label: string } {
   const kind = typeof job.params.kind === 'string' ? job.params.kind : null;
   return {
     key: kind ? `job:${job.type}:${kind}` : `job:${job.type}`,

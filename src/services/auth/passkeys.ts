@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Knex } from 'knex';
 import type * as z from 'zod';
@@ -41,6 +37,8 @@ import { noticeNewBrowser, recordSignInEvent } from './sign-in-events.js';
  */
 
 const RP_NAME = 'Pacer CRM';
+/** Loaded when a passkey is first used: its certificate parsers would cost every start of the server and the CLI. */
+const webauthn = () => import('@simplewebauthn/server');
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const MAX_PASSKEYS = 20;
 type ChallengePurpose = 'register' | 'sign_in';
@@ -140,7 +138,9 @@ export async function passkeyRegistrationOptions(ctx: AppContext, userId: number
   if (!user) throw notFound('User not found');
   const existing = await passkeyRows(ctx.db, userId);
   if (existing.length >= MAX_PASSKEYS) throw conflict(`You have ${MAX_PASSKEYS} passkeys, the most an account may have. Remove one first.`);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
     userName: user.email,
@@ -172,7 +172,9 @@ export async function registerPasskey(ctx: AppContext, userId: number, client: S
   if (!challenge) throw refused('The passkey request expired or was already used. Try adding the passkey again.');
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: origin,
@@ -244,7 +246,9 @@ export async function removePasskey(ctx: AppContext, userId: number, id: number,
  */
 export async function passkeySignInOptions(ctx: AppContext): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { rpID } = requireRelyingParty(ctx);
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     rpID,
     userVerification: 'required',
     timeout: CHALLENGE_TTL_MS,
@@ -278,7 +282,9 @@ export async function verifyPasskeyAssertion(
   const challenge = await consumeChallenge(ctx, assertion.response.clientDataJSON, 'sign_in', null);
   if (!row || !challenge || (userId !== null && row.userId !== userId)) return undefined;
   try {
-    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+    const { verified, authenticationInfo } = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response: assertion as AuthenticationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,

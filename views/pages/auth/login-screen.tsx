@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { messageOf } from '@shared/api-error.js';
 import { SIGN_IN_INTENT } from '@shared/session.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import { apiRequest } from '@views/data/http.js';
 import { PRODUCT_TITLE } from '@views/components/layout/product.js';
 import { formCheck, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
+import { usePasskeySupport } from '@views/hooks/use-passkey-support.js';
 
 /** The auth forms' checks: the schemas the API parses them with, loaded as the form shows. */
 const loginCheck = formCheck(() => import('@shared/schemas/auth.js').then((schemas) => schemas.LoginSchema));
@@ -168,10 +169,10 @@ export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetB
  * the passkey is the whole sign-in.
  */
 function usePasskeySignIn(enabled: boolean) {
-  const [available, setAvailable] = useState(false);
+  const supported = usePasskeySupport();
+  const available = enabled && supported === true;
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setAvailable(enabled && typeof window.PublicKeyCredential === 'function'), [enabled]);
 
   async function signIn(form: HTMLFormElement | null) {
     setError(null);

@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import type { PasskeyView } from '@shared/schemas/auth.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
+import { usePasskeySupport } from '@views/hooks/use-passkey-support.js';
 import { useSession } from '@views/hooks/use-session.js';
 import { Button, Card, CardHeader, EmptyState, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
@@ -87,9 +88,8 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
 export function PasskeysCard({ passkeys }: { passkeys: PasskeyView[] }) {
   const { env } = useSession();
   const revalidator = useRevalidator();
-  const [supported, setSupported] = useState(true);
+  const supported = usePasskeySupport();
   const [pending, setPending] = useState(false);
-  useEffect(() => setSupported(typeof window.PublicKeyCredential === 'function'), []);
   const refresh = () => void revalidator.revalidate();
 
   async function add(event: FormEvent<HTMLFormElement>) {
@@ -130,7 +130,7 @@ export function PasskeysCard({ passkeys }: { passkeys: PasskeyView[] }) {
       )}
       {!env.passkeys ? (
         <p className="muted">Passkeys are off on this site: an admin must set its address (APP_URL).</p>
-      ) : !supported ? (
+      ) : supported === false ? (
         <p className="muted">This browser cannot use passkeys.</p>
       ) : (
         <form className="settings-form" onSubmit={(event) => void add(event)}>
