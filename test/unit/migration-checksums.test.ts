@@ -35,6 +35,8 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128120000_dashboard_payment_indexes_converge', '51534752283c71133cfae4dff5c6295424cbab7a942921a31fea182e5380421b'],
   ['20261128130000_run_track_type_slugs', '0c18f935b33205463606f36741d93a84f9338806b10902a5acc8caaae76f04df'],
   ['20261128200000_second_factors_sign_in_events', '31d2c2ef7285cd9b10eaa98ac7cad9973d15fc403aed51a4f7e3b63b3ebfe32b'],
+  ['20261128210000_passkeys', 'b2d39242ba0486161dd8148518653ce31a492fcbf311df30857626e26dda24b7'],
+  ['20261128211000_job_alert_streaks', '20a005799c8d698bfb8c2a41b18a5bb9b8a49b61cd962545065150fb13b62b43'],
 ];
 
 const sha256Of = (name: string) =>
