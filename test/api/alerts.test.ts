@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordOutcome } from '@services/alerts/service.js';
+import { noteJobOutcome, recordOutcome } from '@services/alerts/service.js';
 import { cliActor } from '@services/context.js';
 import { executeJob } from '@services/jobs/execute.js';
 import { createJob } from '@services/jobs/service.js';
@@ -138,5 +138,18 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
       recordOutcome(t.ctx, subject, { succeeded: true }),
     ]);
     expect([c, d].filter(Boolean)).toEqual([expect.objectContaining({ state: 'recovered', failures: 2, error: 'disk full' })]);
+  });
+
+  it('leaves a person’s own bad input to the jobs page, and alerts on a job that failed on our side', async () => {
+    const before = received.length;
+    const job = { type: 'import', trigger: 'web', params: { kind: 'brands' } };
+    await noteJobOutcome(t.ctx, job, { succeeded: false, error: 'Column "Brand" is missing', status: 400 });
+    expect(await t.database.db('alert_streaks').where({ alertKey: 'job:import:brands' }).first()).toBeUndefined();
+    await noteJobOutcome(t.ctx, job, { succeeded: false, error: 'The job failed: out of memory', status: 500 });
+    await waitUntil(() => received.length >= before + 2, 'the alert of a job that failed on our side');
+    expect(received.slice(before).map((mail) => mail.subject)).toEqual([
+      '[Pacer CRM] Failing: The import job (brands)',
+      '[Pacer CRM] Failing: The import job (brands)',
+    ]);
   });
 });
