@@ -501,5 +501,7 @@ export function publicEnv(config: Config) {
   return {
     publicSiteUrl: config.wordpress.publicSiteUrl ?? null,
     wordpressAdminUrl: config.wordpress.url ?? config.wordpress.publicSiteUrl ?? null,
+    /** Passkeys need the site's address (their relying party): the sign-in page offers them only then. */
+    passkeys: Boolean(config.appUrl),
   };
 }

@@ -26,7 +26,15 @@ export const columnKinds = {
     secondFactorSetupRequired: 'boolean',
   },
   sign_in_events: { occurredAt: 'timestamp', succeeded: 'boolean' },
-  user_second_factors: { createdAt: 'timestamp', confirmedAt: 'timestamp', lastUsedAt: 'timestamp', lastUsedStep: 'integer' },
+  user_second_factors: {
+    createdAt: 'timestamp',
+    confirmedAt: 'timestamp',
+    lastUsedAt: 'timestamp',
+    lastUsedStep: 'integer',
+    signCount: 'integer',
+  },
+  webauthn_challenges: { expiresAt: 'timestamp', userId: 'integer' },
+  alert_streaks: { failingSince: 'timestamp', alertedAt: 'timestamp', updatedAt: 'timestamp', failures: 'integer' },
   contacts: { ...audit, mailchimpTags: 'list', isPrimary: 'boolean', entityId: 'integer' },
   events: columnKindsOf(recordDefinition('event')),
   event_distances: {

@@ -124,6 +124,7 @@ const SETUP_PAGE = '/settings/account';
 const OPEN_WHILE_HELD = [
   /^\/api\/(me|session|logout|sessions)$/,
   /^\/api\/me\/(totp|totp\/confirm|two-factor|sign-ins)$/,
+  /^\/api\/me\/passkeys(\/options|\/\d+)?$/,
   /^\/api\/sessions\/[^/]+$/,
   /^\/api\/preferences(\/[^/]+)?$/,
 ];

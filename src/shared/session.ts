@@ -5,6 +5,8 @@ import type { ThemeChoice } from './theme.js';
 interface PublicSettings {
   publicSiteUrl: string | null;
   wordpressAdminUrl: string | null;
+  /** The site's address is set, so passkeys can be used (docs/decisions/0104). */
+  passkeys?: boolean;
 }
 
 /** What the root route knows about the visit: who is signed in, and how to format for them. */

@@ -24,6 +24,7 @@ import { getDashboard } from '@services/dashboard/service.js';
 import { eventCalendar } from '@services/calendar/service.js';
 import { localeOf, themeOf, timeZoneOf } from '@shared/request-locale.js';
 import { getRecordPage } from '@services/attachments/record-page.js';
+import { listMyPasskeys } from '@services/auth/passkeys.js';
 import { twoFactorStatus } from '@services/auth/second-factor.js';
 import { securitySettings } from '@services/auth/security-settings.js';
 import { listMySessions } from '@services/auth/sessions.js';
@@ -82,6 +83,7 @@ export function serverDataSource(req: Request): DataSource {
     mySessions: () => listMySessions(ctx(), user().id, req.sessionId!),
     myTwoFactor: () => twoFactorStatus(ctx(), user().id, req.sessionId!),
     mySignIns: () => listMySignIns(ctx(), user().id),
+    myPasskeys: () => listMyPasskeys(ctx(), user().id),
     securitySettings: () => securitySettings(ctx(), actor()),
     deletedItems: () => listDeleted(ctx(), actor()),
     backups: () => listBackups(ctx(), actor()),

@@ -6,6 +6,7 @@ import { AuthPage, type AuthScreen } from '@views/pages/auth/auth-page.js';
 import type { ServerLoaderContext } from '@views/data/source.js';
 import { AppError, badRequest } from '@services/errors.js';
 import { selfServiceResetAvailable } from '@services/auth/password-reset.js';
+import { relyingParty } from '@services/auth/passkeys.js';
 import { serverDataSource } from './data-source.js';
 import { hydrationDataElement, jsonDataElement } from './hydration.js';
 import { escapeAttr } from './html-attribute.js';
@@ -137,7 +138,7 @@ async function authScreenOf(req: Request): Promise<AuthScreen | null> {
   if (req.user) return null;
   return (await serverDataSource(req).session()).needsSetup
     ? { name: 'setup' }
-    : { name: 'sign-in', resetByEmail: selfServiceResetAvailable(req.ctx) };
+    : { name: 'sign-in', resetByEmail: selfServiceResetAvailable(req.ctx), passkeys: Boolean(relyingParty(req.ctx)) };
 }
 
 /**

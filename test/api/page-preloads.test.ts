@@ -91,7 +91,9 @@ describe('module preloads of a page', () => {
       expect(preloads(page.text)).toEqual(['/assets/entry.auth.js', '/assets/chunks/react.js', '/assets/chunks/auth-forms.js']);
       // The only script that runs is the auth entry; the screen's name travels in a JSON block, as loader data does.
       expect(scripts(page.text)).toEqual([' type="application/json" id="auth-screen"', ' type="module" src="/assets/entry.auth.js"']);
-      expect(page.text).toContain('<script type="application/json" id="auth-screen">{"name":"sign-in","resetByEmail":false}</script>');
+      expect(page.text).toContain(
+        '<script type="application/json" id="auth-screen">{"name":"sign-in","resetByEmail":false,"passkeys":false}</script>',
+      );
     }
   });
 

@@ -23,6 +23,12 @@ const SELF_SERVICE: Record<string, string> = {
   'POST /api/me/totp/confirm': 'confirming my own two-factor sign-in',
   'DELETE /api/me/totp': 'turning off my own two-factor sign-in (with my password and a code)',
   'POST /api/notifications/read': 'marking my own notifications read',
+  'POST /api/login/passkey/options': 'a challenge for signing in with a passkey (signed out)',
+  'POST /api/login/passkey': 'signing in with a passkey',
+  'POST /api/me/passkeys/options': 'a challenge for adding a passkey to my own account',
+  'POST /api/me/passkeys': 'adding a passkey to my own account',
+  'PATCH /api/me/passkeys/:id': 'renaming one of my own passkeys',
+  'DELETE /api/me/passkeys/:id': 'removing one of my own passkeys',
 };
 
 /** Routes only an admin may use (reads included): staff get 403 too. */

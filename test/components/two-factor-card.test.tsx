@@ -23,7 +23,7 @@ function renderAccount(twoFactor: TwoFactorStatus) {
     path: '/settings/account',
     url: '/settings/account',
     Component: accountPage.Component,
-    data: { sessions: [], twoFactor, signIns: [] },
+    data: { sessions: [], twoFactor, signIns: [], passkeys: [] },
   });
 }
 

@@ -41,7 +41,16 @@ describe('API fuzz: coverage of the route table', () => {
     for (const [key, model] of apiRouteModels()) {
       if (model.body.kind !== 'object') continue;
       // Owner ids are filled in from seeded rows at run time; any positive id parses.
-      const plain = (value: Json): unknown => ('s' in value ? value.s : 'id' in value ? 1 : 'a' in value ? value.a.map(plain) : null);
+      const plain = (value: Json): unknown =>
+        's' in value
+          ? value.s
+          : 'id' in value
+            ? 1
+            : 'a' in value
+              ? value.a.map(plain)
+              : 'o' in value
+                ? Object.fromEntries(value.o.map(([key, item]) => [key, plain(item)]))
+                : null;
       const body = Object.fromEntries(model.body.valid.map(([field, value]) => [field, plain(value)]));
       const parsed = model.body.schema.safeParse(body);
       expect(parsed.success, `${key}: ${parsed.error?.message ?? ''}`).toBe(true);

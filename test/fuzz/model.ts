@@ -6,7 +6,18 @@ import type { z } from 'zod';
 import { AddMemberSchema } from '@services/integrations/service.js';
 import { AddUserSchema, SetPasswordSchema } from '@services/users/links.js';
 import { UserUpdateSchema } from '@services/users/service.js';
-import { LoginSchema, NameSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
+import {
+  DisableTwoFactorSchema,
+  LoginSchema,
+  NameSchema,
+  PasskeyNameSchema,
+  PasskeyRegistrationSchema,
+  PasskeySignInSchema,
+  PasswordChangeSchema,
+  PasswordResetRequestSchema,
+  SecondFactorCodeSchema,
+  SetupSchema,
+} from '@shared/schemas/auth.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { RECORD_TYPES, recordApiPath, type RecordType } from '@shared/record-types.js';
@@ -74,6 +85,43 @@ const VALID_PAYMENT: Array<[string, Json]> = [
   ['amount', s('10.00')],
 ];
 
+/** A passkey assertion and registration of the right shape (base64url of `{}` and of a few bytes). */
+const FAKE_ASSERTION: Json = {
+  o: [
+    ['id', s('AAAAAAAAAAAAAAAAAAAAAA')],
+    ['rawId', s('AAAAAAAAAAAAAAAAAAAAAA')],
+    ['type', s('public-key')],
+    [
+      'response',
+      {
+        o: [
+          ['clientDataJSON', s('e30')],
+          ['authenticatorData', s('AAAA')],
+          ['signature', s('AAAA')],
+        ],
+      },
+    ],
+    ['clientExtensionResults', { o: [] }],
+  ],
+};
+const FAKE_REGISTRATION: Json = {
+  o: [
+    ['id', s('AAAAAAAAAAAAAAAAAAAAAA')],
+    ['rawId', s('AAAAAAAAAAAAAAAAAAAAAA')],
+    ['type', s('public-key')],
+    [
+      'response',
+      {
+        o: [
+          ['clientDataJSON', s('e30')],
+          ['attestationObject', s('oA')],
+        ],
+      },
+    ],
+    ['clientExtensionResults', { o: [] }],
+  ],
+};
+
 export function apiRouteModels(): Map<string, RouteModel> {
   const models = new Map<string, RouteModel>([
     [
@@ -126,6 +174,37 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/set-password/:token', none()],
     ['POST /api/set-password/:token', object(SetPasswordSchema, [['password', s('a long enough password')]])],
     ['DELETE /api/sessions/:id', none()],
+    // Two-factor sign-in, sign-in history and the security settings (ADRs 0102, 0103).
+    ['POST /api/password-reset', object(PasswordResetRequestSchema, [['email', s('someone@example.org')]])],
+    ['GET /api/me/sign-ins', none()],
+    ['GET /api/me/two-factor', none()],
+    ['GET /api/users/:id/sign-ins', none()],
+    ['GET /api/security', none()],
+    ['PUT /api/security', none()],
+    ['POST /api/me/totp', none()],
+    ['POST /api/me/totp/confirm', object(SecondFactorCodeSchema, [['code', s('123456')]])],
+    [
+      'DELETE /api/me/totp',
+      object(DisableTwoFactorSchema, [
+        ['password', s('not the password')],
+        ['code', s('123456')],
+      ]),
+    ],
+    ['POST /api/users/:id/reset-2fa', none()],
+    // Passkeys (ADR 0104): WebAuthn JSON whose challenge is never ours, so the checks past the shape run.
+    ['POST /api/login/passkey/options', none()],
+    ['POST /api/login/passkey', object(PasskeySignInSchema, [['response', FAKE_ASSERTION]])],
+    ['GET /api/me/passkeys', none()],
+    ['POST /api/me/passkeys/options', none()],
+    [
+      'POST /api/me/passkeys',
+      object(PasskeyRegistrationSchema, [
+        ['name', s('Fuzz key')],
+        ['response', FAKE_REGISTRATION],
+      ]),
+    ],
+    ['PATCH /api/me/passkeys/:id', object(PasskeyNameSchema, [['name', s('Fuzz key')]])],
+    ['DELETE /api/me/passkeys/:id', none()],
     ['POST /api/sessions/sign-out-others', none()],
     [
       'PUT /api/account',

@@ -36,6 +36,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     mySessions: notFound,
     myTwoFactor: notFound,
     mySignIns: notFound,
+    myPasskeys: notFound,
     securitySettings: notFound,
     deletedItems: notFound,
     backups: notFound,

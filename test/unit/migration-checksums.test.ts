@@ -38,6 +38,8 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128180000_webhooks', '7a553c43793970ce807943f2430818adcd5c179e26a00ae1727f52bc660f9d1a'],
   ['20261128190000_notes_tasks_notifications', '84bf9044b31d2642474e58db09787ae70d81e79aa278be4949e58071eb85a542'],
   ['20261128200000_second_factors_sign_in_events', '31d2c2ef7285cd9b10eaa98ac7cad9973d15fc403aed51a4f7e3b63b3ebfe32b'],
+  ['20261128210000_passkeys', 'b2d39242ba0486161dd8148518653ce31a492fcbf311df30857626e26dda24b7'],
+  ['20261128211000_job_alert_streaks', '20a005799c8d698bfb8c2a41b18a5bb9b8a49b61cd962545065150fb13b62b43'],
 ];
 
 const sha256Of = (name: string) =>

@@ -2,7 +2,7 @@ import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArg
 import { HttpError, messageOf, statusOf } from '@shared/api-error.js';
 import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import type { ListPage, ListQuery, RecordDetail, RecordItem, Stats, WordpressUrl } from '@shared/schemas/records.js';
-import type { PublicUser, SessionView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
+import type { PasskeyView, PublicUser, SessionView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
 import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
@@ -65,6 +65,8 @@ export interface DataSource {
   myTwoFactor(): Promise<TwoFactorStatus>;
   /** /settings/account: my sign-in history, newest first. */
   mySignIns(): Promise<SignInEventView[]>;
+  /** /settings/account: my passkeys. */
+  myPasskeys(): Promise<PasskeyView[]>;
   /** /settings/users (admins): the site-wide security settings. */
   securitySettings(): Promise<{ requireTwoFactor: boolean }>;
   /** /settings/deleted (admins). */
@@ -179,6 +181,7 @@ const browserDataSource: DataSource = {
   mySessions: () => read('/api/sessions'),
   myTwoFactor: () => read('/api/me/two-factor'),
   mySignIns: () => read('/api/me/sign-ins'),
+  myPasskeys: () => read('/api/me/passkeys'),
   securitySettings: () => read('/api/security'),
   deletedItems: () => read('/api/deleted'),
   backups: () => read('/api/backups'),

@@ -1,4 +1,5 @@
 import express, { Router, type Request } from 'express';
+import { passkeySignInOptions, signInWithPasskey } from '@services/auth/passkeys.js';
 import { login } from '@services/auth/service.js';
 import { requestPasswordReset } from '@services/auth/password-reset.js';
 import { endSession } from '@services/auth/sessions.js';
@@ -32,6 +33,18 @@ export function authRouter(http: HttpPlumbing): Router {
 
   router.post('/login', secureOnly, json, async (req, res) => {
     const user = await login(req.ctx, req.ctx.throttle, req.body, sessionClientOf(req));
+    await startSession(req, user.id);
+    res.json({ user });
+  });
+
+  // Sign-in with a passkey alone (docs/decisions/0104): a challenge for any of the site's passkeys, then the assertion.
+  // The options also serve a passkey given as the second factor to POST /login.
+  router.post('/login/passkey/options', async (req, res) => {
+    res.json(await passkeySignInOptions(req.ctx));
+  });
+
+  router.post('/login/passkey', secureOnly, json, async (req, res) => {
+    const user = await signInWithPasskey(req.ctx, req.ctx.throttle, req.body, sessionClientOf(req));
     await startSession(req, user.id);
     res.json({ user });
   });

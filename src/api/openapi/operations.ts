@@ -599,6 +599,53 @@ export function describeOperations(): Map<string, OperationDoc> {
     answer: ok('The delivery', object),
   });
 
+  // Passkeys (docs/decisions/0104): sign-in, and a person's own passkeys.
+  add('POST /login/passkey/options', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'A challenge for signing in with a passkey',
+    body: object,
+    answer: ok('WebAuthn request options', object),
+  });
+  add('POST /login/passkey', {
+    tag: 'Session',
+    access: 'public',
+    summary: 'Sign in with a passkey (starts a session cookie)',
+    body: object,
+    answer: ok('Signed in', object),
+  });
+  add('GET /me/passkeys', { tag: 'Account', access: 'viewer', personOnly: true, summary: 'My passkeys', answer: ok('Passkeys', object) });
+  add('POST /me/passkeys/options', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'A challenge for adding a passkey',
+    answer: ok('WebAuthn creation options', object),
+  });
+  add('POST /me/passkeys', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Add a passkey',
+    body: object,
+    answer: ok('The passkey', object),
+  });
+  add('PATCH /me/passkeys/:id', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Rename a passkey',
+    body: z.object({ name: z.string() }),
+    answer: ok('The passkey', object),
+  });
+  add('DELETE /me/passkeys/:id', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'Remove a passkey',
+    answer: noContent('Removed'),
+  });
+
   // Backups (the Settings → Backups panel).
   add('GET /backups', {
     tag: 'Backups',

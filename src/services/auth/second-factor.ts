@@ -166,7 +166,7 @@ export async function disableTotp(ctx: AppContext, throttle: LoginThrottle, user
   const { password, code } = parseInput(DisableTwoFactorSchema, input);
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('User not found');
-  if (!(await hasSecondFactor(ctx.db, userId))) throw conflict('Two-factor sign-in is not on.');
+  if (!(await totpRow(ctx.db, userId, true))) throw conflict('Two-factor sign-in is not on.');
   const wait = await throttle.reservePasswordCheck(ctx.db, userId, ctx.clock.now().getTime());
   if (wait > 0) throw tooManyRequests('Too many wrong passwords or codes. Try again later.', wait);
   if (!(await bcrypt.compare(password, user.passwordHash)))
@@ -175,7 +175,9 @@ export async function disableTotp(ctx: AppContext, throttle: LoginThrottle, user
   if (!how) throw wrongCode('That code is not right.');
   await throttle.releasePasswordCheck(ctx.db, userId);
   await withTransaction(ctx, async (trx) => {
-    await removeSecondFactors(trx, userId);
+    // Only the authenticator app: the user's passkeys stay (and with them the recovery codes).
+    await trx('user_second_factors').where({ userId, kind: 'totp' }).delete();
+    if (!(await hasSecondFactor(trx, userId))) await removeSecondFactors(trx, userId);
     await recordSignInEvent(trx, ctx, client, { kind: 'two_factor_disabled', succeeded: true, userId, detail: how });
   });
   ctx.log.info({ event: 'two_factor_disabled', userId }, 'two-factor sign-in turned off');

@@ -6,12 +6,14 @@ import { findUserByEmail, updateUser } from '../users/queries.js';
 import { presentUser } from '../users/service.js';
 import { parseInput } from '../validate.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { verifyPasskeyAssertion } from './passkeys.js';
 import { checkSecondFactor, secondFactorRequired } from './second-factor.js';
 import { hasSecondFactor } from './security-settings.js';
 import type { SessionClient } from './sessions.js';
 import { noticeNewBrowser, recordSignInEvent } from './sign-in-events.js';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
+const WRONG_PASSKEY = 'That passkey is not one of this account’s, or it could not be checked. Try again, or enter a code.';
 const WRONG_CODE = 'That code is not right, or it was already used. Enter the current code from your authenticator app.';
 
 /** Compared against when the email is unknown, so both paths cost one bcrypt comparison. */
@@ -32,7 +34,7 @@ function dummyHash(cost: number): Promise<string> {
  * Each outcome is written to the sign-in history.
  */
 export async function login(ctx: AppContext, throttle: LoginThrottle, input: unknown, client: SessionClient): Promise<PublicUser> {
-  const { email, password, code } = parseInput(LoginSchema, input);
+  const { email, password, code, passkey } = parseInput(LoginSchema, input);
   const { ip } = client;
   const now = ctx.clock.now().getTime();
   // Counted before the password is checked, so attempts sent at once cannot all get past the limit.
@@ -51,21 +53,26 @@ export async function login(ctx: AppContext, throttle: LoginThrottle, input: unk
   }
   let how = 'password';
   if (await hasSecondFactor(ctx.db, user.id)) {
-    if (!code) {
+    if (!code && !passkey) {
       await throttle.giveBackSignIn(ctx.db, email, ip);
       throw secondFactorRequired();
     }
-    const accepted = await checkSecondFactor(ctx, user.id, code);
+    // A passkey of this user stands in for the code (docs/decisions/0104).
+    const accepted = passkey
+      ? (await verifyPasskeyAssertion(ctx, passkey, user.id))
+        ? 'passkey'
+        : undefined
+      : await checkSecondFactor(ctx, user.id, code!);
     await recordSignInEvent(ctx.db, ctx, client, {
       kind: 'second_factor',
       succeeded: Boolean(accepted),
       userId: user.id,
       email,
-      detail: accepted ?? 'wrong_code',
+      detail: accepted ?? (passkey ? 'passkey' : 'wrong_code'),
     });
     if (!accepted) {
       ctx.log.warn({ event: 'login_failed', ip, reason: 'second_factor', userId: user.id }, 'sign-in failed');
-      throw new AppError(401, 'invalid_second_factor', WRONG_CODE);
+      throw new AppError(401, 'invalid_second_factor', passkey ? WRONG_PASSKEY : WRONG_CODE);
     }
     how = accepted;
   }

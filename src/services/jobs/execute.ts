@@ -5,6 +5,7 @@ import type { JobFailure, JobState } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
 import { isAppError, JobCancelledError } from '../errors.js';
 import { cancelRequested, claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
+import { noteJobOutcome } from '../alerts/service.js';
 import { countJobOutcome } from '../metrics.js';
 import { writeWebhookEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { jobHandlers, type JobProgressUpdate, type LocalImportInput } from './handlers.js';
@@ -97,6 +98,7 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
     await finish('succeeded', { result });
     log.info('job succeeded');
     countJobOutcome(job.type, 'succeeded');
+    await noteJobOutcome(ctx, job, { succeeded: true });
     return { kind: 'finished', state: 'succeeded' };
   } catch (error) {
     clearInterval(beat);
@@ -130,6 +132,8 @@ export async function executeJob(ctx: AppContext, id: number, options: ExecuteOp
     if (!isAppError(error)) log.error({ err: error }, 'job failed');
     else log.info({ reason: failure.message }, 'job failed');
     countJobOutcome(job.type, 'failed');
+    // Admins are told once per failure streak, and when it recovers (docs/decisions/0105).
+    await noteJobOutcome(ctx, job, { succeeded: false, error: failure.message, status: failure.status });
     return { kind: 'finished', state: 'failed' };
   }
 

@@ -15,6 +15,8 @@ export const LoginSchema = z
       .refine((value) => utf8Length(value) <= MAX_PASSWORD_BYTES, { message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes` }),
     /** The second factor, when the account has one: a code from the authenticator app or a recovery code. */
     code: text().trim().max(64).optional(),
+    /** Or a passkey's assertion in place of the code (docs/decisions/0104). */
+    passkey: z.lazy(() => PasskeyAssertionSchema).optional(),
   })
   .strict();
 
@@ -124,6 +126,61 @@ export interface SignInEventView {
   by: string | null;
 }
 
+/** A browser's WebAuthn assertion (base64url fields), checked for shape before the library checks the rest. */
+export const PasskeyAssertionSchema = z
+  .object({
+    id: z.string().min(1).max(1024),
+    rawId: z.string().min(1).max(1024),
+    type: z.literal('public-key'),
+    response: z
+      .object({
+        clientDataJSON: z.string().min(1).max(8192),
+        authenticatorData: z.string().min(1).max(8192),
+        signature: z.string().min(1).max(8192),
+        userHandle: z.string().max(1024).optional(),
+      })
+      .loose(),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.string().max(32).optional(),
+  })
+  .loose();
+
+/** POST /api/login/passkey: the sign-in with a passkey alone. */
+export const PasskeySignInSchema = z.object({ response: PasskeyAssertionSchema }).strict();
+
+/** A passkey's name, as its owner tells them apart ("Work laptop"). */
+export const PasskeyNameSchema = z
+  .object({ name: text().trim().min(1, 'Give the passkey a name').max(100, 'Name must be at most 100 characters') })
+  .strict();
+
+/** POST /api/me/passkeys: the browser's new credential (WebAuthn registration response) and its name. */
+export const PasskeyRegistrationSchema = PasskeyNameSchema.extend({
+  response: z
+    .object({
+      id: z.string().min(1).max(1024),
+      rawId: z.string().min(1).max(1024),
+      type: z.literal('public-key'),
+      response: z
+        .object({
+          clientDataJSON: z.string().min(1).max(8192),
+          attestationObject: z.string().min(1).max(65536),
+          transports: z.array(z.string().max(32)).max(10).optional(),
+        })
+        .loose(),
+      clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+      authenticatorAttachment: z.string().max(32).optional(),
+    })
+    .loose(),
+}).strict();
+
+/** One of my passkeys, as /settings/account lists them. */
+export interface PasskeyView {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export const SIGN_IN_EVENT_KINDS = [
   'sign_in',
   'second_factor',
@@ -132,5 +189,7 @@ export const SIGN_IN_EVENT_KINDS = [
   'two_factor_enabled',
   'two_factor_disabled',
   'two_factor_reset',
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 export type SignInEventKind = (typeof SIGN_IN_EVENT_KINDS)[number];

@@ -16,6 +16,8 @@ export type AuthScreen =
       askCode?: boolean;
       /** "Forgot password?" emails a link (mail and APP_URL are set up); otherwise it says to ask an admin. */
       resetByEmail?: boolean;
+      /** The site's address is set: passkeys can sign in (docs/decisions/0104). */
+      passkeys?: boolean;
     }
   | { name: 'setup' }
   | { name: 'set-password'; token: string };
@@ -23,7 +25,7 @@ export type AuthScreen =
 export function AuthPage({ screen }: { screen: AuthScreen }) {
   switch (screen.name) {
     case 'sign-in':
-      return <LoginScreen refusal={screen.error} askCode={screen.askCode} resetByEmail={screen.resetByEmail} />;
+      return <LoginScreen refusal={screen.error} askCode={screen.askCode} resetByEmail={screen.resetByEmail} passkeys={screen.passkeys} />;
     case 'setup':
       return <SetupScreen />;
     case 'set-password':

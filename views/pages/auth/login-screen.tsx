@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { messageOf } from '@shared/api-error.js';
 import { SIGN_IN_INTENT } from '@shared/session.js';
 import { firstErrorPerField, type FieldErrors } from '@shared/field-errors.js';
 import { apiRequest } from '@views/data/http.js';
 import { PRODUCT_TITLE } from '@views/components/layout/product.js';
 import { formCheck, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
+import { usePasskeySupport } from '@views/hooks/use-passkey-support.js';
 
 /** The auth forms' checks: the schemas the API parses them with, loaded as the form shows. */
 const loginCheck = formCheck(() => import('@shared/schemas/auth.js').then((schemas) => schemas.LoginSchema));
@@ -107,9 +108,11 @@ function refusalCode(error: unknown): string | undefined {
  * /api/login instead. An account with two-factor sign-in is asked for its code after the password: the same form
  * shows the code field and sends all three again.
  */
-export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetByEmail?: boolean }) {
+export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetByEmail?: boolean; passkeys?: boolean }) {
   const [askCode, setAskCode] = useState(Boolean(props.askCode));
   const [forgot, setForgot] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const passkey = usePasskeySignIn(Boolean(props.passkeys));
   const { pending, serverError, errors, onSubmit } = useAuthForm(
     loginCheck,
     '/api/login',
@@ -127,8 +130,8 @@ export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetB
       <Card className="auth-card">
         <h1 className="auth-title">{PRODUCT_TITLE}</h1>
         <p className="muted">Access is limited to authorized users only.</p>
-        {serverError && <Alert variant="destructive">{serverError}</Alert>}
-        <form method="post" onSubmit={onSubmit} noValidate>
+        {(passkey.error ?? serverError) && <Alert variant="destructive">{passkey.error ?? serverError}</Alert>}
+        <form method="post" onSubmit={onSubmit} noValidate ref={formRef}>
           <input type="hidden" name="intent" value={SIGN_IN_INTENT} />
           <TextField name="email" label="Email" type="email" autoComplete="username" error={errors.email} />
           <TextField name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} />
@@ -139,6 +142,16 @@ export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetB
             {pending ? 'Signing in...' : 'Sign In'}
           </Button>
         </form>
+        {passkey.available && (
+          <Button
+            variant="outline"
+            className="btn-block auth-passkey"
+            disabled={passkey.pending || pending}
+            onClick={() => passkey.signIn(askCode ? formRef.current : null)}
+          >
+            {passkey.pending ? 'Waiting for the passkey...' : askCode ? 'Use a passkey instead' : 'Sign in with a passkey'}
+          </Button>
+        )}
         <p className="auth-footer">
           <Button variant="ghost" className="btn-sm" onClick={() => setForgot(true)}>
             Forgot password?
@@ -147,6 +160,39 @@ export function LoginScreen(props: { refusal?: string; askCode?: boolean; resetB
       </Card>
     </div>
   );
+}
+
+/**
+ * "Sign in with a passkey" (docs/decisions/0104): shown once hydrated, when the site has passkeys and the browser
+ * can use them (without script the button could do nothing). The WebAuthn code is loaded on the click. With a form
+ * (the code step), the passkey stands in for the code and the email and password are sent again with it; without,
+ * the passkey is the whole sign-in.
+ */
+function usePasskeySignIn(enabled: boolean) {
+  const supported = usePasskeySupport();
+  const available = enabled && supported === true;
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function signIn(form: HTMLFormElement | null) {
+    setError(null);
+    setPending(true);
+    let webauthn: typeof import('@views/data/webauthn.js') | undefined;
+    try {
+      webauthn = await import('@views/data/webauthn.js');
+      const options = await apiRequest<import('@views/data/webauthn.js').RequestOptionsJSON>('POST', '/api/login/passkey/options', {});
+      const response = await webauthn.getPasskey(options);
+      if (form) {
+        const fields = new FormData(form);
+        await apiRequest('POST', '/api/login', { email: fields.get('email'), password: fields.get('password'), passkey: response });
+      } else await apiRequest('POST', '/api/login/passkey', { response });
+      reloadHere();
+    } catch (problem) {
+      setError(webauthn?.passkeyPromptMessage(problem, 'The passkey could not be used.') ?? messageOf(problem, 'Passkey sign-in failed'));
+      setPending(false);
+    }
+  }
+  return { available, pending, error, signIn: (form: HTMLFormElement | null) => void signIn(form) };
 }
 
 /** "Forgot password?": a link by email when the site can send one, else who to ask. The answer never says whether the address has an account. */

@@ -3,7 +3,7 @@ import { useLoaderData, useRevalidator } from 'react-router';
 import { messageOf } from '@shared/api-error.js';
 import { PACER_VERSION } from '@shared/release.js';
 import { ROLE_LABELS } from '@shared/roles.js';
-import type { SessionView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
+import type { PasskeyView, SessionView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -11,12 +11,18 @@ import { useSession } from '@views/hooks/use-session.js';
 import { Badge, Button, Card, CardHeader, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
 import { SignInHistoryList } from './sign-in-history.js';
+import { PasskeysCard } from './passkeys-card.js';
 import { TwoFactorCard } from './two-factor-card.js';
 
 export const loader = gated(async ({ context }) => {
   const source = dataSource(context);
-  const [sessions, twoFactor, signIns] = await Promise.all([source.mySessions(), source.myTwoFactor(), source.mySignIns()]);
-  return { sessions, twoFactor, signIns };
+  const [sessions, twoFactor, signIns, passkeys] = await Promise.all([
+    source.mySessions(),
+    source.myTwoFactor(),
+    source.mySignIns(),
+    source.myPasskeys(),
+  ]);
+  return { sessions, twoFactor, signIns, passkeys };
 });
 
 /** Posts a small form to /api and reports it in a toast; `after` runs on success (reset the form, reload). */
@@ -95,7 +101,8 @@ function SessionsCard({ sessions }: { sessions: SessionView[] }) {
 }
 
 export function Component() {
-  const { sessions, twoFactor, signIns } = useLoaderData() as {
+  const { sessions, twoFactor, signIns, passkeys } = useLoaderData() as {
+    passkeys: PasskeyView[];
     sessions: SessionView[];
     twoFactor: TwoFactorStatus;
     signIns: SignInEventView[];
@@ -158,6 +165,7 @@ export function Component() {
         </form>
       </Card>
       <TwoFactorCard status={twoFactor} />
+      <PasskeysCard passkeys={passkeys} />
       <SessionsCard sessions={sessions} />
       <Card>
         <CardHeader title="Sign-in history" />

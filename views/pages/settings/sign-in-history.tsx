@@ -7,12 +7,15 @@ const HOW: Record<string, string> = {
   totp: 'with an authenticator code',
   recovery_code: 'with a recovery code',
   link: 'through a one-time link',
+  passkey: 'with a passkey',
 };
 const WHY: Record<string, string> = {
   password: 'wrong password',
   unknown: 'unknown email',
   inactive: 'account deactivated',
   wrong_code: 'wrong or used code',
+  passkey: 'passkey refused',
+  unknown_passkey: 'unknown passkey',
 };
 
 /** What one entry of the sign-in history says happened. */
@@ -26,7 +29,7 @@ function describe(event: SignInEventView): string {
     case 'second_factor':
       return event.succeeded
         ? `Second factor accepted${how ? ` (${how.replace(/^with /, '')})` : ''}`
-        : 'Second factor refused (wrong or used code)';
+        : `Second factor refused (${event.detail === 'passkey' ? 'passkey refused' : 'wrong or used code'})`;
     case 'password_changed':
       return 'Password changed';
     case 'password_reset':
@@ -37,6 +40,10 @@ function describe(event: SignInEventView): string {
       return 'Two-factor sign-in turned off';
     case 'two_factor_reset':
       return event.by ? `Two-factor sign-in reset by ${event.by}` : 'Two-factor sign-in reset by an admin';
+    case 'passkey_added':
+      return event.detail ? `Passkey “${event.detail}” added` : 'Passkey added';
+    case 'passkey_removed':
+      return event.detail ? `Passkey “${event.detail}” removed` : 'Passkey removed';
   }
 }
 
