@@ -121,6 +121,13 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
     await waitUntil(() => received.length >= 6, 'the alert of the new streak');
     expect(subjects().slice(4)).toEqual(['[Pacer CRM] Failing: The sync job (events)', '[Pacer CRM] Failing: The sync job (events)']);
     expect(Number((await streak()).failures)).toBe(1);
+
+    // The same three alerts wait in each active admin's bell, leading to the Jobs page.
+    const [one] = await t.database.db('users').where({ email: 'admin.one@example.org' }).pluck('id');
+    const bell = (await t.database.db('notifications').where({ userId: one, kind: 'alert' }).orderBy('id').pluck('text')) as string[];
+    expect(bell).toEqual(['Failing: The sync job (events)', 'Recovered: The sync job (events)', 'Failing: The sync job (events)']);
+    const [former] = await t.database.db('users').where({ email: 'former.admin@example.org' }).pluck('id');
+    expect(await t.database.db('notifications').where({ userId: former })).toEqual([]);
   });
 
   it('keeps streaks apart by key, and answers one alert when two processes record the same failure at once', async () => {

@@ -3,6 +3,7 @@ import { columnKinds } from '@db/columns.js';
 import { withTransaction } from '@db/transaction.js';
 import type { AppContext } from '../context.js';
 import { mailConfigured, sendMail } from '../mail/mailer.js';
+import { notify } from '../notifications/service.js';
 
 /**
  * Failure alerts (docs/decisions/0105): something that runs unattended (a job type, a scheduled sync, a backup)
@@ -40,9 +41,9 @@ interface StreakRow {
 }
 
 /**
- * The one seam every alert goes through: an email to each active admin when mail is set up (logged either way).
- * An in-app notification joins here when there is one (other alert sources, e.g. a backup run outside the jobs,
- * call it too). Never throws: a mail failure is logged, not the job's.
+ * The one seam every alert goes through (other sources, e.g. a backup run outside the jobs, call it too): a
+ * notification in each active admin's bell, and an email to each when mail is set up (logged either way). Never
+ * throws: a mail failure is logged, not the job's.
  * @public
  */
 export async function notifyAdmins(ctx: AppContext, alert: AdminAlert): Promise<void> {
@@ -50,12 +51,26 @@ export async function notifyAdmins(ctx: AppContext, alert: AdminAlert): Promise<
     { event: 'admin_alert', key: alert.key, state: alert.state, failures: alert.failures },
     `alert: ${alert.label} ${alert.state}`,
   );
-  if (!mailConfigured(ctx)) return;
-  const admins = (await ctx.db('users').where({ role: 'admin', isActive: 1 }).select('email', 'firstName')) as Array<{
+  const admins = (await ctx.db('users').where({ role: 'admin', isActive: 1 }).select('id', 'email', 'firstName')) as Array<{
+    id: number;
     email: string;
     firstName: string;
   }>;
   const failing = alert.state === 'failing';
+  // The bell's notification, whether or not mail is set up.
+  await withTransaction(ctx, (trx) =>
+    notify(
+      trx,
+      ctx,
+      admins.map((admin) => ({
+        userId: admin.id,
+        kind: 'alert' as const,
+        actorId: null,
+        text: failing ? `Failing: ${alert.label}` : `Recovered: ${alert.label}`,
+      })),
+    ),
+  ).catch((error: unknown) => ctx.log.warn({ err: error, key: alert.key }, 'could not record an alert notification'));
+  if (!mailConfigured(ctx)) return;
   const subject = failing ? `[${PRODUCT_NAME}] Failing: ${alert.label}` : `[${PRODUCT_NAME}] Recovered: ${alert.label}`;
   const since = alert.since.replace('T', ' ').slice(0, 16);
   const lines = failing

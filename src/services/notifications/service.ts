@@ -56,7 +56,11 @@ export async function listNotifications(ctx: AppContext, actor: Actor): Promise<
     kind: row.kind as AppNotification['kind'],
     text: String(row.text),
     url:
-      row.kind === 'mention' && row.entityType && row.entityId ? ownerUrl(row.entityType as NoteOwnerType, Number(row.entityId)) : '/tasks',
+      row.kind === 'mention' && row.entityType && row.entityId
+        ? ownerUrl(row.entityType as NoteOwnerType, Number(row.entityId))
+        : row.kind === 'alert'
+          ? '/jobs'
+          : '/tasks',
     createdAt: decodeTimestamp(row.createdAt)!,
     read: row.readAt !== null,
   }));

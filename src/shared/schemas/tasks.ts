@@ -91,9 +91,9 @@ export interface TaskPage {
 /** A notification of the header's bell. */
 export interface AppNotification {
   id: number;
-  kind: 'mention' | 'assignment' | 'due';
+  kind: 'mention' | 'assignment' | 'due' | 'alert';
   text: string;
-  /** Where it leads: the record or contact, or My tasks. */
+  /** Where it leads: the record or contact, My tasks, or (an alert of a failing job) the Jobs page. */
   url: string;
   createdAt: string;
   read: boolean;
