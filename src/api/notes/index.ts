@@ -6,7 +6,7 @@ import { listNotifications, markNotificationsRead } from '@services/notification
 import { createTask, deleteTask, getTask, listTasks, readTaskQuery, updateTask } from '@services/tasks/service.js';
 import { NOTE_OWNER_TYPES, type NoteOwnerType } from '@shared/schemas/notes.js';
 import { actorOf } from '../actor.js';
-import { defineRead, personOf, type ReadRoute } from '../reads.js';
+import { defineRead, type ReadRoute } from '../reads.js';
 
 function ownerOf(query: URLSearchParams): { type: NoteOwnerType; id: number } {
   const type = query.get('entityType');
