@@ -12,6 +12,7 @@ import { authRouter } from './core/auth.js';
 import { trashReads, trashRouter } from './core/trash.js';
 import { usersReads, usersRouter } from './core/users.js';
 import { coreReads } from './core/reads.js';
+import { duplicatesReads, duplicatesRouter } from './duplicates/index.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
@@ -36,6 +37,7 @@ const allReads: ReadRoute[] = [
   ...jobsReads,
   ...backupsReads,
   ...apiTokensReads,
+  ...duplicatesReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -103,6 +105,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(contactsBulkRouter());
   router.use(backupsRouter());
   router.use(apiTokensRouter());
+  router.use(duplicatesRouter());
   router.use(http.apiNotFound());
   return router;
 }

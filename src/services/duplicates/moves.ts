@@ -1,0 +1,92 @@
+import type { Knex } from 'knex';
+import { RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
+import { moveContactRows } from '../contacts/writes.js';
+import { OWNER_TOTAL_COLUMN, sumPayments } from '../payments/queries.js';
+import { updateRecordRows } from '../records/writes.js';
+
+/**
+ * What a merge moves from the merged record to the kept one, and its undo moves back (docs/decisions/0108): every
+ * table whose rows belong to a record through an owner pair of columns. A new owned table (notes, tasks of issue 33)
+ * is one line here.
+ */
+export const MOVED_TABLES: ReadonlyArray<{ table: string; typeColumn: string; idColumn: string }> = [
+  { table: 'contacts', typeColumn: 'entityType', idColumn: 'entityId' },
+  { table: 'payments', typeColumn: 'entityType', idColumn: 'entityId' },
+  { table: 'files', typeColumn: 'entityType', idColumn: 'entityId' },
+  { table: 'history', typeColumn: 'entityType', idColumn: 'entityId' },
+];
+
+/** The rows a merge moved, by table: what its undo moves back. */
+export type MovedRows = Record<string, number[]>;
+
+/** The merge record kept with the merged record in Recently deleted. */
+export interface MergeUndo {
+  keepId: number;
+  moved: MovedRows;
+  /** The kept record's stored values of the fields the merge changed, as they were before it. */
+  keptBefore: Record<string, unknown>;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function moveRows(trx: Knex.Transaction, table: string, kind: RecordType, ids: readonly number[], toId: number): Promise<void> {
+  const move = MOVED_TABLES.find((entry) => entry.table === table);
+  if (!move || ids.length === 0) return;
+  // Contacts are written only through the contact writes (test/unit/record-writes.test.ts).
+  if (table === 'contacts') await moveContactRows(trx, ids, kind as ContactOwnerType, toId);
+  else
+    for (const part of chunks(ids, 400))
+      await trx(table)
+        .whereIn('id', part)
+        .update({ [move.idColumn]: toId });
+}
+
+/** Moves every owned row of `fromId` to `toId` (same type); answers the moved ids by table. */
+export async function moveOwnedRows(trx: Knex.Transaction, kind: RecordType, fromId: number, toId: number): Promise<MovedRows> {
+  const moved: MovedRows = {};
+  for (const { table, typeColumn, idColumn } of MOVED_TABLES) {
+    const ids = (
+      (await trx(table)
+        .where({ [typeColumn]: kind, [idColumn]: fromId })
+        .orderBy('id')
+        .pluck('id')) as number[]
+    ).map(Number);
+    await moveRows(trx, table, kind, ids, toId);
+    moved[table] = ids;
+  }
+  await refreshOwnerTotals(trx, kind, [toId]);
+  return moved;
+}
+
+/** The undo: the rows the merge moved that the kept record still owns go back to the restored one. */
+export async function moveRowsBack(trx: Knex.Transaction, kind: RecordType, undo: MergeUndo, restoredId: number): Promise<void> {
+  for (const { table, typeColumn, idColumn } of MOVED_TABLES) {
+    const ids = undo.moved[table] ?? [];
+    const still: number[] = [];
+    for (const part of chunks(ids, 400))
+      still.push(
+        ...(
+          (await trx(table)
+            .whereIn('id', part)
+            .where({ [typeColumn]: kind, [idColumn]: undo.keepId })
+            .pluck('id')) as number[]
+        ).map(Number),
+      );
+    await moveRows(trx, table, kind, still, restoredId);
+  }
+  await refreshOwnerTotals(trx, kind, [undo.keepId, restoredId]);
+}
+
+/** A record's stored payment total, recomputed from its payments (as the payments service does). */
+async function refreshOwnerTotals(trx: Knex.Transaction, kind: RecordType, ids: readonly number[]): Promise<void> {
+  const column = OWNER_TOTAL_COLUMN[kind];
+  if (!column) return;
+  for (const id of ids) {
+    if (!(await trx(RECORD_TYPE_INFO[kind].table).where({ id }).first('id'))) continue;
+    await updateRecordRows(trx, kind, [id], { [column]: await sumPayments(trx, { entityType: kind, entityId: id }) });
+  }
+}
