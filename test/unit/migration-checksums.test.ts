@@ -36,6 +36,7 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128130000_run_track_type_slugs', '0c18f935b33205463606f36741d93a84f9338806b10902a5acc8caaae76f04df'],
   ['20261128170000_api_tokens', '5d4b8f926b0c2972682745b7c2d546889a8e64bef7d093476f867c8edfb6a4bf'],
   ['20261128200000_second_factors_sign_in_events', '31d2c2ef7285cd9b10eaa98ac7cad9973d15fc403aed51a4f7e3b63b3ebfe32b'],
+  ['20261128235000_duplicate_keys_pairs_dismissals', 'cd085ef5d3aef865504270e07aae69cd3eea6a1a5c6efc1a9795c74de856c77f'],
 ];
 
 const sha256Of = (name: string) =>

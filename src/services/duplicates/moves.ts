@@ -9,11 +9,40 @@ import { updateRecordRows } from '../records/writes.js';
  * table whose rows belong to a record through an owner pair of columns. A new owned table (notes, tasks of issue 33)
  * is one line here.
  */
-export const MOVED_TABLES: ReadonlyArray<{ table: string; typeColumn: string; idColumn: string }> = [
-  { table: 'contacts', typeColumn: 'entityType', idColumn: 'entityId' },
-  { table: 'payments', typeColumn: 'entityType', idColumn: 'entityId' },
-  { table: 'files', typeColumn: 'entityType', idColumn: 'entityId' },
-  { table: 'history', typeColumn: 'entityType', idColumn: 'entityId' },
+interface MovedTable {
+  table: string;
+  typeColumn: string;
+  idColumn: string;
+  /** Gives these rows (all of one owner type) the owner id `toId`. */
+  move(trx: Knex.Transaction, kind: RecordType, ids: readonly number[], toId: number): Promise<unknown>;
+}
+
+export const MOVED_TABLES: readonly MovedTable[] = [
+  // Contacts are written only through the contact writes (test/unit/record-writes.test.ts).
+  {
+    table: 'contacts',
+    typeColumn: 'entityType',
+    idColumn: 'entityId',
+    move: (trx, kind, ids, to) => moveContactRows(trx, ids, kind as ContactOwnerType, to),
+  },
+  {
+    table: 'payments',
+    typeColumn: 'entityType',
+    idColumn: 'entityId',
+    move: (trx, _kind, ids, to) => trx('payments').whereIn('id', ids).update({ entityId: to }),
+  },
+  {
+    table: 'files',
+    typeColumn: 'entityType',
+    idColumn: 'entityId',
+    move: (trx, _kind, ids, to) => trx('files').whereIn('id', ids).update({ entityId: to }),
+  },
+  {
+    table: 'history',
+    typeColumn: 'entityType',
+    idColumn: 'entityId',
+    move: (trx, _kind, ids, to) => trx('history').whereIn('id', ids).update({ entityId: to }),
+  },
 ];
 
 /** The rows a merge moved, by table: what its undo moves back. */
@@ -33,29 +62,22 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-async function moveRows(trx: Knex.Transaction, table: string, kind: RecordType, ids: readonly number[], toId: number): Promise<void> {
-  const move = MOVED_TABLES.find((entry) => entry.table === table);
-  if (!move || ids.length === 0) return;
-  // Contacts are written only through the contact writes (test/unit/record-writes.test.ts).
-  if (table === 'contacts') await moveContactRows(trx, ids, kind as ContactOwnerType, toId);
-  else
-    for (const part of chunks(ids, 400))
-      await trx(table)
-        .whereIn('id', part)
-        .update({ [move.idColumn]: toId });
+async function moveRows(trx: Knex.Transaction, move: MovedTable, kind: RecordType, ids: readonly number[], toId: number): Promise<void> {
+  for (const part of chunks(ids, 400)) await move.move(trx, kind, part, toId);
 }
 
 /** Moves every owned row of `fromId` to `toId` (same type); answers the moved ids by table. */
 export async function moveOwnedRows(trx: Knex.Transaction, kind: RecordType, fromId: number, toId: number): Promise<MovedRows> {
   const moved: MovedRows = {};
-  for (const { table, typeColumn, idColumn } of MOVED_TABLES) {
+  for (const move of MOVED_TABLES) {
+    const { table, typeColumn, idColumn } = move;
     const ids = (
       (await trx(table)
         .where({ [typeColumn]: kind, [idColumn]: fromId })
         .orderBy('id')
         .pluck('id')) as number[]
     ).map(Number);
-    await moveRows(trx, table, kind, ids, toId);
+    await moveRows(trx, move, kind, ids, toId);
     moved[table] = ids;
   }
   await refreshOwnerTotals(trx, kind, [toId]);
@@ -64,7 +86,8 @@ export async function moveOwnedRows(trx: Knex.Transaction, kind: RecordType, fro
 
 /** The undo: the rows the merge moved that the kept record still owns go back to the restored one. */
 export async function moveRowsBack(trx: Knex.Transaction, kind: RecordType, undo: MergeUndo, restoredId: number): Promise<void> {
-  for (const { table, typeColumn, idColumn } of MOVED_TABLES) {
+  for (const move of MOVED_TABLES) {
+    const { table, typeColumn, idColumn } = move;
     const ids = undo.moved[table] ?? [];
     const still: number[] = [];
     for (const part of chunks(ids, 400))
@@ -76,7 +99,7 @@ export async function moveRowsBack(trx: Knex.Transaction, kind: RecordType, undo
             .pluck('id')) as number[]
         ).map(Number),
       );
-    await moveRows(trx, table, kind, still, restoredId);
+    await moveRows(trx, move, kind, still, restoredId);
   }
   await refreshOwnerTotals(trx, kind, [undo.keepId, restoredId]);
 }
