@@ -31,6 +31,8 @@ import { listMySignIns } from '@services/auth/sign-in-events.js';
 import { listUsers } from '@services/users/service.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tokens/service.js';
 import { listDeleted } from '@services/trash/service.js';
+import { listDuplicates } from '@services/duplicates/service.js';
+import { previewMerge } from '@services/duplicates/merge.js';
 import { listBackups } from '@services/backup/service.js';
 import { listJobs } from '@services/jobs/service.js';
 import type { PublicUser } from '@shared/schemas/auth.js';
@@ -81,6 +83,8 @@ export function serverDataSource(req: Request): DataSource {
     mySignIns: () => listMySignIns(ctx(), user().id),
     securitySettings: () => securitySettings(ctx(), actor()),
     deletedItems: () => listDeleted(ctx(), actor()),
+    duplicates: (params) => listDuplicates(ctx(), params),
+    mergePreview: (params) => previewMerge(ctx(), params),
     backups: () => listBackups(ctx(), actor()),
     apiTokens: () => listApiTokens(ctx(), actor()),
     createApiToken: (input) => createApiToken(ctx(), actor(), input),

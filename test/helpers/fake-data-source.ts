@@ -37,6 +37,8 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     mySignIns: notFound,
     securitySettings: notFound,
     deletedItems: notFound,
+    duplicates: notFound,
+    mergePreview: notFound,
     backups: notFound,
     apiTokens: notFound,
     createApiToken: notFound,

@@ -6,6 +6,7 @@ import { valueLabel } from '@shared/labels.js';
 import { checkSubmit, usePreloadedCheck, type FormCheck } from '@views/hooks/form-check.js';
 import type { WriteFailure } from './actions.js';
 import { allFields, initialText, readForm, type FieldSpec, type FormSection } from './form-fields.js';
+import { useDuplicateNotice } from './duplicate-notice.js';
 
 const fieldId = (name: string) => `field-${name}`;
 
@@ -172,6 +173,7 @@ export function RecordForm({ check, sections, record, submitLabel, cancelTo }: R
   const values = (conflict?.values ?? record ?? {}) as Record<string, unknown>;
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const errors = checked ?? (pending ? {} : (failure?.errors ?? {}));
+  const duplicates = useDuplicateNotice(!editing);
 
   const focusFirstError = (next: FieldErrors) => {
     const first = fields.find((field) => next[field.name]);
@@ -190,8 +192,9 @@ export function RecordForm({ check, sections, record, submitLabel, cancelTo }: R
   }
 
   return (
-    <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit}>
+    <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit} onBlur={duplicates.onBlur}>
       <FailureAlert failure={pending ? undefined : failure} />
+      {duplicates.notice}
       {record && <input type="hidden" name="version" value={conflict?.version ?? record.updatedAt} />}
       {conflict && !pending && (
         <EditConflictAlert
