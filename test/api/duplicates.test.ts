@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@db/transaction.js';
+import { findMatches } from '@services/duplicates/service.js';
 import { updateRecordRows } from '@services/records/writes.js';
 import type { DuplicatePage, DuplicatePair } from '@shared/schemas/duplicates.js';
 import { samples } from './attachments-fixtures.js';
@@ -118,6 +119,24 @@ describe('possible duplicates, dismissals and merge', () => {
     expect(res.status).toBe(200);
     expect(res.body.matches).toEqual([expect.objectContaining({ name: 'Bondi Harriers', reasons: ['same name'] })]);
     expect((await agent.get('/api/duplicates/check?type=runclubs&clubName=Zzyzx')).body.matches).toEqual([]);
+  });
+
+  it('answers the import preview per row the existing records it matches (findMatches)', async () => {
+    const id = await create('/api/professionals', { businessName: 'Bayside Physio Pty Ltd' });
+    const [same, similar, none] = await findMatches(t.ctx, 'professional', [
+      { businessName: 'bayside physio' },
+      { businessName: 'Bayside Physo Clinic' },
+      { businessName: 'Mountain Coaching' },
+    ]);
+    expect(same).toEqual([{ id, name: 'Bayside Physio Pty Ltd', score: 0.9, reasons: ['same name'] }]);
+    expect(similar?.[0]).toMatchObject({ id, reasons: [expect.stringMatching(/^similar name \(0\.\d\d\)$/)] });
+    expect(none).toEqual([]);
+    const contactMatches = await findMatches(t.ctx, 'contact', [{ email: 'SAM.LEE@example.org' }, { phone: '+61412345678' }]);
+    // The two Sams of the contacts test share the email, the two others the phone.
+    expect(contactMatches.map((list) => list.map((match) => match.reasons))).toEqual([
+      [['same email'], ['same email']],
+      [['same phone'], ['same phone']],
+    ]);
   });
 
   it('merges a brand with everything moved, and restoring it undoes the merge with its moves', async () => {

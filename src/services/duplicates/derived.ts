@@ -25,7 +25,7 @@ import {
  * src/services/contacts/writes.ts), and rebuilt whole after the last migration when its rules change.
  */
 
-export const KEYS = 'duplicate_keys';
+const KEYS = 'duplicate_keys';
 export const PAIRS = 'duplicate_pairs';
 /** Bump when the keys, the similarity or the score rules change: the next start rebuilds both tables. */
 const DUPLICATE_RULES_VERSION = 1;
@@ -34,7 +34,7 @@ const VERSION_ROW = 'duplicates';
 type Db = Knex | Knex.Transaction;
 type RawRow = Record<string, unknown>;
 
-export const DUPLICATE_KINDS: readonly DuplicateKind[] = [...RECORD_TYPES, 'contact'];
+const DUPLICATE_KINDS: readonly DuplicateKind[] = [...RECORD_TYPES, 'contact'];
 export const tableOf = (kind: DuplicateKind) => (kind === 'contact' ? 'contacts' : definitionOf(kind).table);
 
 const CHUNK = 400;

@@ -69,7 +69,7 @@ const NOISE_WORDS = new Set(['pty', 'ltd', 'limited', 'inc', 'incorporated', 'co
  * A name's words, compared loosely: accents dropped, lowercased, "&" read as "and", punctuation gone, and the legal
  * form and a leading "The" left out. "The Sole Motive Pty. Ltd." → ["sole", "motive"].
  */
-export function nameWords(value: unknown): string[] {
+function nameWords(value: unknown): string[] {
   const plain = text(value)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -105,7 +105,7 @@ export function keysOf(kind: DuplicateKind, row: RawRow): DuplicateKey[] {
 }
 
 /** The trigrams of a name key, padded so short names still have some. */
-export function nameTrigrams(key: string): Set<string> {
+function nameTrigrams(key: string): Set<string> {
   const padded = `  ${key} `;
   const grams = new Set<string>();
   for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));

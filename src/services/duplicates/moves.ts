@@ -17,7 +17,7 @@ interface MovedTable {
   move(trx: Knex.Transaction, kind: RecordType, ids: readonly number[], toId: number): Promise<unknown>;
 }
 
-export const MOVED_TABLES: readonly MovedTable[] = [
+const MOVED_TABLES: readonly MovedTable[] = [
   // Contacts are written only through the contact writes (test/unit/record-writes.test.ts).
   {
     table: 'contacts',

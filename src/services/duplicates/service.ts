@@ -28,7 +28,7 @@ export function kindOf(typeName: string): DuplicateKind {
 }
 
 /** The names a list shows for these ids of one kind. */
-export async function namesOf(db: Db, kind: DuplicateKind, ids: readonly number[]): Promise<Map<number, string>> {
+async function namesOf(db: Db, kind: DuplicateKind, ids: readonly number[]): Promise<Map<number, string>> {
   const columns = kind === 'contact' ? ['firstName', 'lastName', 'email'] : KEY_SOURCES[kind].columns;
   const rows = (await db(tableOf(kind))
     .whereIn('id', [...new Set(ids)])

@@ -6,7 +6,7 @@ import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '../record-types
  * and `/api/merge` take and answer. The type is named as in the URLs: a list's segment ("events", "runclubs") or
  * "contacts".
  */
-export const DUPLICATE_TYPES: [string, ...string[]] = ['contacts', ...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment)];
+const DUPLICATE_TYPES: [string, ...string[]] = ['contacts', ...RECORD_TYPES.map((type) => RECORD_TYPE_INFO[type].segment)];
 
 /** The record type a duplicates URL names, or 'contact'. */
 export function duplicateKindOf(name: string): RecordType | 'contact' | undefined {
@@ -33,9 +33,9 @@ export const DuplicatesQuerySchema = z.object({
 });
 
 /** One side of a pair: the record's id and the name a list shows. */
-export const DuplicateSideSchema = z.object({ id: z.number().int(), name: z.string() });
+const DuplicateSideSchema = z.object({ id: z.number().int(), name: z.string() });
 
-export const DuplicatePairSchema = z.object({
+const DuplicatePairSchema = z.object({
   a: z.number().int(),
   b: z.number().int(),
   score: z.number(),
