@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@db/transaction.js';
 import { findMatches } from '@services/duplicates/service.js';
-import { updateRecordRows } from '@services/records/writes.js';
+import { insertRecordRows, updateRecordRows } from '@services/records/writes.js';
 import type { DuplicatePage, DuplicatePair } from '@shared/schemas/duplicates.js';
 import { samples } from './attachments-fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -119,6 +119,18 @@ describe('possible duplicates, dismissals and merge', () => {
     expect(res.status).toBe(200);
     expect(res.body.matches).toEqual([expect.objectContaining({ name: 'Bondi Harriers', reasons: ['same name'] })]);
     expect((await agent.get('/api/duplicates/check?type=runclubs&clubName=Zzyzx')).body.matches).toEqual([]);
+  });
+
+  it('keeps the keys of a bulk write (an import batch): same names pair at once', async () => {
+    const now = '2026-11-28 10:00:00.000';
+    const rows = Array.from({ length: 80 }, (_, i) => ({
+      mediaName: i === 79 ? 'Bulk Outlet Pty Ltd' : `Bulk Outlet ${i}`,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    rows[0]!.mediaName = 'Bulk Outlet';
+    const ids = await withTransaction({ db: t.database.db }, (trx) => insertRecordRows(trx, 'media', rows));
+    expect(pairOf(await pairs('media', '&limit=200'), ids[0]!, ids[79]!)).toMatchObject({ reasons: ['same name'] });
   });
 
   it('answers the import preview per row the existing records it matches (findMatches)', async () => {

@@ -107,7 +107,8 @@ export async function dismissDuplicate(ctx: AppContext, actor: Actor, body: unkn
 /**
  * The existing records each given row would duplicate (best first, at most `max` each), for the add form's notice
  * and the import preview (src/services/imports/). A row is given as the type's fields (e.g. `{brandName}`, a
- * contact's `{email, phone}`); dismissals do not apply, as the row is not stored yet.
+ * contact's `{email, phone}`); dismissals do not apply, as the row is not stored yet. Exact keys are matched for any
+ * number of rows; similar names only in calls of at most 50 rows (ask a preview's rows 50 at a time for them).
  */
 export async function findMatches(ctx: AppContext, kind: DuplicateKind, rows: readonly RawRow[], max = 5): Promise<DuplicateMatch[][]> {
   const matches = await matchRows(
