@@ -90,8 +90,8 @@ function UserMenu({ user }: { user: PublicUser }) {
       </button>
       <nav id={USER_MENU_ID} popover="auto" aria-label="Settings" className="user-menu">
         <a href="/settings/account">Account</a>
-        {user.role === 'admin' && <a href="/settings/users">Users</a>}
         <a href="/duplicates?type=contacts">Possible duplicates</a>
+        {user.role === 'admin' && <a href="/settings/users">Users</a>}
         {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
         {user.role === 'admin' && <a href="/settings/backups">Backups</a>}
         {user.role === 'admin' && <a href="/settings/api-tokens">API tokens</a>}
