@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@db/transaction.js';
 import { findMatches } from '@services/duplicates/service.js';
+import { describeEntry, type HistoryEntry } from '@shared/history.js';
 import { insertRecordRows, updateRecordRows } from '@services/records/writes.js';
 import type { DuplicatePage, DuplicatePair } from '@shared/schemas/duplicates.js';
 import { samples } from './attachments-fixtures.js';
@@ -203,7 +204,12 @@ describe('possible duplicates, dismissals and merge', () => {
     });
     // The merged record's own history moved with it; its last entry says where it went.
     expect(keptHistory.some((entry: { changes: { brandName?: string } }) => entry.changes.brandName === 'Pace Lab Pty Ltd')).toBe(true);
+    expect(describeEntry(keptHistory[0] as HistoryEntry, 'brand')).toEqual([
+      'Dee Pacer merged Pace Lab Pty Ltd into this brand',
+      'Dee Pacer changed Website URL from empty to https://pacelab.example',
+    ]);
     const mergedHistory = (await agent.get(`/api/brands/${merge}/history`)).body.items;
+    expect(describeEntry(mergedHistory[0] as HistoryEntry, 'brand')).toEqual(['Dee Pacer merged this brand into Pace Lab']);
     expect(mergedHistory).toEqual([expect.objectContaining({ action: 'delete', changes: { mergedInto: { id: keep, name: 'Pace Lab' } } })]);
     expect(pairOf(await pairs('brands'), keep, merge)).toBeUndefined();
 
