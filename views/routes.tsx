@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { brandsRoutes } from './pages/brands/routes.js';
 import { contactsRoutes } from './pages/contacts/routes.js';
+import { duplicatesRoutes } from './pages/duplicates/routes.js';
 import { eventsRoutes } from './pages/events/routes.js';
 import { importsRoutes } from './pages/imports/routes.js';
 import { influencersRoutes } from './pages/influencers/routes.js';
@@ -44,6 +45,7 @@ export const routes: RouteObject[] = [
           ...jobsRoutes,
           ...tasksRoutes,
           ...settingsRoutes,
+          ...duplicatesRoutes,
           { path: '*', lazy: () => import('./pages/system/not-found-page.js') },
         ],
       },

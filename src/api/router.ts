@@ -12,6 +12,7 @@ import { authRouter } from './core/auth.js';
 import { trashReads, trashRouter } from './core/trash.js';
 import { usersReads, usersRouter } from './core/users.js';
 import { coreReads } from './core/reads.js';
+import { duplicatesReads, duplicatesRouter } from './duplicates/index.js';
 import { importsReads, importsRouter } from './imports/index.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
@@ -40,6 +41,7 @@ const allReads: ReadRoute[] = [
   ...apiTokensReads,
   ...notesReads,
   ...webhooksReads,
+  ...duplicatesReads,
 ];
 
 function requireUser(req: Request, _res: Response, next: NextFunction) {
@@ -109,6 +111,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(apiTokensRouter());
   router.use(notesRouter());
   router.use(webhooksRouter());
+  router.use(duplicatesRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { applyMigrations, migrationStatus } from '@db/migrate.js';
 import { refreshDerivedData } from './records/derived.js';
+import { refreshDuplicateData } from './duplicates/derived.js';
 
 export interface MigrateResult {
   applied: string[];
@@ -18,6 +19,7 @@ export interface MigrateResult {
 export async function migrateToLatest(db: Knex, options: { log?: Logger } = {}): Promise<MigrateResult> {
   const applied = await applyMigrations(db);
   const derivedDataRebuilt = await refreshDerivedData(db, options);
+  await refreshDuplicateData(db, options);
   return { applied, derivedDataRebuilt };
 }
 

@@ -60,8 +60,21 @@ export function describeEntry(entry: HistoryEntry, noun: string, labels: Readonl
   const fieldLabel = (field: string) => labels[field] ?? labelFromName(field);
   const who = WHO[entry.actor.kind](entry.actor.label);
   if (entry.action === 'create') return [`${who} created this ${noun}`];
-  if (entry.action === 'delete') return [`${who} deleted this ${noun}`];
-  const fields = Object.entries(entry.changes);
+  // A merge (docs/decisions/0108): the merged record's last entry, and the kept record's, name each other.
+  const merge = (key: string) => entry.changes[key] as { id: number; name: string } | undefined;
+  if (entry.action === 'delete')
+    return [merge('mergedInto') ? `${who} merged this ${noun} into ${merge('mergedInto')!.name}` : `${who} deleted this ${noun}`];
+  if (merge('mergeUndone')) return [`${who} undid the merge of ${merge('mergeUndone')!.name} into this ${noun}`];
+  const merged = merge('merged');
+  const fields = Object.entries(entry.changes).filter(([field]) => field !== 'merged');
+  if (merged)
+    return [
+      `${who} merged ${merged.name} into this ${noun}`,
+      ...fields.map(([field, change]) => {
+        const { from, to } = (change ?? {}) as FieldChange;
+        return `${who} changed ${fieldLabel(field)} from ${valueText(from)} to ${valueText(to)}`;
+      }),
+    ];
   if (entry.actor.kind === 'import' || entry.actor.kind === 'sync')
     return [`${who} changed ${fields.map(([field]) => fieldLabel(field)).join(', ') || 'nothing'}`];
   return fields.map(([field, change]) => {

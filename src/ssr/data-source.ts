@@ -33,6 +33,8 @@ import { listUsers } from '@services/users/service.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tokens/service.js';
 import { getWebhook, listWebhooks } from '@services/webhooks/service.js';
 import { listDeleted } from '@services/trash/service.js';
+import { listDuplicates } from '@services/duplicates/service.js';
+import { previewMerge } from '@services/duplicates/merge.js';
 import { listBackups } from '@services/backup/service.js';
 import { listJobs } from '@services/jobs/service.js';
 import { listTasks, readTaskQuery } from '@services/tasks/service.js';
@@ -86,6 +88,8 @@ export function serverDataSource(req: Request): DataSource {
     myPasskeys: () => listMyPasskeys(ctx(), user().id),
     securitySettings: () => securitySettings(ctx(), actor()),
     deletedItems: () => listDeleted(ctx(), actor()),
+    duplicates: (params) => listDuplicates(ctx(), params),
+    mergePreview: (params) => previewMerge(ctx(), params),
     backups: () => listBackups(ctx(), actor()),
     apiTokens: () => listApiTokens(ctx(), actor()),
     createApiToken: (input) => createApiToken(ctx(), actor(), input),

@@ -38,6 +38,7 @@ describe('the header: an avatar menu and a labelled theme control', () => {
     const links = [...menu.querySelectorAll('a')].map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual([
       ['Account', '/settings/account'],
+      ['Possible duplicates', '/duplicates?type=contacts'],
       ['Users', '/settings/users'],
       ['Recently deleted', '/settings/deleted'],
       ['Backups', '/settings/backups'],
@@ -50,10 +51,10 @@ describe('the header: an avatar menu and a labelled theme control', () => {
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
   });
 
-  it('offers staff their account only', () => {
+  it('offers staff their account and the possible duplicates only', () => {
     renderLayout('staff');
     const menu = document.getElementById(menuTrigger().getAttribute('popovertarget')!)!;
-    expect([...menu.querySelectorAll('a')].map((link) => link.textContent)).toEqual(['Account']);
+    expect([...menu.querySelectorAll('a')].map((link) => link.textContent)).toEqual(['Account', 'Possible duplicates']);
   });
 
   it('names the theme in words, not only with a symbol', () => {

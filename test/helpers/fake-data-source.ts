@@ -39,6 +39,8 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     myPasskeys: notFound,
     securitySettings: notFound,
     deletedItems: notFound,
+    duplicates: notFound,
+    mergePreview: notFound,
     backups: notFound,
     apiTokens: notFound,
     createApiToken: notFound,

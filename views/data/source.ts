@@ -7,6 +7,7 @@ import type { SessionInfo } from '@shared/session.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
+import type { DuplicatePage, MergePreview } from '@shared/schemas/duplicates.js';
 import type { BackupListing } from '@shared/schemas/backups.js';
 import type { Attachments, Contact, Payment, PaymentList, StoredFile } from '@shared/schemas/attachments.js';
 import type { IntegrationsOverview, MailchimpAudience } from '@shared/schemas/integrations.js';
@@ -71,6 +72,10 @@ export interface DataSource {
   securitySettings(): Promise<{ requireTwoFactor: boolean }>;
   /** /settings/deleted (admins). */
   deletedItems(): Promise<DeletedItem[]>;
+  /** /duplicates?type=: possible duplicates, the API's query parameters as they are (type, cursor). */
+  duplicates(params: Record<string, string>): Promise<DuplicatePage>;
+  /** /duplicates/merge?type=&a=&b=: both records field by field. */
+  mergePreview(params: Record<string, string>): Promise<MergePreview>;
   /** /settings/backups (admins). */
   backups(): Promise<BackupListing>;
   /** /settings/api-tokens (admins): the tokens, a new one (shown once), a revocation. */
@@ -184,6 +189,8 @@ const browserDataSource: DataSource = {
   myPasskeys: () => read('/api/me/passkeys'),
   securitySettings: () => read('/api/security'),
   deletedItems: () => read('/api/deleted'),
+  duplicates: (params) => read(`/api/duplicates?${new URLSearchParams(params).toString()}`),
+  mergePreview: (params) => read(`/api/merge?${new URLSearchParams(params).toString()}`),
   backups: () => read('/api/backups'),
   apiTokens: () => read('/api/api-tokens'),
   createApiToken: (input) => apiRequest('POST', '/api/api-tokens', input),

@@ -10,6 +10,15 @@ import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { NoteInputSchema, NoteUpdateSchema } from '@shared/schemas/notes.js';
 import { TaskInputSchema, TaskUpdateSchema } from '@shared/schemas/tasks.js';
+import {
+  DismissSchema,
+  DuplicatePageSchema,
+  DuplicatesQuerySchema,
+  MatchSchema,
+  MergePreviewSchema,
+  MergeResultSchema,
+  MergeSchema,
+} from '@shared/schemas/duplicates.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
 import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
 import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
@@ -685,6 +694,43 @@ export function describeOperations(): Map<string, OperationDoc> {
     summary: 'Undo a delete just made',
     body: UndoDeleteSchema,
     answer: ok('What was restored', object),
+  });
+
+  // Possible duplicates and merge (issue 34).
+  add('GET /duplicates', {
+    tag: 'Duplicates',
+    access: 'viewer',
+    summary: 'Possible duplicates of one type (contacts or a list), a page of pairs at a time',
+    query: DuplicatesQuerySchema,
+    answer: ok('Pairs with their score and reasons', DuplicatePageSchema),
+  });
+  add('GET /duplicates/check', {
+    tag: 'Duplicates',
+    access: 'viewer',
+    summary: "The existing records a new one would duplicate (the add form's notice)",
+    query: { type: 'contacts or a list (events, brands, …)', '<field>': "the new record's fields, by name (brandName, email, …)" },
+    answer: ok('The matches, best first', z.object({ matches: z.array(MatchSchema) })),
+  });
+  add('POST /duplicates/dismiss', {
+    tag: 'Duplicates',
+    access: 'staff',
+    summary: 'Mark a pair "not a duplicate" (it leaves the list for good)',
+    body: DismissSchema,
+    answer: ok('Dismissed', z.object({ dismissed: z.literal(true) })),
+  });
+  add('GET /merge', {
+    tag: 'Duplicates',
+    access: 'viewer',
+    summary: 'Two records side by side, field by field, with the default choice of each',
+    query: { type: 'contacts or a list (events, brands, …)', a: 'the record to keep', b: 'the record to merge into it' },
+    answer: ok('The merge preview', MergePreviewSchema),
+  });
+  add('POST /merge', {
+    tag: 'Duplicates',
+    access: 'staff',
+    summary: 'Merge one record into another (undone by restoring the merged one from Recently deleted)',
+    body: MergeSchema,
+    answer: ok('What was merged and moved', MergeResultSchema),
   });
 
   // Users, accounts, preferences, API tokens.

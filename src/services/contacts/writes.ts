@@ -6,6 +6,7 @@ import { dialectOfDb } from '@db/knex.js';
 import type { ContactOwnerType, RecordType } from '@shared/record-types.js';
 import { CONTACT_INDEX } from '../records/definitions.js';
 import { indexInsertedContacts, reindexContacts } from '../records/derived.js';
+import { refreshDuplicates, touchesDuplicateKeys } from '../duplicates/derived.js';
 
 /**
  * The only code that writes the contacts table. Every function here brings the contacts' search documents
@@ -27,8 +28,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 /** Reindexes the written contacts, unless the write named its columns and none of them is searched. */
 async function contactsChanged(trx: Trx, ids: readonly number[], columns?: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  if (columns && !columns.some((column) => CONTACT_INDEX.derivedColumns.includes(column))) return;
-  await reindexContacts(trx, ids);
+  if (!columns || columns.some((column) => CONTACT_INDEX.derivedColumns.includes(column))) await reindexContacts(trx, ids);
+  if (touchesDuplicateKeys('contact', columns)) await refreshDuplicates(trx, 'contact', ids);
 }
 
 export async function insertContact(trx: Trx, values: Record<string, unknown>): Promise<number> {
@@ -118,9 +119,17 @@ export async function insertContactRows(trx: Trx, contacts: readonly ContactInse
   );
   const inserted = (await trx('contacts').where('id', '>', before).orderBy('id').select('id')) as Array<{ id: number }>;
   if (inserted.length !== contacts.length) throw new Error(`Inserted ${contacts.length} contacts but found ${inserted.length} new ids`);
-  await indexInsertedContacts(
-    trx,
-    contacts,
-    inserted.map((row) => Number(row.id)),
-  );
+  const ids = inserted.map((row) => Number(row.id));
+  await indexInsertedContacts(trx, contacts, ids);
+  await refreshDuplicates(trx, 'contact', ids);
+}
+
+/**
+ * Moves contacts to another owner (a merge, and its undo): the owner columns are not searched, so nothing is
+ * reindexed. Answers how many moved.
+ */
+export async function moveContactRows(trx: Trx, ids: readonly number[], entityType: ContactOwnerType, entityId: number): Promise<number> {
+  let moved = 0;
+  for (const part of chunks(ids, 400)) moved += await trx('contacts').whereIn('id', part).update({ entityType, entityId });
+  return moved;
 }

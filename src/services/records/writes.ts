@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { dialectOfDb } from '@db/knex.js';
 import { definitionOf } from './definitions.js';
 import { reindexRecords } from './derived.js';
+import { refreshDuplicates, touchesDuplicateKeys } from '../duplicates/derived.js';
 import { type RecordType } from '@shared/record-types.js';
 
 /**
@@ -36,14 +37,15 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Reindexes the written records, unless the write named its columns and none of them feeds the derived data (a
- * website, a note, a stored total): then nothing needs reading.
+ * Reindexes the written records (search index, counts, duplicate keys), unless the write named its columns and none
+ * of them feeds that derived data (a website, a note, a stored total): then nothing needs reading.
  */
 async function recordsChanged(trx: Trx, kind: RecordType, ids: readonly number[], columns?: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const derived = definitionOf(kind).derivedColumns;
-  if (columns && !columns.some((column) => derived.includes(column))) return;
-  await reindexRecords(trx, kind, ids);
+  if (!columns || columns.some((column) => derived.includes(column))) await reindexRecords(trx, kind, ids);
+  // After the index: the name similarity reads its trigrams (docs/decisions/0108-duplicates-and-merge.md).
+  if (touchesDuplicateKeys(kind, columns)) await refreshDuplicates(trx, kind, ids);
 }
 
 export async function insertRecordRow(trx: Trx, kind: RecordType, row: StoredRow): Promise<number> {

@@ -13,7 +13,8 @@ import { conflict, notFound } from '../errors.js';
 import type { HistoryActor } from '../history/service.js';
 import { historyActorOf, recordHistory } from '../history/service.js';
 import { restoreContactRows } from '../contacts/writes.js';
-import { insertRecordRow } from '../records/writes.js';
+import { moveRowsBack, type MergeUndo } from '../duplicates/moves.js';
+import { insertRecordRow, updateRecordRows } from '../records/writes.js';
 import { restoreItem, type ItemSnapshot } from './items.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
@@ -43,6 +44,8 @@ interface Snapshot {
   record: StoredRow;
   children: StoredRow[];
   owned: OwnedRows;
+  /** Set when the record was merged into another (src/services/duplicates/merge.ts): what a restore undoes. */
+  merge?: MergeUndo;
 }
 
 /** The rows a record's delete cascades to besides contacts, payments and files; read before the delete. */
@@ -62,21 +65,24 @@ export async function putInTrash(
   who: HistoryActor,
   kind: RecordType,
   snapshot: Snapshot,
-): Promise<void> {
-  await trx('deleted_items').insert({
+  /** What the entry says the record held (a merge: what it moved to the kept record). */
+  holds: Record<string, number> = {
+    contacts: snapshot.owned.contacts.length,
+    payments: snapshot.owned.payments.length,
+    files: snapshot.owned.files.length,
+  },
+): Promise<number> {
+  const [id] = await trx('deleted_items').insert({
     entityType: kind,
     entityId: Number(snapshot.record.id),
     name: NAME_OF[kind](snapshot.record).slice(0, 500),
-    holds: JSON.stringify({
-      contacts: snapshot.owned.contacts.length,
-      payments: snapshot.owned.payments.length,
-      files: snapshot.owned.files.length,
-    }),
+    holds: JSON.stringify(holds),
     snapshot: JSON.stringify(snapshot),
     deletedBy: who.actorId,
     deletedByLabel: who.label,
     deletedAt: encodeTimestamp(ctx.clock.now()),
   });
+  return Number(id);
 }
 
 const present = (row: StoredRow): DeletedItem => ({
@@ -175,6 +181,7 @@ async function restoreRow(trx: Knex.Transaction, ctx: AppContext, actor: Actor, 
       await adjustPaymentTotals(trx, [], payments);
     }
     if (snapshot.owned.files.length) await trx('files').insert(snapshot.owned.files.map(asStored));
+    if (snapshot.merge) await undoMerge(trx, ctx, actor, kind, item, snapshot.merge);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw conflict(`${what} cannot be restored: one of its unique values (such as its WordPress id) is used by another row now`);
@@ -191,6 +198,19 @@ async function restoreRow(trx: Knex.Transaction, ctx: AppContext, actor: Actor, 
   ]);
   ctx.log.info({ event: 'record_restored', kind, id: item.entityId, by: actor.userId }, 'record restored');
   return item;
+}
+
+/**
+ * Restoring a merged record undoes its merge: the rows it moved go back, and the kept record gets back the values
+ * the merge took from it (only where the kept record still holds what the merge wrote).
+ */
+async function undoMerge(trx: Knex.Transaction, ctx: AppContext, actor: Actor, kind: RecordType, item: DeletedItem, undo: MergeUndo) {
+  await moveRowsBack(trx, kind, undo, item.entityId);
+  const kept = (await trx(RECORD_TYPE_INFO[kind].table).where({ id: undo.keepId }).first()) as StoredRow | undefined;
+  if (kept && Object.keys(undo.keptBefore).length) await updateRecordRows(trx, kind, [undo.keepId], undo.keptBefore);
+  await recordHistory(trx, ctx, await historyActorOf(trx, actor), [
+    { entityType: kind, entityId: undo.keepId, action: 'update', changes: { mergeUndone: { id: item.entityId, name: item.name } } },
+  ]);
 }
 
 const filePathsOf = (row: StoredRow): string[] =>

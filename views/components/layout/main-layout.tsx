@@ -92,6 +92,7 @@ function UserMenu({ user }: { user: PublicUser }) {
       </button>
       <nav id={USER_MENU_ID} popover="auto" aria-label="Settings" className="user-menu">
         <a href="/settings/account">Account</a>
+        <a href="/duplicates?type=contacts">Possible duplicates</a>
         {user.role === 'admin' && <a href="/settings/users">Users</a>}
         {user.role === 'admin' && <a href="/settings/deleted">Recently deleted</a>}
         {user.role === 'admin' && <a href="/settings/backups">Backups</a>}

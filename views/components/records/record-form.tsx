@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FocusEvent, type FormEvent, type ReactNode } from 'react';
 import { Form, Link, useActionData, useLocation, useNavigation } from 'react-router';
 import { Alert, Button, Card, FieldError, Input, Label, Textarea } from '../ui/primitives.js';
 import type { FieldErrors } from '@shared/field-errors.js';
@@ -172,6 +172,16 @@ export function RecordForm({ check, sections, record, submitLabel, cancelTo }: R
   const values = (conflict?.values ?? record ?? {}) as Record<string, unknown>;
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const errors = checked ?? (pending ? {} : (failure?.errors ?? {}));
+  const [duplicateNotice, setDuplicateNotice] = useState<ReactNode>(null);
+  // A new record's name is checked against the stored ones when its field is left (loaded then: no page ships it).
+  const onBlur = (event: FocusEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    const field = (event.target as { name?: unknown }).name;
+    if (!editing && typeof field === 'string')
+      void import('./duplicate-notice.js').then((notice) =>
+        notice.checkDuplicates(form, field, location.pathname.split('/')[1] ?? '', setDuplicateNotice),
+      );
+  };
 
   const focusFirstError = (next: FieldErrors) => {
     const first = fields.find((field) => next[field.name]);
@@ -190,8 +200,9 @@ export function RecordForm({ check, sections, record, submitLabel, cancelTo }: R
   }
 
   return (
-    <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit}>
+    <Form ref={formRef} method="post" className="records-form" noValidate onSubmit={onSubmit} onBlur={onBlur}>
       <FailureAlert failure={pending ? undefined : failure} />
+      {duplicateNotice}
       {record && <input type="hidden" name="version" value={conflict?.version ?? record.updatedAt} />}
       {conflict && !pending && (
         <EditConflictAlert
