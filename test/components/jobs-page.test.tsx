@@ -102,6 +102,18 @@ describe('Jobs page', () => {
     expect(within(item(1)).getByTestId('job-error').textContent).toBe('Could not reach WordPress at https://cms.example.org');
   });
 
+  it('summarises a finished backup by its archive and size', () => {
+    const backup = jobView({
+      id: 9,
+      type: 'backup',
+      params: {},
+      ...finished,
+      result: { name: 'pacer-backup-20261128-021500.tar.gz', bytes: 2_516_582, files: 3, tables: { events: 10 } },
+    });
+    renderJobs([backup]);
+    expect(within(item(9)).getByTestId('backup-summary').textContent).toBe('Backed up as pacer-backup-20261128-021500.tar.gz, 2,458 KB.');
+  });
+
   it('updates a running job live, cancels it, and reads the list again when it has finished', async () => {
     let current = jobs[0]!;
     const loader = vi.fn(() => ({ items: [{ ...current }], filter: { type: '', state: '' } }));

@@ -27,6 +27,8 @@ import type { DeclaredRoute } from './routes.js';
 import type { IdOwner, Json } from './values.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
+import { ApiTokenInputSchema } from '@shared/schemas/api-tokens.js';
+import { DismissSchema, MergeSchema } from '@shared/schemas/duplicates.js';
 import { NoteInputSchema, NoteUpdateSchema } from '@shared/schemas/notes.js';
 import { TaskInputSchema, TaskUpdateSchema } from '@shared/schemas/tasks.js';
 
@@ -297,6 +299,47 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['DELETE /api/tasks/:id', none()],
     ['GET /api/notifications', none()],
     ['POST /api/notifications/read', none()],
+    ['GET /api/openapi.json', none()],
+    ['GET /api/backups', none()],
+    // No body: the fuzz does not start backups of its own (each copies the whole database).
+    ['POST /api/backups', none()],
+    ['GET /api/backups/:name/download', none()],
+    ['GET /api/api-tokens', none()],
+    [
+      'POST /api/api-tokens',
+      object(ApiTokenInputSchema, [
+        ['name', s('Fuzz token')],
+        ['role', s('viewer')],
+      ]),
+    ],
+    ['DELETE /api/api-tokens/:id', none()],
+    ['GET /api/webhooks', none()],
+    ['GET /api/webhooks/:id', none(['limit'])],
+    // No body: a created endpoint would send the fuzz's own writes somewhere.
+    ['POST /api/webhooks', none()],
+    ['DELETE /api/webhooks/:id', none()],
+    ['POST /api/webhooks/:id/enable', none()],
+    ['POST /api/webhooks/:id/test', none()],
+    ['POST /api/webhooks/:id/deliveries/:deliveryId/replay', none()],
+    ['GET /api/duplicates', none(['type', 'cursor', 'limit'])],
+    ['GET /api/duplicates/check', none(['type', 'name', 'email', 'phone'])],
+    [
+      'POST /api/duplicates/dismiss',
+      object(DismissSchema, [
+        ['type', s('events')],
+        ['a', owner()],
+        ['b', owner()],
+      ]),
+    ],
+    ['GET /api/merge', none(['type', 'a', 'b'])],
+    [
+      'POST /api/merge',
+      object(MergeSchema, [
+        ['type', s('events')],
+        ['keepId', owner()],
+        ['mergeId', owner()],
+      ]),
+    ],
   ]);
   for (const kind of RECORD_TYPES) {
     const path = recordApiPath(kind);
@@ -354,6 +397,7 @@ const PARAM_KINDS: Record<string, ParamKind> = {
   brandId: 'id',
   mediaId: 'id',
   contactId: 'id',
+  deliveryId: 'id',
   entityId: 'entityId',
   entityType: 'entityType',
   kind: 'syncKind',

@@ -24,13 +24,18 @@ function isTransientFailure(error: unknown): boolean {
   return typeof code === 'string' && TRANSIENT_CODES.has(code);
 }
 
-/** What a failed job answers: an AppError's own status and body; anything else a 500 whose first line says why. */
+/**
+ * What a failed job answers: an AppError's own status and body; anything else a 500 that names the kind of failure
+ * but not its message, which can hold file paths or SQL (every role reads the jobs list); the log has it all.
+ */
 function failureOf(error: unknown): JobFailure {
   if (isAppError(error)) {
     const body = error.toBody() as unknown as Record<string, unknown>;
     return { status: error.status, message: error.message, code: error.code, body };
   }
-  const message = `The job failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300)}`;
+  const code = (error as { code?: unknown } | null)?.code;
+  const kind = typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? code : error instanceof Error ? error.name : 'Error';
+  const message = `The job failed on our side (${kind}); the server log has the details.`;
   return { status: 500, message, code: 'job_failed', body: { message, code: 'job_failed' } };
 }
 

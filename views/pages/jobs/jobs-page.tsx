@@ -130,6 +130,7 @@ function JobOutcome({ job }: { job: JobView }) {
       </>
     );
   }
+  if (job.type === 'backup') return <p data-testid="backup-summary">Backed up as {countsSummary(job)}.</p>;
   return <PushSummary job={job} />;
 }
 
