@@ -110,7 +110,12 @@ function operationOf(method: string, path: string, doc: OperationDoc): JsonSchem
   if (method !== 'GET' && doc.access !== 'public') answers['409'] = errorAnswer('Conflict (e.g. changed by someone else)');
   answers.default = errorAnswer('Any other error');
   const operation: JsonSchema = {
-    operationId: `${method.toLowerCase()}${path.replace(/[/:-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
+    // Letters and digits only: Swagger UI makes element ids of it (a '/' in one stopped the page's rendering there).
+    operationId: `${method.toLowerCase()}${path
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join('')}`,
     summary: doc.summary,
     tags: [doc.tag],
     description:
@@ -150,7 +155,6 @@ export function buildOpenApiDocument(router: Router, version: string): JsonSchem
   }
   return {
     openapi: '3.1.1',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Pacer CRM API',
       version,

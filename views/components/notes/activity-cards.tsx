@@ -78,7 +78,6 @@ function NoteEditor({
         aria-describedby={`${id}-help`}
         aria-autocomplete="list"
         aria-controls={offered.length ? `${id}-mentions` : undefined}
-        aria-expanded={offered.length > 0}
         onChange={(e) => {
           onChange(e.target.value);
           setCaret(e.target.selectionStart);

@@ -33,7 +33,21 @@ export function NotificationBell() {
         aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
         onClick={() => void loadPanel().then(setPanel)}
       >
-        <span aria-hidden="true">🔔</span>
+        {/* Drawn, not an emoji: not every system has a font with the bell. */}
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
+          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
         {unread > 0 && (
           <span className="bell-count" aria-hidden="true">
             {unread}

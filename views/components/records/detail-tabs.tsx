@@ -93,8 +93,9 @@ export function DetailLayout({
           tabs={[
             { value: 'details', label: 'Details', content: details },
             ...tabs,
-            { value: 'notes', label: 'Notes', content: <NotesAndTasks /> },
             ...trailingTabs(ownerType, ownerId, attachments),
+            // Beside the spec's tabs, after them: notes and tasks (issue 33).
+            { value: 'notes', label: 'Notes', content: <NotesAndTasks /> },
           ]}
         />
       </div>
