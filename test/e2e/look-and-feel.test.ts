@@ -269,6 +269,8 @@ describe('look and feel: every screen at 390 and 1366 px, light and dark (real C
         const response = await page.goto(server.baseUrl + url);
         expect([url, response?.status()]).toEqual([url, name === 'not-found' ? 404 : 200]);
         await waitForHydration(page);
+        // Cards that read their data after hydration (history, notes, tasks) are drawn before the screenshot.
+        await page.waitForLoadState('networkidle');
         problems.push(...(await checkScreen(page, name, width)));
       }
       watched.assertClean({ expectedHttpStatuses: [404] });

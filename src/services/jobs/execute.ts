@@ -34,6 +34,14 @@ function failureOf(error: unknown): JobFailure {
     return { status: error.status, message: error.message, code: error.code, body };
   }
   const code = (error as { code?: unknown } | null)?.code;
+  // A system error (EIO, ENOSPC…) says what went wrong in its first words: kept, with the paths it quotes left out.
+  if (typeof code === 'string' && /^E[A-Z]{2,20}$/.test(code) && error instanceof Error) {
+    const message = `The job failed: ${error.message
+      .split('\n')[0]!
+      .replace(/'[^']*'/g, '…')
+      .slice(0, 300)}`;
+    return { status: 500, message, code: 'job_failed', body: { message, code: 'job_failed' } };
+  }
   const kind = typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? code : error instanceof Error ? error.name : 'Error';
   const message = `The job failed on our side (${kind}); the server log has the details.`;
   return { status: 500, message, code: 'job_failed', body: { message, code: 'job_failed' } };
