@@ -8,12 +8,13 @@
 //   npm run bench:backup                              # SQLite, 100k events, 200k contacts, 1,000 files of 100 KB
 //   BENCH_EVENTS=20000 BENCH_FILES=200 npm run bench:backup
 //   BENCH_DATABASE_URL=mysql://root@127.0.0.1:3306/pacer_bench_backup npm run bench:backup
+//   BENCH_BACKUP_NICE=10 npm run bench:backup         # the backup at a lower CPU priority (`nice`)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pino from 'pino';
@@ -31,6 +32,7 @@ const events = Number(process.env.BENCH_EVENTS ?? 100_000);
 const fileCount = Number(process.env.BENCH_FILES ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = 20;
+const BACKUP_NICE = Number(process.env.BENCH_BACKUP_NICE ?? 0);
 const LIST_PATH = '/api/events'; // page 1, newest first, as `npm run bench` measures it
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password-123';
@@ -107,13 +109,14 @@ function peakRssKb(pid: number): number | null {
 }
 
 /** Runs `pacer …` as built (bin/pacer.js with its node options), timing it and polling its peak RSS. */
-function pacer(args: string[], env: Record<string, string>): Promise<{ seconds: number; peakRssMb: number }> {
+function pacer(args: string[], env: Record<string, string>, nice = 0): Promise<{ seconds: number; peakRssMb: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [...pacerNodeOptions(), 'bin/pacer.js', ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+    if (nice && child.pid) setPriority(child.pid, nice);
     let peak = 0;
     const poll = setInterval(() => (peak = Math.max(peak, (child.pid && peakRssKb(child.pid)) || 0)), 20);
     child.on('error', reject);
@@ -253,7 +256,7 @@ try {
   const load = listLoad(server.origin, cookie, 3600);
   const sampler = setInterval(() => (loadDuringBackup = Math.max(loadDuringBackup, Number(loadAverage().split(' ')[0]))), 1000);
   try {
-    backup = await pacer(['db', 'backup', '--out', archive], sourceEnv);
+    backup = await pacer(['db', 'backup', '--out', archive], sourceEnv, BACKUP_NICE);
   } finally {
     clearInterval(sampler);
     load.stop();
@@ -284,7 +287,12 @@ console.log(
       contacts: 2 * events,
       files: fileCount,
       archiveMb: Math.round(statSync(archive).size / 1e5) / 10,
-      backup: { seconds: Math.round(backup.seconds * 10) / 10, peakRssMb: Math.round(backup.peakRssMb), goal: '≤ 60 s, ≤ 200 MB' },
+      backup: {
+        seconds: Math.round(backup.seconds * 10) / 10,
+        peakRssMb: Math.round(backup.peakRssMb),
+        nice: BACKUP_NICE,
+        goal: '≤ 60 s, ≤ 200 MB',
+      },
       listApi: {
         connections: CONNECTIONS,
         withoutBackup: before,
