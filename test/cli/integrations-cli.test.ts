@@ -1,29 +1,11 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
 import { encodeList, encodeTimestamp } from '@db/codecs.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
+import { captureIO, runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { waitUntil } from '../helpers/wait.js';
-
-function captureIO(env: Record<string, string | undefined>): CliIO & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 const clubs = (n: number): FakePost[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -90,11 +72,7 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
     await database.destroy();
   });
 
-  const run = async (argv: string[], extraEnv: Record<string, string | undefined> = {}) => {
-    const io = captureIO({ ...env, ...extraEnv });
-    const code = await runCli(argv, io);
-    return { code, out: io.out(), err: io.err() };
-  };
+  const run = (argv: string[], extraEnv: Record<string, string | undefined> = {}) => runPacer({ ...env, ...extraEnv }, argv);
 
   it('syncs one kind and exits 3 when items had problems, 0 when clean; warnings are listed apart', async () => {
     const clubsRun = await run(['sync', 'runclubs']);

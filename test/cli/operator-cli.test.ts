@@ -1,52 +1,25 @@
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProduct } from '../helpers/processes.js';
+import { buildPacer, type BuiltPacer, type PacerRun } from '../helpers/processes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-/**
- * The real `pacer` (bin/pacer.js of a production build) as an operator runs it: from a folder of its own, without a
- * terminal (stdin a pipe, given `input`), with only the settings passed here (no .env: the build's folder has none).
- */
-function pacer(bin: string, cwd: string, env: Record<string, string>, args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const base: Record<string, string> = { PATH: process.env.PATH ?? '', NODE_ENV: 'test', BCRYPT_COST: '4' };
-    const child = execFile(process.execPath, [bin, ...args], { cwd, env: { ...base, ...env } }, (error, out, err) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ code: child.exitCode, out, err });
-    });
-    child.stdin!.end(input);
-  });
-}
-
 /** Exactly one JSON document on stdout (JSON.parse refuses two). */
-const jsonOf = (run: Run) => JSON.parse(run.out) as Record<string, unknown> & { error?: { code: string; message: string } };
+const jsonOf = (run: PacerRun) => JSON.parse(run.out) as Record<string, unknown> & { error?: { code: string; message: string } };
 
 describe('pacer, the built binary, run by an operator', () => {
-  let product: { root: string; remove(): void };
-  let bin: string;
+  let pacer: BuiltPacer;
   let t: TestDatabase;
-  let elsewhere: string;
   const run = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
-    pacer(bin, elsewhere, { DATABASE_URL: t.url, ...options.env }, args, options.input);
+    pacer.run({ DATABASE_URL: t.url, ...options.env }, args, options.input);
 
   beforeAll(async () => {
-    [product, t] = await Promise.all([buildProduct('pacer-operator-cli'), createTestDatabase({ migrate: false })]);
-    cpSync('bin', path.join(product.root, 'bin'), { recursive: true });
-    bin = path.join(product.root, 'bin', 'pacer.js');
-    elsewhere = mkdtempSync(path.join(tmpdir(), 'pacer-elsewhere-'));
+    [pacer, t] = await Promise.all([buildPacer('pacer-operator-cli'), createTestDatabase({ migrate: false })]);
   }, 180_000);
   afterAll(async () => {
-    product?.remove();
-    if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
+    pacer?.remove();
     await t?.destroy();
   });
 
@@ -170,19 +143,19 @@ describe('pacer, the built binary, run by an operator', () => {
     const listed = await run(['users', 'list'], { env: { NODE_ENV: 'production', BCRYPT_COST: '12' } });
     expect(listed.code).toBe(0);
     expect(listed.out).toContain('first@example.org');
-    expect(readdirSync(elsewhere)).toEqual([]);
-    expect(existsSync(path.join(product.root, 'data', 'session-secret'))).toBe(false);
+    expect(readdirSync(pacer.cwd)).toEqual([]);
+    expect(existsSync(path.join(pacer.root, 'data', 'session-secret'))).toBe(false);
   });
 
   it('keeps the default data/ files in the project folder, or in PACER_HOME, never the current folder', async () => {
-    const noDatabase = (env: Record<string, string>) => pacer(bin, elsewhere, env, ['db', 'migrate']);
+    const noDatabase = (env: Record<string, string>) => pacer.run(env, ['db', 'migrate']);
     expect((await noDatabase({})).code).toBe(0);
-    expect(existsSync(path.join(product.root, 'data', 'pacer.sqlite'))).toBe(true);
+    expect(existsSync(path.join(pacer.root, 'data', 'pacer.sqlite'))).toBe(true);
     const home = mkdtempSync(path.join(tmpdir(), 'pacer-home-'));
     try {
       expect((await noDatabase({ PACER_HOME: home })).code).toBe(0);
       expect(existsSync(path.join(home, 'data', 'pacer.sqlite'))).toBe(true);
-      expect(readdirSync(elsewhere)).toEqual([]);
+      expect(readdirSync(pacer.cwd)).toEqual([]);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
@@ -190,10 +163,10 @@ describe('pacer, the built binary, run by an operator', () => {
 
   /** `script` (util-linux) gives the command a pseudo-terminal; what we write to its stdin is typed there. */
   const onTerminal = (args: string[], typed: string) =>
-    new Promise<Run>((resolve) => {
-      const command = [process.execPath, bin, ...args].map((word) => `'${word}'`).join(' ');
+    new Promise<PacerRun>((resolve) => {
+      const command = [process.execPath, pacer.bin, ...args].map((word) => `'${word}'`).join(' ');
       const child = spawn('script', ['-qfec', command, '/dev/null'], {
-        cwd: elsewhere,
+        cwd: pacer.cwd,
         env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', BCRYPT_COST: '4', DATABASE_URL: t.url, TERM: 'dumb' },
       });
       let out = '';

@@ -1,29 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
 import { cliActor } from '@services/context.js';
 import { listNotifications } from '@services/notifications/service.js';
 import { createTask } from '@services/tasks/service.js';
 import { createUser } from '@services/users/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
+import { captureIO } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-
-function captureIO(env: Record<string, string>): CliIO & { out(): string } {
-  const stdout = new PassThrough();
-  let out = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  return {
-    stdout,
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
-    out: () => out,
-  };
-}
 
 describe('pacer tasks digest', () => {
   let t: TestDatabase;

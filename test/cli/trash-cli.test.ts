@@ -1,29 +1,10 @@
-import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
 import { cliActor } from '@services/context.js';
 import { createRecord, deleteRecord } from '@services/records/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
+import { runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-
-function captureIO(env: Record<string, string>): CliIO & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('pacer trash purge', () => {
   let t: TestDatabase;
@@ -32,11 +13,7 @@ describe('pacer trash purge', () => {
   });
   afterAll(() => t.destroy());
 
-  const run = async (...argv: string[]) => {
-    const io = captureIO({ DATABASE_URL: t.url });
-    const code = await runCli(argv, io);
-    return { code, out: io.out(), err: io.err() };
-  };
+  const run = (...argv: string[]) => runPacer({ DATABASE_URL: t.url }, argv);
 
   it('removes only what is older than the cut-off, and a dry run removes nothing', async () => {
     // Deleted "two days ago" by the service's clock; the CLI runs on the real clock, now.

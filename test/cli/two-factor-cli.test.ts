@@ -1,45 +1,17 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProduct } from '../helpers/processes.js';
+import { buildPacer, type BuiltPacer } from '../helpers/processes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-/** The real `pacer` of a production build, run from a folder of its own with only these settings. */
-function pacer(bin: string, cwd: string, env: Record<string, string>, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const base: Record<string, string> = { PATH: process.env.PATH ?? '', NODE_ENV: 'test', BCRYPT_COST: '4' };
-    const child = execFile(process.execPath, [bin, ...args], { cwd, env: { ...base, ...env } }, (error, out, err) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ code: child.exitCode, out, err });
-    });
-    child.stdin!.end();
-  });
-}
-
 describe('pacer users reset-2fa and require-2fa (the built binary)', () => {
-  let product: { root: string; remove(): void };
-  let bin: string;
+  let pacer: BuiltPacer;
   let t: TestDatabase;
-  let elsewhere: string;
-  const run = (...args: string[]) => pacer(bin, elsewhere, { DATABASE_URL: t.url }, args);
+  const run = (...args: string[]) => pacer.run({ DATABASE_URL: t.url }, args);
 
   beforeAll(async () => {
-    [product, t] = await Promise.all([buildProduct('pacer-two-factor-cli'), createTestDatabase()]);
-    cpSync('bin', path.join(product.root, 'bin'), { recursive: true });
-    bin = path.join(product.root, 'bin', 'pacer.js');
-    elsewhere = mkdtempSync(path.join(tmpdir(), 'pacer-2fa-'));
+    [pacer, t] = await Promise.all([buildPacer('pacer-two-factor-cli'), createTestDatabase()]);
   }, 180_000);
   afterAll(async () => {
-    product?.remove();
-    if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
+    pacer?.remove();
     await t?.destroy();
   });
 

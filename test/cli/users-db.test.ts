@@ -2,26 +2,8 @@ import { userInfo } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reindexProgress } from '@cli/commands/db.js';
-import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
+import { runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-
-function captureIO(env: Record<string, string>): CliIO & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('pacer users and pacer db', () => {
   let t: TestDatabase;
@@ -30,11 +12,7 @@ describe('pacer users and pacer db', () => {
   });
   afterAll(async () => t.destroy());
 
-  const run = async (...argv: string[]) => {
-    const io = captureIO({ DATABASE_URL: t.url });
-    const code = await runCli(argv, io);
-    return { code, out: io.out(), err: io.err() };
-  };
+  const run = (...argv: string[]) => runPacer({ DATABASE_URL: t.url }, argv);
 
   it('migrates the schema and reports when there is nothing left to do', async () => {
     const first = await run('db', 'migrate');

@@ -1,25 +1,6 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '@cli/program.js';
-import type { CliIO } from '@cli/runtime.js';
+import { runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-
-function captureIO(env: Record<string, string>): CliIO & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), ...env },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('pacer webhooks', () => {
   let t: TestDatabase;
@@ -28,11 +9,7 @@ describe('pacer webhooks', () => {
   });
   afterAll(() => t.destroy());
 
-  const run = async (env: Record<string, string>, ...argv: string[]) => {
-    const io = captureIO({ DATABASE_URL: t.url, ...env });
-    const code = await runCli(argv, io);
-    return { code, out: io.out(), err: io.err() };
-  };
+  const run = (env: Record<string, string>, ...argv: string[]) => runPacer({ DATABASE_URL: t.url, ...env }, argv);
   const allowed = { WEBHOOKS_ALLOW_PRIVATE: 'true' };
 
   it('creates an endpoint and prints {id, url, events, secret} once with --json', async () => {

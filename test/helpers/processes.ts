@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitUntil } from './wait.js';
@@ -60,4 +61,51 @@ export async function startWebProcess(root: string, env: Record<string, string>)
   await waitUntil(() => portOf() > 0 || server.child.exitCode !== null, 'the web process to listen', 60_000);
   if (!portOf()) throw new Error(`the web process exited: ${server.output()}`);
   return { ...server, url: `http://127.0.0.1:${portOf()}` };
+}
+
+/** What one `pacer` run printed, and how it ended. */
+export interface PacerRun {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** The real `pacer` (bin/pacer.js of a production build), run as an operator runs it. */
+export interface BuiltPacer {
+  /** The build's folder (buildProduct). */
+  root: string;
+  bin: string;
+  /** An empty folder of its own the commands run from, so a test sees whether they write where they are run. */
+  cwd: string;
+  /** `pacer ...args` without a terminal (stdin a pipe given `input`), with only `env` on top of the test defaults. */
+  run(env: Record<string, string>, args: string[], input?: string): Promise<PacerRun>;
+  remove(): void;
+}
+
+/** Builds the product with its bin/ (see buildProduct) and answers how to run its `pacer`. */
+export async function buildPacer(name: string): Promise<BuiltPacer> {
+  const product = await buildProduct(name);
+  cpSync('bin', path.join(product.root, 'bin'), { recursive: true });
+  const bin = path.join(product.root, 'bin', 'pacer.js');
+  const cwd = mkdtempSync(path.join(tmpdir(), `${name}-cwd-`));
+  const run = (env: Record<string, string>, args: string[], input = '') =>
+    new Promise<PacerRun>((resolve, reject) => {
+      // No .env and none of ours: PATH and the fast bcrypt cost of tests, then the test's own settings.
+      const base: Record<string, string> = { PATH: process.env.PATH ?? '', NODE_ENV: 'test', BCRYPT_COST: '4' };
+      const child = execFile(process.execPath, [bin, ...args], { cwd, env: { ...base, ...env } }, (error, out, err) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ code: child.exitCode, out, err });
+      });
+      child.stdin!.end(input);
+    });
+  return {
+    root: product.root,
+    bin,
+    cwd,
+    run,
+    remove() {
+      product.remove();
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
 }
