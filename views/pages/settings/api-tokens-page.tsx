@@ -9,6 +9,7 @@ import { dataSource, gated, gatedAction, isServerContext } from '@views/data/sou
 import { useFormat } from '@views/hooks/use-format.js';
 import { Alert, Badge, Button, Card, CardHeader, EmptyState, FieldError, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
+import { CopyField } from '@views/components/ui/copy-field.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
 
 /** The lifetimes offered, in days; the API and the CLI take any whole number of days (or none). */
@@ -73,16 +74,7 @@ function CreatedPanel({ created }: { created: CreatedApiToken }) {
         {created.expiresAt ? `valid until ${format.dateTime(created.expiresAt)}` : 'never expires'}). Copy it now: it is not shown again.
         Send it as <code>Authorization: Bearer …</code> to <code>/api</code>.
       </p>
-      <div className="settings-link-row">
-        <Input readOnly value={created.token} aria-label="API token" onFocus={(event) => event.currentTarget.select()} />
-        <Button
-          variant="outline"
-          type="button"
-          onClick={() => void navigator.clipboard?.writeText(created.token).then(() => toast({ title: 'Token copied' }))}
-        >
-          Copy
-        </Button>
-      </div>
+      <CopyField value={created.token} label="API token" copiedTitle="Token copied" />
     </div>
   );
 }

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
-import { messageOf } from '@shared/api-error.js';
 import type { BackupItem, BackupListing } from '@shared/schemas/backups.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
+import { usePendingAction } from '@views/hooks/use-pending-action.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { Button, Card, EmptyState } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
@@ -39,20 +38,14 @@ export function Component() {
   const listing = useLoaderData() as BackupListing;
   const format = useFormat();
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
+  const { pending, run } = usePendingAction();
   const last = listing.items[0];
-  async function backUpNow() {
-    setPending(true);
-    try {
+  const backUpNow = () =>
+    run('Could not start the backup', async () => {
       await apiRequest('POST', '/api/backups');
       toast({ title: 'Backup started', description: 'It appears here when finished; the Jobs page shows its progress.' });
       await revalidator.revalidate();
-    } catch (error) {
-      toast({ title: 'Could not start the backup', description: messageOf(error, 'Could not start the backup'), variant: 'destructive' });
-    } finally {
-      setPending(false);
-    }
-  }
+    });
   return (
     <div className="page settings-page">
       <div className="page-header">

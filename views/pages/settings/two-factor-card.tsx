@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useRevalidator } from 'react-router';
-import { messageOf } from '@shared/api-error.js';
 import type { TotpEnrolment, TwoFactorStatus } from '@shared/schemas/auth.js';
 import { apiRequest } from '@views/data/http.js';
+import { usePendingAction } from '@views/hooks/use-pending-action.js';
 import { Alert, Button, Card, CardHeader, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
-
-const failed = (title: string) => (error: unknown) => toast({ title, description: messageOf(error, title), variant: 'destructive' });
 
 /** The values of a form's fields by name. */
 const fieldsOf = (event: FormEvent<HTMLFormElement>, names: readonly string[]) => {
@@ -62,41 +60,31 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
  */
 export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
+  const { pending, run } = usePendingAction();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
-  async function run(work: () => Promise<void>, failure: string) {
-    setPending(true);
-    try {
-      await work();
-    } catch (error) {
-      failed(failure)(error);
-    } finally {
-      setPending(false);
-    }
-  }
   const start = () =>
-    run(async () => setEnrolment(await apiRequest<TotpEnrolment>('POST', '/api/me/totp', {})), 'Could not start the set-up');
+    run('Could not start the set-up', async () => setEnrolment(await apiRequest<TotpEnrolment>('POST', '/api/me/totp', {})));
   const confirm = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const body = fieldsOf(event, ['code']);
-    void run(async () => {
+    void run('Not turned on', async () => {
       const { recoveryCodes: codes } = await apiRequest<{ recoveryCodes: string[] }>('POST', '/api/me/totp/confirm', body);
       setEnrolment(null);
       setRecoveryCodes(codes);
-    }, 'Not turned on');
+    });
   };
   const turnOff = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const body = fieldsOf(event, ['password', 'code']);
-    void run(async () => {
+    void run('Not turned off', async () => {
       await apiRequest('DELETE', '/api/me/totp', body);
       form.reset();
       toast({ title: 'Two-factor sign-in turned off' });
       await revalidator.revalidate();
-    }, 'Not turned off');
+    });
   };
   // Held at this page until it is set up: once done, the rest of the app opens (a new document, the session's rule re-read).
   const done = () => (status.setupRequired ? window.location.assign('/') : (setRecoveryCodes(null), void revalidator.revalidate()));

@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
-import { messageOf } from '@shared/api-error.js';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles.js';
 import type { PublicUser, SignInEventView } from '@shared/schemas/auth.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
 import { useSession } from '@views/hooks/use-session.js';
+import { toastFailure, usePendingAction } from '@views/hooks/use-pending-action.js';
 import { Badge, Button, Card, CardHeader, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
+import { CopyField } from '@views/components/ui/copy-field.js';
 import { useDialogPrimitive } from '@views/components/ui/dialog.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
 import { SignInHistoryList } from './sign-in-history.js';
@@ -26,8 +27,6 @@ interface IssuedLink {
   emailed: boolean;
 }
 
-const failed = (title: string) => (error: unknown) => toast({ title, description: messageOf(error, title), variant: 'destructive' });
-
 /** The link the admin copies and sends: shown once, right after it is made. */
 function LinkPanel({ link }: { link: IssuedLink }) {
   const format = useFormat();
@@ -37,36 +36,26 @@ function LinkPanel({ link }: { link: IssuedLink }) {
         One-time link for <strong>{link.email}</strong>, valid until {format.dateTime(link.expiresAt)}
         {link.emailed ? ' (also emailed to them)' : ''}. Copy it and send it to them:
       </p>
-      <div className="settings-link-row">
-        <Input readOnly value={link.url} aria-label="One-time link" onFocus={(event) => event.currentTarget.select()} />
-        <Button variant="outline" onClick={() => void navigator.clipboard?.writeText(link.url).then(() => toast({ title: 'Link copied' }))}>
-          Copy
-        </Button>
-      </div>
+      <CopyField value={link.url} label="One-time link" copiedTitle="Link copied" />
     </div>
   );
 }
 
 function AddUserForm({ onLink }: { onLink: (link: IssuedLink) => void }) {
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
+  const { pending, run } = usePendingAction();
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setPending(true);
-    try {
+    await run('Could not add the user', async () => {
       const body = Object.fromEntries(['email', 'firstName', 'lastName', 'role'].map((name) => [name, String(form.get(name) ?? '')]));
       const added = await apiRequest<{ user: PublicUser } & Omit<IssuedLink, 'email'>>('POST', '/api/users', body);
       toast({ title: 'User added' });
       onLink({ email: added.user.email, url: added.url, expiresAt: added.expiresAt, emailed: added.emailed });
       formElement.reset();
       await revalidator.revalidate();
-    } catch (error) {
-      failed('Could not add the user')(error);
-    } finally {
-      setPending(false);
-    }
+    });
   }
   return (
     <form className="settings-form" onSubmit={(event) => void submit(event)}>
@@ -177,32 +166,20 @@ function UserRow({
 }) {
   const format = useFormat();
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
+  const { pending, run } = usePendingAction();
   const [asking, setAsking] = useState<Confirmation | null>(null);
   const name = `${user.firstName} ${user.lastName}`.trim();
-  async function change(body: { role?: Role; isActive?: boolean }, done: string) {
-    setPending(true);
-    try {
+  const change = (body: { role?: Role; isActive?: boolean }, done: string) =>
+    run('Could not change the user', async () => {
       await apiRequest('PUT', `/api/users/${user.id}`, body);
       toast({ title: done });
       await revalidator.revalidate();
-    } catch (error) {
-      failed('Could not change the user')(error);
-    } finally {
-      setPending(false);
-    }
-  }
-  async function resetLink() {
-    setPending(true);
-    try {
+    });
+  const resetLink = () =>
+    run('Could not make a link', async () => {
       const link = await apiRequest<Omit<IssuedLink, 'email'>>('POST', `/api/users/${user.id}/reset-link`, {});
       onLink({ ...link, email: user.email });
-    } catch (error) {
-      failed('Could not make a link')(error);
-    } finally {
-      setPending(false);
-    }
-  }
+    });
   const askResetTwoFactor = () =>
     setAsking({
       title: 'Reset two-factor sign-in',
@@ -213,7 +190,7 @@ function UserRow({
           const { hadSecondFactor } = await apiRequest<{ hadSecondFactor: boolean }>('POST', `/api/users/${user.id}/reset-2fa`, {});
           toast({ title: hadSecondFactor ? 'Two-factor sign-in reset' : 'They had no two-factor sign-in' });
         } catch (error) {
-          failed('Could not reset two-factor sign-in')(error);
+          toastFailure('Could not reset two-factor sign-in', error);
         }
       },
     });
@@ -300,19 +277,13 @@ function UserRow({
 /** "Require two-factor sign-in for everyone" (admins). */
 function SecurityCard({ requireTwoFactor }: { requireTwoFactor: boolean }) {
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
-  async function toggle(value: boolean) {
-    setPending(true);
-    try {
+  const { pending, run } = usePendingAction();
+  const toggle = (value: boolean) =>
+    run('Not changed', async () => {
       await apiRequest('PUT', '/api/security', { requireTwoFactor: value });
       toast({ title: value ? 'Two-factor sign-in required' : 'Two-factor sign-in no longer required' });
       await revalidator.revalidate();
-    } catch (error) {
-      failed('Not changed')(error);
-    } finally {
-      setPending(false);
-    }
-  }
+    });
   return (
     <Card>
       <CardHeader title="Security" />
@@ -332,7 +303,7 @@ function HistoryPanel({ user, onClose }: { user: PublicUser; onClose: () => void
     let live = true;
     apiRequest<SignInEventView[]>('GET', `/api/users/${user.id}/sign-ins`).then(
       (read) => live && setEvents(read),
-      failed('Could not read the sign-in history'),
+      (error: unknown) => toastFailure('Could not read the sign-in history', error),
     );
     return () => {
       live = false;

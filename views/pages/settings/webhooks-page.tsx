@@ -1,21 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLoaderData, useNavigate, useRevalidator } from 'react-router';
-import { messageOf } from '@shared/api-error.js';
 import type { NewWebhookEndpoint, WebhookDelivery, WebhookEndpoint, WebhooksPage } from '@shared/schemas/webhooks.js';
 import { WEBHOOK_SUBSCRIPTIONS } from '@shared/webhook-events.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { apiRequest } from '@views/data/http.js';
 import { useFormat } from '@views/hooks/use-format.js';
+import { usePendingAction } from '@views/hooks/use-pending-action.js';
 import { Alert, Badge, Button, Card, CardHeader, EmptyState, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
+import { CopyField } from '@views/components/ui/copy-field.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
 
 export const loader = gated(({ context, request }) => {
   const selected = Number(new URL(request.url).searchParams.get('endpoint'));
   return dataSource(context).webhooks(Number.isInteger(selected) && selected > 0 ? selected : null);
 });
-
-const failed = (title: string) => (error: unknown) => toast({ title, description: messageOf(error, title), variant: 'destructive' });
 
 /** The secret of an endpoint just added: shown once, right after it is made. */
 function SecretPanel({ created }: { created: NewWebhookEndpoint }) {
@@ -25,28 +24,19 @@ function SecretPanel({ created }: { created: NewWebhookEndpoint }) {
         Webhook added for <strong>{created.url}</strong>. Its signing secret is shown only now: copy it into the receiver, which verifies
         each delivery with it (see the webhooks documentation).
       </p>
-      <div className="settings-link-row">
-        <Input readOnly value={created.secret} aria-label="Signing secret" onFocus={(event) => event.currentTarget.select()} />
-        <Button
-          variant="outline"
-          onClick={() => void navigator.clipboard?.writeText(created.secret).then(() => toast({ title: 'Secret copied' }))}
-        >
-          Copy
-        </Button>
-      </div>
+      <CopyField value={created.secret} label="Signing secret" copiedTitle="Secret copied" />
     </div>
   );
 }
 
 function AddWebhookForm({ onCreated }: { onCreated: (created: NewWebhookEndpoint) => void }) {
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
+  const { pending, run } = usePendingAction();
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setPending(true);
-    try {
+    await run('Could not add the webhook', async () => {
       const created = await apiRequest<NewWebhookEndpoint>('POST', '/api/webhooks', {
         url: String(form.get('url') ?? ''),
         events: form.getAll('events').map(String),
@@ -55,11 +45,7 @@ function AddWebhookForm({ onCreated }: { onCreated: (created: NewWebhookEndpoint
       onCreated(created);
       formElement.reset();
       await revalidator.revalidate();
-    } catch (error) {
-      failed('Could not add the webhook')(error);
-    } finally {
-      setPending(false);
-    }
+    });
   }
   return (
     <form className="webhooks-form" onSubmit={(event) => void submit(event)}>
@@ -93,20 +79,14 @@ function EndpointRow({ endpoint, selected }: { endpoint: WebhookEndpoint; select
   const format = useFormat();
   const revalidator = useRevalidator();
   const navigate = useNavigate();
-  const [pending, setPending] = useState(false);
-  async function act(method: 'POST' | 'DELETE', path: string, done: string, title: string) {
-    setPending(true);
-    try {
+  const { pending, run } = usePendingAction();
+  const act = (method: 'POST' | 'DELETE', path: string, done: string, title: string) =>
+    run(title, async () => {
       await apiRequest(method, `/api/webhooks/${endpoint.id}${path}`, method === 'POST' ? {} : undefined);
       toast({ title: done });
       if (method === 'DELETE' && selected) await navigate('/settings/webhooks');
       else await revalidator.revalidate();
-    } catch (error) {
-      failed(title)(error);
-    } finally {
-      setPending(false);
-    }
-  }
+    });
   return (
     <tr aria-current={selected ? 'true' : undefined}>
       <td className="webhooks-url">{endpoint.url}</td>
@@ -167,19 +147,13 @@ const STATE_TONES = { delivered: 'success', failed: 'danger', pending: 'warning'
 function DeliveryLog({ endpoint, deliveries }: { endpoint: WebhookEndpoint; deliveries: WebhookDelivery[] }) {
   const format = useFormat();
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState(false);
-  async function replay(delivery: WebhookDelivery) {
-    setPending(true);
-    try {
+  const { pending, run } = usePendingAction();
+  const replay = (delivery: WebhookDelivery) =>
+    run('Could not replay', async () => {
       await apiRequest('POST', `/api/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`, {});
       toast({ title: 'Delivery replayed' });
       await revalidator.revalidate();
-    } catch (error) {
-      failed('Could not replay')(error);
-    } finally {
-      setPending(false);
-    }
-  }
+    });
   return (
     <Card>
       <CardHeader
