@@ -1,28 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, openPage } from './harness.js';
 
 describe('/api/docs (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it('renders the OpenAPI description from our own files under the strict CSP, without signing in', async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     const { page } = watched;
     const outside: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:')) outside.push(request.url());
+      if (!request.url().startsWith(suite.server.baseUrl) && !request.url().startsWith('data:')) outside.push(request.url());
     });
-    const answer = await page.goto(`${server.baseUrl}/api/docs`);
+    const answer = await page.goto(`${suite.server.baseUrl}/api/docs`);
     expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(answer?.headers()['content-security-policy']).not.toContain('unsafe-eval');
     await page.getByRole('heading', { name: /Pacer CRM API/ }).waitFor();

@@ -1,24 +1,13 @@
 import { readdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 import { confirmDelete, expectToast, openRecordsPage } from './records-steps.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 describe('contacts, payments and files on record pages (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const suite = browserSuite({ signedIn: { path: '/', open: openRecordsPage } });
   let page: Page;
   let base: string;
 
@@ -28,18 +17,8 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    base = server.baseUrl;
-    const credentials = await createStaffUser(server);
-    watched = await openRecordsPage(browser);
-    page = watched.page;
-    await signIn(page, base, credentials, '/');
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
+    base = suite.server.baseUrl;
+    page = suite.watched.page;
   });
 
   it('adds, opens, edits and deletes a contact of an event, honouring the return path', async () => {
@@ -101,7 +80,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expectToast(page, 'Contact deleted successfully.');
     await page.waitForURL(`${base}/events/${event.id}?tab=contacts`);
     await page.getByText('No contacts added yet').waitFor();
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('deletes a contact from the event tab with the named question', async () => {
@@ -117,7 +96,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expectToast(page, 'Contact deleted successfully.');
     await page.getByText('No contacts added yet').waitFor();
     expect(path()).toBe(`/events/${event.id}?tab=contacts`);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('adds, edits and deletes a brand contact in the dialog', async () => {
@@ -157,7 +136,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     );
     await expectToast(page, 'Contact deleted successfully');
     await page.getByText('No contacts added yet').waitFor();
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('edits a media contact on the contact edit page and returns to the outlet; adds a professional contact on its page', async () => {
@@ -189,7 +168,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await page.goto(`${base}/contacts/999999`);
     await page.getByRole('heading', { name: 'Contact not found' }).waitFor();
     await expect(page.getByRole('link', { name: 'Return Back' }).getAttribute('href')).resolves.toBe('/');
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('uploads two images, shows them, deletes one (row and bytes), and adds payments with an exact total', async () => {
@@ -212,7 +191,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('.attachments-thumb img')).every((img) => (img as HTMLImageElement).naturalWidth > 0),
     );
-    expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+    expect(readdirSync(suite.server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(2);
 
     await confirmDelete(
       page,
@@ -222,7 +201,7 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expectToast(page, 'File deleted successfully');
     await page.getByRole('tab', { name: 'Files (1)' }).waitFor();
     await expect(page.getByRole('img', { name: 'finish.png' }).isVisible()).resolves.toBe(true);
-    expect(readdirSync(server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(1);
+    expect(readdirSync(suite.server.uploadDir).filter((name) => !name.startsWith('.'))).toHaveLength(1);
 
     await page.getByRole('tab', { name: 'Payments (0)' }).click();
     for (const [description, amount] of [
@@ -241,6 +220,6 @@ describe('contacts, payments and files on record pages (real Chromium)', () => {
     await expect(page.getByTestId('payments-total').textContent()).resolves.toBe('$0.30');
     const stored = await apiAs<{ totalAdvertisingSpend: string }>(page, base, 'GET', `/api/brands/${brand.id}`);
     expect(stored.totalAdvertisingSpend).toBe('0.30');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

@@ -1,34 +1,20 @@
 import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 import { expectHeading, openRecordsPage } from './records-steps.js';
 
 describe('command palette and keyboard shortcuts (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const suite = browserSuite({ signedIn: { path: '/brands', open: openRecordsPage, hydrated: true } });
   let contactId: number;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const credentials = await createStaffUser(server);
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, credentials, '/brands');
-    await waitForHydration(watched.page);
-    const brand = await apiAs<{ id: number }>(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Quokka Running Co' });
-    for (let i = 1; i <= 6; i++) await apiAs(watched.page, server.baseUrl, 'POST', '/api/events', { eventName: `Quokka Dash ${i}` });
-    const contact = await apiAs<{ id: number }>(watched.page, server.baseUrl, 'POST', '/api/contacts', {
+    const brand = await apiAs<{ id: number }>(suite.watched.page, suite.server.baseUrl, 'POST', '/api/brands', {
+      brandName: 'Quokka Running Co',
+    });
+    for (let i = 1; i <= 6; i++)
+      await apiAs(suite.watched.page, suite.server.baseUrl, 'POST', '/api/events', { eventName: `Quokka Dash ${i}` });
+    const contact = await apiAs<{ id: number }>(suite.watched.page, suite.server.baseUrl, 'POST', '/api/contacts', {
       entityType: 'brand',
       entityId: brand.id,
       firstName: 'Zara',
@@ -37,27 +23,22 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
     });
     contactId = contact.id;
     for (let i = 1; i <= 32; i++) {
-      await apiAs(watched.page, server.baseUrl, 'POST', '/api/events', {
+      await apiAs(suite.watched.page, suite.server.baseUrl, 'POST', '/api/events', {
         eventName: `Wombat Trot ${i}`,
         eventStartDate: '2027-08-01',
         locationState: 'QLD',
       });
     }
-    await apiAs(watched.page, server.baseUrl, 'POST', '/api/professionals', {
+    await apiAs(suite.watched.page, suite.server.baseUrl, 'POST', '/api/professionals', {
       businessName: 'Wombat Coaching',
       professionType: 'coach',
       locationState: 'VIC',
     });
   });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-  });
 
   it('opens with Ctrl+K, groups results with counts, moves with the arrows and opens a contact with Enter', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/brands`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/brands`);
     await waitForHydration(page);
     await page.keyboard.press('Control+k');
     const input = page.getByRole('combobox', { name: /^Search events, professionals/ });
@@ -80,13 +61,13 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
     expect(await page.locator(`[id="${activeId}"]`).textContent()).toContain('Zara Quokkason');
     expect(await page.locator(`[id="${activeId}"]`).getAttribute('aria-selected')).toBe('true');
     await input.press('Enter');
-    await page.waitForURL(`${server.baseUrl}/contacts/${contactId}`);
+    await page.waitForURL(`${suite.server.baseUrl}/contacts/${contactId}`);
     await expectHeading(page, 'Zara Quokkason');
     expect(await page.getByRole('combobox', { name: /^Search events, professionals/ }).count()).toBe(0);
   });
 
   it('goes to the filtered list from "See all", closes with Escape, and knows / and ?', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     await page
       .getByRole('button', { name: /Search/ })
       .first()
@@ -138,9 +119,9 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
       { width: 1280, height: 800 },
       { width: 390, height: 844 },
     ]) {
-      const { page } = watched;
+      const { page } = suite.watched;
       await page.setViewportSize(size);
-      await page.goto(`${server.baseUrl}/brands`);
+      await page.goto(`${suite.server.baseUrl}/brands`);
       await waitForHydration(page);
       const input = await openWithResults(page, 'wombat');
       await page.getByRole('group', { name: 'Events (32)' }).waitFor();
@@ -151,13 +132,13 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
       await input.press('Escape');
       await input.waitFor({ state: 'detached' });
     }
-    await watched.page.setViewportSize({ width: 1280, height: 800 });
-    watched.assertClean();
+    await suite.watched.page.setViewportSize({ width: 1280, height: 800 });
+    suite.watched.assertClean();
   });
 
   it('formats dates and labels in the results, and the highlighted result passes axe colour contrast in both themes', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/brands`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/brands`);
     await waitForHydration(page);
     const input = await openWithResults(page, 'wombat');
     const firstEvent = page.getByRole('group', { name: 'Events (32)' }).getByRole('option').first();
@@ -183,6 +164,6 @@ describe('command palette and keyboard shortcuts (real Chromium)', () => {
       expect(violations, `${theme} theme`).toEqual([]);
     }
     await input.press('Escape');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

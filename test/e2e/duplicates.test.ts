@@ -1,27 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, createStaffUser, openPage, signIn, waitForHydration } from './harness.js';
 
 describe('Possible duplicates and merge (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it('warns in the add form, lists the pair, dismisses one and merges another, without console errors', async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     const { page } = watched;
-    await signIn(page, server.baseUrl, await createStaffUser(server), '/brands/add');
-    const keep = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Sole Motive' });
-    await apiAs(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Harbour Shoes' });
-    await apiAs(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Harbour Shoes Pty Ltd' });
+    await signIn(page, suite.server.baseUrl, await createStaffUser(suite.server), '/brands/add');
+    const keep = await apiAs<{ id: number }>(page, suite.server.baseUrl, 'POST', '/api/brands', { brandName: 'Sole Motive' });
+    await apiAs(page, suite.server.baseUrl, 'POST', '/api/brands', { brandName: 'Harbour Shoes' });
+    await apiAs(page, suite.server.baseUrl, 'POST', '/api/brands', { brandName: 'Harbour Shoes Pty Ltd' });
 
     // The add form's notice: leaving the name field asks, and the save is not blocked.
     await page.getByLabel('Brand name').fill('Solemotive Pty Ltd');
@@ -32,7 +21,7 @@ describe('Possible duplicates and merge (real Chromium)', () => {
     await page.waitForURL(/\/brands\/\d+$/);
     const mergeId = Number(new URL(page.url()).pathname.split('/').pop());
 
-    await page.goto(`${server.baseUrl}/duplicates?type=brands`);
+    await page.goto(`${suite.server.baseUrl}/duplicates?type=brands`);
     await waitForHydration(page);
     const table = page.getByRole('table', { name: 'Possible duplicates' });
     await table.getByText('Harbour Shoes Pty Ltd').waitFor();
@@ -48,7 +37,7 @@ describe('Possible duplicates and merge (real Chromium)', () => {
     await page.getByRole('button', { name: 'Merge' }).click();
     await page.waitForURL(/\/duplicates\?type=brands$/);
     await page.getByText('No possible duplicates').waitFor();
-    expect((await fetch(`${server.baseUrl}/api/brands/${mergeId}`)).status).not.toBe(200);
+    expect((await fetch(`${suite.server.baseUrl}/api/brands/${mergeId}`)).status).not.toBe(200);
     expect(keep.id).toBeLessThan(mergeId);
     watched.assertClean();
     await watched.close();

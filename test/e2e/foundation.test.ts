@@ -1,36 +1,28 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { insertRecordRow } from '@services/records/writes.js';
-import { launchBrowser, openPage, startServer, waitForHydration, type E2EServer } from './harness.js';
+import { browserSuite, openPage, waitForHydration } from './harness.js';
 
 describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const suite = browserSuite();
   const admin = { email: 'first.admin@example.org', password: 'a long enough password' };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
     const now = encodeTimestamp(new Date());
-    const db = server.database.db;
+    const db = suite.server.database.db;
     await withTransaction({ db }, async (trx) => {
       for (const eventName of ['Harbour Half', 'Trail 50'])
         await insertRecordRow(trx, 'event', { eventName, createdAt: now, updatedAt: now });
       await insertRecordRow(trx, 'brand', { brandName: 'Stride Shoes', createdAt: now, updatedAt: now });
     });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('creates the first admin, signs in, lands on the asked URL, shows counts and 404, and signs out', async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     const { page } = watched;
 
-    await page.goto(`${server.baseUrl}/`);
+    await page.goto(`${suite.server.baseUrl}/`);
     await waitForHydration(page);
     await expect(page.getByRole('heading', { name: 'Create the first admin account' }).isVisible()).resolves.toBe(true);
     await page.getByLabel('Email').fill(admin.email);
@@ -62,9 +54,9 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
 
     // Each count card links to its list.
     await page.getByTestId('stat-brands').click();
-    await page.waitForURL(`${server.baseUrl}/brands`);
+    await page.waitForURL(`${suite.server.baseUrl}/brands`);
 
-    await page.goto(`${server.baseUrl}/no/such/page`);
+    await page.goto(`${suite.server.baseUrl}/no/such/page`);
     await waitForHydration(page);
     await expect(page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(true);
@@ -73,7 +65,7 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
 
     // A deep link while signed out shows the sign-in screen at that URL, and sign-in lands on it.
-    await page.goto(`${server.baseUrl}/integrations?tab=email`);
+    await page.goto(`${suite.server.baseUrl}/integrations?tab=email`);
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByText('Invalid email address').isVisible()).resolves.toBe(true);
@@ -86,7 +78,7 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
     await page.getByRole('button', { name: 'Logout' }).waitFor();
     // Hydrated before the console is checked, so a hydration warning of this page would be seen.
     await waitForHydration(page);
-    expect(page.url()).toBe(`${server.baseUrl}/integrations?tab=email`);
+    expect(page.url()).toBe(`${suite.server.baseUrl}/integrations?tab=email`);
     await expect(page.getByRole('link', { name: 'Integrations', exact: true }).first().getAttribute('aria-current')).resolves.toBe('page');
 
     // 401: the wrong password on purpose; 404: the not-found page's own status.
@@ -95,9 +87,9 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
   });
 
   it('turns the side navigation into a slide-in drawer at 375 px', async () => {
-    const watched = await openPage(browser, { width: 375, height: 740 });
+    const watched = await openPage(suite.browser, { width: 375, height: 740 });
     const { page } = watched;
-    await page.goto(`${server.baseUrl}/`);
+    await page.goto(`${suite.server.baseUrl}/`);
     await waitForHydration(page);
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password').fill(admin.password);
@@ -114,7 +106,7 @@ describe('first run, sign-in, dashboard, deep link, logout and the mobile drawer
       await expect(drawer.getByRole('link', { name: label, exact: true }).isVisible()).resolves.toBe(true);
     }
     await drawer.getByRole('link', { name: 'Media', exact: true }).click();
-    await page.waitForURL(`${server.baseUrl}/media`);
+    await page.waitForURL(`${suite.server.baseUrl}/media`);
     await drawer.waitFor({ state: 'hidden' });
 
     watched.assertClean();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { LoginThrottle } from '@services/auth/login-throttle.js';
 import { systemClock, type Clock } from '@services/context.js';
 import { createUser } from '@services/users/service.js';
@@ -169,4 +169,42 @@ export async function apiAs<T>(page: Page, baseUrl: string, method: string, url:
   if (!response.ok()) throw new Error(`${method} ${url} → ${response.status()}: ${await response.text()}`);
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** What a browser test file's tests share: one server and one Chromium, and a signed-in page when asked for. */
+export interface BrowserSuite {
+  server: E2EServer;
+  browser: Browser;
+  /** The staff user's page (only with `signedIn`). */
+  watched: WatchedPage;
+}
+
+/**
+ * Registers a file's set-up and tear-down: a server (with `server`'s options) and a Chromium for all its tests, and
+ * with `signedIn` a watched page (made by `open`, default openPage) of a new staff user signed in at `path`, hydrated
+ * when `hydrated`. Read the fields inside hooks and tests, once the set-up ran.
+ */
+export function browserSuite(
+  options: {
+    server?: Parameters<typeof startServer>[0];
+    signedIn?: { path: string; open?: (browser: Browser) => Promise<WatchedPage>; hydrated?: boolean };
+  } = {},
+): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  beforeAll(async () => {
+    suite.server = await startServer(options.server);
+    suite.browser = await launchBrowser();
+    const signedIn = options.signedIn;
+    if (!signedIn) return;
+    const credentials = await createStaffUser(suite.server);
+    suite.watched = await (signedIn.open ?? openPage)(suite.browser);
+    await signIn(suite.watched.page, suite.server.baseUrl, credentials, signedIn.path);
+    if (signedIn.hydrated) await waitForHydration(suite.watched.page);
+  });
+  afterAll(async () => {
+    await suite.watched?.close();
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

@@ -1,34 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, createStaffUser, launchBrowser, openPage, signIn, startServer, type E2EServer, type WatchedPage } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { apiAs, browserSuite } from './harness.js';
 
 /** Issue 29 point 5: the Jobs page says running jobs update as they go, so a job started after it loaded shows up. */
 describe('the Jobs page lists jobs started after it loaded (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    await signIn(watched.page, server.baseUrl, await createStaffUser(server), '/jobs');
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ signedIn: { path: '/jobs' } });
 
   it('shows a job started elsewhere (another tab, the CLI) without a reload, with its result', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     await page.getByText('No jobs found').waitFor();
     let reloaded = false;
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) reloaded = true;
     });
     const rows = [{ Brand: 'Harbour Runners', 'First Name': 'Ana', 'Last Name': 'Lima', Email: 'ana@harbour.example.org' }];
-    const { id } = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/jobs', {
+    const { id } = await apiAs<{ id: number }>(page, suite.server.baseUrl, 'POST', '/api/jobs', {
       type: 'import',
       params: { kind: 'brands', dryRun: true, data: rows, lines: [2] },
     });
@@ -37,6 +22,6 @@ describe('the Jobs page lists jobs started after it loaded (real Chromium)', () 
     await item.getByTestId('job-state').filter({ hasText: 'Succeeded' }).waitFor();
     expect(await item.getByTestId('job-counts').textContent()).toBe('Created 1 brands and 1 contacts');
     expect(reloaded).toBe(false);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

@@ -1,42 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, waitForHydration, type WatchedPage } from './harness.js';
 import { readFileSync } from 'node:fs';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 
 describe('list views: table, column picker and sorting (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const suite = browserSuite({ signedIn: { path: '/brands', open: openRecordsPage, hydrated: true } });
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const credentials = await createStaffUser(server);
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, credentials, '/brands');
-    await waitForHydration(watched.page);
     for (const [brandName, industryCategory] of [
       ['Bravo Bikes', 'Cycling'],
       ['Alpha Apparel', 'Apparel'],
       ['Charlie Chews', 'Nutrition'],
     ]) {
-      await apiAs(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName, industryCategory });
+      await apiAs(suite.watched.page, suite.server.baseUrl, 'POST', '/api/brands', { brandName, industryCategory });
     }
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
   });
 
   const rowNames = (page: WatchedPage['page']) =>
@@ -45,8 +22,8 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
       .evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim() ?? ''));
 
   it('switches to the table, remembers it, picks columns and sorts by a header', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await page.goto(`${base}/brands`);
     await waitForHydration(page);
     await expectHeading(page, 'Brands');
@@ -104,8 +81,8 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
   });
 
   it('switches events between Cards, Table and the season calendar, and remembers the calendar', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await apiAs(page, base, 'POST', '/api/events', { eventName: 'May Harbour Run', eventStartDate: '2027-05-14' });
     await page.goto(`${base}/events`);
     await waitForHydration(page);
@@ -135,12 +112,12 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
     await viewButton('Cards').click();
     await page.locator('[data-testid="event-card"]').first().waitFor();
     expect(await viewButton('Cards').getAttribute('aria-pressed')).toBe('true');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('exports the filtered list as the CSV download', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/brands`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/brands`);
     await waitForHydration(page);
     await search(page, 'bravo');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 1);
@@ -154,9 +131,10 @@ describe('list views: table, column picker and sorting (real Chromium)', () => {
   });
 
   it('deletes a shift-clicked range of brands after one confirmation', async () => {
-    const { page } = watched;
-    for (const brandName of ['Delta Dash', 'Echo Energy']) await apiAs(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName });
-    await page.goto(`${server.baseUrl}/brands?sort=brandName&dir=asc`);
+    const { page } = suite.watched;
+    for (const brandName of ['Delta Dash', 'Echo Energy'])
+      await apiAs(suite.watched.page, suite.server.baseUrl, 'POST', '/api/brands', { brandName });
+    await page.goto(`${suite.server.baseUrl}/brands?sort=brandName&dir=asc`);
     await waitForHydration(page);
     expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews', 'Delta Dash', 'Echo Energy']);
     await page.getByRole('checkbox', { name: 'Select Bravo Bikes' }).click();

@@ -1,39 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 import { expectHeading, expectToast, openRecordsPage } from './records-steps.js';
 
 /** Issue 33: a note added on a record's page, and a task completed on My tasks with the keyboard (real Chromium). */
 describe('notes and tasks in the browser', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, await createStaffUser(server), '/');
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ signedIn: { path: '/', open: openRecordsPage } });
 
   it('adds a formatted note on a brand, shown as formatting and not as text', async () => {
-    const { page } = watched;
-    const { id } = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Noted Brand' });
-    await page.goto(`${server.baseUrl}/brands/${id}?tab=notes`);
+    const { page } = suite.watched;
+    const { id } = await apiAs<{ id: number }>(page, suite.server.baseUrl, 'POST', '/api/brands', { brandName: 'Noted Brand' });
+    await page.goto(`${suite.server.baseUrl}/brands/${id}?tab=notes`);
     await waitForHydration(page);
     await expectHeading(page, 'Noted Brand');
     const box = page.getByLabel('New note');
@@ -45,16 +21,16 @@ describe('notes and tasks in the browser', () => {
     expect(await note.locator('a[href="https://example.org"]').count()).toBe(1);
     expect(await note.textContent()).not.toContain('**');
     expect(await box.inputValue()).toBe('');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('completes a task on My tasks with j/k and x, with the focus visible and the task moved to Done', async () => {
-    const { page } = watched;
-    const me = await apiAs<{ user: { id: number } }>(page, server.baseUrl, 'GET', '/api/me');
-    const today = (await apiAs<{ today: string }>(page, server.baseUrl, 'GET', '/api/tasks')).today;
+    const { page } = suite.watched;
+    const me = await apiAs<{ user: { id: number } }>(page, suite.server.baseUrl, 'GET', '/api/me');
+    const today = (await apiAs<{ today: string }>(page, suite.server.baseUrl, 'GET', '/api/tasks')).today;
     for (const title of ['First task', 'Second task'])
-      await apiAs(page, server.baseUrl, 'POST', '/api/tasks', { title, dueDate: today, assigneeId: me.user.id });
-    await page.goto(`${server.baseUrl}/tasks`);
+      await apiAs(page, suite.server.baseUrl, 'POST', '/api/tasks', { title, dueDate: today, assigneeId: me.user.id });
+    await page.goto(`${suite.server.baseUrl}/tasks`);
     await waitForHydration(page);
     await expectHeading(page, 'My tasks');
     const today_ = page.getByRole('list', { name: 'Today' });
@@ -81,11 +57,11 @@ describe('notes and tasks in the browser', () => {
     await page.getByRole('list', { name: 'Done' }).getByText('First task').waitFor();
     const done = await apiAs<{ items: Array<{ title: string; done: boolean }> }>(
       page,
-      server.baseUrl,
+      suite.server.baseUrl,
       'GET',
       '/api/tasks?assignee=me&status=done',
     );
     expect(done.items.map((task) => task.title).sort()).toEqual(['First task', 'Second task']);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

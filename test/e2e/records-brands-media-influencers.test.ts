@@ -1,39 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 
 describe('brands, media and influencers: create, find, edit and delete through the UI (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const credentials = await createStaffUser(server);
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, credentials, '/brands');
-    await waitForHydration(watched.page);
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ signedIn: { path: '/brands', open: openRecordsPage, hydrated: true } });
 
   it('brands', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await expectHeading(page, 'Brands');
     await expectHeading(page, 'No brands found');
     await expect(page.getByRole('link', { name: 'Bulk Import' }).getAttribute('href')).resolves.toBe('/brands/bulk-import');
@@ -113,12 +87,12 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await page.getByText('The brand you are trying to edit does not exist.').waitFor();
     await page.getByRole('link', { name: 'Return to Brands' }).click();
     await page.waitForURL(`${base}/brands`);
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('media', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await page.goto(`${base}/media`);
     await waitForHydration(page);
     await expectHeading(page, 'Media Management');
@@ -167,12 +141,12 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expect.poll(() => cardTitles(page)).toEqual(['Runner Weekly']);
     await page.goto(detailUrl);
     await expectHeading(page, 'Media outlet not found');
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('influencers', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await page.goto(`${base}/influencers`);
     await waitForHydration(page);
     await expectHeading(page, 'Influencers');
@@ -227,12 +201,12 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await expect.poll(() => cardTitles(page)).toEqual(['Ben Pace']);
     await page.goto(detailUrl);
     await expectHeading(page, 'Influencer not found');
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('lists: live search, pages in the URL, skeleton cards while loading, fresh dashboard counts, keyboard-only delete', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     for (let i = 1; i <= 26; i++) {
       await apiAs(page, base, 'POST', '/api/influencers', {
         firstName: 'Runner',
@@ -300,6 +274,6 @@ describe('brands, media and influencers: create, find, edit and delete through t
     await page.keyboard.press('Enter');
     await expectToast(page, 'Influencer deleted successfully');
     await expectHeading(page, 'No influencers found');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

@@ -1,49 +1,26 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { updateRecordRows } from '@services/records/writes.js';
 import type { Event, Professional, RunClub, WordpressUrl } from '@shared/schemas/records.js';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage, search } from './records-steps.js';
 
 describe('events, professionals and run clubs: find, edit and delete through the UI (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    server = await startServer({ env: { PUBLIC_SITE_URL: 'https://run.example.org', WORDPRESS_URL: 'https://cms.example.org' } });
-    browser = await launchBrowser();
-    const credentials = await createStaffUser(server);
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, credentials, '/events');
-    await waitForHydration(watched.page);
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
+  const suite = browserSuite({
+    server: { env: { PUBLIC_SITE_URL: 'https://run.example.org', WORDPRESS_URL: 'https://cms.example.org' } },
+    signedIn: { path: '/events', open: openRecordsPage, hydrated: true },
   });
 
   /** What a sync from the content site does: give the record a wordpress id and a sync time. */
   async function markSynced(type: 'event' | 'professional', id: number, column: string, wordpressId: number) {
     const values = { [column]: wordpressId, wordpressLastSync: encodeTimestamp(new Date('2026-11-20T08:30:00Z')) };
-    await withTransaction({ db: server.database.db }, (trx) => updateRecordRows(trx, type, [id], values));
+    await withTransaction({ db: suite.server.database.db }, (trx) => updateRecordRows(trx, type, [id], values));
   }
 
   it('events (created through the API: there is no add screen)', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await expectHeading(page, 'Events');
     await expectHeading(page, 'No events found');
     await page.getByText(/imported from the content website/).waitFor();
@@ -73,7 +50,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await expect(bushCard.textContent()).resolves.toContain('Active');
     await expect(bushCard.textContent()).resolves.toContain('Date TBD');
 
-    // Filter and search live in the URL together, and a reload renders the same list on the server.
+    // Filter and search live in the URL together, and a reload renders the same list on the suite.server.
     await page.getByLabel('Show').selectOption('featured');
     await page.waitForURL((url) => url.searchParams.get('filter') === 'featured');
     await expect.poll(() => cardTitles(page)).toEqual(['Harbour Marathon']);
@@ -145,12 +122,12 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await page.getByText('The event you are trying to edit does not exist.').waitFor();
     await page.getByRole('link', { name: 'Back to Events' }).click();
     await page.waitForURL(`${base}/events`);
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('professionals', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     await page.goto(`${base}/professionals`);
     await waitForHydration(page);
     await expectHeading(page, 'Professionals');
@@ -212,12 +189,12 @@ describe('events, professionals and run clubs: find, edit and delete through the
 
     await page.goto(detailUrl);
     await expectHeading(page, 'Professional not found');
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 
   it('run clubs (created through the API: there is no add screen)', async () => {
-    const { page } = watched;
-    const base = server.baseUrl;
+    const { page } = suite.watched;
+    const base = suite.server.baseUrl;
     const harbour = await apiAs<RunClub>(page, base, 'POST', '/api/runclubs', {
       clubName: 'Harbour Runners',
       clubType: ['road', 'social'],
@@ -225,7 +202,7 @@ describe('events, professionals and run clubs: find, edit and delete through the
       meetingTimes: ['Tue 6am', 'Sat 7am'],
     });
     await apiAs<RunClub>(page, base, 'POST', '/api/runclubs', { clubName: 'Ridge Trail Club', clubType: ['trail'], locationState: 'QLD' });
-    await server.database.db('run_club_schedules').insert({
+    await suite.server.database.db('run_club_schedules').insert({
       clubId: harbour.id,
       title: 'Saturday long run',
       dayOfWeek: 'Saturday',
@@ -289,6 +266,6 @@ describe('events, professionals and run clubs: find, edit and delete through the
     await expect.poll(() => cardTitles(page)).toEqual(['Ridge Trail Club']);
     await page.goto(`${base}/runclubs/${harbour.id}`);
     await expectHeading(page, 'Run Club not found');
-    watched.assertClean({ expectedHttpStatuses: [404] });
+    suite.watched.assertClean({ expectedHttpStatuses: [404] });
   });
 });

@@ -1,28 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setRequireTwoFactor } from '@services/auth/security-settings.js';
 import { totpCode, totpStepAt } from '@services/auth/totp.js';
 import { cliActor } from '@services/context.js';
-import { createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
+import { browserSuite, createStaffUser, openPage, signIn, waitForHydration } from './harness.js';
 
 describe('two-factor sign-in in the browser (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it('sets up an authenticator app on the account page, then signs in with the password and a code', async () => {
-    const credentials = await createStaffUser(server, 'two.factor@example.org');
-    const watched = await openPage(browser);
+    const credentials = await createStaffUser(suite.server, 'two.factor@example.org');
+    const watched = await openPage(suite.browser);
     const { page } = watched;
-    await signIn(page, server.baseUrl, credentials, '/settings/account');
+    await signIn(page, suite.server.baseUrl, credentials, '/settings/account');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     // The QR code is a data: image: it must load under the CSP.
     const qr = page.getByRole('img', { name: 'QR code of the authenticator secret' });
@@ -56,16 +45,16 @@ describe('two-factor sign-in in the browser (real Chromium)', () => {
   });
 
   it('sends a user without a second factor to set one up when an admin requires it, with a clean console', async () => {
-    await setRequireTwoFactor(server.ctx, cliActor(), { requireTwoFactor: true });
-    const credentials = await createStaffUser(server, 'held@example.org');
-    const watched = await openPage(browser);
+    await setRequireTwoFactor(suite.server.ctx, cliActor(), { requireTwoFactor: true });
+    const credentials = await createStaffUser(suite.server, 'held@example.org');
+    const watched = await openPage(suite.browser);
     const { page } = watched;
-    await signIn(page, server.baseUrl, credentials, '/contacts');
+    await signIn(page, suite.server.baseUrl, credentials, '/contacts');
     expect(new URL(page.url()).pathname).toBe('/settings/account');
     await page.getByText('An admin requires two-factor sign-in for every account').waitFor();
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
     watched.assertClean();
     await watched.close();
-    await setRequireTwoFactor(server.ctx, cliActor(), { requireTwoFactor: false });
+    await setRequireTwoFactor(suite.server.ctx, cliActor(), { requireTwoFactor: false });
   });
 });

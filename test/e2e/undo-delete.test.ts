@@ -1,41 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage } from './records-steps.js';
 
 /** Issue 29 points 6 and 10: a delete's toast offers Undo, and selecting rows does not push the list down. */
 describe('Undo a delete, and the bulk bar over the list (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const suite = browserSuite({ signedIn: { path: '/brands', open: openRecordsPage } });
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, await createStaffUser(server), '/brands');
     for (const brandName of ['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews'])
-      await apiAs(watched.page, server.baseUrl, 'POST', '/api/brands', { brandName });
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
+      await apiAs(suite.watched.page, suite.server.baseUrl, 'POST', '/api/brands', { brandName });
   });
 
   it('deletes a record from its page, says where it can be restored, and Undo in the toast brings it back', async () => {
-    const { page } = watched;
-    const { id } = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Undo Umbrellas' });
-    await page.goto(`${server.baseUrl}/brands/${id}`);
+    const { page } = suite.watched;
+    const { id } = await apiAs<{ id: number }>(page, suite.server.baseUrl, 'POST', '/api/brands', { brandName: 'Undo Umbrellas' });
+    await page.goto(`${suite.server.baseUrl}/brands/${id}`);
     await waitForHydration(page);
     await expectHeading(page, 'Undo Umbrellas');
     await page.getByRole('button', { name: 'Delete' }).click();
@@ -54,13 +33,13 @@ describe('Undo a delete, and the bulk bar over the list (real Chromium)', () => 
     await page.waitForFunction(() =>
       [...document.querySelectorAll('.records-card-title')].some((el) => el.textContent === 'Undo Umbrellas'),
     );
-    expect((await apiAs<{ brandName: string }>(page, server.baseUrl, 'GET', `/api/brands/${id}`)).brandName).toBe('Undo Umbrellas');
-    watched.assertClean();
+    expect((await apiAs<{ brandName: string }>(page, suite.server.baseUrl, 'GET', `/api/brands/${id}`)).brandName).toBe('Undo Umbrellas');
+    suite.watched.assertClean();
   });
 
   it('keeps the first row where it is when selected, and Undo brings back a bulk delete', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/brands?sort=brandName&dir=asc`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/brands?sort=brandName&dir=asc`);
     await waitForHydration(page);
     const first = page.locator('[data-testid="brand-card"]').first();
     const topBefore = (await first.boundingBox())!.y;
@@ -83,6 +62,6 @@ describe('Undo a delete, and the bulk bar over the list (real Chromium)', () => 
     await expectToast(page, '2 brands restored');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="brand-card"]').length === 4);
     expect(await cardTitles(page)).toEqual(['Alpha Apparel', 'Bravo Bikes', 'Charlie Chews', 'Undo Umbrellas']);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

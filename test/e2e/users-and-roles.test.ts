@@ -1,22 +1,24 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
 import { insertRecordRow } from '@services/records/writes.js';
 import { createUser } from '@services/users/service.js';
 import { TEST_PASSWORD } from '../helpers/app.js';
-import { apiAs, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
+import { apiAs, browserSuite, openPage, signIn, waitForHydration } from './harness.js';
 
 describe('users in the browser and what a viewer sees (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const suite = browserSuite();
   let brandId: number;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await createUser(server.ctx, { email: 'boss@example.org', password: TEST_PASSWORD, firstName: 'Bo', lastName: 'Boss', role: 'admin' });
-    await createUser(server.ctx, {
+    await createUser(suite.server.ctx, {
+      email: 'boss@example.org',
+      password: TEST_PASSWORD,
+      firstName: 'Bo',
+      lastName: 'Boss',
+      role: 'admin',
+    });
+    await createUser(suite.server.ctx, {
       email: 'watcher@example.org',
       password: TEST_PASSWORD,
       firstName: 'Wat',
@@ -24,10 +26,10 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
       role: 'viewer',
     });
     const now = encodeTimestamp(new Date());
-    brandId = await withTransaction({ db: server.database.db }, (trx) =>
+    brandId = await withTransaction({ db: suite.server.database.db }, (trx) =>
       insertRecordRow(trx, 'brand', { brandName: 'Stride Shoes', createdAt: now, updatedAt: now }),
     );
-    await server.database.db('contacts').insert({
+    await suite.server.database.db('contacts').insert({
       firstName: 'Jane',
       lastName: 'Doe',
       entityType: 'brand',
@@ -38,15 +40,11 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
       updatedAt: now,
     });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('an admin adds a staff user, who sets a password through the one-time link and signs in', async () => {
-    const adminPage = await openPage(browser);
+    const adminPage = await openPage(suite.browser);
     const { page } = adminPage;
-    await signIn(page, server.baseUrl, { email: 'boss@example.org', password: TEST_PASSWORD });
+    await signIn(page, suite.server.baseUrl, { email: 'boss@example.org', password: TEST_PASSWORD });
     // The settings pages are in the avatar's menu.
     await page.getByLabel('Account menu of boss@example.org').click();
     await page.getByRole('link', { name: 'Users' }).click();
@@ -65,7 +63,7 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
     adminPage.assertClean();
     await adminPage.close();
 
-    const newcomer = await openPage(browser);
+    const newcomer = await openPage(suite.browser);
     await newcomer.page.goto(link);
     await newcomer.page.getByRole('heading', { name: 'Set your password' }).waitFor();
     await waitForHydration(newcomer.page);
@@ -83,9 +81,9 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
   });
 
   it('a viewer reads the brand list and detail page with no edit, delete or add buttons', async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     const { page } = watched;
-    await signIn(page, server.baseUrl, { email: 'watcher@example.org', password: TEST_PASSWORD }, '/brands');
+    await signIn(page, suite.server.baseUrl, { email: 'watcher@example.org', password: TEST_PASSWORD }, '/brands');
     await page.getByRole('link', { name: 'Stride Shoes' }).waitFor();
     await waitForHydration(page);
     for (const name of ['Add Brand', 'Bulk Import', 'Edit Stride Shoes', 'Delete Stride Shoes'])
@@ -102,13 +100,10 @@ describe('users in the browser and what a viewer sees (real Chromium)', () => {
 });
 
 describe('Recently deleted (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const suite = browserSuite();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await createUser(server.ctx, {
+    await createUser(suite.server.ctx, {
       email: 'keeper@example.org',
       password: TEST_PASSWORD,
       firstName: 'Kee',
@@ -116,24 +111,20 @@ describe('Recently deleted (real Chromium)', () => {
       role: 'admin',
     });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('an admin deletes a brand, finds it in Recently deleted and restores it with its contact', async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     const { page } = watched;
-    await signIn(page, server.baseUrl, { email: 'keeper@example.org', password: TEST_PASSWORD });
-    const brand = await apiAs<{ id: number }>(page, server.baseUrl, 'POST', '/api/brands', { brandName: 'Comeback Shoes' });
-    await apiAs(page, server.baseUrl, 'POST', '/api/contacts', {
+    await signIn(page, suite.server.baseUrl, { email: 'keeper@example.org', password: TEST_PASSWORD });
+    const brand = await apiAs<{ id: number }>(page, suite.server.baseUrl, 'POST', '/api/brands', { brandName: 'Comeback Shoes' });
+    await apiAs(page, suite.server.baseUrl, 'POST', '/api/contacts', {
       firstName: 'Jane',
       lastName: 'Doe',
       entityType: 'brand',
       entityId: brand.id,
       isPrimary: true,
     });
-    await apiAs(page, server.baseUrl, 'DELETE', `/api/brands/${brand.id}`);
+    await apiAs(page, suite.server.baseUrl, 'DELETE', `/api/brands/${brand.id}`);
 
     await page.getByLabel('Account menu of keeper@example.org').click();
     await page.getByRole('link', { name: 'Recently deleted' }).click();
@@ -144,7 +135,7 @@ describe('Recently deleted (real Chromium)', () => {
     await page.getByRole('button', { name: 'Restore Comeback Shoes' }).click();
     await page.getByText('Nothing deleted recently').waitFor();
 
-    await page.goto(`${server.baseUrl}/brands/${brand.id}`);
+    await page.goto(`${suite.server.baseUrl}/brands/${brand.id}`);
     await page.getByRole('heading', { name: 'Comeback Shoes' }).waitFor();
     await page.getByRole('link', { name: 'Jane Doe' }).waitFor();
     watched.assertClean();
