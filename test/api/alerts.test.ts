@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteJobOutcome, recordOutcome } from '@services/alerts/service.js';
 import { cliActor } from '@services/context.js';
@@ -8,52 +6,24 @@ import { createJob } from '@services/jobs/service.js';
 import { createUser } from '@services/users/service.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { startMailCatcher, type MailCatcher } from '../helpers/smtp.js';
 import { waitUntil } from '../helpers/wait.js';
-
-interface Received {
-  to: string[];
-  subject: string;
-  body: string;
-}
-
-/** The quoted-printable body as plain text (soft line breaks joined, =3D decoded). */
-const plain = (body: string) => body.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 
 /**
  * Failure alerts (issue 35 point 5) through the real path: scheduled sync jobs run by executeJob against a fake
  * WordPress that fails when told to, and the emails caught by a local SMTP server.
  */
 describe('failure alerts: one email per failure streak, one when it recovers', () => {
-  let smtp: SMTPServer;
+  let mail: MailCatcher;
   let wp: FakeWordPress;
   let t: TestApp;
-  const received: Received[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let body = '';
-        stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        stream.on('end', () => {
-          const text = plain(body);
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            subject: /^Subject: (.*)$/m.exec(text)?.[1] ?? '',
-            body: text,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
+    mail = await startMailCatcher();
     wp = await new FakeWordPress({ posts: { events: [{ id: 1, title: 'Harbour Run' }] } }).start();
     t = await createTestApp({
       env: {
-        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        SMTP_URL: mail.url,
         MAIL_FROM: 'Pacer CRM <crm@example.org>',
         APP_URL: 'https://crm.example.org',
         WORDPRESS_URL: wp.url,
@@ -75,7 +45,7 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
   afterAll(async () => {
     await t?.close();
     await wp?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await mail?.close();
   });
 
   /** One scheduled sync of events, run to its end here. */
@@ -87,17 +57,17 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
     return (outcome as { state: string }).state;
   }
   const streak = () => t.database.db('alert_streaks').where({ alertKey: 'job:sync:events' }).first();
-  const subjects = () => received.map((mail) => mail.subject);
+  const subjects = () => mail.received.map((mail) => mail.subject);
 
   it('two failures in a row: one email to each active admin; a success: one recovery email; a failure: a new one', async () => {
     expect(await scheduledSync(true)).toBe('failed');
-    await waitUntil(() => received.length >= 2, 'the failure alert to both admins');
+    await waitUntil(() => mail.received.length >= 2, 'the failure alert to both admins');
     expect(await scheduledSync(true)).toBe('failed');
     // The second failure is in the streak (counted), and calls for no email.
     expect(Number((await streak()).failures)).toBe(2);
 
     expect(await scheduledSync(false)).toBe('succeeded');
-    await waitUntil(() => received.length >= 4, 'the recovery emails');
+    await waitUntil(() => mail.received.length >= 4, 'the recovery emails');
     expect(subjects()).toEqual([
       '[Pacer CRM] Failing: The sync job (events)',
       '[Pacer CRM] Failing: The sync job (events)',
@@ -105,20 +75,20 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
       '[Pacer CRM] Recovered: The sync job (events)',
     ]);
     expect(
-      received
+      mail.received
         .slice(0, 2)
         .flatMap((mail) => mail.to)
         .sort(),
     ).toEqual(['admin.one@example.org', 'admin.two@example.org']);
-    expect(received[0]!.body).toContain('The error:');
-    expect(received[0]!.body).toContain('Details: https://crm.example.org/jobs');
-    expect(received[2]!.body).toContain('succeeded again, after 2 failures');
+    expect(mail.received[0]!.body).toContain('The error:');
+    expect(mail.received[0]!.body).toContain('Details: https://crm.example.org/jobs');
+    expect(mail.received[2]!.body).toContain('succeeded again, after 2 failures');
     expect((await streak()).failingSince).toBeNull();
 
     // Another success: nothing to tell.
     expect(await scheduledSync(false)).toBe('succeeded');
     expect(await scheduledSync(true)).toBe('failed');
-    await waitUntil(() => received.length >= 6, 'the alert of the new streak');
+    await waitUntil(() => mail.received.length >= 6, 'the alert of the new streak');
     expect(subjects().slice(4)).toEqual(['[Pacer CRM] Failing: The sync job (events)', '[Pacer CRM] Failing: The sync job (events)']);
     expect(Number((await streak()).failures)).toBe(1);
 
@@ -148,13 +118,13 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
   });
 
   it('leaves a person’s own bad input to the jobs page, and alerts on a job that failed on our side', async () => {
-    const before = received.length;
+    const before = mail.received.length;
     const job = { type: 'import', trigger: 'web', params: { kind: 'brands' } };
     await noteJobOutcome(t.ctx, job, { succeeded: false, error: 'Column "Brand" is missing', status: 400 });
     expect(await t.database.db('alert_streaks').where({ alertKey: 'job:import:brands' }).first()).toBeUndefined();
     await noteJobOutcome(t.ctx, job, { succeeded: false, error: 'The job failed: out of memory', status: 500 });
-    await waitUntil(() => received.length >= before + 2, 'the alert of a job that failed on our side');
-    expect(received.slice(before).map((mail) => mail.subject)).toEqual([
+    await waitUntil(() => mail.received.length >= before + 2, 'the alert of a job that failed on our side');
+    expect(mail.received.slice(before).map((mail) => mail.subject)).toEqual([
       '[Pacer CRM] Failing: The import job (brands)',
       '[Pacer CRM] Failing: The import job (brands)',
     ]);

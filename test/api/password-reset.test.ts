@@ -1,15 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, updateUserByEmail } from '@services/users/service.js';
 import { cliActor } from '@services/context.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { startMailCatcher, type MailCatcher } from '../helpers/smtp.js';
 import { waitUntil } from '../helpers/wait.js';
-
-interface Received {
-  to: string[];
-  body: string;
-}
 
 const APP_URL = 'https://crm.example.org';
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -17,40 +11,22 @@ const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100
 const SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 
-/** The quoted-printable body as plain text (soft line breaks joined, =3D decoded). */
-const plain = (body: string) => body.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-
 describe('self-service password reset and new-browser notices', () => {
-  let smtp: SMTPServer;
+  let mail: MailCatcher;
   let t: TestApp;
-  const received: Received[] = [];
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let body = '';
-        stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), body: plain(body) });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
+    mail = await startMailCatcher();
     t = await createTestApp({
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Pacer CRM <crm@example.org>', APP_URL, TRUST_PROXY: 'loopback' },
+      env: { SMTP_URL: mail.url, MAIL_FROM: 'Pacer CRM <crm@example.org>', APP_URL, TRUST_PROXY: 'loopback' },
       throttle: { perAccountAndIp: 3, perIp: 100, windowMs: 15 * 60_000 },
     });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await mail?.close();
   });
 
-  const mailsTo = (address: string) => received.filter((mail) => mail.to.includes(address));
+  const mailsTo = (address: string) => mail.received.filter((mail) => mail.to.includes(address));
 
   async function askReset(email: string, ip = '10.0.0.1') {
     const started = performance.now();

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { startMailCatcher, type MailCatcher } from '../helpers/smtp.js';
 import { waitUntil } from '../helpers/wait.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -125,34 +124,15 @@ describe('users in the browser: the users API and one-time links', () => {
 
 describe('set-password links by email', () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const received: Array<{ to: string[]; from: string; body: string }> = [];
+  let mail: MailCatcher;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let body = '';
-        stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        stream.on('end', () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
-            body,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Pacer CRM <crm@example.org>' } });
+    mail = await startMailCatcher();
+    t = await createTestApp({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Pacer CRM <crm@example.org>' } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await mail?.close();
   });
 
   it('emails the link to the new user through the SMTP server, and still answers it to the admin', async () => {
@@ -160,8 +140,8 @@ describe('set-password links by email', () => {
     const added = await admin.post('/api/users').send({ email: 'mailed@example.org', firstName: 'Mai', lastName: 'Led', role: 'staff' });
     expect(added.status, added.text).toBe(201);
     expect(added.body.emailed).toBe(true);
-    await waitUntil(() => received.length === 1, 'the message to reach the SMTP server');
-    const [message] = received;
+    await waitUntil(() => mail.received.length === 1, 'the message to reach the SMTP server');
+    const [message] = mail.received;
     expect(message!.to).toEqual(['mailed@example.org']);
     expect(message!.from).toBe('crm@example.org');
     expect(message!.body).toContain('Subject: Set your Pacer CRM password');

@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '@cli/program.js';
 import { cliActor } from '@services/context.js';
@@ -8,36 +6,21 @@ import { listNotifications } from '@services/notifications/service.js';
 import { createTask } from '@services/tasks/service.js';
 import { createUser } from '@services/users/service.js';
 import { FakeClock, testConfig } from '../helpers/app.js';
+import { startMailCatcher, type MailCatcher } from '../helpers/smtp.js';
 import { captureIO } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 describe('pacer tasks digest', () => {
   let t: TestDatabase;
-  let smtp: SMTPServer;
-  let port: number;
-  const received: Array<{ to: string[]; body: string }> = [];
+  let mail: MailCatcher;
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let body = '';
-        stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    port = (smtp.server.address() as AddressInfo).port;
+    mail = await startMailCatcher();
   });
   afterAll(async () => {
     await t.destroy();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await mail?.close();
   });
 
   it('emails each user with open tasks due today or overdue once a day, however often it runs', async () => {
@@ -66,20 +49,20 @@ describe('pacer tasks digest', () => {
     await t.db('tasks').where({ id: finished.id }).update({ done: true });
     await createTask(ctx, cliActor(), { title: 'Not yet', dueDate: nextWeek, assigneeId: later.id });
 
-    const env = { DATABASE_URL: t.url, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Pacer CRM <crm@example.org>' };
+    const env = { DATABASE_URL: t.url, SMTP_URL: mail.url, MAIL_FROM: 'Pacer CRM <crm@example.org>' };
     const first = captureIO(env);
     expect(await runCli(['tasks', 'digest'], first)).toBe(0);
     expect(first.out()).toBe(`Task digest for ${today}: sent to 1 user(s), 0 had it already today.\n`);
-    expect(received).toHaveLength(1);
-    expect(received[0]!.to).toEqual(['due@example.org']);
-    expect(received[0]!.body).toContain('Overdue call');
-    expect(received[0]!.body).toContain('Send the invoice');
-    expect(received[0]!.body).not.toContain('Already done');
+    expect(mail.received).toHaveLength(1);
+    expect(mail.received[0]!.to).toEqual(['due@example.org']);
+    expect(mail.received[0]!.body).toContain('Overdue call');
+    expect(mail.received[0]!.body).toContain('Send the invoice');
+    expect(mail.received[0]!.body).not.toContain('Already done');
 
     const second = captureIO(env);
     expect(await runCli(['tasks', 'digest', '--json'], second)).toBe(0);
     expect(JSON.parse(second.out())).toEqual({ date: today, sent: 0, already: 1, failed: 0 });
-    expect(received).toHaveLength(1);
+    expect(mail.received).toHaveLength(1);
 
     // The bell has it too.
     const bell = await listNotifications(ctx, { userId: due.id, source: 'web', role: 'staff' });
@@ -99,13 +82,8 @@ describe('pacer tasks digest', () => {
     // Nothing listens on port 1: the send fails, and no digest is recorded.
     const failing = captureIO({ DATABASE_URL: t.url, SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: 'crm@example.org' });
     expect(await runCli(['tasks', 'digest'], failing)).toBe(3);
-    const before = received.length;
-    expect(
-      await runCli(
-        ['tasks', 'digest'],
-        captureIO({ DATABASE_URL: t.url, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'crm@example.org' }),
-      ),
-    ).toBe(0);
-    expect(received.slice(before).map((m) => m.to)).toEqual([['retry@example.org']]);
+    const before = mail.received.length;
+    expect(await runCli(['tasks', 'digest'], captureIO({ DATABASE_URL: t.url, SMTP_URL: mail.url, MAIL_FROM: 'crm@example.org' }))).toBe(0);
+    expect(mail.received.slice(before).map((m) => m.to)).toEqual([['retry@example.org']]);
   });
 });
