@@ -9,7 +9,7 @@ import { dataSource, gated, gatedAction, isServerContext } from '@views/data/sou
 import { useFormat } from '@views/hooks/use-format.js';
 import { Alert, Badge, Button, Card, CardHeader, EmptyState, FieldError, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
-import { CopyField } from '@views/components/ui/copy-field.js';
+import { ShownOnce } from '@views/components/ui/shown-once.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
 
 /** The lifetimes offered, in days; the API and the CLI take any whole number of days (or none). */
@@ -68,14 +68,11 @@ export const action = gatedAction(async ({ request, context }: ActionFunctionArg
 function CreatedPanel({ created }: { created: CreatedApiToken }) {
   const format = useFormat();
   return (
-    <div className="settings-link" role="status" aria-label="New API token">
-      <p>
-        New token <strong>{created.name}</strong> ({ROLE_LABELS[created.role]},{' '}
-        {created.expiresAt ? `valid until ${format.dateTime(created.expiresAt)}` : 'never expires'}). Copy it now: it is not shown again.
-        Send it as <code>Authorization: Bearer …</code> to <code>/api</code>.
-      </p>
-      <CopyField value={created.token} label="API token" copiedTitle="Token copied" />
-    </div>
+    <ShownOnce title="New API token" value={created.token} label="API token" copiedTitle="Token copied">
+      New token <strong>{created.name}</strong> ({ROLE_LABELS[created.role]},{' '}
+      {created.expiresAt ? `valid until ${format.dateTime(created.expiresAt)}` : 'never expires'}). Copy it now: it is not shown again. Send
+      it as <code>Authorization: Bearer …</code> to <code>/api</code>.
+    </ShownOnce>
   );
 }
 

@@ -9,7 +9,7 @@ import { useSession } from '@views/hooks/use-session.js';
 import { toastFailure, usePendingAction } from '@views/hooks/use-pending-action.js';
 import { Badge, Button, Card, CardHeader, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
-import { CopyField } from '@views/components/ui/copy-field.js';
+import { ShownOnce } from '@views/components/ui/shown-once.js';
 import { useDialogPrimitive } from '@views/components/ui/dialog.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
 import { SignInHistoryList } from './sign-in-history.js';
@@ -31,13 +31,10 @@ interface IssuedLink {
 function LinkPanel({ link }: { link: IssuedLink }) {
   const format = useFormat();
   return (
-    <div className="settings-link" role="status" aria-label="Set-password link">
-      <p>
-        One-time link for <strong>{link.email}</strong>, valid until {format.dateTime(link.expiresAt)}
-        {link.emailed ? ' (also emailed to them)' : ''}. Copy it and send it to them:
-      </p>
-      <CopyField value={link.url} label="One-time link" copiedTitle="Link copied" />
-    </div>
+    <ShownOnce title="Set-password link" value={link.url} label="One-time link" copiedTitle="Link copied">
+      One-time link for <strong>{link.email}</strong>, valid until {format.dateTime(link.expiresAt)}
+      {link.emailed ? ' (also emailed to them)' : ''}. Copy it and send it to them:
+    </ShownOnce>
   );
 }
 

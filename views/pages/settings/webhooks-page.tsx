@@ -8,7 +8,7 @@ import { useFormat } from '@views/hooks/use-format.js';
 import { usePendingAction } from '@views/hooks/use-pending-action.js';
 import { Alert, Badge, Button, Card, CardHeader, EmptyState, Input, Label } from '@views/components/ui/primitives.js';
 import { toast } from '@views/components/ui/toast.js';
-import { CopyField } from '@views/components/ui/copy-field.js';
+import { ShownOnce } from '@views/components/ui/shown-once.js';
 import { TableScroll } from '@views/components/ui/table-scroll.js';
 
 export const loader = gated(({ context, request }) => {
@@ -19,13 +19,10 @@ export const loader = gated(({ context, request }) => {
 /** The secret of an endpoint just added: shown once, right after it is made. */
 function SecretPanel({ created }: { created: NewWebhookEndpoint }) {
   return (
-    <div className="settings-link" role="status" aria-label="Signing secret">
-      <p>
-        Webhook added for <strong>{created.url}</strong>. Its signing secret is shown only now: copy it into the receiver, which verifies
-        each delivery with it (see the webhooks documentation).
-      </p>
-      <CopyField value={created.secret} label="Signing secret" copiedTitle="Secret copied" />
-    </div>
+    <ShownOnce title="Signing secret" value={created.secret} label="Signing secret" copiedTitle="Secret copied">
+      Webhook added for <strong>{created.url}</strong>. Its signing secret is shown only now: copy it into the receiver, which verifies each
+      delivery with it (see the webhooks documentation).
+    </ShownOnce>
   );
 }
 
