@@ -1,18 +1,8 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@services/users/service.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { TEST_PASSWORD } from '../helpers/app.js';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { apiAs, browserSuite, signIn, waitForHydration } from './harness.js';
 import { cardTitles, confirmDelete, expectHeading, expectToast, openRecordsPage } from './records-steps.js';
 
 interface Contact {
@@ -22,10 +12,7 @@ interface Contact {
 }
 
 describe('contacts directory bulk actions against the fake Mailchimp (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
   let mc: FakeMailchimp;
-  let watched: WatchedPage;
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -33,13 +20,15 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     mc.addAudience('Runners Weekly', 'runners1');
     mc.addAudience('Race Directors', 'directors1');
     mc.addMember('runners1', { email_address: 'cy@stride.example', status: 'unsubscribed' });
-    server = await startServer({ env: { MAILCHIMP_API_KEY: mc.apiKey, MAILCHIMP_BASE_URL: mc.baseUrl, HTTP_TIMEOUT_MS: '5000' } });
-    browser = await launchBrowser();
-    const credentials = await createStaffUser(server);
-    watched = await openRecordsPage(browser);
-    await signIn(watched.page, server.baseUrl, credentials, '/contacts');
-    await waitForHydration(watched.page);
-    const api = <T>(method: string, url: string, body?: unknown) => apiAs<T>(watched.page, server.baseUrl, method, url, body);
+  });
+  afterAll(() => mc?.close());
+  const suite = browserSuite({
+    server: () => ({ env: { MAILCHIMP_API_KEY: mc.apiKey, MAILCHIMP_BASE_URL: mc.baseUrl, HTTP_TIMEOUT_MS: '5000' } }),
+    signedIn: { path: '/contacts', open: openRecordsPage, hydrated: true },
+  });
+
+  beforeAll(async () => {
+    const api = <T>(method: string, url: string, body?: unknown) => apiAs<T>(suite.watched.page, suite.server.baseUrl, method, url, body);
     const brand = await api<{ id: number }>('POST', '/api/brands', { brandName: 'Stride Shoes' });
     const add = async (firstName: string, lastName: string, email?: string) => {
       const contact = await api<{ id: number }>('POST', '/api/contacts', {
@@ -58,18 +47,12 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     // More than a page (24) in all, so "select all N matching" reaches past the first page.
     for (let i = 1; i <= 24; i++) await add(`Zed${String(i).padStart(2, '0')}`, 'Filler');
   });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-    await mc?.close();
-  });
 
-  const contact = (name: string) => apiAs<Contact>(watched.page, server.baseUrl, 'GET', `/api/contacts/${ids[name]}`);
+  const contact = (name: string) => apiAs<Contact>(suite.watched.page, suite.server.baseUrl, 'GET', `/api/contacts/${ids[name]}`);
 
   it('tags a shift-clicked range of contacts, then adds a selection to a Mailchimp audience and reports the outcome', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/contacts?q=stride.example&sort=name&dir=asc`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/contacts?q=stride.example&sort=name&dir=asc`);
     await waitForHydration(page);
     await expectHeading(page, 'Contacts');
     expect(await cardTitles(page)).toEqual(['Ann Able', 'Bob Baker', 'Cy Cole']);
@@ -120,13 +103,13 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     await audienceDialog.getByRole('button', { name: 'Close' }).click();
     await audienceDialog.waitFor({ state: 'detached' });
     expect(await page.getByRole('region', { name: 'Selected records' }).count()).toBe(0);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('names each address Mailchimp refused', async () => {
-    const { page } = watched;
-    await server.database.db('contacts').where({ id: ids.Bob }).update({ email: 'bob@localhost' });
-    await page.goto(`${server.baseUrl}/contacts?q=bob&sort=name&dir=asc`);
+    const { page } = suite.watched;
+    await suite.server.database.db('contacts').where({ id: ids.Bob }).update({ email: 'bob@localhost' });
+    await page.goto(`${suite.server.baseUrl}/contacts?q=bob&sort=name&dir=asc`);
     await waitForHydration(page);
     await page.getByRole('checkbox', { name: 'Select Bob Baker' }).click();
     await page.getByRole('button', { name: 'Add to Mailchimp audience' }).click();
@@ -140,12 +123,12 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     );
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('selects all matching contacts across pages in the table, and deletes a page of them after one confirmation', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/contacts?sort=name&dir=asc`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/contacts?sort=name&dir=asc`);
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Table' }).click();
     await page.getByRole('table', { name: 'Contacts' }).waitFor();
@@ -164,7 +147,7 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     expect((await contact('Dee')).mailchimpTags).toEqual(['season-2027']);
     expect((await contact('Zed24')).mailchimpTags).toEqual(['season-2027']);
 
-    await page.goto(`${server.baseUrl}/contacts?q=filler`);
+    await page.goto(`${suite.server.baseUrl}/contacts?q=filler`);
     await waitForHydration(page);
     await page.getByRole('checkbox', { name: 'Select all on this page' }).click();
     await confirmDelete(
@@ -174,22 +157,22 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     );
     await expectToast(page, '24 contacts deleted');
     await page.getByRole('heading', { name: 'No contacts found' }).waitFor();
-    const left = await apiAs<{ total: number }>(page, server.baseUrl, 'GET', '/api/contacts');
+    const left = await apiAs<{ total: number }>(page, suite.server.baseUrl, 'GET', '/api/contacts');
     expect(left.total).toBe(4);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('shows a viewer the selection and Export selected, but no write actions', async () => {
-    await createUser(server.ctx, {
+    await createUser(suite.server.ctx, {
       email: 'viewer@example.org',
       password: TEST_PASSWORD,
       firstName: 'Vi',
       lastName: 'Ewer',
       role: 'viewer',
     });
-    const viewer = await openRecordsPage(browser);
+    const viewer = await openRecordsPage(suite.browser);
     const { page } = viewer;
-    await signIn(page, server.baseUrl, { email: 'viewer@example.org', password: TEST_PASSWORD }, '/contacts');
+    await signIn(page, suite.server.baseUrl, { email: 'viewer@example.org', password: TEST_PASSWORD }, '/contacts');
     await waitForHydration(page);
     await page.getByRole('checkbox', { name: 'Select Ann Able' }).click();
     await page.getByText('1 selected').waitFor();
@@ -201,9 +184,9 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
     await viewer.close();
   });
   it('keeps the bulk bar on a phone screen without sideways scrolling', async () => {
-    const phone = await openRecordsPage(browser, { width: 390, height: 844 });
+    const phone = await openRecordsPage(suite.browser, { width: 390, height: 844 });
     const { page } = phone;
-    await signIn(page, server.baseUrl, { email: 'staff@example.org', password: TEST_PASSWORD }, '/contacts');
+    await signIn(page, suite.server.baseUrl, { email: 'staff@example.org', password: TEST_PASSWORD }, '/contacts');
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Cards' }).click();
     await page.getByRole('checkbox', { name: 'Select Ann Able' }).click();

@@ -186,13 +186,14 @@ export interface BrowserSuite {
  */
 export function browserSuite(
   options: {
-    server?: Parameters<typeof startServer>[0];
+    /** The server's options, or a function that makes them once earlier hooks ran (fakes started there). */
+    server?: Parameters<typeof startServer>[0] | (() => Parameters<typeof startServer>[0]);
     signedIn?: { path: string; open?: (browser: Browser) => Promise<WatchedPage>; hydrated?: boolean };
   } = {},
 ): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
-    suite.server = await startServer(options.server);
+    suite.server = await startServer(typeof options.server === 'function' ? options.server() : options.server);
     suite.browser = await launchBrowser();
     const signedIn = options.signedIn;
     if (!signedIn) return;

@@ -1,19 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '@cli/program.js';
-import {
-  createStaffUser,
-  launchBrowser,
-  openPage,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { runPacer } from '../helpers/cli-io.js';
+import { browserSuite, waitForHydration } from './harness.js';
 
 const ROWS = 100_000;
 
@@ -29,41 +19,24 @@ function writeBrandsCsv(file: string) {
 }
 
 describe('a 100,000-row brands import in the browser (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const suite = browserSuite({ signedIn: { path: '/brands/bulk-import' } });
   let dir: string;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    await signIn(watched.page, server.baseUrl, await createStaffUser(server), '/brands/bulk-import');
+  beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'pacer-e2e-csv-'));
   });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('shows live progress and finishes with the counts the CLI reports; a reload shows the result again', async () => {
     const file = path.join(dir, 'brands.csv');
     writeBrandsCsv(file);
     // What `pacer import` would do with the same file on the same database.
-    let out = '';
-    const code = await runCli(['import', 'brands', '--dry-run', '--json', file], {
-      stdout: { write: (text: string) => ((out += text), true) } as never,
-      stderr: { write: () => true } as never,
-      stdin: process.stdin,
-      env: { NODE_ENV: 'test', BCRYPT_COST: '4', SESSION_SECRET: 's'.repeat(40), DATABASE_URL: server.database.url },
-    });
+    const { code, out } = await runPacer({ DATABASE_URL: suite.server.database.url }, ['import', 'brands', '--dry-run', '--json', file]);
     expect(code).toBe(0);
     const cli = JSON.parse(out) as { brandsCreated: number; contactsCreated: number; skipped: number; errors: string[] };
     expect(cli).toMatchObject({ brandsCreated: 19_980, contactsCreated: ROWS - ROWS / 1000, skipped: 0 });
 
-    const { page } = watched;
+    const { page } = suite.watched;
     await waitForHydration(page);
     await page.getByTestId('import-file').setInputFiles(file);
     await page.getByTestId('import-preview').waitFor({ timeout: 60_000 });
@@ -90,7 +63,7 @@ describe('a 100,000-row brands import in the browser (real Chromium)', () => {
     expect(await tile('contactsCreated')).toBe(cli.contactsCreated);
     expect(await tile('skipped')).toBe(cli.skipped);
     expect(await tile('errors')).toBe(cli.errors.length);
-    expect(Number((await server.ctx.db('brands').count({ n: '*' }).first())!.n)).toBe(19_980);
+    expect(Number((await suite.server.ctx.db('brands').count({ n: '*' }).first())!.n)).toBe(19_980);
     // The finished job is remembered: a reload shows its result again.
     await page.reload();
     await waitForHydration(page);

@@ -1,16 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
-import {
-  createStaffUser,
-  launchBrowser,
-  openPage,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { browserSuite, waitForHydration } from './harness.js';
 
 async function toastText(page: Page): Promise<string> {
   const toast = page.getByTestId('toast');
@@ -19,30 +10,18 @@ async function toastText(page: Page): Promise<string> {
 }
 
 describe('bulk import screens (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const suite = browserSuite({ signedIn: { path: '/events/bulk-import' } });
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const credentials = await createStaffUser(server);
     const now = encodeTimestamp(new Date());
-    await server.ctx.db('events').insert([
+    await suite.server.ctx.db('events').insert([
       { eventName: 'City Run', wordpressEventId: 101, createdAt: now, updatedAt: now },
       { eventName: 'Trail Fest', wordpressEventId: 102, websiteUrl: 'https://old.example.org', createdAt: now, updatedAt: now },
     ]);
-    watched = await openPage(browser);
-    await signIn(watched.page, server.baseUrl, credentials, '/events/bulk-import');
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
   });
 
   it('events: preview, import with per-line errors and toast, then Reset', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     await waitForHydration(page);
     await page.getByRole('heading', { name: 'Bulk Import Events' }).waitFor();
     const text = page.getByTestId('import-text');
@@ -66,9 +45,9 @@ describe('bulk import screens (real Chromium)', () => {
     await expect(page.getByTestId('import-result-created').textContent()).resolves.toBe('2Contacts Created');
     await expect(page.getByTestId('import-result-skipped').textContent()).resolves.toBe('1Skipped');
     await expect(page.getByTestId('import-errors').textContent()).resolves.toBe('Line 3: no event has event_id 999');
-    const event = await server.ctx.db('events').where({ wordpressEventId: 101 }).first();
+    const event = await suite.server.ctx.db('events').where({ wordpressEventId: 101 }).first();
     expect(event.websiteUrl).toBe('https://cityrun.example.org');
-    const contacts = await server.ctx.db('contacts').where({ entityType: 'event', entityId: event.id }).orderBy('id').select('email');
+    const contacts = await suite.server.ctx.db('contacts').where({ entityType: 'event', entityId: event.id }).orderBy('id').select('email');
     expect(contacts.map((c: { email: string }) => c.email)).toEqual(['race@cityrun.example.org', 'Entries@cityrun.example.org']);
 
     await page.getByRole('button', { name: 'Reset' }).click();
@@ -96,12 +75,12 @@ describe('bulk import screens (real Chromium)', () => {
     await expect(page.getByTestId('import-preview-problem').textContent()).resolves.toBe('Missing required column: website');
     await importButton.click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Missing required column: website');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('brands: quoted commas, Clear, and the brands toast', async () => {
-    const { page } = watched;
-    await page.goto(`${server.baseUrl}/brands/bulk-import`);
+    const { page } = suite.watched;
+    await page.goto(`${suite.server.baseUrl}/brands/bulk-import`);
     await waitForHydration(page);
     await page.getByRole('heading', { name: 'Bulk Import Brands' }).waitFor();
     const text = page.getByTestId('import-text');
@@ -117,15 +96,15 @@ describe('bulk import screens (real Chromium)', () => {
     expect(toast).toContain('Created 2 brands and 3 contacts');
     await expect(page.getByTestId('import-result-brandsCreated').textContent()).resolves.toBe('2Brands Created');
     await expect(page.getByTestId('import-result-contactsCreated').textContent()).resolves.toBe('3Contacts Created');
-    const brands = await server.ctx.db('brands').orderBy('id').select('brandName');
+    const brands = await suite.server.ctx.db('brands').orderBy('id').select('brandName');
     expect(brands.map((b: { brandName: string }) => b.brandName)).toEqual(['Fleet Feet, Inc.', 'brooks running']);
-    await expect(server.ctx.db('contacts').where({ email: 'jane@ff.example.com' }).first()).resolves.toMatchObject({
+    await expect(suite.server.ctx.db('contacts').where({ email: 'jane@ff.example.com' }).first()).resolves.toMatchObject({
       jobTitle: 'Buyer, Shoes',
     });
 
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect(text.inputValue()).resolves.toBe('');
     await expect(page.getByTestId('import-results').count()).resolves.toBe(0);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

@@ -1,13 +1,10 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { sampleEvents, seedMailchimp } from '../fakes/sample-data.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
-import { createStaffUser, launchBrowser, openPage, signIn, startServer, waitForHydration, type E2EServer } from './harness.js';
+import { browserSuite, createStaffUser, openPage, signIn, waitForHydration } from './harness.js';
 
 describe('the Integrations page against the fake WordPress and Mailchimp (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
   let wp: FakeWordPress;
   let mc: FakeMailchimp;
 
@@ -15,7 +12,13 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
     wp = await new FakeWordPress({ posts: { events: sampleEvents(150) } }).start();
     mc = await new FakeMailchimp().start();
     seedMailchimp(mc);
-    server = await startServer({
+  });
+  afterAll(async () => {
+    await wp?.close();
+    await mc?.close();
+  });
+  const suite = browserSuite({
+    server: () => ({
       env: {
         WORDPRESS_URL: wp.url,
         WORDPRESS_USER: wp.user,
@@ -24,21 +27,14 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
         MAILCHIMP_BASE_URL: mc.baseUrl,
         HTTP_TIMEOUT_MS: '5000',
       },
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await wp?.close();
-    await mc?.close();
+    }),
   });
 
   it('tests the content website, syncs events, and adds a member to an audience', async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     const { page } = watched;
     const toast = page.getByTestId('toast');
-    await signIn(page, server.baseUrl, await createStaffUser(server), '/integrations');
+    await signIn(page, suite.server.baseUrl, await createStaffUser(suite.server), '/integrations');
     await waitForHydration(page);
 
     await expect(page.getByRole('heading', { name: 'Integrations', level: 1 }).isVisible()).resolves.toBe(true);
@@ -81,11 +77,11 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
     // Some of the site's posts could not be used, so the run did not simply succeed (issue 29).
     await card.getByTestId('sync-last-run').filter({ hasText: 'Completed with errors' }).waitFor();
     await expect(card.getByTestId('sync-last-run').textContent()).resolves.toContain('By staff@example.org');
-    expect(await server.database.db('events').count({ n: '*' }).first()).toEqual({ n: 149 });
+    expect(await suite.server.database.db('events').count({ n: '*' }).first()).toEqual({ n: 149 });
 
     // The email-marketing tab.
     await page.getByRole('tab', { name: 'Email Marketing' }).click();
-    await page.waitForURL(`${server.baseUrl}/integrations?tab=email`);
+    await page.waitForURL(`${suite.server.baseUrl}/integrations?tab=email`);
     await expect(page.getByTestId('mailchimp-status').textContent()).resolves.toBe('Not tested');
     const emailPanel = page.getByRole('tabpanel', { name: 'Email Marketing' });
     await emailPanel.getByRole('button', { name: 'Test Connection' }).click();

@@ -1,19 +1,8 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { sampleEvents, sampleProfessionals, seedMailchimp } from '../fakes/sample-data.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
-import {
-  apiAs,
-  createStaffUser,
-  launchBrowser,
-  openPage,
-  signIn,
-  startServer,
-  waitForHydration,
-  type E2EServer,
-  type WatchedPage,
-} from './harness.js';
+import { apiAs, browserSuite, waitForHydration } from './harness.js';
 
 /**
  * Issue 14 in the browser: a sync started from its card runs as a job whose progress survives a reload and a visit
@@ -21,9 +10,6 @@ import {
  * then for real), against the fake WordPress and Mailchimp that speak their real protocols.
  */
 describe('jobs in the browser: sync cards, the Jobs page and the newsletter form (real Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let watched: WatchedPage;
   let wp: FakeWordPress;
   let mc: FakeMailchimp;
 
@@ -31,7 +17,13 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     wp = await new FakeWordPress({ posts: { events: sampleEvents(150), professionals: sampleProfessionals(140) } }).start();
     mc = await new FakeMailchimp().start();
     seedMailchimp(mc);
-    server = await startServer({
+  });
+  afterAll(async () => {
+    await wp?.close();
+    await mc?.close();
+  });
+  const suite = browserSuite({
+    server: () => ({
       env: {
         WORDPRESS_URL: wp.url,
         WORDPRESS_USER: wp.user,
@@ -41,21 +33,12 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
         // Answers are held back while the test looks: the client must not give up meanwhile.
         HTTP_TIMEOUT_MS: '120000',
       },
-    });
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    await signIn(watched.page, server.baseUrl, await createStaffUser(server), '/integrations');
-  });
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.close();
-    await wp?.close();
-    await mc?.close();
+    }),
+    signedIn: { path: '/integrations' },
   });
 
   it('syncs from the card with live progress that survives a reload and a visit elsewhere, then lists it on /jobs', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const toast = page.getByTestId('toast');
     await waitForHydration(page);
     const websitePanel = page.getByRole('tabpanel', { name: 'Content Website' });
@@ -77,8 +60,8 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
       await expect(page.getByRole('button', { name: 'Sync Events' }).textContent()).resolves.toBe('Syncing...');
 
       // A second start while it runs (as another tab would send it) is the "already running" answer, no second sync.
-      const second = await page.context().request.post(`${server.baseUrl}/api/jobs`, {
-        headers: { Origin: server.baseUrl },
+      const second = await page.context().request.post(`${suite.server.baseUrl}/api/jobs`, {
+        headers: { Origin: suite.server.baseUrl },
         data: { type: 'sync', params: { kind: 'events' } },
       });
       expect(second.status()).toBe(409);
@@ -86,14 +69,14 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
 
       // The Jobs page shows it running, and a visit back to the card finds it again.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
-      await page.waitForURL(`${server.baseUrl}/jobs`);
+      await page.waitForURL(`${suite.server.baseUrl}/jobs`);
       await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
       const running = page.getByTestId('job-list').locator(':scope > li').first();
       await expect(running.getByTestId('job-state').textContent()).resolves.toBe('Running');
       await running.getByTestId('job-progress').waitFor();
       await expect(running.textContent()).resolves.toContain('By staff@example.org');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click();
-      await page.waitForURL(`${server.baseUrl}/integrations`);
+      await page.waitForURL(`${suite.server.baseUrl}/integrations`);
       await card.getByTestId('job-progress').waitFor();
 
       // Only the first page is answered; the second waits until the bar has been seen counting items against the
@@ -110,11 +93,11 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     await expect(card.getByTestId('sync-result').textContent()).resolves.toMatch(/149 created.*0 updated.*\d+ errors/);
     await card.getByTestId('sync-last-run').filter({ hasText: 'Completed with errors' }).waitFor();
     await expect(card.getByTestId('job-progress').count()).resolves.toBe(0);
-    expect(await server.database.db('events').count({ n: '*' }).first()).toEqual({ n: 149 });
-    expect(await server.database.db('jobs').where({ type: 'sync' }).count({ n: '*' }).first()).toEqual({ n: 1 });
+    expect(await suite.server.database.db('events').count({ n: '*' }).first()).toEqual({ n: 149 });
+    expect(await suite.server.database.db('jobs').where({ type: 'sync' }).count({ n: '*' }).first()).toEqual({ n: 1 });
 
     // The Jobs page lists the finished sync with its counts, filtered by type and state in the URL.
-    await page.goto(`${server.baseUrl}/jobs?type=sync&state=succeeded`);
+    await page.goto(`${suite.server.baseUrl}/jobs?type=sync&state=succeeded`);
     await waitForHydration(page);
     const listed = page.getByTestId('job-list').locator(':scope > li');
     await expect(listed.count()).resolves.toBe(1);
@@ -122,22 +105,22 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     await expect(listed.textContent()).resolves.toContain('Events · changes only');
     await listed.locator('.job-summary').click();
     await expect(listed.getByTestId('sync-result').textContent()).resolves.toMatch(/149 created/);
-    await page.goto(`${server.baseUrl}/jobs?type=import`);
+    await page.goto(`${suite.server.baseUrl}/jobs?type=import`);
     await waitForHydration(page);
     await page.getByText('No jobs found').waitFor();
-    watched.assertClean();
+    suite.watched.assertClean();
   }, 180_000);
 
   it('pushes contacts from the newsletter form as a job: a dry run, then for real, with the CLI summary', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const toast = page.getByTestId('toast');
-    const event = (await server.database.db('events').orderBy('id').first('id')) as { id: number };
+    const event = (await suite.server.database.db('events').orderBy('id').first('id')) as { id: number };
     for (const [firstName, email, tags] of [
       ['Ada', 'ada@example.org', ['VIP']],
       ['Bo', 'bo@example.org', ['VIP']],
       ['Cy', 'cy@example.org', []],
     ] as const)
-      await apiAs(page, server.baseUrl, 'POST', '/api/contacts', {
+      await apiAs(page, suite.server.baseUrl, 'POST', '/api/contacts', {
         firstName,
         lastName: 'Runner',
         email,
@@ -146,7 +129,7 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
         entityId: event.id,
       });
 
-    await page.goto(`${server.baseUrl}/integrations?tab=email`);
+    await page.goto(`${suite.server.baseUrl}/integrations?tab=email`);
     await waitForHydration(page);
     const panel = page.getByRole('tabpanel', { name: 'Email Marketing' });
     await panel.getByRole('button', { name: 'Test Connection' }).click();
@@ -180,7 +163,7 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     expect(mc.member('runners1', 'cy@example.org')).toMatchObject({ status: 'subscribed' });
 
     // Both pushes are on the Jobs page with the same summary.
-    await page.goto(`${server.baseUrl}/jobs?type=newsletter`);
+    await page.goto(`${suite.server.baseUrl}/jobs?type=newsletter`);
     await waitForHydration(page);
     const listed = page.getByTestId('job-list').locator(':scope > li');
     await expect(listed.count()).resolves.toBe(2);
@@ -195,18 +178,18 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     await page.setViewportSize({ width: 390, height: 800 });
     const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(await sideways()).toBe(0);
-    await page.goto(`${server.baseUrl}/integrations?tab=email`);
+    await page.goto(`${suite.server.baseUrl}/integrations?tab=email`);
     await waitForHydration(page);
     await page.getByTestId('push-form').waitFor();
     expect(await sideways()).toBe(0);
-    watched.assertClean();
+    suite.watched.assertClean();
   }, 120_000);
 
   it('cancels a running sync from its card: it stops before the next page and the Jobs page says cancelled', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     await page.setViewportSize({ width: 1280, height: 800 });
     const toast = page.getByTestId('toast');
-    await page.goto(`${server.baseUrl}/integrations`);
+    await page.goto(`${suite.server.baseUrl}/integrations`);
     await waitForHydration(page);
     await page.getByRole('tabpanel', { name: 'Content Website' }).getByRole('button', { name: 'Test Connection' }).click();
     await toast.filter({ hasText: 'Connection Successful' }).waitFor();
@@ -227,13 +210,13 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
     await expect(card.getByTestId('sync-last-run').textContent()).resolves.toContain(
       'Sync cancelled: 0 created, 0 updated before it stopped',
     );
-    expect(await server.database.db('professionals').count({ n: '*' }).first()).toEqual({ n: 0 });
+    expect(await suite.server.database.db('professionals').count({ n: '*' }).first()).toEqual({ n: 0 });
 
-    await page.goto(`${server.baseUrl}/jobs?type=sync&state=cancelled`);
+    await page.goto(`${suite.server.baseUrl}/jobs?type=sync&state=cancelled`);
     await waitForHydration(page);
     const listed = page.getByTestId('job-list').locator(':scope > li');
     await expect(listed.count()).resolves.toBe(1);
     await expect(listed.textContent()).resolves.toContain('Professionals · changes only');
-    watched.assertClean();
+    suite.watched.assertClean();
   }, 120_000);
 });
