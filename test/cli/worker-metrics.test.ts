@@ -1,28 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '@cli/program.js';
+import { runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { TEST_REDIS_URL, testQueuePrefix } from '../helpers/redis.js';
+import { exitOf, startWorkerProcess } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const TOKEN = 'worker-metrics-token-0123456789';
-
-/** `pacer worker` as its own process, as a deployment runs it. */
-function startWorker(env: Record<string, string>): ChildProcess & { output(): string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/index.ts', 'worker'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return Object.assign(child, { output: () => output });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    child.exitCode !== null || child.signalCode ? resolve(child.exitCode) : child.once('exit', resolve),
-  );
 
 describe('pacer worker metrics', () => {
   let database: TestDatabase;
@@ -48,19 +32,13 @@ describe('pacer worker metrics', () => {
   });
 
   it('refuses WORKER_METRICS_PORT without METRICS_TOKEN', async () => {
-    let err = '';
-    const code = await runCli(['worker'], {
-      stdout: { write: () => true } as never,
-      stderr: { write: (text: string) => ((err += text), true) } as never,
-      stdin: process.stdin,
-      env: { ...env, WORKER_METRICS_PORT: '0' },
-    });
+    const { code, err } = await runPacer({ ...env, WORKER_METRICS_PORT: '0' }, ['worker']);
     expect(code).toBe(2);
     expect(err).toContain('WORKER_METRICS_PORT needs METRICS_TOKEN');
   });
 
   it('serves /metrics on WORKER_METRICS_PORT to a scraper with the token, and stops cleanly', async () => {
-    worker = startWorker({ ...env, METRICS_TOKEN: TOKEN, WORKER_METRICS_PORT: '0' });
+    worker = startWorkerProcess({ ...env, METRICS_TOKEN: TOKEN, WORKER_METRICS_PORT: '0' });
     let port = 0;
     await waitUntil(
       () => {
@@ -88,7 +66,7 @@ describe('pacer worker metrics', () => {
       expect(text).toContain(`# TYPE ${name} `);
     expect(text).toMatch(/^pacer_job_queue_depth\{type="import",state="queued"\} 0$/m);
     worker.kill('SIGTERM');
-    expect(await exited(worker)).toBe(0);
+    expect(await exitOf(worker)).toBe(0);
     expect(worker.output()).toContain('worker stopped');
   }, 90_000);
 });

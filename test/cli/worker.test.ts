@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,28 +8,13 @@ import { startImportJob } from '@services/jobs/service.js';
 import type { AppContext } from '@services/context.js';
 import { runCli } from '@cli/program.js';
 import { testConfig } from '../helpers/app.js';
+import { runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { TEST_REDIS_URL, testQueuePrefix } from '../helpers/redis.js';
+import { exitOf, startWorkerProcess } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const ROWS = 4000;
-
-/** `pacer worker` as its own process, as a deployment runs it. */
-function startWorker(env: Record<string, string>): ChildProcess & { output(): string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/index.ts', 'worker'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return Object.assign(child, { output: () => output });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    child.exitCode !== null || child.signalCode ? resolve(child.exitCode) : child.once('exit', resolve),
-  );
 
 describe('pacer worker', () => {
   let database: TestDatabase;
@@ -61,13 +46,7 @@ describe('pacer worker', () => {
   const count = async (table: string) => Number(((await database.db(table).count({ n: '*' }).first()) as { n: number }).n);
 
   it('pacer --version prints the release from package.json', async () => {
-    let out = '';
-    const code = await runCli(['--version'], {
-      stdout: { write: (text: string) => ((out += text), true) } as never,
-      stderr: { write: () => true } as never,
-      stdin: process.stdin,
-      env: {},
-    });
+    const { code, out } = await runPacer({}, ['--version']);
     expect(code).toBe(0);
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(out).toBe(`${pkg.version}\n`);
@@ -97,18 +76,18 @@ describe('pacer worker', () => {
       { kind: 'brands', batchSize: 20 },
       { format: 'rows', bytes: Buffer.from(JSON.stringify({ header, rows })), rows: ROWS },
     );
-    const first = startWorker(env);
+    const first = startWorkerProcess(env);
     children.push(first);
     const job = () =>
       database.db('jobs').where({ id }).first() as Promise<{ state: string; progressDone: number; attempts: number; result: unknown }>;
     await waitUntil(async () => (await count('brands')) > 0, 'the first worker to commit batches', 60_000);
     first.kill('SIGKILL');
-    await exited(first);
+    await exitOf(first);
     const atKill = await count('brands');
     expect((await job()).state).toBe('running');
     expect(atKill).toBeLessThan(ROWS);
 
-    const second = startWorker(env);
+    const second = startWorkerProcess(env);
     children.push(second);
     await waitUntil(async () => (await job()).state === 'succeeded', 'the second worker to take the job over and finish it', 150_000).catch(
       (error: Error) => {
@@ -128,7 +107,7 @@ describe('pacer worker', () => {
     expect(Number(distinct.n)).toBe(ROWS);
 
     second.kill('SIGTERM');
-    expect(await exited(second)).toBe(0);
+    expect(await exitOf(second)).toBe(0);
     expect(second.output()).toContain('worker stopped');
   }, 240_000);
 });

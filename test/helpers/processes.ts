@@ -109,3 +109,21 @@ export async function buildPacer(name: string): Promise<BuiltPacer> {
     },
   };
 }
+
+/** `pacer worker` from the sources as its own process, as a deployment runs it, with `env` on top of ours. */
+export function startWorkerProcess(env: Record<string, string>): ChildProcess & { output(): string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/index.ts', 'worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return Object.assign(child, { output: () => output });
+}
+
+/** Its exit code once it has exited (at once when it already has). */
+export const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode ? resolve(child.exitCode) : child.once('exit', resolve),
+  );

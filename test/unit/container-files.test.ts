@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { SETTING_NAMES } from '@config/env.js';
-import { runCli } from '@cli/program.js';
 import { createTestApp } from '../helpers/app.js';
+import { runPacer } from '../helpers/cli-io.js';
 import { pacerNodeOptions } from '@scripts/pacer-node-options.mjs';
 
 /**
@@ -141,13 +141,7 @@ describe('compose.yaml', () => {
     const pacerOptions = pacerNodeOptions();
     expect(pacerOptions).toContain('--max-semi-space-size=4');
     expect(command.slice(1, script)).toEqual(pacerOptions);
-    let out = '';
-    const code = await runCli([...command.slice(script + 1), '--help'], {
-      stdout: { write: (text: string) => ((out += text), true) } as never,
-      stderr: { write: () => true } as never,
-      stdin: process.stdin,
-      env: {},
-    });
+    const { code, out } = await runPacer({}, [...command.slice(script + 1), '--help']);
     expect(code).toBe(0);
     expect(out).toContain('Usage: pacer worker');
   });
