@@ -26,9 +26,7 @@ describe('failure alerts: one email per failure streak, one when it recovers', (
         SMTP_URL: mail.url,
         MAIL_FROM: 'Pacer CRM <crm@example.org>',
         APP_URL: 'https://crm.example.org',
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
+        ...wp.env,
         HTTP_TIMEOUT_MS: '3000',
         // A failure is final at once (no retry), so each run below is one outcome.
         JOB_ATTEMPTS: '1',

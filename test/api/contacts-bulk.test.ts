@@ -17,7 +17,7 @@ describe('contacts bulk actions', () => {
   beforeAll(async () => {
     mc = await new FakeMailchimp().start();
     mc.addAudience('Runners Weekly', 'runners1');
-    t = await createTestApp({ env: { MAILCHIMP_API_KEY: mc.apiKey, MAILCHIMP_BASE_URL: mc.baseUrl, HTTP_TIMEOUT_MS: '3000' } });
+    t = await createTestApp({ env: { ...mc.env, HTTP_TIMEOUT_MS: '3000' } });
     bare = await createTestApp();
     agent = (await t.signedInAgent()).agent;
     brandId = (await agent.post('/api/brands').send({ brandName: 'Stride Shoes' })).body.id as number;

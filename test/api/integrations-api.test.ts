@@ -19,11 +19,8 @@ describe('integrations API', () => {
     mc.addMember('runners1', { email_address: 'gone@example.org', status: 'unsubscribed' });
     t = await createTestApp({
       env: {
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
-        MAILCHIMP_API_KEY: mc.apiKey,
-        MAILCHIMP_BASE_URL: mc.baseUrl,
+        ...wp.env,
+        ...mc.env,
         HTTP_TIMEOUT_MS: '3000',
       },
     });

@@ -45,7 +45,7 @@ describe('/metrics with METRICS_TOKEN', () => {
   beforeAll(async () => {
     wp = await new FakeWordPress({ posts: { events: [{ id: 1, title: 'Harbour Run', meta: {} }] } }).start();
     t = await createTestApp({
-      env: { METRICS_TOKEN: TOKEN, WORDPRESS_URL: wp.url, WORDPRESS_USER: wp.user, WORDPRESS_APP_PASSWORD: wp.appPassword },
+      env: { METRICS_TOKEN: TOKEN, ...wp.env },
     });
   });
   afterAll(async () => {

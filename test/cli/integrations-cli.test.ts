@@ -35,11 +35,8 @@ describe('pacer sync, newsletter, wordpress and mailchimp commands', () => {
     mc.addMember('runners1', { email_address: 'old@example.org', status: 'unsubscribed' });
     env = {
       DATABASE_URL: database.url,
-      WORDPRESS_URL: wp.url,
-      WORDPRESS_USER: wp.user,
-      WORDPRESS_APP_PASSWORD: wp.appPassword,
-      MAILCHIMP_API_KEY: mc.apiKey,
-      MAILCHIMP_BASE_URL: mc.baseUrl,
+      ...wp.env,
+      ...mc.env,
       HTTP_TIMEOUT_MS: '3000',
     };
     const now = encodeTimestamp(new Date());

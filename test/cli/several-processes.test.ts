@@ -77,9 +77,7 @@ describe(`two web processes and a worker on one database and Redis (${testDialec
       QUEUE_PREFIX: testQueuePrefix(),
       // Progress is written at every lease renewal (a third of the lease): often enough to watch.
       JOB_LEASE_SECONDS: '2',
-      WORDPRESS_URL: wp.url,
-      WORDPRESS_USER: wp.user,
-      WORDPRESS_APP_PASSWORD: wp.appPassword,
+      ...wp.env,
       HTTP_TIMEOUT_MS: '20000',
     };
     [first, second] = await Promise.all([startWebProcess(product.root, env), startWebProcess(product.root, env)]);

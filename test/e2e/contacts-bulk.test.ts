@@ -23,7 +23,7 @@ describe('contacts directory bulk actions against the fake Mailchimp (real Chrom
   });
   afterAll(() => mc?.close());
   const suite = browserSuite({
-    server: () => ({ env: { MAILCHIMP_API_KEY: mc.apiKey, MAILCHIMP_BASE_URL: mc.baseUrl, HTTP_TIMEOUT_MS: '5000' } }),
+    server: () => ({ env: { ...mc.env, HTTP_TIMEOUT_MS: '5000' } }),
     signedIn: { path: '/contacts', open: openRecordsPage, hydrated: true },
   });
 

@@ -20,11 +20,8 @@ describe('the Integrations page against the fake WordPress and Mailchimp (real C
   const suite = browserSuite({
     server: () => ({
       env: {
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
-        MAILCHIMP_API_KEY: mc.apiKey,
-        MAILCHIMP_BASE_URL: mc.baseUrl,
+        ...wp.env,
+        ...mc.env,
         HTTP_TIMEOUT_MS: '5000',
       },
     }),

@@ -25,11 +25,8 @@ describe('jobs in the browser: sync cards, the Jobs page and the newsletter form
   const suite = browserSuite({
     server: () => ({
       env: {
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
-        MAILCHIMP_API_KEY: mc.apiKey,
-        MAILCHIMP_BASE_URL: mc.baseUrl,
+        ...wp.env,
+        ...mc.env,
         // Answers are held back while the test looks: the client must not give up meanwhile.
         HTTP_TIMEOUT_MS: '120000',
       },

@@ -46,6 +46,11 @@ export class FakeMailchimp extends FakeHttpService {
     this.apiKey = options.apiKey ?? 'fakekey0123456789abcdef0123456789-us10';
   }
 
+  /** The settings that point Pacer at this account. */
+  get env(): { MAILCHIMP_API_KEY: string; MAILCHIMP_BASE_URL: string } {
+    return { MAILCHIMP_API_KEY: this.apiKey, MAILCHIMP_BASE_URL: this.baseUrl };
+  }
+
   get baseUrl(): string {
     return `${this.url}/3.0`;
   }

@@ -50,6 +50,11 @@ export class FakeWordPress extends FakeHttpService {
     this.posts = { events: [], professionals: [], 'run-clubs': [], ...options.posts };
   }
 
+  /** The settings that point Pacer at this site with its user's application password. */
+  get env(): { WORDPRESS_URL: string; WORDPRESS_USER: string; WORDPRESS_APP_PASSWORD: string } {
+    return { WORDPRESS_URL: this.url, WORDPRESS_USER: this.user, WORDPRESS_APP_PASSWORD: this.appPassword };
+  }
+
   failNext(status: number, times = 1, headers?: Record<string, string>): void {
     this.failures.push({ status, times, headers });
   }

@@ -6,7 +6,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import { loadConfig, type Config } from '@config/env.js';
 import { LoginThrottle, type ThrottleLimits, defaultThrottleLimits } from '@services/auth/login-throttle.js';
-import type { Clock } from '@services/context.js';
+import type { AppContext, Clock } from '@services/context.js';
 import { createUser } from '@services/users/service.js';
 import { createApp } from '@server/app.js';
 import type { ServerContext } from '@server/types.js';
@@ -51,6 +51,22 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'info',
     ...overrides,
   });
+}
+
+/**
+ * A service-layer context on a test database, as the CLI makes one: a silent log, the test settings with the
+ * database's URL and `env` on top, and `clock` (a FakeClock at its fixed start unless given).
+ */
+export function testServiceContext(
+  database: { db: AppContext['db']; url: string },
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): AppContext {
+  return {
+    db: database.db,
+    log: pino({ level: 'silent' }),
+    config: testConfig({ DATABASE_URL: database.url, ...options.env }),
+    clock: options.clock ?? new FakeClock(),
+  };
 }
 
 export async function createTestApp(

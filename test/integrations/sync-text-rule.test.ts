@@ -1,11 +1,10 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import type { AppContext } from '@services/context.js';
 import { runSync } from '@services/sync/service.js';
 import { FakeWordPress } from '../fakes/wordpress.js';
-import { FakeClock, testConfig } from '../helpers/app.js';
+import { testServiceContext } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 const cli = { userId: null, source: 'cli', role: 'admin' } as const;
@@ -28,18 +27,7 @@ describe(`WordPress sync and the text rule (${process.env.TEST_DATABASE_URL ? 'M
         ],
       },
     }).start();
-    ctx = {
-      db: database.db,
-      log: pino({ level: 'silent' }),
-      config: testConfig({
-        DATABASE_URL: database.url,
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
-        HTTP_TIMEOUT_MS: '2000',
-      }),
-      clock: new FakeClock(),
-    };
+    ctx = testServiceContext(database, { env: { ...wp.env, HTTP_TIMEOUT_MS: '2000' } });
   });
   afterAll(async () => {
     await wp.close();

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { decodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import type { AppContext } from '@services/context.js';
 import { getRecord } from '@services/records/service.js';
 import { latestRuns, runSync } from '@services/sync/service.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
-import { FakeClock, testConfig } from '../helpers/app.js';
+import { FakeClock, testServiceContext } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 /** Issue 29: a directory whose types are partly outside our lists syncs without losing any of them. */
@@ -41,18 +40,7 @@ describe(`WordPress sync of types and publication (${process.env.TEST_DATABASE_U
   beforeAll(async () => {
     database = await createTestDatabase();
     wp = await new FakeWordPress({ posts: { professionals, 'run-clubs': clubs, events } }).start();
-    ctx = {
-      db: database.db,
-      log: pino({ level: 'silent' }),
-      config: testConfig({
-        DATABASE_URL: database.url,
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
-        HTTP_TIMEOUT_MS: '5000',
-      }),
-      clock,
-    };
+    ctx = testServiceContext(database, { env: { ...wp.env, HTTP_TIMEOUT_MS: '5000' }, clock });
   });
   afterAll(async () => {
     await wp.close();

@@ -12,7 +12,7 @@ import { latestRuns, runSync } from '@services/sync/service.js';
 import { getHistory } from '@services/history/service.js';
 import { describeEntry } from '@shared/history.js';
 import { FakeWordPress, type FakePost } from '../fakes/wordpress.js';
-import { FakeClock, testConfig } from '../helpers/app.js';
+import { FakeClock, testConfig, testServiceContext } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -65,18 +65,7 @@ describe(`WordPress sync (${process.env.TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'
       },
     }).start();
     clock = new FakeClock();
-    ctx = {
-      db: database.db,
-      log: pino({ level: 'silent' }),
-      config: testConfig({
-        DATABASE_URL: database.url,
-        WORDPRESS_URL: wp.url,
-        WORDPRESS_USER: wp.user,
-        WORDPRESS_APP_PASSWORD: wp.appPassword,
-        HTTP_TIMEOUT_MS: '2000',
-      }),
-      clock,
-    };
+    ctx = testServiceContext(database, { env: { ...wp.env, HTTP_TIMEOUT_MS: '2000' }, clock });
   });
   afterAll(async () => {
     await wp.close();

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeRow } from '@db/codecs.js';
 import { columnKinds } from '@db/columns.js';
@@ -6,7 +5,7 @@ import type { AppContext } from '@services/context.js';
 import { getDashboard } from '@services/dashboard/service.js';
 import { seedDemoData } from '@seeds/demo.js';
 import { RUN_TYPES, TRACK_TYPES } from '@shared/choices.js';
-import { FakeClock, testConfig } from '../helpers/app.js';
+import { FakeClock, testServiceContext } from '../helpers/app.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
 
 /** Issue 29 point 8: a demo loaded on any day looks alive on that day. */
@@ -19,12 +18,7 @@ describe(`the demo data on ${testDialect}`, () => {
 
   async function seededOn(now: string): Promise<AppContext> {
     t = await createTestDatabase();
-    const ctx: AppContext = {
-      db: t.db,
-      log: pino({ level: 'silent' }),
-      config: testConfig({ DATABASE_URL: t.url }),
-      clock: new FakeClock(new Date(now)),
-    };
+    const ctx: AppContext = testServiceContext(t, { clock: new FakeClock(new Date(now)) });
     await seedDemoData(ctx);
     return ctx;
   }

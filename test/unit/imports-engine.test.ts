@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
@@ -7,7 +6,7 @@ import type { SourceRow } from '@shared/imports/csv-records.js';
 import { sourceFromText } from '@services/imports/csv-source.js';
 import { importBrands, importEvents } from '@services/imports/service.js';
 import { insertRecordRows } from '@services/records/writes.js';
-import { testConfig } from '../helpers/app.js';
+import { testServiceContext } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 const actor = { userId: null, source: 'cli' as const, role: 'admin' as const };
@@ -19,12 +18,7 @@ describe('import engine', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ctx = {
-      db: database.db,
-      log: pino({ level: 'silent' }),
-      config: testConfig({ DATABASE_URL: database.url }),
-      clock: { now: () => new Date('2026-11-21T10:00:00Z') },
-    };
+    ctx = testServiceContext(database, { clock: { now: () => new Date('2026-11-21T10:00:00Z') } });
   });
   afterAll(async () => database.destroy());
   beforeEach(async () => {

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
@@ -11,7 +10,7 @@ import { createRecord, deleteRecord, listRecords } from '@services/records/servi
 import { deleteRecordRow, insertRecordRow, insertRecordRows, setRecordColumnEach, updateRecordRows } from '@services/records/writes.js';
 import { listQuery } from '../helpers/list-query.js';
 import { getStats } from '@services/stats/service.js';
-import { FakeClock, testConfig } from '../helpers/app.js';
+import { testServiceContext } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { storedPostings } from '../helpers/search-postings.js';
 
@@ -77,7 +76,7 @@ describe('maintained search and counts', () => {
   let ctx: AppContext;
   beforeAll(async () => {
     database = await createTestDatabase();
-    ctx = { db: database.db, log: pino({ level: 'silent' }), config: testConfig({ DATABASE_URL: database.url }), clock: new FakeClock() };
+    ctx = testServiceContext(database);
   });
   afterAll(async () => database.destroy());
   beforeEach(async () => {
