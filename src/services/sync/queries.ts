@@ -4,28 +4,18 @@ import { columnKinds } from '@db/columns.js';
 import type { StatementPart } from '@db/statement-parts.js';
 import { syncedColumns, type PostTypeModel } from '@integrations/wordpress/content-model.js';
 import { type SyncKind } from '@shared/record-types.js';
+import type { SyncRunFigures } from '@shared/schemas/integrations.js';
 
-export interface SyncRunRow {
+/** A sync_runs row. */
+export interface SyncRunRow extends SyncRunFigures {
   id: number;
   kind: string;
   trigger: string;
   startedBy: number | null;
   startedByEmail?: string | null;
-  startedAt: string;
-  finishedAt: string | null;
   success: boolean;
   /** Stopped by cancelling its job: the pages before the stop were written (success is false). */
   cancelled: boolean;
-  full: boolean;
-  created: number;
-  updated: number;
-  failed: number;
-  durationMs: number | null;
-  message: string | null;
-  errors: string[];
-  /** Values adapted without loss (a type outside our list saved as other); null on runs before they were kept. */
-  warnings: string[];
-  notices: string[];
 }
 
 const decodeRun = (row: Record<string, unknown>) => decodeRow<SyncRunRow>(columnKinds.sync_runs, row);

@@ -27,16 +27,10 @@ export interface SyncResult {
   runId: number | null;
 }
 
-/** A run as the Integrations page shows it: who started it by email, and one status instead of success. */
-export interface SyncRunView {
-  id: number;
-  kind: SyncKind;
-  trigger: string;
-  startedBy: string | null;
+/** What a sync run did, as stored and as shown. */
+export interface SyncRunFigures {
   startedAt: string;
   finishedAt: string | null;
-  /** 'cancelled': its job was cancelled; the pages read before the stop were written (created, updated). */
-  status: 'succeeded' | 'failed' | 'cancelled' | 'unfinished';
   full: boolean;
   created: number;
   updated: number;
@@ -44,8 +38,19 @@ export interface SyncRunView {
   durationMs: number | null;
   message: string | null;
   errors: string[];
+  /** Values adapted without loss (a type outside our list saved as other). */
   warnings: string[];
   notices: string[];
+}
+
+/** A run as the Integrations page shows it: who started it by email, and one status instead of success. */
+export interface SyncRunView extends SyncRunFigures {
+  id: number;
+  kind: SyncKind;
+  trigger: string;
+  startedBy: string | null;
+  /** 'cancelled': its job was cancelled; the pages read before the stop were written (created, updated). */
+  status: 'succeeded' | 'failed' | 'cancelled' | 'unfinished';
 }
 
 export interface MailchimpAccount {
