@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeTimestamp } from '@db/codecs.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -60,6 +61,46 @@ describe('tasks (issue 33)', () => {
     });
     const later = await create(staff, { title: 'Earlier today', dueDate: TODAY, dueTime: '08:00' });
     expect(later.body.overdue).toBe(true);
+  });
+
+  it('names the record or contact of each task in one list, whatever their types', async () => {
+    const influencer = (await staff.post('/api/influencers').send({ firstName: 'Mia', lastName: 'Stride' })).body.id as number;
+    const contact = (await staff.post('/api/contacts').send({ entityType: 'event', entityId: eventId, firstName: 'Cy', lastName: 'Cole' }))
+      .body.id as number;
+    const linked = [
+      { title: 'Linked to an influencer', entityType: 'influencer', entityId: influencer },
+      { title: 'Linked to a contact', entityType: 'contact', entityId: contact },
+      { title: 'Linked to an event', entityType: 'event', entityId: eventId },
+    ];
+    for (const task of linked) expect((await create(other, { ...task, dueDate: '2027-01-05', assigneeId: otherId })).status).toBe(201);
+    const listed = await other.get(`/api/tasks?assignee=me`);
+    const names = Object.fromEntries(
+      (listed.body.items as Array<{ title: string; entityName: string | null }>).map((task) => [task.title, task.entityName]),
+    );
+    expect(names).toMatchObject({
+      'Linked to an influencer': 'Mia Stride',
+      'Linked to a contact': 'Cy Cole',
+      'Linked to an event': 'Harbour Run',
+    });
+    for (const task of linked) await t.database.db('tasks').where({ title: task.title }).delete();
+  });
+
+  it('answers pages as long as the other lists (24) unless a limit is given', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      title: `Batch ${i}`,
+      dueDate: '2027-02-01',
+      dueTime: '',
+      assigneeId: otherId,
+      done: false,
+      createdAt: encodeTimestamp(new Date()),
+      updatedAt: encodeTimestamp(new Date()),
+    }));
+    await t.database.db('tasks').insert(rows);
+    const first = await other.get('/api/tasks?assignee=me');
+    expect(first.body.items).toHaveLength(24);
+    expect(first.body.next).not.toBeNull();
+    expect((await other.get('/api/tasks?assignee=me&limit=30')).body.items).toHaveLength(25);
+    await t.database.db('tasks').where('title', 'like', 'Batch %').delete();
   });
 
   it('refuses bad input with 4xx', async () => {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
+import { PAGE_SIZE } from '@shared/list-options.js';
 import type { NoteOwnerType } from '@shared/schemas/notes.js';
 import { NOTE_OWNER_TYPES } from '@shared/schemas/notes.js';
 import { TaskInputSchema, TaskUpdateSchema, type Task, type TaskPage } from '@shared/schemas/tasks.js';
@@ -8,7 +9,7 @@ import type { Actor, AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { historyActorOf } from '../history/service.js';
 import { notify } from '../notifications/service.js';
-import { assertNoteOwner, ownerNames, userNames } from '../notes/owners.js';
+import { assertNoteOwner, joinedOwnerName, joinedUserName, withNames } from '../notes/owners.js';
 import { requireRole } from '../roles.js';
 import { putItemInTrash } from '../trash/items.js';
 import { parseInput } from '../validate.js';
@@ -19,20 +20,10 @@ type StoredRow = Record<string, unknown>;
 
 const isTrue = (value: unknown) => value === true || value === 1 || value === '1';
 
-async function present(ctx: AppContext, db: Db, rows: StoredRow[]): Promise<Task[]> {
-  if (rows.length === 0) return [];
+/** Rows read withNames (tasksWithNames) as the API answers them. */
+function present(ctx: AppContext, rows: StoredRow[]): Task[] {
   const today = orgToday(ctx);
   const now = orgTimeOfDay(ctx);
-  const users = await userNames(
-    db,
-    rows.flatMap((row) => [Number(row.assigneeId), row.doneBy === null ? null : Number(row.doneBy)]),
-  );
-  const owners = await ownerNames(
-    db,
-    rows
-      .filter((row) => row.entityType && row.entityId !== null)
-      .map((row) => ({ type: row.entityType as NoteOwnerType, id: Number(row.entityId) })),
-  );
   return rows.map((row) => {
     const done = isTrue(row.done);
     const dueDate = String(row.dueDate).slice(0, 10);
@@ -46,14 +37,14 @@ async function present(ctx: AppContext, db: Db, rows: StoredRow[]): Promise<Task
       dueDate,
       dueTime,
       assigneeId: Number(row.assigneeId),
-      assigneeName: users.get(Number(row.assigneeId)) ?? 'Former user',
+      assigneeName: joinedUserName(row, 'assigneeId') ?? 'Former user',
       entityType,
       entityId,
-      entityName: entityType && entityId !== null ? (owners.get(`${entityType}:${entityId}`) ?? null) : null,
+      entityName: joinedOwnerName(row),
       done,
       doneAt: decodeTimestamp(row.doneAt),
       doneBy: row.doneBy === null ? null : Number(row.doneBy),
-      doneByName: row.doneBy === null ? null : (users.get(Number(row.doneBy)) ?? 'Former user'),
+      doneByName: row.doneBy === null ? null : (joinedUserName(row, 'doneBy') ?? 'Former user'),
       createdBy: row.createdBy === null ? null : Number(row.createdBy),
       createdAt: decodeTimestamp(row.createdAt)!,
       updatedAt: decodeTimestamp(row.updatedAt)!,
@@ -68,8 +59,13 @@ async function findTaskRow(db: Db, id: number): Promise<StoredRow> {
   return row;
 }
 
+/** Tasks with the names of their assignee, finisher and record joined in (one statement; columns named tasks.x). */
+const tasksWithNames = (db: Db) => withNames(db('tasks'), 'tasks', ['assigneeId', 'doneBy']);
+
 export async function getTask(ctx: AppContext, id: number): Promise<Task> {
-  return (await present(ctx, ctx.db, [await findTaskRow(ctx.db, id)]))[0]!;
+  const rows = (await tasksWithNames(ctx.db).where('tasks.id', id)) as StoredRow[];
+  if (!rows[0]) throw notFound('Task not found');
+  return present(ctx, rows)[0]!;
 }
 
 /** GET /api/tasks's parameters, parsed. */
@@ -89,7 +85,8 @@ const positive = (value: string, name: string) => {
 };
 
 export function readTaskQuery(query: URLSearchParams): TaskQuery {
-  const out: TaskQuery = { status: 'open', limit: 50 };
+  // A page as long as every other list's (PAGE_SIZE) unless `limit` asks for another.
+  const out: TaskQuery = { status: 'open', limit: PAGE_SIZE };
   const assignee = query.get('assignee');
   if (assignee) out.assignee = assignee === 'me' ? 'me' : positive(assignee, 'assignee (me or a user id)');
   const status = query.get('status');
@@ -169,24 +166,30 @@ function seek(query: Knex.QueryBuilder, columns: ReadonlyArray<readonly [string,
 /** GET /api/tasks */
 export async function listTasks(ctx: AppContext, actor: Actor, query: TaskQuery): Promise<TaskPage> {
   const today = orgToday(ctx);
-  const builder = ctx.db('tasks');
-  if (query.assignee === 'me') builder.where('assigneeId', actor.userId ?? 0);
-  else if (query.assignee !== undefined) builder.where('assigneeId', query.assignee);
-  if (query.status !== 'all') builder.where('done', query.status === 'done');
-  if (query.entityType) builder.where({ entityType: query.entityType, entityId: query.entityId });
+  const builder = tasksWithNames(ctx.db);
+  const inTasks = (name: string) => `tasks.${name}`;
+  if (query.assignee === 'me') builder.where(inTasks('assigneeId'), actor.userId ?? 0);
+  else if (query.assignee !== undefined) builder.where(inTasks('assigneeId'), query.assignee);
+  if (query.status !== 'all') builder.where(inTasks('done'), query.status === 'done');
+  if (query.entityType) builder.where(inTasks('entityType'), query.entityType).where(inTasks('entityId'), query.entityId!);
   if (query.due === 'overdue') {
     const now = orgTimeOfDay(ctx);
-    builder.where('done', false).where((where) => {
+    builder.where(inTasks('done'), false).where((where) => {
       where
-        .where('dueDate', '<', today)
-        .orWhere((sameDay) => sameDay.where('dueDate', today).where('dueTime', '<>', '').where('dueTime', '<', now));
+        .where(inTasks('dueDate'), '<', today)
+        .orWhere((sameDay) =>
+          sameDay.where(inTasks('dueDate'), today).where(inTasks('dueTime'), '<>', '').where(inTasks('dueTime'), '<', now),
+        );
     });
-  } else if (query.due === 'today') builder.where('dueDate', today);
-  else if (query.due === 'week') builder.whereBetween('dueDate', [today, addDays(today, 6)]);
+  } else if (query.due === 'today') builder.where(inTasks('dueDate'), today);
+  else if (query.due === 'week') builder.whereBetween(inTasks('dueDate'), [today, addDays(today, 6)]);
   const order = query.status === 'done' ? 'done' : 'due';
   const columns = ORDER[order];
-  if (query.after) seek(builder, columns, decodeTaskCursor(query.after, order));
-  const rows = (await builder.orderBy(columns.map(([column, dir]) => ({ column, order: dir }))).limit(query.limit + 1)) as StoredRow[];
+  const qualified = columns.map(([name, dir]) => [inTasks(name), dir] as const);
+  if (query.after) seek(builder, qualified, decodeTaskCursor(query.after, order));
+  const rows = (await builder
+    .orderBy(qualified.map(([name, dir]) => ({ column: name, order: dir })))
+    .limit(query.limit + 1)) as StoredRow[];
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const next =
@@ -206,7 +209,7 @@ export async function listTasks(ctx: AppContext, actor: Actor, query: TaskQuery)
           ),
         )
       : null;
-  return { items: await present(ctx, ctx.db, page), next, today };
+  return { items: present(ctx, page), next, today };
 }
 
 async function assertAssignee(db: Db, userId: number): Promise<void> {
