@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A message as the SMTP server received it; `body` is the whole message (headers too) with quoted-printable undone. */
-export interface ReceivedMail {
+interface ReceivedMail {
   to: string[];
   from: string;
   subject: string;
