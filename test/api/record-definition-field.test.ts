@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 /**
  * docs/conventions.md "Add a field" in three files, proven: a migration (mocked into the list, as a new file would
  * be found), one field in the brand's definition (a fixture extension of the real one) and this test. Nothing else
- * changes, and the field is in the API, the forms, the table settings, the CSV export, the brands import, search
+ * changes, and the field is in the API, the forms, the table and its settings, the CSV export, the brands import, search
  * and the history.
  */
 vi.mock('@migrations/index.js', async (importOriginal) => {
@@ -78,11 +78,16 @@ describe('a field added to a record definition reaches every surface that reads 
     expect((await agent.get(`/brands/${id}/edit`)).text).toContain('value="fleetfeetrun"');
   });
 
-  it('is a column the table settings offer, shown by default', async () => {
-    // The list and detail pages' own layout stays hand-written for the first-load budget (docs/conventions.md):
-    // test/unit/record-definitions.test.ts names the table column a page still lacks.
+  it('is a column of the brands table, offered by the table settings and drawn by its rule', async () => {
     expect((await agent.put('/api/preferences/brands.columns').send({ value: ['brandName', 'instagramHandle'] })).status).toBe(200);
     expect((await agent.get('/api/preferences')).body).toMatchObject({ 'brands.columns': ['brandName', 'instagramHandle'] });
+    expect((await agent.put('/api/preferences/brands.view').send({ value: 'table' })).status).toBe(200);
+    const html = (await agent.get('/brands')).text;
+    const table = /<table[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(table.match(/<th[^>]*>[\s\S]*?<\/th>/g)?.map((cell) => cell.replace(/<[^>]+>/g, ''))).toEqual(
+      expect.arrayContaining(['Instagram handle']),
+    );
+    expect(table).toMatch(/<td[^>]*>fleetfeetrun<\/td>/);
   });
 
   it('is a column of the CSV export, under its header', async () => {

@@ -1,3 +1,4 @@
+import { recordDefinition, tableColumnFacts } from '@shared/records/index.js';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from '@shared/api-error.js';
 import type { LoaderFunctionArgs } from 'react-router';
@@ -116,6 +117,7 @@ describe('page loaders and refused reads', () => {
       prev: null,
       query: { q: 'trail', filter: 'featured', sort: 'newest', dir: 'desc', page: 3 },
       display: { layout: 'cards', columns: DEFAULT_PREFERENCES['events.columns'] },
+      tableColumns: tableColumnFacts(recordDefinition('event')),
     });
   });
 

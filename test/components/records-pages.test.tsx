@@ -97,6 +97,7 @@ const listData = <T,>(items: T[], q = '', page = 1, total = items.length) => ({
   prev: page > 1 ? 'prev.cursor' : null,
   query: { q, filter: '', sort: 'newest', dir: 'desc' as const, page },
   display: { layout: 'cards' as const, columns: [] },
+  tableColumns: [],
 });
 
 describe('record lists', () => {

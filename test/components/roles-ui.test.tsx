@@ -97,6 +97,7 @@ describe('write buttons follow the role', () => {
         total: 1,
         query: { q: '', filter: '', sort: 'newest', dir: 'desc', page: 1 },
         display: { layout: 'cards', columns: [] },
+        tableColumns: [],
       },
     });
     await screen.findByText('Stride Shoes');

@@ -5,7 +5,7 @@ import { defineRecord } from '@shared/records/define.js';
 import {
   columnKindsOf,
   sortsOf,
-  tableFields,
+  tableColumnFacts,
   type RecordDef,
   duplicateKeys,
   fieldsForExport,
@@ -107,21 +107,26 @@ describe('record definitions (src/shared/records/)', () => {
   });
 });
 
-describe('the pages the first-load budget keeps hand-written', () => {
-  it.each([
-    ['event', () => import('@views/pages/events/list-page.js')],
-    ['professional', () => import('@views/pages/professionals/list-page.js')],
-    ['runclub', () => import('@views/pages/runclubs/list-page.js')],
-    ['brand', () => import('@views/pages/brands/list-page.js')],
-    ['media', () => import('@views/pages/media/list-page.js')],
-    ['influencer', () => import('@views/pages/influencers/list-page.js')],
-  ] as const)('%s: the table has the definition table columns, headers and sort keys, in order', async (type, load) => {
-    const { columns } = await load();
-    const expected = tableFields(recordDefinition(type)).map((field) => ({
-      key: field.name,
-      label: field.tableLabel ?? field.label,
-      sort: field.table?.sort ? field.name : undefined,
-    }));
-    expect(columns.map((column) => ({ key: column.key, label: column.label, sort: column.sort }))).toEqual(expected);
+describe('the table columns the list loaders hand their pages', () => {
+  it('take each column header, sort key and value shape from the definition, in its order', () => {
+    const brand = tableColumnFacts(recordDefinition('brand'));
+    expect(brand.map((column) => column.key)).toEqual(recordDefinition('brand').table);
+    expect(brand.find((column) => column.key === 'brandName')).toEqual({
+      key: 'brandName',
+      label: 'Name',
+      sort: 'brandName',
+      shape: 'text',
+    });
+    expect(brand.find((column) => column.key === 'totalAdvertisingSpend')).toMatchObject({ label: 'Advertising spend', shape: 'money' });
+    expect(brand.find((column) => column.key === 'lastCampaignEndDate')).toMatchObject({ label: 'Last campaign end', shape: 'date' });
+    const event = tableColumnFacts(recordDefinition('event'));
+    expect(event.find((column) => column.key === 'runType')).toMatchObject({ label: 'Run type', shape: 'choices', labels: { '5k': '5K' } });
+    expect(event.find((column) => column.key === 'runType')).not.toHaveProperty('sort');
+    expect(event.find((column) => column.key === 'wordpressLastSync')).toMatchObject({ sort: 'wordpressLastSync', shape: 'timestamp' });
+    expect(tableColumnFacts(recordDefinition('media')).find((column) => column.key === 'websiteUrl')).toMatchObject({ shape: 'url' });
+    expect(tableColumnFacts(recordDefinition('professional')).find((column) => column.key === 'professionType')).toMatchObject({
+      shape: 'choice',
+      labels: expect.objectContaining({}),
+    });
   });
 });

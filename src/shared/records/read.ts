@@ -62,7 +62,7 @@ export function searchOf(definition: RecordDef): { columns: string[]; fields: Re
 }
 
 /** The table's columns: each field, its header, and whether it shows before a user picks. */
-export function tableFields(definition: RecordDef): NamedField[] {
+function tableFields(definition: RecordDef): NamedField[] {
   return definition.table.map((name) => named(definition, name));
 }
 
@@ -83,3 +83,45 @@ export function tableColumnsOf(definition: RecordDef): { all: string[]; shown: s
 }
 
 export const fieldOf = named;
+
+/** How a table cell (or a detail row) shows a field's value, by what the field holds. */
+type ValueShape = 'text' | 'date' | 'timestamp' | 'money' | 'url' | 'choice' | 'choices' | 'list';
+
+/**
+ * A table column as the list pages draw it: plain data, so a list's loader hands it to the page with the rows and
+ * the browser's first load carries no definition (the budget); `labels` are a choice field's words for its values.
+ */
+export interface TableColumnFacts {
+  key: string;
+  label: string;
+  sort?: string;
+  shape: ValueShape;
+  labels?: Readonly<Record<string, string>>;
+}
+
+/** A field's value shape, from its rule and stored kind. */
+function valueShapeOf(field: FieldDef): ValueShape {
+  const rule = field.rule;
+  if (rule?.type === 'url') return 'url';
+  if (rule?.type === 'enum') return 'choice';
+  if (rule?.type === 'slugList' || rule?.type === 'enumList') return 'choices';
+  const kind = columnKindOf(field);
+  if (kind === 'date' || kind === 'timestamp' || kind === 'list') return kind;
+  if (typeof kind === 'object' && kind.kind === 'money') return 'money';
+  return 'text';
+}
+
+/** The table view's columns in order: key, header, sort key (the field's name, where it sorts) and value shape. */
+export function tableColumnFacts(definition: RecordDef): TableColumnFacts[] {
+  return tableFields(definition).map((field) => {
+    const rule = field.rule;
+    const labels = rule && 'labels' in rule ? rule.labels : undefined;
+    return {
+      key: field.name,
+      label: field.tableLabel ?? field.label,
+      ...(field.table?.sort ? { sort: field.name } : {}),
+      shape: valueShapeOf(field),
+      ...(labels ? { labels } : {}),
+    };
+  });
+}

@@ -6,6 +6,7 @@ import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
 import { listNameOf, viewPreferenceOf, type ListLayout, type ListName } from '@shared/list-options.js';
+import type { TableColumnFacts } from '@shared/records/read.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -40,11 +41,25 @@ export interface ListData<T> {
   /** Why this search cannot be run (e.g. text over the length limit): shown in place of the results. */
   problem?: string;
   display: ListDisplay;
+  /** Every column the table view can show, from the type's definition. */
+  tableColumns: TableColumnFacts[];
 }
 
 /** A search that cannot be run: status 400, and the page keeps its search box so the user can fix it. */
-function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay): ListData<T> {
-  return data({ items: [], total: 0, next: null, prev: null, query, problem, display }, { status: 400 }) as unknown as ListData<T>;
+function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay, tableColumns: TableColumnFacts[]): ListData<T> {
+  return data(
+    { items: [], total: 0, next: null, prev: null, query, problem, display, tableColumns },
+    { status: 400 },
+  ) as unknown as ListData<T>;
+}
+
+/**
+ * The table's columns of a type, read from its definition here rather than in the page: the loader runs on the
+ * server for a first load, so the browser's first load carries the columns as data and not the definitions.
+ */
+async function tableColumnsOf(kind: RecordType): Promise<TableColumnFacts[]> {
+  const { recordDefinition, tableColumnFacts } = await import('@shared/records/index.js');
+  return tableColumnFacts(recordDefinition(kind));
 }
 
 /**
@@ -71,16 +86,17 @@ export async function loadList<K extends RecordType>(
   const { readListQuery } = await import('@shared/list-query.js');
   const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
   const pendingDisplay = display ?? listDisplayOf(ds, listNameOf(kind));
-  if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay);
+  const tableColumns = await tableColumnsOf(kind);
+  if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay, tableColumns);
   try {
     const [list, shown] = await Promise.all([ds.listRecords(kind, read.query), pendingDisplay]);
     // A Previous link whose cursor had less than a page before it was answered with the first page.
     const query = read.query.before !== undefined && list.prev === null ? { ...read.view, page: 1 } : read.view;
-    return { items: list.items, total: list.total, next: list.next, prev: list.prev, query, display: shown };
+    return { items: list.items, total: list.total, next: list.next, prev: list.prev, query, display: shown, tableColumns };
   } catch (error) {
     // Rules only the server knows still show on the page, not as the error page.
     if (statusOf(error) !== 400) throw error;
-    return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay);
+    return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay, tableColumns);
   }
 }
 

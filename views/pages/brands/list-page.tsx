@@ -1,6 +1,6 @@
-import { DateText } from '@views/components/records/detail.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { definedColumns } from '@views/components/records/defined-columns.js';
+import { sortingOf } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Brand } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -17,29 +17,15 @@ import { brandsConfig } from './config.js';
 export const loader = listLoader('brand');
 export const action = lazyAction(brandsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
-export const columns: Array<TableColumn<Brand>> = [
-  { key: 'brandName', label: 'Name', sort: 'brandName', render: (b) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a> },
-  { key: 'industryCategory', label: 'Industry', sort: 'industryCategory', render: (b) => b.industryCategory },
-  { key: 'locationState', label: 'State', sort: 'locationState', render: (b) => b.locationState },
-  {
-    key: 'totalAdvertisingSpend',
-    label: 'Advertising spend',
-    sort: 'totalAdvertisingSpend',
-    render: (b) => <MoneyText value={b.totalAdvertisingSpend} />,
-  },
-  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (b) => b.paymentStatus },
-  {
-    key: 'lastCampaignEndDate',
-    label: 'Last campaign end',
-    sort: 'lastCampaignEndDate',
-    render: (b) => <DateText value={b.lastCampaignEndDate} empty="" />,
-  },
-];
-const sorting = sortingOf('brand', columns);
+/** The cells the brands table draws itself; the other columns are the definition's (`definedColumns`). */
+const cells = {
+  brandName: (b: Brand) => <a href={detailPath(brandsConfig, b.id)}>{b.brandName}</a>,
+};
 
 export function Component() {
   const data = useLoaderData() as ListData<Brand>;
+  const columns = definedColumns(data.tableColumns, cells);
+  const sorting = sortingOf('brand', columns);
   const deleteBrand = useDeleteRecord();
   return (
     <RecordListPage

@@ -1,10 +1,9 @@
-import { valueLabel } from '@shared/labels.js';
 import { lazy, Suspense } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
-import { DateTimeText } from '@views/components/records/detail.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { definedColumns } from '@views/components/records/defined-columns.js';
+import { sortingOf } from '@views/components/records/list-views.js';
 import { type EventSummary } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
 import { EventStatusBadge } from '@views/components/records/badges.js';
@@ -57,33 +56,12 @@ export const loader = gated(async (args: LoaderFunctionArgs): Promise<ListData<E
 });
 export const action = lazyAction(eventsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
-export const columns: Array<TableColumn<EventSummary>> = [
-  { key: 'eventName', label: 'Name', sort: 'eventName', render: (e) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a> },
-  {
-    key: 'eventStartDate',
-    label: 'Start date',
-    sort: 'eventStartDate',
-    render: (e) => <DateText value={e.eventStartDate} empty="Date TBD" />,
-  },
-  { key: 'locationState', label: 'State', sort: 'locationState', render: (e) => e.locationState },
-  { key: 'featuredRace', label: 'Status', sort: 'featuredRace', render: (e) => <EventStatusBadge featured={e.featuredRace} /> },
-  { key: 'runType', label: 'Run type', render: (e) => joined(e.runType, valueLabel) },
-  { key: 'trackType', label: 'Track type', render: (e) => joined(e.trackType, valueLabel) },
-  {
-    key: 'totalAdvertisingSpend',
-    label: 'Advertising spend',
-    sort: 'totalAdvertisingSpend',
-    render: (e) => <MoneyText value={e.totalAdvertisingSpend} />,
-  },
-  {
-    key: 'wordpressLastSync',
-    label: 'Last sync',
-    sort: 'wordpressLastSync',
-    render: (e) => <DateTimeText value={e.wordpressLastSync} empty="" />,
-  },
-];
-const sorting = sortingOf('event', columns);
+/** The cells the events table draws itself; the other columns are the definition's (`definedColumns`). */
+const cells = {
+  eventName: (e: EventSummary) => <a href={detailPath(eventsConfig, e.id)}>{e.eventName}</a>,
+  eventStartDate: (e: EventSummary) => <DateText value={e.eventStartDate} empty="Date TBD" />,
+  featuredRace: (e: EventSummary) => <EventStatusBadge featured={e.featuredRace} />,
+};
 const importButton = <ButtonLink to="/events/bulk-import">Bulk Import</ButtonLink>;
 
 export function Component() {
@@ -106,6 +84,7 @@ export function Component() {
       </div>
     );
   }
+  const columns = definedColumns(data.tableColumns, cells);
   return (
     <RecordListPage
       title="Events"
@@ -117,7 +96,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sorting}
+      sorting={sortingOf('event', columns)}
       itemKey={(event) => event.id}
       itemLabel={(event) => event.eventName}
       empty={(searching) => ({

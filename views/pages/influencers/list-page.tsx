@@ -1,5 +1,6 @@
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { definedColumns } from '@views/components/records/defined-columns.js';
+import { sortingOf } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Influencer } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -18,23 +19,16 @@ import { deleteFields } from '@views/components/records/delete-fields.js';
 export const loader = listLoader('influencer');
 export const action = lazyAction(influencersConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
-export const columns: Array<TableColumn<Influencer>> = [
-  {
-    key: 'name',
-    label: 'Name',
-    sort: 'name',
-    render: (i) => <a href={detailPath(influencersConfig, i.id)}>{`${i.firstName} ${i.lastName}`}</a>,
-  },
-  { key: 'influencerType', label: 'Type', sort: 'influencerType', render: (i) => <InfluencerTypeBadge type={i.influencerType} /> },
-  { key: 'instagramHandle', label: 'Instagram', sort: 'instagramHandle', render: (i) => i.instagramHandle && `@${i.instagramHandle}` },
-  { key: 'email', label: 'Email', sort: 'email', render: (i) => i.email },
-  { key: 'phone', label: 'Phone', render: (i) => i.phone },
-];
-const sorting = sortingOf('influencer', columns);
+/** The cells the influencers table draws itself; the other columns are the definition's (`definedColumns`). */
+const cells = {
+  name: (i: Influencer) => <a href={detailPath(influencersConfig, i.id)}>{`${i.firstName} ${i.lastName}`}</a>,
+  influencerType: (i: Influencer) => <InfluencerTypeBadge type={i.influencerType} />,
+  instagramHandle: (i: Influencer) => i.instagramHandle && `@${i.instagramHandle}`,
+};
 
 export function Component() {
   const data = useLoaderData() as ListData<Influencer>;
+  const columns = definedColumns(data.tableColumns, cells);
   const deleteInfluencer = useDeleteRecord();
   return (
     <RecordListPage
@@ -46,7 +40,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sorting}
+      sorting={sortingOf('influencer', columns)}
       itemKey={(influencer) => influencer.id}
       itemLabel={(influencer) => `${influencer.firstName} ${influencer.lastName}`}
       empty={(searching) => ({

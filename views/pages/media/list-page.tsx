@@ -1,6 +1,6 @@
-import { DateTimeText } from '@views/components/records/detail.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { definedColumns } from '@views/components/records/defined-columns.js';
+import { sortingOf } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Media } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -17,17 +17,14 @@ import { mediaConfig } from './config.js';
 export const loader = listLoader('media');
 export const action = lazyAction(mediaConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
-export const columns: Array<TableColumn<Media>> = [
-  { key: 'mediaName', label: 'Name', sort: 'mediaName', render: (m) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a> },
-  { key: 'industry', label: 'Industry', sort: 'industry', render: (m) => m.industry },
-  { key: 'websiteUrl', label: 'Website', render: (m) => m.websiteUrl && <ExternalLink href={m.websiteUrl}>Website</ExternalLink> },
-  { key: 'updatedAt', label: 'Last updated', sort: 'updatedAt', render: (m) => <DateTimeText value={m.updatedAt} /> },
-];
-const sorting = sortingOf('media', columns);
+/** The cells the media table draws itself; the other columns are the definition's (`definedColumns`). */
+const cells = {
+  mediaName: (m: Media) => <a href={detailPath(mediaConfig, m.id)}>{m.mediaName}</a>,
+};
 
 export function Component() {
   const data = useLoaderData() as ListData<Media>;
+  const columns = definedColumns(data.tableColumns, cells);
   const deleteMedia = useDeleteRecord();
   return (
     <RecordListPage
@@ -39,7 +36,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sorting}
+      sorting={sortingOf('media', columns)}
       itemKey={(media) => media.id}
       itemLabel={(media) => media.mediaName}
       empty={(searching) => ({

@@ -1,8 +1,7 @@
 import { labelOf, PROFESSION_TYPE_LABELS } from '@shared/labels.js';
-import { ExternalLink } from '@views/components/records/detail.js';
-import { DateText } from '@views/components/records/detail.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { definedColumns } from '@views/components/records/defined-columns.js';
+import { sortingOf } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Professional } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -19,50 +18,17 @@ import { deleteFields } from '@views/components/records/delete-fields.js';
 export const loader = listLoader('professional');
 export const action = lazyAction(professionalsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
-export const columns: Array<TableColumn<Professional>> = [
-  {
-    key: 'businessName',
-    label: 'Name',
-    sort: 'businessName',
-    render: (p) => <a href={detailPath(professionalsConfig, p.id)}>{p.businessName}</a>,
-  },
-  {
-    key: 'professionType',
-    label: 'Profession',
-    sort: 'professionType',
-    render: (p) => p.professionType && labelOf(PROFESSION_TYPE_LABELS, p.professionType),
-  },
-  {
-    key: 'locationState',
-    label: 'Location',
-    sort: 'locationState',
-    render: (p) => [p.locationAddress, p.locationState].filter(Boolean).join(', '),
-  },
-  {
-    key: 'published',
-    label: 'Published',
-    render: (p) => <PublishBadge wordpressId={p.wordpressProfessionalId} unpublishedAt={p.wordpressUnpublishedAt} />,
-  },
-  { key: 'websiteUrl', label: 'Website', render: (p) => p.websiteUrl && <ExternalLink href={p.websiteUrl}>Website</ExternalLink> },
-  {
-    key: 'lastNewsletterInclusion',
-    label: 'Last newsletter',
-    sort: 'lastNewsletterInclusion',
-    render: (p) => <DateText value={p.lastNewsletterInclusion} empty="" />,
-  },
-  {
-    key: 'subscriptionStatus',
-    label: 'Subscription',
-    sort: 'subscriptionStatus',
-    render: (p) => <SubscriptionBadge status={p.subscriptionStatus} />,
-  },
-  { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (p) => <MoneyText value={p.totalPayments} /> },
-];
-const sorting = sortingOf('professional', columns);
+/** The cells the professionals table draws itself; the other columns are the definition's (`definedColumns`). */
+const cells = {
+  businessName: (p: Professional) => <a href={detailPath(professionalsConfig, p.id)}>{p.businessName}</a>,
+  locationState: (p: Professional) => [p.locationAddress, p.locationState].filter(Boolean).join(', '),
+  published: (p: Professional) => <PublishBadge wordpressId={p.wordpressProfessionalId} unpublishedAt={p.wordpressUnpublishedAt} />,
+  subscriptionStatus: (p: Professional) => <SubscriptionBadge status={p.subscriptionStatus} />,
+};
 
 export function Component() {
   const data = useLoaderData() as ListData<Professional>;
+  const columns = definedColumns(data.tableColumns, cells);
   const deleteProfessional = useDeleteRecord();
   return (
     <RecordListPage
@@ -74,7 +40,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sorting}
+      sorting={sortingOf('professional', columns)}
       itemKey={(professional) => professional.id}
       itemLabel={(professional) => professional.businessName}
       empty={(searching) => ({

@@ -1,7 +1,7 @@
 import { CLUB_TYPE_LABELS, typeLabel, valueLabel } from '@shared/labels.js';
-import { DateText } from '@views/components/records/detail.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { joined, MoneyText, sortingOf, type TableColumn } from '@views/components/records/list-views.js';
+import { definedColumns } from '@views/components/records/defined-columns.js';
+import { joined, sortingOf } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type RunClubSummary } from '@shared/schemas/records.js';
 import { PAGE_SIZE } from '@shared/list-options.js';
@@ -15,25 +15,16 @@ import { RUN_CLUB_TYPE_OPTIONS, runclubsConfig } from './config.js';
 export const loader = listLoader('runclub');
 export const action = lazyAction(runclubsConfig, async () => (await import('@views/components/records/list-actions.js')).listAction);
 
-/** The table's columns: keys, headers and sorts as the definition has them (test/unit/record-definitions.test.ts). */
-export const columns: Array<TableColumn<RunClubSummary>> = [
-  { key: 'clubName', label: 'Name', sort: 'clubName', render: (c) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a> },
-  { key: 'locationState', label: 'State', sort: 'locationState', render: (c) => c.locationState },
-  { key: 'clubType', label: 'Club type', render: (c) => joined(c.clubType, (type) => typeLabel(CLUB_TYPE_LABELS, type, c.clubTypeOther)) },
-  { key: 'membershipCount', label: 'Members', sort: 'membershipCount', render: (c) => c.membershipCount },
-  { key: 'paymentStatus', label: 'Payment status', sort: 'paymentStatus', render: (c) => c.paymentStatus && valueLabel(c.paymentStatus) },
-  { key: 'totalPayments', label: 'Total payments', sort: 'totalPayments', render: (c) => <MoneyText value={c.totalPayments} /> },
-  {
-    key: 'lastNewsletterInclusion',
-    label: 'Last newsletter',
-    sort: 'lastNewsletterInclusion',
-    render: (c) => <DateText value={c.lastNewsletterInclusion} empty="" />,
-  },
-];
-const sorting = sortingOf('runclub', columns);
+/** The cells the runclubs table draws itself; the other columns are the definition's (`definedColumns`). */
+const cells = {
+  clubName: (c: RunClubSummary) => <a href={detailPath(runclubsConfig, c.id)}>{c.clubName}</a>,
+  clubType: (c: RunClubSummary) => joined(c.clubType, (type) => typeLabel(CLUB_TYPE_LABELS, type, c.clubTypeOther)),
+  paymentStatus: (c: RunClubSummary) => c.paymentStatus && valueLabel(c.paymentStatus),
+};
 
 export function Component() {
   const data = useLoaderData() as ListData<RunClubSummary>;
+  const columns = definedColumns(data.tableColumns, cells);
   return (
     <RecordListPage
       title="Run Clubs"
@@ -44,7 +35,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sorting}
+      sorting={sortingOf('runclub', columns)}
       itemKey={(club) => club.id}
       itemLabel={(club) => club.clubName}
       empty={(searching) => ({

@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { labelOf } from '@shared/labels.js';
+import type { TableColumnFacts } from '@shared/records/read.js';
+import { DateText, DateTimeText, ExternalLink } from './detail.js';
+import { joined, MoneyText, type TableColumn } from './list-views.js';
+/** A table cell drawn from a field's value by its shape (a link's text is the column's header: "Website"). */
+function shapedCell(column: TableColumnFacts, value: unknown): ReactNode {
+  const text = typeof value === 'string' ? value : null;
+  switch (column.shape) {
+    case 'date':
+      return <DateText value={text} />;
+    case 'timestamp':
+      return <DateTimeText value={text} />;
+    case 'money':
+      return <MoneyText value={text} />;
+    case 'url':
+      return text && <ExternalLink href={text}>{column.label}</ExternalLink>;
+    case 'choice':
+      return text && labelOf(column.labels ?? {}, text);
+    case 'choices':
+      return joined(value as string[] | null, (item) => labelOf(column.labels ?? {}, item));
+    case 'list':
+      return joined(value as string[] | null);
+    default:
+      return value as ReactNode;
+  }
+}
+
+/**
+ * A list's table columns from its definition's (the loader's `tableColumns`), each cell drawn by its value's shape
+ * unless the page draws it (`cells`: a name that links, a badge, two fields in one cell).
+ */
+export function definedColumns<T>(
+  columns: readonly TableColumnFacts[],
+  cells: Partial<Record<string, (item: T) => ReactNode>> = {},
+): Array<TableColumn<T>> {
+  return columns.map((column) => ({
+    key: column.key,
+    label: column.label,
+    ...(column.sort ? { sort: column.sort } : {}),
+    render: cells[column.key] ?? ((item: T) => shapedCell(column, (item as Record<string, unknown>)[column.key])),
+  }));
+}
