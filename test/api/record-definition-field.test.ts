@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 /**
  * docs/conventions.md "Add a field" in three files, proven: a migration (mocked into the list, as a new file would
  * be found), one field in the brand's definition (a fixture extension of the real one) and this test. Nothing else
- * changes, and the field is in the API, the forms, the table and its settings, the CSV export, the brands import, search
+ * changes, and the field is in the API, the forms, the table and its settings, the detail page, the CSV export, the brands import, search
  * and the history.
  */
 vi.mock('@migrations/index.js', async (importOriginal) => {
@@ -88,6 +88,12 @@ describe('a field added to a record definition reaches every surface that reads 
       expect.arrayContaining(['Instagram handle']),
     );
     expect(table).toMatch(/<td[^>]*>fleetfeetrun<\/td>/);
+  });
+
+  it("is a row of the detail page's group the definition puts it in", async () => {
+    const html = (await agent.get(`/brands/${id}`)).text;
+    const group = /<h2[^>]*>Brand Information<\/h2>[\s\S]*?<\/dl>/.exec(html)?.[0] ?? '';
+    expect(group).toContain('<dt>Instagram handle</dt><dd>fleetfeetrun</dd>');
   });
 
   it('is a column of the CSV export, under its header', async () => {

@@ -1,8 +1,11 @@
-import { recordDefinition, tableColumnFacts } from '@shared/records/index.js';
+import { detailGroupFacts, recordDefinition, tableColumnFacts } from '@shared/records/index.js';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from '@shared/api-error.js';
 import type { LoaderFunctionArgs } from 'react-router';
 import { getOrNull, listLoader, loadDetail, NO_ATTACHMENTS } from '@views/components/records/loaders.js';
+
+/** The brand definition's field groups, which every brand detail load hands its page. */
+const detailGroups = detailGroupFacts(recordDefinition('brand'));
 import { gated, type DataSource } from '@views/data/source.js';
 import type { Contact } from '@shared/schemas/attachments.js';
 import type { Brand, RecordDetail } from '@shared/schemas/records.js';
@@ -22,8 +25,8 @@ describe('record loaders', () => {
   it('makes no request at all for id 0 or a non-numeric id', async () => {
     const getRecord = vi.fn(fakeDataSource().getRecord);
     const ds = fakeDataSource({ getRecord });
-    await expect(loadDetail(ds, 'brand', '0')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
-    await expect(loadDetail(ds, 'brand', 'abc')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS });
+    await expect(loadDetail(ds, 'brand', '0')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS, detailGroups });
+    await expect(loadDetail(ds, 'brand', 'abc')).resolves.toEqual({ id: 0, record: null, attachments: NO_ATTACHMENTS, detailGroups });
     expect(getRecord).not.toHaveBeenCalled();
   });
 
@@ -45,7 +48,7 @@ describe('record loaders', () => {
 
   it("ignores a missing record's attachment failures, but not an existing record's", async () => {
     const missing = await loadDetail(fakeDataSource({ contactsOf: () => Promise.reject(serverError()) }), 'brand', '4');
-    expect(missing).toEqual({ id: 4, record: null, attachments: NO_ATTACHMENTS });
+    expect(missing).toEqual({ id: 4, record: null, attachments: NO_ATTACHMENTS, detailGroups });
     const broken = fakeDataSource({
       getRecord: async <K extends RecordType>() => brand as RecordDetail<K>,
       contactsOf: () => Promise.reject(serverError()),

@@ -1,3 +1,4 @@
+import { detailGroupFacts, recordDefinition } from '@shared/records/index.js';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Brand, Event, Influencer, Media, Professional } from '@shared/schemas/records.js';
@@ -372,7 +373,12 @@ describe('record detail pages', () => {
       url: '/brands/1?tab=payments',
       Component: brandDetail.Component,
       action: brandDetail.action,
-      data: { id: 1, record: brand({}), attachments: { ...NO_ATTACHMENTS, payments: [payment], paymentsTotal: '120.00' } },
+      data: {
+        id: 1,
+        record: brand({}),
+        attachments: { ...NO_ATTACHMENTS, payments: [payment], paymentsTotal: '120.00' },
+        detailGroups: detailGroupFacts(recordDefinition('brand')),
+      },
     });
     const tab = await screen.findByRole('tab', { name: 'Payments (1)' });
     expect(tab.getAttribute('aria-selected')).toBe('true');
@@ -545,7 +551,12 @@ describe('record detail pages', () => {
       url: '/brands/4',
       Component: brandDetail.Component,
       action: brandDetail.action,
-      data: { id: 4, record: brand({ websiteUrl: 'stride.example.org', locationState: 'VIC' }), attachments: NO_ATTACHMENTS },
+      data: {
+        id: 4,
+        record: brand({ websiteUrl: 'stride.example.org', locationState: 'VIC' }),
+        attachments: NO_ATTACHMENTS,
+        detailGroups: detailGroupFacts(recordDefinition('brand')),
+      },
       others: [{ path: 'brands', Component: () => <p>brand list</p> }],
     });
     expect(await screen.findByRole('heading', { name: 'Brand Information' })).toBeTruthy();

@@ -1,3 +1,4 @@
+import { detailGroupFacts, recordDefinition } from '@shared/records/index.js';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '@shared/roles.js';
@@ -117,7 +118,12 @@ describe('write buttons follow the role', () => {
         path: '/brands/:id',
         url: `/brands/4?tab=${tab}`,
         Component: brandDetail.Component,
-        data: { id: 4, record: brand, attachments: { contacts: [contact], payments: [payment], paymentsTotal: '10.00', files: [file] } },
+        data: {
+          id: 4,
+          record: brand,
+          attachments: { contacts: [contact], payments: [payment], paymentsTotal: '10.00', files: [file] },
+          detailGroups: detailGroupFacts(recordDefinition('brand')),
+        },
       });
       await screen.findByRole('heading', { name: 'Stride Shoes' });
       expect(controls(names), tab).toEqual(shown ? names : []);

@@ -5,6 +5,7 @@ import { defineRecord } from '@shared/records/define.js';
 import {
   columnKindsOf,
   sortsOf,
+  detailGroupFacts,
   tableColumnFacts,
   type RecordDef,
   duplicateKeys,
@@ -128,5 +129,19 @@ describe('the table columns the list loaders hand their pages', () => {
       shape: 'choice',
       labels: expect.objectContaining({}),
     });
+  });
+});
+
+describe('the detail groups the detail loaders hand their pages', () => {
+  it("take each group's title and fields, under their detail labels, from the definition", () => {
+    const [group] = detailGroupFacts(recordDefinition('media'));
+    expect(group!.title).toBe('Media Information');
+    expect(group!.fields.map((field) => [field.key, field.label, field.shape])).toEqual([
+      ['mediaName', 'Name', 'text'],
+      ['industry', 'Industry', 'text'],
+      ['websiteUrl', 'Website', 'url'],
+      ['instagramUrl', 'Instagram', 'url'],
+      ['notes', 'Notes', 'multiline'],
+    ]);
   });
 });

@@ -28,8 +28,7 @@ export const MEDIA = defineRecord({
     updatedAt: { ...auditFields.updatedAt, tableLabel: 'Last updated', table: { sort: 'desc' } },
   },
   form: [{ title: 'Media Information', fields: ['mediaName', 'industry', 'websiteUrl', 'instagramUrl', 'notes'] }],
-  // The page shows the name with its fallback ('Unnamed Media') before these.
-  detail: [{ title: 'Media Information', fields: ['industry', 'websiteUrl', 'instagramUrl', 'notes'] }],
+  detail: [{ title: 'Media Information', fields: ['mediaName', 'industry', 'websiteUrl', 'instagramUrl', 'notes'] }],
   table: ['mediaName', 'industry', 'websiteUrl', 'updatedAt'],
   export: ['mediaName', 'industry', 'websiteUrl', 'instagramUrl', 'notes', 'createdAt', 'updatedAt'],
   search: ['mediaName', 'industry'],

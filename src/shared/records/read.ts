@@ -84,44 +84,65 @@ export function tableColumnsOf(definition: RecordDef): { all: string[]; shown: s
 
 export const fieldOf = named;
 
-/** How a table cell (or a detail row) shows a field's value, by what the field holds. */
-type ValueShape = 'text' | 'date' | 'timestamp' | 'money' | 'url' | 'choice' | 'choices' | 'list';
+/** How a table cell or a detail row shows a field's value, by what the field holds. */
+type ValueShape = 'text' | 'multiline' | 'date' | 'timestamp' | 'money' | 'url' | 'choice' | 'choices' | 'list';
 
 /**
- * A table column as the list pages draw it: plain data, so a list's loader hands it to the page with the rows and
- * the browser's first load carries no definition (the budget); `labels` are a choice field's words for its values.
+ * A field as a list's table or a detail page draws it: plain data, so a page's loader hands it over with the record
+ * and the browser's first load carries no definition (the budget); `labels` are a choice field's words for its values.
  */
-export interface TableColumnFacts {
+export interface FieldFacts {
   key: string;
   label: string;
-  sort?: string;
   shape: ValueShape;
   labels?: Readonly<Record<string, string>>;
 }
 
-/** A field's value shape, from its rule and stored kind. */
+/** A table column: its field, and its sort key where its header sorts. */
+export interface TableColumnFacts extends FieldFacts {
+  sort?: string;
+}
+
+/** A detail page's titled group of fields. */
+export interface DetailGroupFacts {
+  title: string;
+  fields: FieldFacts[];
+}
+
+/** A field's value shape, from its rule, form control and stored kind. */
 function valueShapeOf(field: FieldDef): ValueShape {
   const rule = field.rule;
   if (rule?.type === 'url') return 'url';
   if (rule?.type === 'enum') return 'choice';
   if (rule?.type === 'slugList' || rule?.type === 'enumList') return 'choices';
+  if (field.input === 'textarea') return 'multiline';
   const kind = columnKindOf(field);
   if (kind === 'date' || kind === 'timestamp' || kind === 'list') return kind;
   if (typeof kind === 'object' && kind.kind === 'money') return 'money';
   return 'text';
 }
 
+function factsOf(field: NamedField, label: string): FieldFacts {
+  const rule = field.rule;
+  const labels = rule && 'labels' in rule ? rule.labels : undefined;
+  return { key: field.name, label, shape: valueShapeOf(field), ...(labels ? { labels } : {}) };
+}
+
 /** The table view's columns in order: key, header, sort key (the field's name, where it sorts) and value shape. */
 export function tableColumnFacts(definition: RecordDef): TableColumnFacts[] {
-  return tableFields(definition).map((field) => {
-    const rule = field.rule;
-    const labels = rule && 'labels' in rule ? rule.labels : undefined;
-    return {
-      key: field.name,
-      label: field.tableLabel ?? field.label,
-      ...(field.table?.sort ? { sort: field.name } : {}),
-      shape: valueShapeOf(field),
-      ...(labels ? { labels } : {}),
-    };
-  });
+  return tableFields(definition).map((field) => ({
+    ...factsOf(field, field.tableLabel ?? field.label),
+    ...(field.table?.sort ? { sort: field.name } : {}),
+  }));
+}
+
+/** The detail page's field groups in order, each field under its detail label. */
+export function detailGroupFacts(definition: RecordDef): DetailGroupFacts[] {
+  return definition.detail.map((group) => ({
+    title: group.title,
+    fields: group.fields.map((name) => {
+      const field = named(definition, name);
+      return factsOf(field, field.detailLabel ?? field.label);
+    }),
+  }));
 }

@@ -6,7 +6,7 @@ import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
 import { listNameOf, viewPreferenceOf, type ListLayout, type ListName } from '@shared/list-options.js';
-import type { TableColumnFacts } from '@shared/records/read.js';
+import type { DetailGroupFacts, TableColumnFacts } from '@shared/records/read.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -54,12 +54,19 @@ function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay
 }
 
 /**
- * The table's columns of a type, read from its definition here rather than in the page: the loader runs on the
- * server for a first load, so the browser's first load carries the columns as data and not the definitions.
+ * What a page draws from a type's definition, read here rather than in the page: the loader runs on the server for a
+ * first load, so the browser's first load carries these facts as data and not the definitions.
  */
+const definitions = () => import('@shared/records/index.js');
+
 async function tableColumnsOf(kind: RecordType): Promise<TableColumnFacts[]> {
-  const { recordDefinition, tableColumnFacts } = await import('@shared/records/index.js');
+  const { recordDefinition, tableColumnFacts } = await definitions();
   return tableColumnFacts(recordDefinition(kind));
+}
+
+async function detailGroupsOf(kind: RecordType): Promise<DetailGroupFacts[]> {
+  const { recordDefinition, detailGroupFacts } = await definitions();
+  return detailGroupFacts(recordDefinition(kind));
 }
 
 /**
@@ -120,6 +127,8 @@ export function recordLoader<K extends RecordType>(kind: K) {
 
 export interface DetailData<T> extends RecordData<T> {
   attachments: Attachments;
+  /** The definition's field groups, for the pages that draw them (`DefinedInfoCards`). */
+  detailGroups: DetailGroupFacts[];
 }
 
 export const NO_ATTACHMENTS: Attachments = { contacts: [], payments: [], paymentsTotal: '0.00', files: [] };
@@ -131,9 +140,10 @@ export async function loadDetail<K extends RecordType>(
   rawId: string | undefined,
 ): Promise<DetailData<RecordDetail<K>>> {
   const id = parseRecordId(rawId);
-  if (!id) return { id, record: null, attachments: NO_ATTACHMENTS };
+  const detailGroups = await detailGroupsOf(kind);
+  if (!id) return { id, record: null, attachments: NO_ATTACHMENTS, detailGroups };
   const page = await getOrNull(ds.recordPage(kind, id));
-  return page ? { id, ...page } : { id, record: null, attachments: NO_ATTACHMENTS };
+  return page ? { id, ...page, detailGroups } : { id, record: null, attachments: NO_ATTACHMENTS, detailGroups };
 }
 
 export function detailLoader<K extends RecordType>(kind: K) {

@@ -1,21 +1,12 @@
+import { DefinedInfoCards } from '@views/components/records/defined-details.js';
 import { DetailLayout } from '@views/components/records/detail-tabs.js';
 import { valueLabel } from '@shared/labels.js';
 import { useLoaderData } from 'react-router';
 import type { Brand } from '@shared/schemas/records.js';
 import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import {
-  DateText,
-  ExternalLink,
-  InfoCard,
-  multilineText,
-  NotFoundView,
-  PageHeader,
-  QuickInfo,
-  RecentActivity,
-} from '@views/components/records/detail.js';
+import { NotFoundView, PageHeader, QuickInfo, RecentActivity } from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
-import { useFormat } from '@views/hooks/use-format.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
 import { brandsConfig } from './config.js';
 
@@ -24,8 +15,7 @@ export const loader = detailLoader('brand');
 export const action = lazyAction(brandsConfig, async () => (await import('@views/components/attachments/actions.js')).recordDetailAction);
 
 export function Component() {
-  const { record: brand, attachments } = useLoaderData() as DetailData<Brand>;
-  const format = useFormat();
+  const { record: brand, attachments, detailGroups } = useLoaderData() as DetailData<Brand>;
   if (!brand) return <NotFoundView title="Brand not found" backTo="/brands" backLabel="Return to Brands" />;
   return (
     <div className="page">
@@ -48,24 +38,7 @@ export function Component() {
         attachments={attachments}
         details={
           <>
-            <InfoCard
-              title="Brand Information"
-              items={[
-                { label: 'Name', value: brand.brandName },
-                { label: 'Industry category', value: brand.industryCategory },
-                { label: 'Website', value: brand.websiteUrl && <ExternalLink href={brand.websiteUrl} /> },
-                { label: 'Instagram', value: brand.instagramUrl && <ExternalLink href={brand.instagramUrl} /> },
-                { label: 'Facebook', value: brand.facebookUrl && <ExternalLink href={brand.facebookUrl} /> },
-                { label: 'LinkedIn', value: brand.linkedinUrl && <ExternalLink href={brand.linkedinUrl} /> },
-                { label: 'Advertising spend', value: format.money(brand.totalAdvertisingSpend) },
-                { label: 'Payment status', value: valueLabel(brand.paymentStatus) },
-                {
-                  label: 'Last campaign ended',
-                  value: brand.lastCampaignEndDate && <DateText value={brand.lastCampaignEndDate} />,
-                },
-                { label: 'Notes', value: multilineText(brand.notes) },
-              ]}
-            />
+            <DefinedInfoCards groups={detailGroups} record={brand} values={{ paymentStatus: (b) => valueLabel(b.paymentStatus) }} />
             <ContactsCard ownerType="brand" ownerId={brand.id} contacts={attachments.contacts} />
           </>
         }

@@ -1,17 +1,10 @@
+import { DefinedInfoCards } from '@views/components/records/defined-details.js';
 import { DetailLayout } from '@views/components/records/detail-tabs.js';
 import { useLoaderData } from 'react-router';
 import type { Media } from '@shared/schemas/records.js';
 import { ContactsCard } from '@views/components/attachments/index.js';
 import { RecordDetailActions } from '@views/components/records/delete-dialog.js';
-import {
-  DateTimeText,
-  ExternalLink,
-  InfoCard,
-  multilineText,
-  NotFoundView,
-  PageHeader,
-  QuickInfo,
-} from '@views/components/records/detail.js';
+import { DateTimeText, NotFoundView, PageHeader, QuickInfo } from '@views/components/records/detail.js';
 import { detailLoader, type DetailData } from '@views/components/records/loaders.js';
 import { lazyAction } from '@views/components/records/lazy-action.js';
 import { mediaConfig } from './config.js';
@@ -21,7 +14,7 @@ export const loader = detailLoader('media');
 export const action = lazyAction(mediaConfig, async () => (await import('@views/components/attachments/actions.js')).recordDetailAction);
 
 export function Component() {
-  const { record: media, attachments } = useLoaderData() as DetailData<Media>;
+  const { record: media, attachments, detailGroups } = useLoaderData() as DetailData<Media>;
   if (!media) return <NotFoundView title="Media outlet not found" backTo="/media" backLabel="Return to Media" />;
   const name = media.mediaName || 'Unnamed Media';
   return (
@@ -45,16 +38,7 @@ export function Component() {
         attachments={attachments}
         details={
           <>
-            <InfoCard
-              title="Media Information"
-              items={[
-                { label: 'Name', value: name },
-                { label: 'Industry', value: media.industry },
-                { label: 'Website', value: media.websiteUrl && <ExternalLink href={media.websiteUrl} /> },
-                { label: 'Instagram', value: media.instagramUrl && <ExternalLink href={media.instagramUrl} /> },
-                { label: 'Notes', value: multilineText(media.notes) },
-              ]}
-            />
+            <DefinedInfoCards groups={detailGroups} record={media} values={{ mediaName: () => name }} />
             <ContactsCard ownerType="media" ownerId={media.id} contacts={attachments.contacts} />
           </>
         }
