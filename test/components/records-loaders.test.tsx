@@ -121,6 +121,7 @@ describe('page loaders and refused reads', () => {
       query: { q: 'trail', filter: 'featured', sort: 'newest', dir: 'desc', page: 3 },
       display: { layout: 'cards', columns: DEFAULT_PREFERENCES['events.columns'] },
       tableColumns: tableColumnFacts(recordDefinition('event')),
+      cardFields: [],
     });
   });
 

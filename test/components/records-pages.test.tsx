@@ -99,6 +99,7 @@ const listData = <T,>(items: T[], q = '', page = 1, total = items.length) => ({
   query: { q, filter: '', sort: 'newest', dir: 'desc' as const, page },
   display: { layout: 'cards' as const, columns: [] },
   tableColumns: [],
+  cardFields: [],
 });
 
 describe('record lists', () => {

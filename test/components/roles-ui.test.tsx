@@ -1,4 +1,4 @@
-import { detailGroupFacts, recordDefinition } from '@shared/records/index.js';
+import { cardFieldFacts, detailGroupFacts, recordDefinition } from '@shared/records/index.js';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '@shared/roles.js';
@@ -99,6 +99,7 @@ describe('write buttons follow the role', () => {
         query: { q: '', filter: '', sort: 'newest', dir: 'desc', page: 1 },
         display: { layout: 'cards', columns: [] },
         tableColumns: [],
+        cardFields: cardFieldFacts(recordDefinition('brand')),
       },
     });
     await screen.findByText('Stride Shoes');

@@ -5,6 +5,7 @@ import { defineRecord } from '@shared/records/define.js';
 import {
   columnKindsOf,
   sortsOf,
+  cardFieldFacts,
   detailGroupFacts,
   tableColumnFacts,
   type RecordDef,
@@ -143,5 +144,15 @@ describe('the detail groups the detail loaders hand their pages', () => {
       ['instagramUrl', 'Instagram', 'url'],
       ['notes', 'Notes', 'multiline'],
     ]);
+  });
+});
+
+describe('the card lines the list loaders hand their pages', () => {
+  it("are the definition's plain card fields, in order, with their shapes", () => {
+    expect(cardFieldFacts(recordDefinition('brand')).map((field) => [field.key, field.shape])).toEqual([
+      ['industryCategory', 'text'],
+      ['locationState', 'choice'],
+    ]);
+    expect(cardFieldFacts(recordDefinition('event'))).toEqual([]);
   });
 });

@@ -136,6 +136,14 @@ export function tableColumnFacts(definition: RecordDef): TableColumnFacts[] {
   }));
 }
 
+/** The lines of a list's cards that are plain fields, in order. */
+export function cardFieldFacts(definition: RecordDef): FieldFacts[] {
+  return (definition.card ?? []).map((name) => {
+    const field = named(definition, name);
+    return factsOf(field, field.label);
+  });
+}
+
 /** The detail page's field groups in order, each field under its detail label. */
 export function detailGroupFacts(definition: RecordDef): DetailGroupFacts[] {
   return definition.detail.map((group) => ({

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { labelOf } from '@shared/labels.js';
-import type { TableColumnFacts } from '@shared/records/read.js';
+import type { FieldFacts, TableColumnFacts } from '@shared/records/read.js';
 import { DateText, DateTimeText, ExternalLink } from './detail.js';
 import { joined, MoneyText, type TableColumn } from './list-views.js';
+import { CardLine } from './record-card.js';
 /** A table cell drawn from a field's value by its shape (a link's text is the column's header: "Website"). */
-function shapedCell(column: TableColumnFacts, value: unknown): ReactNode {
+function shapedCell(column: FieldFacts, value: unknown): ReactNode {
   const text = typeof value === 'string' ? value : null;
   switch (column.shape) {
     case 'date':
@@ -40,4 +41,15 @@ export function definedColumns<T>(
     ...(column.sort ? { sort: column.sort } : {}),
     render: cells[column.key] ?? ((item: T) => shapedCell(column, (item as Record<string, unknown>)[column.key])),
   }));
+}
+
+/** A card's lines that are plain fields (the loader's `cardFields`), each drawn by its value's shape. */
+export function DefinedCardLines({ fields, item }: { fields: readonly FieldFacts[]; item: object }) {
+  return (
+    <>
+      {fields.map((field) => (
+        <CardLine key={field.key}>{shapedCell(field, (item as Record<string, unknown>)[field.key])}</CardLine>
+      ))}
+    </>
+  );
 }

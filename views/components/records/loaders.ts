@@ -6,7 +6,7 @@ import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
 import { listNameOf, viewPreferenceOf, type ListLayout, type ListName } from '@shared/list-options.js';
-import type { DetailGroupFacts, TableColumnFacts } from '@shared/records/read.js';
+import type { DetailGroupFacts, FieldFacts, TableColumnFacts } from '@shared/records/read.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
 export function parseRecordId(raw: string | undefined): number {
@@ -43,12 +43,14 @@ export interface ListData<T> {
   display: ListDisplay;
   /** Every column the table view can show, from the type's definition. */
   tableColumns: TableColumnFacts[];
+  /** The cards' lines that are plain fields, from the type's definition. */
+  cardFields: FieldFacts[];
 }
 
 /** A search that cannot be run: status 400, and the page keeps its search box so the user can fix it. */
-function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay, tableColumns: TableColumnFacts[]): ListData<T> {
+function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay, facts: ListFacts): ListData<T> {
   return data(
-    { items: [], total: 0, next: null, prev: null, query, problem, display, tableColumns },
+    { items: [], total: 0, next: null, prev: null, query, problem, display, ...facts },
     { status: 400 },
   ) as unknown as ListData<T>;
 }
@@ -59,9 +61,12 @@ function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay
  */
 const definitions = () => import('@shared/records/index.js');
 
-async function tableColumnsOf(kind: RecordType): Promise<TableColumnFacts[]> {
-  const { recordDefinition, tableColumnFacts } = await definitions();
-  return tableColumnFacts(recordDefinition(kind));
+type ListFacts = Pick<ListData<unknown>, 'tableColumns' | 'cardFields'>;
+
+async function listFactsOf(kind: RecordType): Promise<ListFacts> {
+  const { recordDefinition, tableColumnFacts, cardFieldFacts } = await definitions();
+  const definition = recordDefinition(kind);
+  return { tableColumns: tableColumnFacts(definition), cardFields: cardFieldFacts(definition) };
 }
 
 async function detailGroupsOf(kind: RecordType): Promise<DetailGroupFacts[]> {
@@ -93,17 +98,17 @@ export async function loadList<K extends RecordType>(
   const { readListQuery } = await import('@shared/list-query.js');
   const read = readListQuery(kind, new URL(request.url).searchParams, 'page');
   const pendingDisplay = display ?? listDisplayOf(ds, listNameOf(kind));
-  const tableColumns = await tableColumnsOf(kind);
-  if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay, tableColumns);
+  const facts = await listFactsOf(kind);
+  if (!read.ok) return refusedSearch(read.view, read.message, await pendingDisplay, facts);
   try {
     const [list, shown] = await Promise.all([ds.listRecords(kind, read.query), pendingDisplay]);
     // A Previous link whose cursor had less than a page before it was answered with the first page.
     const query = read.query.before !== undefined && list.prev === null ? { ...read.view, page: 1 } : read.view;
-    return { items: list.items, total: list.total, next: list.next, prev: list.prev, query, display: shown, tableColumns };
+    return { items: list.items, total: list.total, next: list.next, prev: list.prev, query, display: shown, ...facts };
   } catch (error) {
     // Rules only the server knows still show on the page, not as the error page.
     if (statusOf(error) !== 400) throw error;
-    return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay, tableColumns);
+    return refusedSearch(read.view, messageOf(error, 'This search could not be run'), await pendingDisplay, facts);
   }
 }
 

@@ -1,5 +1,5 @@
 import { lazyAction } from '@views/components/records/lazy-action.js';
-import { definedColumns } from '@views/components/records/defined-columns.js';
+import { DefinedCardLines, definedColumns } from '@views/components/records/defined-columns.js';
 import { sortingOf } from '@views/components/records/list-views.js';
 import { useLoaderData } from 'react-router';
 import { type Brand } from '@shared/schemas/records.js';
@@ -70,8 +70,7 @@ export function Component() {
             />
           }
         >
-          <CardLine>{brand.industryCategory}</CardLine>
-          <CardLine>{brand.locationState}</CardLine>
+          <DefinedCardLines fields={data.cardFields} item={brand} />
           <CardLine>{brand.websiteUrl && <ExternalLink href={brand.websiteUrl}>Website</ExternalLink>}</CardLine>
         </RecordCard>
       )}
