@@ -156,3 +156,24 @@ describe('the card lines the list loaders hand their pages', () => {
     expect(cardFieldFacts(recordDefinition('event'))).toEqual([]);
   });
 });
+
+describe("the synced types' WordPress mappings", () => {
+  it('make the content model: the mapped fields in order, each read by its definition rule', async () => {
+    const { CONTENT_MODEL } = await import('@integrations/wordpress/content-model.js');
+    const { RUN_CLUB_FROM_WORDPRESS } = await import('@shared/records/wordpress.js');
+    const runclubs = CONTENT_MODEL.runclubs;
+    expect(runclubs).toMatchObject({
+      restBase: 'run-clubs',
+      idColumn: 'wordpressClubId',
+      name: { column: 'clubName', type: 'text', max: 255 },
+    });
+    expect(runclubs.fields.map((field) => field.column)).toEqual(Object.keys(RUN_CLUB_FROM_WORDPRESS.fields));
+    const field = (column: string) => runclubs.fields.find((spec) => spec.column === column);
+    expect(field('foundedYear')).toEqual({ column: 'foundedYear', label: 'founded year', type: 'integer', min: 1800, max: 2100 });
+    expect(field('clubEmail')).toMatchObject({ type: 'email' });
+    expect(field('locationLng')).toMatchObject({ type: 'decimal', scale: 8, limit: 180 });
+    expect(field('locationState')).toMatchObject({ type: 'enum', aliases: expect.objectContaining({ victoria: 'VIC' }) });
+    expect(field('clubType')).toMatchObject({ type: 'enumList', otherColumn: 'clubTypeOther' });
+    expect(CONTENT_MODEL.events.fields.find((spec) => spec.column === 'galleryImages')).toMatchObject({ type: 'list' });
+  });
+});

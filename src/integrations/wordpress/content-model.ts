@@ -1,12 +1,17 @@
-import { CLUB_TYPES, LOCATION_STATES, PROFESSION_TYPES } from '@shared/schemas/records.js';
+import { columnKindOf, type FieldDef, type RecordDef, type WordPressMapping } from '@shared/records/define.js';
+import { EVENT } from '@shared/records/event.js';
+import { PROFESSIONAL } from '@shared/records/professional.js';
+import { RUN_CLUB } from '@shared/records/runclub.js';
+import { EVENT_FROM_WORDPRESS, PROFESSIONAL_FROM_WORDPRESS, RUN_CLUB_FROM_WORDPRESS } from '@shared/records/wordpress.js';
 import { RECORD_TYPE_INFO, syncedTypeOf, type RecordTypeInfo, type SyncedType, type SyncKind } from '@shared/record-types.js';
 
 /**
- * The content model, in one place: which WordPress post type feeds which CRM table, and which post field feeds
- * which column. Fields are read from the post's `meta` (register_post_meta with show_in_rest) or, when a site
- * exposes Advanced Custom Fields instead, from `acf`, under the snake_case key of our column name. A site with
- * other names or post types changes only this file. Columns not listed here (notes, newsletter fields,
- * payments, subscriptions, …) belong to the CRM and a sync never writes them.
+ * The content model: which WordPress post type feeds which CRM table, and which post field feeds which column,
+ * made from each synced type's definition and its WordPress mapping (`EVENT_FROM_WORDPRESS` and the others in
+ * src/shared/records/), each field read by its rule. Fields are read from the post's `meta` (register_post_meta with
+ * show_in_rest) or, when a site exposes Advanced Custom Fields instead, from `acf`, under the snake_case key of our
+ * column name. A site with other names or post types changes only those mappings. Columns not listed there (notes,
+ * newsletter fields, payments, subscriptions, …) belong to the CRM and a sync never writes them.
  */
 
 type FieldType =
@@ -57,38 +62,6 @@ export interface PostTypeModel {
   fields: FieldSpec[];
 }
 
-/** Full state and territory names a site may use instead of the abbreviation. */
-const STATE_ALIASES: Record<string, string> = {
-  'new-south-wales': 'NSW',
-  victoria: 'VIC',
-  queensland: 'QLD',
-  'western-australia': 'WA',
-  'south-australia': 'SA',
-  tasmania: 'TAS',
-  'australian-capital-territory': 'ACT',
-  'northern-territory': 'NT',
-  'new-zealand': 'NZ',
-};
-
-const PROFESSION_ALIASES: Record<string, string> = {
-  physio: 'physiotherapist',
-  physiotherapy: 'physiotherapist',
-  'running-coach': 'coach',
-  'personal-trainer': 'trainer',
-  'massage-therapy': 'massage-therapist',
-  'sports-dietitian': 'nutritionist',
-  dietitian: 'nutritionist',
-};
-
-const location: FieldSpec[] = [
-  { column: 'locationAddress', label: 'address', type: 'text', max: 500 },
-  { column: 'locationLat', label: 'latitude', type: 'decimal', scale: 8, limit: 90 },
-  { column: 'locationLng', label: 'longitude', type: 'decimal', scale: 8, limit: 180 },
-  { column: 'locationState', label: 'state', type: 'enum', values: LOCATION_STATES, aliases: STATE_ALIASES },
-];
-
-const UNSIGNED_INT_MAX = 4_294_967_295;
-
 /** What a post type model takes from the shared vocabulary: "Run club 'Dawn Patrol' …", "3 run clubs read". */
 function vocabulary(kind: SyncKind) {
   const recordType = syncedTypeOf(kind);
@@ -96,73 +69,68 @@ function vocabulary(kind: SyncKind) {
   return { kind, noun: noun.charAt(0).toUpperCase() + noun.slice(1), plural: pluralNoun, table, recordType };
 }
 
+/** How a sync reads a field from a post, by the field's rule (a form and a sync accept the same values). */
+function fieldTypeOf(name: string, field: FieldDef, read: Exclude<WordPressField, string>): FieldType {
+  const choices = {
+    ...(read.aliases ? { aliases: { ...read.aliases } } : {}),
+    ...(read.otherColumn ? { otherColumn: read.otherColumn } : {}),
+  };
+  if (field.input === 'email') return { type: 'email' };
+  const rule = field.rule;
+  switch (rule?.type) {
+    case 'name':
+      return { type: 'text', max: rule.max ?? 255 };
+    case 'text':
+    case 'handle':
+      return { type: 'text', max: rule.max };
+    case 'url':
+    case 'date':
+    case 'list':
+    case 'slugList':
+      return { type: rule.type };
+    case 'flag':
+      return { type: 'boolean' };
+    case 'integer':
+      return { type: 'integer', min: rule.min, max: rule.max };
+    case 'coordinate':
+      return { type: 'decimal', scale: 8, limit: rule.label === 'Latitude' ? 90 : 180 };
+    case 'enum':
+    case 'enumList':
+      return { type: rule.type, values: rule.values, ...choices };
+    case undefined:
+      if (columnKindOf(field) === 'list') return { type: 'list' };
+  }
+  throw new Error(`The WordPress mapping names ${name}, which a sync cannot read by its rule`);
+}
+
+type WordPressField = WordPressMapping<string>['fields'][string] & {};
+
+/** A synced type's content model, from its definition and its WordPress mapping (src/shared/records/). */
+function modelOf(kind: SyncKind, definition: RecordDef, mapping: WordPressMapping<string>): PostTypeModel {
+  const spec = (name: string, entry: WordPressField): FieldSpec => {
+    const read = typeof entry === 'string' ? { label: entry } : entry;
+    return {
+      column: name,
+      ...(read.key ? { key: read.key } : {}),
+      label: read.label,
+      ...fieldTypeOf(name, definition.fields[name]!, read),
+    };
+  };
+  const name = spec(mapping.name.field, mapping.name.label);
+  if (name.type !== 'text') throw new Error(`The WordPress name field of ${kind} is not text`);
+  return {
+    ...vocabulary(kind),
+    restBase: mapping.restBase,
+    idColumn: mapping.idField as PostTypeModel['idColumn'],
+    name,
+    fields: Object.entries(mapping.fields).map(([field, entry]) => spec(field, entry!)),
+  };
+}
+
 export const CONTENT_MODEL: Record<SyncKind, PostTypeModel> = {
-  events: {
-    ...vocabulary('events'),
-    restBase: 'events',
-    idColumn: 'wordpressEventId',
-    name: { column: 'eventName', label: 'name', type: 'text', max: 255 },
-    fields: [
-      { column: 'eventStartDate', label: 'start date', type: 'date' },
-      { column: 'eventEndDate', label: 'end date', type: 'date' },
-      { column: 'websiteUrl', label: 'website', type: 'url' },
-      ...location,
-      { column: 'runType', label: 'run type', type: 'slugList' },
-      { column: 'trackType', label: 'track type', type: 'slugList' },
-      { column: 'featuredRace', label: 'featured', type: 'boolean' },
-      { column: 'entryCost', label: 'entry cost', type: 'text', max: 10_000 },
-      { column: 'prizes', label: 'prizes', type: 'text', max: 10_000 },
-      { column: 'galleryImages', label: 'gallery images', type: 'list' },
-    ],
-  },
-  professionals: {
-    ...vocabulary('professionals'),
-    restBase: 'professionals',
-    idColumn: 'wordpressProfessionalId',
-    name: { column: 'businessName', label: 'business name', type: 'text', max: 255 },
-    fields: [
-      {
-        column: 'professionType',
-        label: 'profession type',
-        type: 'enum',
-        values: PROFESSION_TYPES,
-        aliases: PROFESSION_ALIASES,
-        otherColumn: 'professionTypeOther',
-      },
-      { column: 'contactType', label: 'contact type', type: 'list' },
-      { column: 'trackType', label: 'track type', type: 'slugList' },
-      { column: 'specializations', label: 'specializations', type: 'list' },
-      { column: 'credentials', label: 'credentials', type: 'list' },
-      { column: 'deliveryMethods', label: 'delivery methods', type: 'list' },
-      ...location,
-      { column: 'websiteUrl', label: 'website', type: 'url' },
-      { column: 'instagramUrl', label: 'Instagram', type: 'url' },
-      { column: 'facebookUrl', label: 'Facebook', type: 'url' },
-    ],
-  },
-  runclubs: {
-    ...vocabulary('runclubs'),
-    restBase: 'run-clubs',
-    idColumn: 'wordpressClubId',
-    name: { column: 'clubName', label: 'club name', type: 'text', max: 255 },
-    fields: [
-      ...location,
-      { column: 'clubType', label: 'club type', type: 'enumList', values: CLUB_TYPES, otherColumn: 'clubTypeOther' },
-      { column: 'foundedYear', label: 'founded year', type: 'integer', min: 1800, max: 2100 },
-      { column: 'membershipCount', label: 'membership count', type: 'integer', min: 0, max: UNSIGNED_INT_MAX },
-      { column: 'meetingTimes', label: 'meeting times', type: 'list' },
-      { column: 'cost', label: 'cost', type: 'text', max: 255 },
-      { column: 'averageAttendance', label: 'average attendance', type: 'integer', min: 0, max: UNSIGNED_INT_MAX },
-      { column: 'websiteUrl', label: 'website', type: 'url' },
-      { column: 'instagramUrl', label: 'Instagram', type: 'url' },
-      { column: 'facebookUrl', label: 'Facebook', type: 'url' },
-      { column: 'founderInstagramUrl', label: 'founder Instagram', type: 'url' },
-      { column: 'clubEmail', label: 'club email', type: 'email' },
-      { column: 'extras', label: 'extras', type: 'text', max: 10_000 },
-      { column: 'footnote', label: 'footnote', type: 'text', max: 10_000 },
-      { column: 'socialTitle', label: 'social title', type: 'text', max: 255 },
-    ],
-  },
+  events: modelOf('events', EVENT, EVENT_FROM_WORDPRESS),
+  professionals: modelOf('professionals', PROFESSIONAL, PROFESSIONAL_FROM_WORDPRESS),
+  runclubs: modelOf('runclubs', RUN_CLUB, RUN_CLUB_FROM_WORDPRESS),
 };
 
 /** eventStartDate → event_start_date */

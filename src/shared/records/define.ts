@@ -3,7 +3,7 @@ import type { RecordType } from '../record-types.js';
 /**
  * The shape of a record definition (docs/decisions/0091-record-definitions.md): one typed object per record type
  * that says, per field, everything a surface needs (its rule, how it is stored, its texts, where it shows, how it is
- * searched, imported and exported; the WordPress mapping stays in src/integrations/wordpress/content-model.ts).
+ * searched, imported and exported; a synced type's WordPress mapping is typed by it in ./wordpress.ts).
  * Pure data, without zod: the browser's first load carries the definitions (labels, layout) and loads the zod
  * schemas made from them (./zod.ts) only when a form is checked.
  */
@@ -139,4 +139,33 @@ export function columnKindOf(field: FieldDef): ColumnKind | undefined {
     default:
       return undefined;
   }
+}
+
+/** How a synced field is read from a post: its name in sync messages, and the choices' other spellings. */
+type WordPressField<N extends string> =
+  | string
+  | {
+      readonly label: string;
+      /** The key in the post's `meta` / `acf`, when not the field's name in snake_case. */
+      readonly key?: string;
+      /** Other spellings a site may use for a choice ('victoria' → 'VIC'). */
+      readonly aliases?: Readonly<Record<string, string>>;
+      /** A value outside the choices is stored as `other`, and the site's own words in this field. */
+      readonly otherColumn?: N;
+    };
+
+/**
+ * Where a synced type's posts come from and which of its fields a sync writes (src/integrations/wordpress/
+ * content-model.ts turns it into the sync's content model; each field is read by its rule). Fields not listed belong
+ * to the CRM and a sync never writes them.
+ */
+export interface WordPressMapping<N extends string> {
+  /** /wp-json/wp/v2/<restBase> */
+  readonly restBase: string;
+  /** The field holding the post id. */
+  readonly idField: N;
+  /** The name field, and its name in sync messages; the post title when the post has no value for it. */
+  readonly name: { readonly field: N; readonly label: string };
+  /** The fields a sync writes, in the order its messages name them, each with its name in those messages. */
+  readonly fields: { readonly [K in N]?: WordPressField<N> };
 }
