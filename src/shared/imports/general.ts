@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { RECORD_TYPES, type RecordType } from '../record-types.js';
 import { CONTACT_FIELDS } from '../records/contact.js';
 import type { FieldDef, Fields } from '../records/define.js';
@@ -139,3 +140,17 @@ export function resolveMapping(
   }
   return { ok: true, mapping };
 }
+
+/** What a general import job is asked (POST /api/imports' fields, checked). */
+export const GeneralImportParamsSchema = z
+  .object({
+    type: z.enum(GENERAL_IMPORT_TYPES, { error: `type must be one of: ${GENERAL_IMPORT_TYPES.join(', ')}` }),
+    mapping: z.record(z.string(), z.string().nullable()).optional(),
+    mode: z.enum(IMPORT_MODES, { error: `mode must be one of: ${IMPORT_MODES.join(', ')}` }).optional(),
+    key: z.enum(IMPORT_KEYS, { error: `key must be one of: ${IMPORT_KEYS.join(', ')}` }).optional(),
+    dryRun: z.boolean().optional(),
+    ownerType: z.string().max(20).optional(),
+    ownerColumn: z.string().max(200).optional(),
+  })
+  .strict();
+export type GeneralImportParams = z.output<typeof GeneralImportParamsSchema>;
