@@ -10,7 +10,7 @@ import { RECORD_DEFINITIONS } from '../records/index.js';
  * file's header is matched to them, the modes and the keys.
  */
 
-export const GENERAL_IMPORT_TYPES = [...RECORD_TYPES, 'contact'] as const;
+const GENERAL_IMPORT_TYPES = [...RECORD_TYPES, 'contact'] as const;
 export type GeneralImportType = (typeof GENERAL_IMPORT_TYPES)[number];
 
 export const IMPORT_MODES = ['create', 'update', 'upsert'] as const;
@@ -28,7 +28,7 @@ export interface MappableField {
 }
 
 /** Lower case, letters and digits only: "E-mail", "e mail" and "EMAIL" read the same. */
-export const normaliseHeader = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const normaliseHeader = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 const ID_FIELD: MappableField = { name: 'id', label: 'ID', spellings: ['id', 'ID', 'Record ID'] };
 

@@ -25,7 +25,7 @@ const CHUNK_ROWS = 500;
 const isXlsx = (bytes: Buffer) => bytes.length > 3 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 const isBlank = (cells: readonly string[]) => cells.every((cell) => cell.trim() === '');
 
-export const NO_DATA = 'The file has no header row';
+const NO_DATA = 'The file has no header row';
 
 export async function readTable(bytes: Buffer): Promise<TableSource> {
   return isXlsx(bytes) ? readXlsx(bytes) : readCsv(bytes);

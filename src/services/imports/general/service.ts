@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type * as z from 'zod';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
+import { dialectOfDb } from '@db/knex.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import { RECORD_DEFINITIONS as RECORD_DEFS } from '@shared/records/index.js';
 import type { FieldDef, Rule } from '@shared/records/define.js';
@@ -34,9 +35,9 @@ import type { TableRow, TableSource } from './read.js';
  * written and no history is kept, so running the same file twice changes nothing the second time.
  */
 
-export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed';
+type RowOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed';
 
-export interface ReportRow {
+interface ReportRow {
   row: number;
   outcome: RowOutcome;
   message: string;
@@ -260,7 +261,10 @@ async function resolveOwners(
     for (const row of rows) found.set(String(row.id), [Number(row.id)]);
   }
   if (names.length) {
-    const nameSql = nameFields.length === 1 ? db.raw('lower(??)', nameFields) : db.raw(`lower(?? || ' ' || ??)`, nameFields);
+    const nameSql =
+      nameFields.length === 1
+        ? db.raw('lower(??)', nameFields)
+        : db.raw(dialectOfDb(db) === 'sqlite' ? `lower(?? || ' ' || ??)` : `lower(concat(??, ' ', ??))`, nameFields);
     const rows = (await db(table)
       .whereIn(nameSql as unknown as string, names)
       .select('id', ...nameFields)) as Array<Record<string, unknown>>;
@@ -276,7 +280,7 @@ async function resolveOwners(
   return found;
 }
 
-export const GENERAL_IMPORT_MESSAGES = {
+const GENERAL_IMPORT_MESSAGES = {
   keyNotMapped: (key: string) => `The key ${key} needs its column mapped`,
   noKey: (key: string, type: string) => `${type} cannot be matched by ${key}`,
   noOwnerType: 'Contacts need an owner type: --owner-type, or an Owner Type column',
