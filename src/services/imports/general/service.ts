@@ -24,7 +24,8 @@ import { requireRole } from '@services/roles.js';
 import { definitionOf } from '@services/records/definitions.js';
 import { decodeRecord, findRecordRows } from '@services/records/queries.js';
 import { insertRecordRows, updateRecordRows } from '@services/records/writes.js';
-import { clearOtherPrimaries, insertContact, updateContactRow } from '@services/contacts/writes.js';
+import { clearOtherPrimaries, insertContactRows, updateContactRow, type ContactInsert } from '@services/contacts/writes.js';
+import { columnKinds } from '@db/columns.js';
 import { findContactsByIds } from '@services/contacts/queries.js';
 import type { TableRow, TableSource } from './read.js';
 
@@ -220,13 +221,15 @@ function contactTarget(): Target {
     },
     async create(trx, ctx, actor, plans) {
       const now = ctx.clock.now();
-      const ids: number[] = [];
-      for (const plan of plans) {
-        const id = await insertContact(trx, { ...plan.values, createdAt: now, updatedAt: now, createdBy: actor.userId });
+      // In multi-row statements (src/services/contacts/writes.ts), as the spec's imports write contacts.
+      const rows = plans.map(
+        (plan) =>
+          encodeRow(columnKinds.contacts, { ...plan.values, createdAt: now, updatedAt: now, createdBy: actor.userId }) as ContactInsert,
+      );
+      const ids = await insertContactRows(trx, rows, ['phone', 'notes']);
+      for (const [index, plan] of plans.entries())
         if (plan.values.isPrimary)
-          await clearOtherPrimaries(trx, plan.values.entityType as ContactOwnerType, Number(plan.values.entityId), id);
-        ids.push(id);
-      }
+          await clearOtherPrimaries(trx, plan.values.entityType as ContactOwnerType, Number(plan.values.entityId), ids[index]!);
       return ids;
     },
     async update(trx, ctx, id, changed) {
