@@ -10,6 +10,8 @@ import { IMPORT_SAMPLES, type ImportKind } from '@shared/imports/rules.js';
 import type { ImportProgress, ImportReport } from '@services/imports/service.js';
 import { runJobHere } from '@services/jobs/service.js';
 import { cliActor } from '@services/context.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
+import { runGeneralImportCommand, withGeneralImportOptions, type GeneralImportCliOptions } from './import-general.js';
 
 interface ImportOptions {
   dryRun?: boolean;
@@ -167,7 +169,7 @@ const batchOption = () =>
   });
 
 function addImportCommand(parent: Command, io: CliIO, kind: ImportKind, description: string) {
-  parent
+  const command = parent
     .command(kind)
     .description(description)
     .argument('<file>', 'CSV file, or - to read standard input')
@@ -178,11 +180,31 @@ function addImportCommand(parent: Command, io: CliIO, kind: ImportKind, descript
       'after',
       `\nExample file:\n${IMPORT_SAMPLES[kind]}\n\nExit codes: 0 all rows applied, 3 some rows failed, 1 nothing imported, 2 bad usage.\n`,
     )
-    .action((file: string, options: ImportOptions) => runImport(io, kind, file, options));
+    .action((file: string, options: ImportOptions & GeneralImportCliOptions) =>
+      // Without --map (or --mode/--key) the spec's import runs exactly as it always has.
+      options.map || options.mode || options.key
+        ? runGeneralImportCommand(io, kind === 'events' ? 'event' : 'brand', file, options)
+        : runImport(io, kind, file, options),
+    );
+  withGeneralImportOptions(command, false);
+}
+
+/** The lists the spec's import does not cover, and contacts: the general import only. */
+function addGeneralImportCommand(parent: Command, io: CliIO, type: RecordType | 'contact') {
+  const name = type === 'contact' ? 'contacts' : RECORD_TYPE_INFO[type].segment;
+  const command = parent
+    .command(name)
+    .description(`Create or update ${name} from a CSV or XLSX file (columns matched to fields by name, or by --map)`)
+    .argument('<file>', 'CSV or XLSX file, or - to read standard input')
+    .option('--dry-run', 'check the file and report what would change, writing nothing')
+    .option('--json', 'machine-readable report on stdout')
+    .addHelpText('after', '\nExit codes: 0 no row failed, 3 some rows failed, 1 nothing imported, 2 bad usage.\n')
+    .action((file: string, options: GeneralImportCliOptions) => runGeneralImportCommand(io, type, file, options));
+  withGeneralImportOptions(command, type === 'contact');
 }
 
 export const registerImportCommands: CommandRegistrar = (program: Command, io: CliIO) => {
-  const importCommand = program.command('import').description('Bulk-import events or brands from a CSV file');
+  const importCommand = program.command('import').description('Bulk-import any list or contacts from a CSV or XLSX file');
   addImportCommand(importCommand, io, 'events', "Set events' websites and add their contacts (columns event_id, website, Email or Emails)");
   addImportCommand(
     importCommand,
@@ -190,4 +212,6 @@ export const registerImportCommands: CommandRegistrar = (program: Command, io: C
     'brands',
     'Create brands and their contacts (columns Brand, First Name, Last Name, Email; optional Current Job)',
   );
+  for (const type of ['professional', 'runclub', 'media', 'influencer', 'contact'] as const)
+    addGeneralImportCommand(importCommand, io, type);
 };

@@ -14,6 +14,7 @@ import { usersReads, usersRouter } from './core/users.js';
 import { coreReads } from './core/reads.js';
 import { duplicatesReads, duplicatesRouter } from './duplicates/index.js';
 import { importsReads, importsRouter } from './imports/index.js';
+import { generalImportRouter } from './imports/general.js';
 import { integrationsReads, integrationsRouter } from './integrations/index.js';
 import { preferencesReads, preferencesRouter } from './preferences/index.js';
 import { jobsReads, jobsRouter } from './jobs/index.js';
@@ -97,6 +98,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   }
   // Imports carry whole CSV files as JSON, so they bring their own larger body limit before the default one.
   router.use(importsRouter());
+  router.use(generalImportRouter());
   router.use(jobsRouter());
   router.use(express.json({ limit: '1mb' }));
   router.use(accountRouter());

@@ -297,7 +297,7 @@ interface JobSettings {
   /** BullMQ key prefix: processes sharing one Redis for different databases need different prefixes. */
   queuePrefix: string;
   /** Jobs a worker process runs at once, per job type. */
-  concurrency: { import: number; sync: number; newsletter: number; backup: number };
+  concurrency: { import: number; sync: number; newsletter: number; backup: number; 'general-import': number };
   /** How long a job's holder may go silent before another process takes the job over. */
   leaseMs: number;
   /** Attempts in all for a job that fails for a passing reason (network, 429/5xx, deadlocks). */
@@ -457,6 +457,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
         newsletter: env.WORKER_CONCURRENCY_NEWSLETTER,
         // One backup at a time is plenty; two would only compete for the disk.
         backup: 1,
+        // The general import shares the import's setting (docs/decisions/0107-general-import.md).
+        'general-import': env.WORKER_CONCURRENCY_IMPORT,
       },
       leaseMs: env.JOB_LEASE_SECONDS * 1000,
       attempts: env.JOB_ATTEMPTS,

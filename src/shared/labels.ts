@@ -106,6 +106,7 @@ export const JOB_TYPE_LABELS: Labels<typeof JOB_TYPES> = {
   sync: 'Sync',
   newsletter: 'Newsletter push',
   backup: 'Backup',
+  'general-import': 'General import',
 };
 
 export const JOB_STATE_LABELS: Labels<typeof JOB_STATES> = {

@@ -133,7 +133,7 @@ describe('contacts directory', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="contacts-2026-11-21.csv"');
     const lines = (res.body as Buffer).subarray(3).toString('utf8').trim().split('\r\n');
-    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Job Title,Primary,Tags,Owner Type,Owner,Notes,Created At,Updated At');
+    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Job Title,Primary,Tags,Owner Type,Owner,Notes,Created At,Updated At,ID');
     expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(' '))).toEqual(['Cy Lima', 'Ana Lima']);
     expect(lines[1]).toContain(',event,Harbour Half,');
     expect(lines[2]).toContain(',yes,vip,brand,Stride Shoes,');

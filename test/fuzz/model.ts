@@ -273,6 +273,9 @@ export function apiRouteModels(): Map<string, RouteModel> {
     // No body: the fuzz checks the answers to bad job requests without starting imports or syncs of its own.
     ['POST /api/jobs', none(['type', 'kind'])],
     ['POST /api/jobs/:id/cancel', none()],
+    // The general import (ADR 0107): no file, so the fuzz checks its refusals without starting imports of its own.
+    ['POST /api/imports', none()],
+    ['GET /api/imports/:id/report.csv', none()],
     ['GET /api/notes/mentionable', none()],
     ['GET /api/notes', none(['entityType', 'entityId'])],
     [

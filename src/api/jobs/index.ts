@@ -60,6 +60,7 @@ export function jobsRouter(): Router {
         if (!isJobType(type)) throw badRequest(`type must be one of: ${JOB_TYPES.join(', ')}`);
         // A backup holds every row and file: only an admin starts one, at POST /api/backups.
         if (type === 'backup') throw badRequest('Start a backup at POST /api/backups (admins only)');
+        if (type === 'general-import') throw badRequest('Start a general import at POST /api/imports (multipart/form-data)');
         const params = (reader.fields.params ?? {}) as Record<string, unknown>;
         if (typeof params !== 'object' || Array.isArray(params)) throw badRequest('params must be an object');
         if (type !== 'import') {
@@ -82,6 +83,9 @@ export function jobsRouter(): Router {
   return router;
 }
 
-function validParams(type: Exclude<JobType, 'import' | 'backup'>, params: Record<string, unknown>): Record<string, unknown> {
+function validParams(
+  type: Exclude<JobType, 'import' | 'backup' | 'general-import'>,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   return type === 'sync' ? parseInput(SyncParamsSchema, params) : parseInput(PushOptionsSchema, params);
 }

@@ -442,6 +442,19 @@ export function describeOperations(): Map<string, OperationDoc> {
     }),
     answer: { status: 202, description: 'Queued', schema: z.object({ id: z.number().int() }) },
   });
+  // The general import (docs/decisions/0107-general-import.md).
+  add('POST /imports', {
+    tag: 'Imports',
+    access: 'staff',
+    summary: 'Import any list or contacts from a CSV or XLSX file (multipart: file, type, mapping, mode, key, dryRun) as a job',
+    answer: { status: 202, description: 'The queued job', schema: JobViewSchema },
+  });
+  add('GET /imports/:id/report.csv', {
+    tag: 'Imports',
+    access: 'viewer',
+    summary: 'A finished general import’s report: row, outcome, message',
+    answer: { ...ok('CSV (UTF-8 with BOM)'), media: 'text/csv' },
+  });
   add('POST /jobs/:id/cancel', { tag: 'Jobs', access: 'staff', summary: 'Cancel a job', answer: ok('The job', JobViewSchema) });
 
   // Two-factor sign-in, sign-in history and self-service reset (docs/decisions/0102, 0103).

@@ -93,6 +93,7 @@ const CONTACT_COLUMNS = [
   'updatedAt',
   'createdBy',
 ] as const;
+type OptionalColumn = 'phone' | 'notes';
 /** A contact row as stored: every column of CONTACT_COLUMNS, already encoded (null where the source has none). */
 export type ContactInsert = Record<(typeof CONTACT_COLUMNS)[number], string | number | null>;
 
@@ -103,17 +104,23 @@ export type ContactInsert = Record<(typeof CONTACT_COLUMNS)[number], string | nu
  * on MySQL the consistent snapshot hides other sessions' later inserts), and their ids ascend in the order they were
  * given, so each is indexed as written without reading it back.
  */
-export async function insertContactRows(trx: Trx, contacts: readonly ContactInsert[]): Promise<void> {
-  if (contacts.length === 0) return;
+export async function insertContactRows(
+  trx: Trx,
+  contacts: ReadonlyArray<ContactInsert & Partial<Record<OptionalColumn, string | null>>>,
+  /** Columns beyond CONTACT_COLUMNS the rows carry (the general import's phone and notes). */
+  optional: ReadonlyArray<OptionalColumn> = [],
+): Promise<number[]> {
+  if (contacts.length === 0) return [];
+  const columns = [...CONTACT_COLUMNS, ...optional];
   const highest = (await trx('contacts').max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
   const before = Number(highest?.id ?? 0);
   await insertRowsInBulk(
     trx,
     'contacts',
-    CONTACT_COLUMNS,
+    columns,
     // Made as they are written, so the database takes one part while the next is made.
     (function* rows() {
-      for (const contact of contacts) yield CONTACT_COLUMNS.map((column) => contact[column]);
+      for (const contact of contacts) yield columns.map((column) => contact[column] ?? null);
     })(),
     { count: contacts.length },
   );
@@ -122,6 +129,7 @@ export async function insertContactRows(trx: Trx, contacts: readonly ContactInse
   const ids = inserted.map((row) => Number(row.id));
   await indexInsertedContacts(trx, contacts, ids);
   await refreshDuplicates(trx, 'contact', ids);
+  return ids;
 }
 
 /**

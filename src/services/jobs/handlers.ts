@@ -10,6 +10,9 @@ import { importBrands, importEvents, type ImportCheckpoint, type ImportProgress,
 import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
 import { runSync } from '../sync/service.js';
 import { createBackup } from '../backup/backup.js';
+import { readTable } from '../imports/general/read.js';
+import { runGeneralImport } from '../imports/general/service.js';
+import { GeneralImportParamsSchema } from '@shared/imports/general.js';
 import { parseInput } from '../validate.js';
 import { readInput, readInputText } from './input.js';
 import { saveJobParams, type JobRow } from './queries.js';
@@ -173,6 +176,27 @@ export const jobHandlers: Record<JobType, JobHandler> = {
     const result = await pushContacts(ctx, params, (done, total) => progress({ done, total }), checkpoint);
     progress({ done: result.total, total: result.total, phase: 'Finished' });
     return { ...result };
+  },
+
+  /** The general import (docs/decisions/0107-general-import.md): the stored file, its report kept in the result. */
+  async 'general-import'({ ctx, job, checkpoint, progress }) {
+    const { input: _stored, ...asked } = job.params;
+    const params = GeneralImportParamsSchema.parse(asked);
+    progress({ done: 0, total: null, phase: 'Reading the file' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of readInput(ctx.db, job.id)) chunks.push(chunk as Buffer);
+    const source = await readTable(Buffer.concat(chunks));
+    progress({ phase: 'Importing' });
+    const result = await runGeneralImport(ctx, actorOf(job), source, {
+      ...params,
+      onProgress: async ({ rowsRead }) => {
+        progress({ done: rowsRead });
+        await checkpoint();
+      },
+    });
+    progress({ done: result.rows.length, total: result.rows.length, phase: 'Finished' });
+    const { rows, ...summary } = result;
+    return { ...summary, report: rows.map((row) => [row.row, row.outcome, row.message]) };
   },
 
   /** The scheduled backup and the Backups panel's "Back up now": a new archive in BACKUP_DIR, keeping BACKUP_KEEP. */

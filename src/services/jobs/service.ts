@@ -107,10 +107,11 @@ export async function startImportJob(
   actor: Actor,
   params: ImportParams | Record<string, never>,
   input: ImportJobInput,
+  type: 'import' | 'general-import' = 'import',
 ): Promise<number> {
   const now = ctx.clock.now();
   const id = (await insertJob(ctx.db, {
-    type: 'import',
+    type,
     params,
     trigger: actor.source,
     startedBy: actor.userId,
@@ -129,7 +130,7 @@ export async function startImportJob(
   }
   const stored = { format: input.format, bytes, rows: settled.rows, ...(input.container ? { container: input.container } : {}) };
   await releaseJob(ctx.db, id, { ...settled.params, input: stored }, ctx.clock.now());
-  await dispatchJob(ctx, { id, type: 'import' });
+  await dispatchJob(ctx, { id, type });
   return id;
 }
 

@@ -46,11 +46,15 @@ const column = (header: string, name: string): ExportColumn => ({ header, cell: 
 /** The contact columns, read from the joined primary contact. */
 const contactColumn = (header: string, name: string): ExportColumn => ({ header, cell: field(`contact_${name}`) });
 const audit = [column('Created At', 'createdAt'), column('Updated At', 'updatedAt')];
+/** Last, so the columns before it stay where they were: the general import updates by it (docs/decisions/0107-general-import.md). */
+const idColumn = column('ID', 'id');
 /** A type's export columns from its definition (src/shared/records/): its fields and contact columns, in order. */
-const columnsOf = (definition: RecordDef): ExportColumn[] =>
-  fieldsForExport(definition).map((entry) =>
+const columnsOf = (definition: RecordDef): ExportColumn[] => [
+  ...fieldsForExport(definition).map((entry) =>
     'contact' in entry ? contactColumn(entry.header, entry.contact) : column(entry.header, entry.field.name),
-  );
+  ),
+  idColumn,
+];
 
 const COLUMNS = Object.fromEntries(RECORD_TYPES.map((type) => [type, columnsOf(recordDefinition(type))])) as Record<
   RecordType,
@@ -115,6 +119,7 @@ const CONTACT_COLUMNS: ExportColumn[] = [
   column('Owner', 'ownerName'),
   column('Notes', 'notes'),
   ...audit,
+  idColumn,
 ];
 
 /**

@@ -1,6 +1,6 @@
 /** Wire shapes of background jobs: what `/api/jobs` answers and the screens show. */
 
-export const JOB_TYPES = ['import', 'sync', 'newsletter', 'backup'] as const;
+export const JOB_TYPES = ['import', 'sync', 'newsletter', 'backup', 'general-import'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;

@@ -87,7 +87,7 @@ const STATE_TONES: Record<JobState, 'default' | 'success' | 'warning' | 'muted' 
   cancelled: 'warning',
 };
 
-const UNITS = { import: 'rows', sync: 'items', newsletter: 'contacts', backup: 'parts' } as const;
+const UNITS = { import: 'rows', sync: 'items', newsletter: 'contacts', backup: 'parts', 'general-import': 'rows' } as const;
 
 function startedBy(job: JobView): string {
   if (job.startedBy) return job.startedBy;
