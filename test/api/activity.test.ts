@@ -193,5 +193,14 @@ describe('activity timelines and the activity log', () => {
       expect(lines.slice(1).every((line) => /,(sign_in|failed_sign_in),/.test(line))).toBe(true);
       expect(kinds(await log('?kind=export'))).toEqual(['export']);
     });
+
+    it('has a settings page for admins, refused to staff', async () => {
+      const page = await admin.get('/settings/activity?kind=failed_sign_in').expect(200);
+      expect(page.text).toContain('Activity log');
+      expect(page.text).toMatch(/Failed sign-in for Anna Lee/);
+      expect(page.text).toContain('href="/api/activity.csv?kind=failed_sign_in"');
+      expect((await anna.get('/settings/activity')).status).toBe(403);
+      expect((await admin.get('/settings/activity?from=not-a-date')).status).toBe(400);
+    });
   });
 });
