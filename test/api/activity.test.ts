@@ -1,6 +1,7 @@
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem, ActivityPage } from '@shared/activity.js';
+import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
@@ -12,10 +13,13 @@ describe('activity timelines and the activity log', () => {
   let admin: Agent;
   let viewer: Agent;
   let brandId: number;
+  let mc: FakeMailchimp;
   const tick = () => t.clock.advance(1000);
 
   beforeAll(async () => {
-    t = await createTestApp();
+    mc = await new FakeMailchimp().start();
+    mc.addAudience('Runners Weekly', 'runners1');
+    t = await createTestApp({ env: { ...mc.env, HTTP_TIMEOUT_MS: '3000' } });
     const signedIn = await t.signedInAgent('anna@example.org', 'staff');
     anna = signedIn.agent;
     annaId = signedIn.user.id;
@@ -24,7 +28,10 @@ describe('activity timelines and the activity log', () => {
     viewer = (await t.signedInAgent('vic@example.org', 'viewer')).agent;
     brandId = (await anna.post('/api/brands').send({ brandName: 'Stride' })).body.id as number;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await mc.close();
+  });
 
   const timeline = async (agent: Agent, path: string): Promise<ActivityPage> => {
     const res = await agent.get(path);
@@ -137,6 +144,22 @@ describe('activity timelines and the activity log', () => {
     expect(kinds(page)).toEqual(['note', 'change', 'change']);
     expect(page.items[1]!.summary).toBe('Anna Lee changed Job title from empty to Director');
     expect((await anna.get('/api/contacts/999999/activity')).status).toBe(404);
+  });
+
+  it('shows a Mailchimp push on the contact and on its record, once in the log', async () => {
+    const contact = (
+      await anna
+        .post('/api/contacts')
+        .send({ firstName: 'Mo', lastName: 'Pitt', email: 'mo@stride.example', entityType: 'brand', entityId: brandId })
+    ).body.id as number;
+    tick();
+    const pushed = await anna.post('/api/contacts/bulk-mailchimp').send({ ids: [contact], audienceId: 'runners1' });
+    expect(pushed.status, pushed.text).toBe(200);
+    const summary = 'Pushed Mo Pitt (mo@stride.example) to Mailchimp audience runners1';
+    expect((await timeline(anna, `/api/contacts/${contact}/activity`)).items[0]).toMatchObject({ kind: 'mailchimp', summary });
+    expect((await timeline(anna, `/api/brands/${brandId}/activity?kind=mailchimp`)).items).toMatchObject([{ summary, source: 'screen' }]);
+    const log = await admin.get('/api/activity?kind=mailchimp');
+    expect(log.body.items).toMatchObject([{ summary, recordType: 'contact', recordId: contact }]);
   });
 
   describe('the activity log', () => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { encodeTimestamp } from '@db/codecs.js';
-import { LOG_KINDS, type ActivityItem, type ActivityPage, type ActivitySource, type LogKind } from '@shared/activity.js';
+import { LOG_KINDS, type ActivityItem, type ActivityPage, type LogKind } from '@shared/activity.js';
 import { RECORD_TYPES } from '@shared/record-types.js';
 import type { Actor, AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -168,7 +168,9 @@ function logStreams(db: Knex, filter: LogFilter): Array<ActivityStream<LogKind>>
             'e.summary',
           );
         if (userId !== null) rows.where('e.actorId', userId);
+        // A push is kept on the contact and on its record: the log lists it once, the contact's.
         if (type !== null) rows.where('e.ownerType', type);
+        else rows.where((q) => q.whereNot('e.kind', 'mailchimp').orWhere('e.ownerType', 'contact'));
         return rows;
       },
       item: (row) => ({
@@ -221,23 +223,29 @@ export function activityLogCsv(ctx: AppContext, actor: Actor, query: URLSearchPa
   return Readable.from(lines());
 }
 
-/** Records an export or a Mailchimp push (what has no row of its own) in the caller's database or transaction. */
-export async function recordActivityEvent(
-  db: Knex,
-  ctx: AppContext,
-  actor: Actor,
-  event: { kind: 'export' | 'mailchimp'; ownerType?: string; ownerId?: number; summary: string },
-): Promise<void> {
+/** Exports and Mailchimp pushes: what has no row of its own, so the log (and a record's timeline) keeps one. */
+interface ActivityEventInput {
+  kind: 'export' | 'mailchimp';
+  ownerType?: string;
+  ownerId?: number;
+  summary: string;
+}
+
+/** Records exports or Mailchimp pushes (one statement) in the caller's database or transaction. */
+export async function recordActivityEvents(db: Knex, ctx: AppContext, actor: Actor, events: readonly ActivityEventInput[]): Promise<void> {
+  if (events.length === 0) return;
   const who = await historyActorOf(db, actor);
-  const source: ActivitySource | string = who.kind;
-  await db('activity_events').insert({
-    ownerType: event.ownerType ?? null,
-    ownerId: event.ownerId ?? null,
-    kind: event.kind,
-    actorId: who.actorId,
-    source,
-    actorLabel: who.label,
-    summary: event.summary.slice(0, 500),
-    createdAt: encodeTimestamp(ctx.clock.now()),
-  });
+  const createdAt = encodeTimestamp(ctx.clock.now());
+  await db('activity_events').insert(
+    events.map((event) => ({
+      ownerType: event.ownerType ?? null,
+      ownerId: event.ownerId ?? null,
+      kind: event.kind,
+      actorId: who.actorId,
+      source: who.kind,
+      actorLabel: who.label,
+      summary: event.summary.slice(0, 500),
+      createdAt,
+    })),
+  );
 }
