@@ -11,7 +11,7 @@ import { csvRecord } from '../records/csv-writer.js';
 import { dateRange, readStreams, type ActivityStream } from './streams.js';
 import { eventFields, historyItem, HISTORY_COLUMNS, userOf } from './timeline.js';
 
-export const LOG_PAGE_SIZE = 50;
+const LOG_PAGE_SIZE = 50;
 
 /** What the log's `type` filter takes: the six record types and the other things history is kept of. */
 const LOG_TYPES = [...RECORD_TYPES, 'contact', 'payment', 'file', 'user'] as const;

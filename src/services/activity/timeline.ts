@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { describeEntry, historyActorText, type HistoryActorKind, type HistoryEntry } from '@shared/history.js';
-import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
+import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { TIMELINE_KINDS, type ActivityItem, type ActivityPage, type ActivitySource, type TimelineKind } from '@shared/activity.js';
 import type { NoteOwnerType } from '@shared/schemas/notes.js';
 import type { AppContext } from '../context.js';
@@ -9,12 +9,12 @@ import { assertNoteOwner } from '../notes/owners.js';
 import { readStreams, type ActivityStream } from './streams.js';
 
 /** Entries of one page of a record's or a contact's timeline. */
-export const TIMELINE_PAGE_SIZE = 50;
+const TIMELINE_PAGE_SIZE = 50;
 
 /** History subjects that show on their owning record's timeline under their own kind. */
 const OWNED_KIND: Record<string, TimelineKind> = { payment: 'payment', file: 'file', contact: 'contact' };
 
-export const SOURCE_OF_ACTOR: Record<HistoryActorKind, ActivitySource> = {
+const SOURCE_OF_ACTOR: Record<HistoryActorKind, ActivitySource> = {
   user: 'screen',
   cli: 'cli',
   import: 'import',
@@ -51,7 +51,7 @@ function historyEntryOf(row: Record<string, unknown>): HistoryEntry {
 const nounOf = (subject: string) => (subject in RECORD_TYPE_INFO ? RECORD_TYPE_INFO[subject as RecordType].noun : subject);
 
 /** The one line a history entry reads as on a timeline or in the log. */
-export function historySummary(row: Record<string, unknown>): string {
+function historySummary(row: Record<string, unknown>): string {
   const entry = historyEntryOf(row);
   const subject = String(row.entityType);
   const who = historyActorText(entry.actor);
@@ -208,5 +208,3 @@ export function eventFields(row: Record<string, unknown>): Pick<ActivityItem, 'a
     summary: String(row.summary),
   };
 }
-
-export const isRecordType = (text: string): text is RecordType => (RECORD_TYPES as readonly string[]).includes(text);
