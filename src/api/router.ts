@@ -3,6 +3,7 @@ import { forbidden, unauthorized } from '@services/errors.js';
 import { PACER_VERSION } from '@shared/release.js';
 import { actorOf } from './actor.js';
 import type { HttpPlumbing } from './http-plumbing.js';
+import { activityReads, activityRouter } from './activity/index.js';
 import { attachmentsReads, attachmentsRouter } from './attachments/index.js';
 import { backupsReads, backupsRouter } from './backups/index.js';
 import { contactsBulkRouter, contactsDirectoryReads } from './contacts/index.js';
@@ -31,6 +32,8 @@ const allReads: ReadRoute[] = [
   ...usersReads,
   ...trashReads,
   ...recordsReads,
+  // Before attachmentsReads: /api/contacts/:id/activity has the shape of /api/contacts/:entityType/:entityId.
+  ...activityReads,
   ...attachmentsReads,
   ...importsReads,
   ...integrationsReads,
@@ -114,6 +117,7 @@ export function createApiRouter(http: HttpPlumbing): Router {
   router.use(notesRouter());
   router.use(webhooksRouter());
   router.use(duplicatesRouter());
+  router.use(activityRouter());
   router.use(http.apiNotFound());
   return router;
 }

@@ -51,6 +51,9 @@ const WHO: Record<HistoryActorKind, (label: string) => string> = {
   token: (label) => label,
 };
 
+/** Who an entry names, as its lines begin: "Anna", "Import", "The command line (ops)". */
+export const historyActorText = (actor: HistoryEntry['actor']): string => WHO[actor.kind](actor.label);
+
 /**
  * The readable lines of one entry: "Anna changed Invoice status from pending to paid"; an import or a sync, whose
  * values may be long, says only which fields it changed ("Sync changed Website URL"). `labels`: the field labels

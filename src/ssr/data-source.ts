@@ -32,6 +32,7 @@ import { listMySignIns } from '@services/auth/sign-in-events.js';
 import { listUsers } from '@services/users/service.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '@services/api-tokens/service.js';
 import { getWebhook, listWebhooks } from '@services/webhooks/service.js';
+import { getActivityLog } from '@services/activity/log.js';
 import { listDeleted } from '@services/trash/service.js';
 import { listDuplicates } from '@services/duplicates/service.js';
 import { previewMerge } from '@services/duplicates/merge.js';
@@ -101,6 +102,7 @@ export function serverDataSource(req: Request): DataSource {
       ]);
       return { items: list.items, selected: detail };
     },
+    activityLog: (params) => getActivityLog(ctx(), actor(), new URLSearchParams(params)),
     createRecord: (kind, input) => createRecord(ctx(), actor(), kind, input),
     updateRecord: (kind, id, input) => updateRecord(ctx(), actor(), kind, String(id), input),
     deleteRecord: (kind, id) => deleteRecord(ctx(), actor(), kind, String(id)),

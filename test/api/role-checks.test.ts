@@ -56,6 +56,8 @@ const ADMIN_ONLY = new Set<string>([
   'POST /api/webhooks/:id/enable',
   'POST /api/webhooks/:id/test',
   'POST /api/webhooks/:id/deliveries/:deliveryId/replay',
+  'GET /api/activity',
+  'GET /api/activity.csv',
 ]);
 
 /** A concrete URL for a route pattern: ids that may or may not exist, since the role is checked before anything is read. */

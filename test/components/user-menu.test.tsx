@@ -44,6 +44,7 @@ describe('the header: an avatar menu and a labelled theme control', () => {
       ['Backups', '/settings/backups'],
       ['API tokens', '/settings/api-tokens'],
       ['Webhooks', '/settings/webhooks'],
+      ['Activity log', '/settings/activity'],
     ]);
     // Outside the menu, the header has no settings links.
     const outside = [...header().querySelectorAll('a')].filter((link) => !menu.contains(link));

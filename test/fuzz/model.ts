@@ -161,6 +161,10 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['GET /api/contacts/:id/history', none(['page'])],
     ['GET /api/payments/:id/history', none(['page'])],
     ['GET /api/files/:id/history', none(['page'])],
+    // Activity (docs/decisions/0106).
+    ['GET /api/contacts/:id/activity', none(['kind', 'after'])],
+    ['GET /api/activity', none(['user', 'kind', 'type', 'from', 'to', 'after'])],
+    ['GET /api/activity.csv', none(['user', 'kind', 'type', 'from', 'to'])],
     ['GET /api/users', none()],
     [
       'POST /api/users',
@@ -349,6 +353,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     models.set(`GET ${path}`, none(LIST_QUERY));
     models.set(`GET ${path}/:id`, none());
     models.set(`GET ${path}/:id/history`, none(['page']));
+    models.set(`GET ${path}/:id/activity`, none(['kind', 'after']));
     models.set(`POST ${path}`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`PUT ${path}/:id`, object(RecordInputSchemas[kind], VALID_RECORD[kind]));
     models.set(`DELETE ${path}/:id`, none());

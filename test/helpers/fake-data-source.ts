@@ -46,6 +46,7 @@ export function fakeDataSource(overrides: Partial<DataSource> = {}): DataSource 
     createApiToken: notFound,
     revokeApiToken: notFound,
     webhooks: notFound,
+    activityLog: notFound,
     createRecord: notFound,
     updateRecord: notFound,
     deleteRecord: notFound,

@@ -18,6 +18,7 @@ import type { ContactOwner, DirectoryContact } from '@shared/schemas/contacts-di
 import type { JobView } from '@shared/schemas/jobs.js';
 import type { ApiToken, CreatedApiToken } from '@shared/schemas/api-tokens.js';
 import type { TaskPage } from '@shared/schemas/tasks.js';
+import type { ActivityPage, LogKind } from '@shared/activity.js';
 import type { WebhookEndpoint, WebhookEndpointDetail, WebhooksPage } from '@shared/schemas/webhooks.js';
 import { apiRequest } from './http.js';
 
@@ -84,6 +85,8 @@ export interface DataSource {
   revokeApiToken(id: number): Promise<void>;
   /** /settings/webhooks (admins): the endpoints, with the delivery log of the one selected. */
   webhooks(selected: number | null): Promise<WebhooksPage>;
+  /** /settings/activity (admins): a page of the activity log, filtered as the URL says (docs/decisions/0106). */
+  activityLog(params: Record<string, string>): Promise<ActivityPage<LogKind>>;
   /** Writes take the form's body as it is: the service parses it with the shared schema. */
   createRecord<K extends RecordType>(kind: K, input: unknown): Promise<RecordDetail<K>>;
   updateRecord<K extends RecordType>(kind: K, id: number, input: unknown): Promise<RecordDetail<K>>;
@@ -202,6 +205,7 @@ const browserDataSource: DataSource = {
     ]);
     return { items: list.items, selected: detail };
   },
+  activityLog: (params) => read(`/api/activity?${new URLSearchParams(params).toString()}`),
   createRecord: (kind, input) => apiRequest('POST', RECORD_TYPE_INFO[kind].apiPath, input),
   updateRecord: (kind, id, input) => apiRequest('PUT', recordPath(kind, id), input),
   deleteRecord: (kind, id) => apiRequest('DELETE', recordPath(kind, id)),

@@ -6,6 +6,7 @@ import type { Role } from '@shared/roles.js';
 import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema } from '@shared/schemas/api-tokens.js';
 import { LoginSchema, NameSchema, NewUserSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
+import { ActivityLogPageSchema, TimelinePageSchema } from '@shared/schemas/activity.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
 import { NoteInputSchema, NoteUpdateSchema } from '@shared/schemas/notes.js';
@@ -169,6 +170,13 @@ export function describeOperations(): Map<string, OperationDoc> {
       summary: `The history of a ${info.noun}, newest first`,
       query: { page: 'page number from 1' },
       answer: ok('One page of history', HistoryPageSchema),
+    });
+    add(`GET ${path}/:id/activity`, {
+      tag,
+      access: 'viewer',
+      summary: `The activity timeline of a ${info.noun}, newest first (docs/decisions/0106)`,
+      query: TIMELINE_QUERY,
+      answer: ok('One page of the timeline', TimelinePageSchema),
     });
     add(`POST ${path}`, {
       tag,
@@ -842,5 +850,40 @@ export function describeOperations(): Map<string, OperationDoc> {
     summary: 'Revoke an API token',
     answer: noContent('Revoked'),
   });
+  // Activity (issue 33 points 4 and 5; docs/decisions/0106).
+  add('GET /contacts/:id/activity', {
+    tag: 'Activity',
+    access: 'viewer',
+    summary: 'The activity timeline of a contact, newest first',
+    query: TIMELINE_QUERY,
+    answer: ok('One page of the timeline', TimelinePageSchema),
+  });
+  add('GET /activity', {
+    tag: 'Activity',
+    access: 'admin',
+    summary: 'The activity log: every change, sign-in, export and push, newest first',
+    query: { ...LOG_QUERY, after: 'the `next` cursor of the previous page' },
+    answer: ok('One page of the log', ActivityLogPageSchema),
+  });
+  add('GET /activity.csv', {
+    tag: 'Activity',
+    access: 'admin',
+    summary: 'The activity log as CSV (same filters), streamed',
+    query: LOG_QUERY,
+    answer: { ...ok('CSV (UTF-8 with BOM)'), media: 'text/csv' },
+  });
   return ops;
 }
+
+const TIMELINE_QUERY = {
+  kind: 'comma-separated kinds: note, task, change, payment, file, contact, mailchimp',
+  after: 'the `next` cursor of the previous page',
+};
+
+const LOG_QUERY = {
+  user: 'a user id',
+  kind: 'comma-separated kinds: change, note, import, sync, token, sign_in, failed_sign_in, security, export, mailchimp',
+  type: 'a record type, or contact, payment, file, user',
+  from: 'first day (YYYY-MM-DD, UTC)',
+  to: 'last day (YYYY-MM-DD, UTC)',
+};

@@ -11,6 +11,7 @@ import {
   updateRecord,
 } from '@services/records/service.js';
 import { actorOf } from '../actor.js';
+import { recordActivityEvents } from '@services/activity/log.js';
 import { parseId } from '@services/attachments/owners.js';
 import { getHistory } from '@services/history/service.js';
 import { validationFailed } from '@services/errors.js';
@@ -56,8 +57,9 @@ function selectedIds(search: URLSearchParams): number[] | undefined {
  * Streams a CSV download. The status and headers go out before the first row, so a failure mid-way can only cut
  * the download short (and is logged); every refusal (bad parameters) happens before that.
  */
-async function sendCsv(req: Request, res: Response, name: string, csv: NodeJS.ReadableStream) {
+export async function sendCsv(req: Request, res: Response, name: string, csv: NodeJS.ReadableStream) {
   const date = req.ctx.clock.now().toISOString().slice(0, 10);
+  await recordActivityEvents(req.ctx.db, req.ctx, actorOf(req), [{ kind: 'export', summary: `Exported ${name} as CSV` }]);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${name}-${date}.csv"`);
   try {

@@ -1,3 +1,4 @@
+import { recordActivityEvents } from '../activity/log.js';
 import { withTransaction } from '@db/transaction.js';
 import type { Contact } from '@shared/schemas/attachments.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, type BulkMailchimpResult } from '@shared/schemas/bulk.js';
@@ -84,6 +85,27 @@ export async function bulkAddToAudience(ctx: AppContext, actor: Actor, body: unk
     } else if (outcome.value === 'unsubscribed') result.skipped += count;
     else result[outcome.value] += count;
   });
+  // Each contact pushed shows on its own timeline and its record's (docs/decisions/0106).
+  const pushed = new Set(
+    members.flatMap((member, index) => {
+      const outcome = outcomes[index];
+      return outcome?.status === 'fulfilled' && outcome.value !== 'unsubscribed' ? member.contactIds : [];
+    }),
+  );
+  await recordActivityEvents(
+    ctx.db,
+    ctx,
+    actor,
+    withEmail
+      .filter((contact) => pushed.has(contact.id))
+      .flatMap((contact) => {
+        const summary = `Pushed ${`${contact.firstName} ${contact.lastName}`.trim()} (${contact.email}) to Mailchimp audience ${audienceId}`;
+        return [
+          { kind: 'mailchimp' as const, ownerType: 'contact', ownerId: contact.id, summary },
+          { kind: 'mailchimp' as const, ownerType: contact.entityType, ownerId: contact.entityId, summary },
+        ];
+      }),
+  );
   ctx.log.info(
     { event: 'contacts_to_audience', audienceId, ...result, failed: result.failed.length, userId: actor.userId },
     'contacts added to a Mailchimp audience',

@@ -17,31 +17,45 @@ interface MovedTable {
   move(trx: Knex.Transaction, kind: RecordType, ids: readonly number[], toId: number): Promise<unknown>;
 }
 
+/** A moved payment's, file's or contact's history goes with it to the receiving record's timeline (docs/decisions/0106). */
+async function moveOwnedHistory(trx: Knex.Transaction, subject: string, ids: readonly number[], to: number): Promise<void> {
+  await trx('history').where('entityType', subject).whereIn('entityId', ids).whereNotNull('ownerId').update({ ownerId: to });
+}
+
 const MOVED_TABLES: readonly MovedTable[] = [
   // Contacts are written only through the contact writes (test/unit/record-writes.test.ts).
   {
     table: 'contacts',
     typeColumn: 'entityType',
     idColumn: 'entityId',
-    move: (trx, kind, ids, to) => moveContactRows(trx, ids, kind as ContactOwnerType, to),
+    move: async (trx, kind, ids, to) => {
+      await moveContactRows(trx, ids, kind as ContactOwnerType, to);
+      await moveOwnedHistory(trx, 'contact', ids, to);
+    },
   },
   {
     table: 'payments',
     typeColumn: 'entityType',
     idColumn: 'entityId',
-    move: (trx, _kind, ids, to) => trx('payments').whereIn('id', ids).update({ entityId: to }),
+    move: async (trx, _kind, ids, to) => {
+      await trx('payments').whereIn('id', ids).update({ entityId: to });
+      await moveOwnedHistory(trx, 'payment', ids, to);
+    },
   },
   {
     table: 'files',
     typeColumn: 'entityType',
     idColumn: 'entityId',
-    move: (trx, _kind, ids, to) => trx('files').whereIn('id', ids).update({ entityId: to }),
+    move: async (trx, _kind, ids, to) => {
+      await trx('files').whereIn('id', ids).update({ entityId: to });
+      await moveOwnedHistory(trx, 'file', ids, to);
+    },
   },
   {
     table: 'history',
     typeColumn: 'entityType',
     idColumn: 'entityId',
-    move: (trx, _kind, ids, to) => trx('history').whereIn('id', ids).update({ entityId: to }),
+    move: (trx, _kind, ids, to) => trx('history').whereIn('id', ids).update({ entityId: to, ownerId: to }),
   },
   // A record's search document holds its notes' words: the giving and the receiving record's are made again.
   {

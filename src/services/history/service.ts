@@ -61,7 +61,34 @@ export async function historyActorOf(db: Knex, actor: Actor, via?: { kind: 'impo
   };
 }
 
-const HISTORY_COLUMNS = ['entityType', 'entityId', 'action', 'at', 'actorId', 'actorKind', 'actorLabel', 'runId', 'changes'] as const;
+const HISTORY_COLUMNS = [
+  'entityType',
+  'entityId',
+  'ownerType',
+  'ownerId',
+  'action',
+  'at',
+  'actorId',
+  'actorKind',
+  'actorLabel',
+  'runId',
+  'changes',
+] as const;
+
+/** History subjects that belong to a record: their entries show on that record's activity timeline. */
+const OWNED_SUBJECTS = new Set(['payment', 'file', 'contact']);
+
+/**
+ * The record an entry shows on (docs/decisions/0106): a record's own changes on itself; a payment, file or contact on
+ * the record that owns it, read from its values (a create's or delete's changes, an update's record after it).
+ */
+function ownerOf(change: HistoryChange): [string, number] | [null, null] {
+  if (change.entityType === 'user') return [null, null];
+  if (!OWNED_SUBJECTS.has(change.entityType)) return [change.entityType, change.entityId];
+  const values = (change.record ?? change.changes) as { entityType?: unknown; entityId?: unknown };
+  if (typeof values.entityType === 'string' && typeof values.entityId === 'number') return [values.entityType, values.entityId];
+  return [null, null];
+}
 
 /**
  * Writes history entries in the caller's transaction, so a change and its history commit or roll back together;
@@ -87,6 +114,7 @@ export async function recordHistory(
         yield [
           change.entityType,
           change.entityId,
+          ...ownerOf(change),
           change.action,
           at,
           who.actorId,

@@ -98,6 +98,7 @@ function UserMenu({ user }: { user: PublicUser }) {
         {user.role === 'admin' && <a href="/settings/backups">Backups</a>}
         {user.role === 'admin' && <a href="/settings/api-tokens">API tokens</a>}
         {user.role === 'admin' && <a href="/settings/webhooks">Webhooks</a>}
+        {user.role === 'admin' && <a href="/settings/activity">Activity log</a>}
       </nav>
     </>
   );

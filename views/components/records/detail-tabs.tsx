@@ -3,6 +3,7 @@ import { useActionData, useSearchParams } from 'react-router';
 import { RECORD_TYPE_INFO, type RecordType } from '@shared/record-types.js';
 import { FilesCard, PaymentsCard, type Attachments } from '../attachments/index.js';
 import { HistoryPanel } from '../history/history-panel.js';
+import { ActivityTimeline } from '../activity/activity-timeline.js';
 import { NotesAndTasks } from '../notes/activity-tabs.js';
 import { Tabs } from '../ui/tabs.js';
 
@@ -96,6 +97,12 @@ export function DetailLayout({
             ...trailingTabs(ownerType, ownerId, attachments),
             // Beside the spec's tabs, after them: notes and tasks (issue 33).
             { value: 'notes', label: 'Notes', content: <NotesAndTasks /> },
+            // One timeline of everything above, newest first (issue 33 point 4; docs/decisions/0106).
+            {
+              value: 'activity',
+              label: 'Activity',
+              content: <ActivityTimeline apiPath={`${RECORD_TYPE_INFO[ownerType].apiPath}/${ownerId}`} />,
+            },
           ]}
         />
       </div>

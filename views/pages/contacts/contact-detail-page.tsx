@@ -1,3 +1,4 @@
+import { ActivityTimeline } from '@views/components/activity/activity-timeline.js';
 import { HistoryPanel } from '@views/components/history/history-panel.js';
 import { NotesAndTasks } from '@views/components/notes/activity-tabs.js';
 import { useCanWrite } from '@views/hooks/use-session.js';
@@ -65,6 +66,7 @@ export function Component() {
         />
       </Card>
       <NotesAndTasks />
+      <ActivityTimeline apiPath={`/api/contacts/${contact.id}`} contact />
       <HistoryPanel apiPath={`/api/contacts/${contact.id}`} noun="contact" />
     </div>
   );
