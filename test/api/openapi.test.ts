@@ -12,15 +12,33 @@ import type { HistoryPage } from '@shared/history.js';
 import type { StoredFile } from '@shared/schemas/attachments.js';
 import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { JobView } from '@shared/schemas/jobs.js';
+import type { Dashboard } from '@shared/schemas/dashboard.js';
+import type { EventCalendar } from '@shared/schemas/calendar.js';
+import type { SyncRunView } from '@shared/schemas/integrations.js';
+import type { MentionableUser, Note, NoteList } from '@shared/schemas/notes.js';
+import type { Stats } from '@shared/schemas/records.js';
+import type { NotificationList, Task, TaskPage } from '@shared/schemas/tasks.js';
 import type { DeletedItem } from '@shared/schemas/trash.js';
+import type { SessionInfo } from '@shared/session.js';
 import type {
   ApiErrorSchema,
+  DashboardSchema,
   DeletedItemSchema,
+  EventCalendarSchema,
   HistoryPageSchema,
   JobViewSchema,
+  MentionableUserSchema,
+  NoteListSchema,
+  NoteSchema,
+  NotificationListSchema,
   PublicUserSchema,
+  SessionInfoSchema,
   SessionViewSchema,
+  StatsSchema,
   StoredFileSchema,
+  SyncRunViewSchema,
+  TaskPageSchema,
+  TaskSchema,
 } from '@shared/schemas/wire.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -122,6 +140,17 @@ describe('the OpenAPI description', () => {
     expectTypeOf<z.output<typeof JobViewSchema>>().toEqualTypeOf<JobView>();
     expectTypeOf<z.output<typeof HistoryPageSchema>>().toEqualTypeOf<HistoryPage>();
     expectTypeOf<z.output<typeof ApiErrorSchema>>().toEqualTypeOf<ApiErrorBody>();
+    expectTypeOf<z.output<typeof SessionInfoSchema>>().toEqualTypeOf<SessionInfo>();
+    expectTypeOf<z.output<typeof StatsSchema>>().toEqualTypeOf<Stats>();
+    expectTypeOf<z.output<typeof SyncRunViewSchema>>().toEqualTypeOf<SyncRunView>();
+    expectTypeOf<z.output<typeof DashboardSchema>>().toEqualTypeOf<Dashboard>();
+    expectTypeOf<z.output<typeof EventCalendarSchema>>().toEqualTypeOf<EventCalendar>();
+    expectTypeOf<z.output<typeof NoteSchema>>().toEqualTypeOf<Note>();
+    expectTypeOf<z.output<typeof NoteListSchema>>().toEqualTypeOf<NoteList>();
+    expectTypeOf<z.output<typeof MentionableUserSchema>>().toEqualTypeOf<MentionableUser>();
+    expectTypeOf<z.output<typeof TaskSchema>>().toEqualTypeOf<Task>();
+    expectTypeOf<z.output<typeof TaskPageSchema>>().toEqualTypeOf<TaskPage>();
+    expectTypeOf<z.output<typeof NotificationListSchema>>().toEqualTypeOf<NotificationList>();
   });
 
   it('real answers of every record list, get, create and error match the document', async () => {
@@ -188,5 +217,36 @@ describe('the OpenAPI description', () => {
     expectDescribed('GET', '/api/brands', await bearer('/api/brands'));
     expectDescribed('GET', '/api/users', await bearer('/api/users'));
     expectDescribed('GET', '/api/brands', await supertest(t.app).get('/api/brands').set('Authorization', 'Bearer pcr_unknown'));
+  });
+
+  it('real answers of the session, dashboard, calendar, notes, tasks, notifications and sync runs match the document', async () => {
+    expectDescribed('GET', '/api/session', await supertest(t.app).get('/api/session'));
+    const { agent, user } = await t.signedInAgent('overview@example.org', 'admin');
+    expectDescribed('GET', '/api/session', await agent.get('/api/session'));
+    const event = await agent.post('/api/events').send({ eventName: 'Calendar Run', eventStartDate: '2026-12-05' });
+    expect(event.status, event.text).toBe(201);
+    expectDescribed('GET', '/api/dashboard', await agent.get('/api/dashboard'));
+    const month = await agent.get('/api/calendar/events?month=2026-12');
+    expect(month.body.events).toHaveLength(1);
+    expectDescribed('GET', '/api/calendar/events', month);
+    expectDescribed('GET', '/api/sync/runs', await agent.get('/api/sync/runs'));
+
+    const owner = { entityType: 'event', entityId: event.body.id };
+    const note = await agent.post('/api/notes').send({ ...owner, body: 'Route changed' });
+    expect(note.status, note.text).toBe(201);
+    expectDescribed('POST', '/api/notes', note);
+    expectDescribed('PUT', '/api/notes/{id}', await agent.put(`/api/notes/${note.body.id}`).send({ pinned: true }));
+    expectDescribed('GET', '/api/notes', await agent.get(`/api/notes?entityType=event&entityId=${event.body.id}`));
+    expectDescribed('GET', '/api/notes/mentionable', await agent.get('/api/notes/mentionable'));
+    expectDescribed('POST', '/api/notes', await agent.post('/api/notes').send({ ...owner, body: '' }));
+
+    const task = await agent.post('/api/tasks').send({ title: 'Call', dueDate: '2026-12-01', assigneeId: user.id, ...owner });
+    expect(task.status, task.text).toBe(201);
+    expectDescribed('POST', '/api/tasks', task);
+    expectDescribed('GET', '/api/tasks/{id}', await agent.get(`/api/tasks/${task.body.id}`));
+    expectDescribed('PUT', '/api/tasks/{id}', await agent.put(`/api/tasks/${task.body.id}`).send({ done: true }));
+    expectDescribed('GET', '/api/tasks', await agent.get('/api/tasks'));
+    expectDescribed('GET', '/api/notifications', await agent.get('/api/notifications'));
+    expectDescribed('POST', '/api/notifications/read', await agent.post('/api/notifications/read').send({ all: true }));
   });
 });

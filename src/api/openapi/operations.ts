@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ImportParamsSchema, SyncParamsSchema } from '@services/jobs/handlers.js';
 import { PushOptionsSchema } from '@services/newsletter/service.js';
+import { MarkReadSchema } from '@services/notifications/service.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, SYNC_KINDS } from '@shared/record-types.js';
 import type { Role } from '@shared/roles.js';
 import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema } from '@shared/schemas/api-tokens.js';
@@ -25,13 +26,23 @@ import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js
 import { SearchQuerySchema } from '@shared/schemas/search.js';
 import {
   ContactOwnerSchema,
+  DashboardSchema,
   DeletedItemSchema,
+  EventCalendarSchema,
   HistoryPageSchema,
   JobViewSchema,
+  MentionableUserSchema,
+  NoteListSchema,
+  NoteSchema,
+  NotificationListSchema,
   PublicUserSchema,
   SearchResultsSchema,
+  SessionInfoSchema,
   SessionViewSchema,
   StoredFileSchema,
+  SyncRunViewSchema,
+  TaskPageSchema,
+  TaskSchema,
 } from '@shared/schemas/wire.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -93,7 +104,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Session',
     access: 'public',
     summary: 'The session as the pages read it (user or null, locale, time zone)',
-    answer: ok('The session', object),
+    answer: ok('The session', SessionInfoSchema),
   });
   add('GET /set-password/:token', {
     tag: 'Session',
@@ -129,13 +140,18 @@ export function describeOperations(): Map<string, OperationDoc> {
     summary: 'How many records of each type',
     answer: ok('Counts by type', z.record(z.string(), z.number().int())),
   });
-  add('GET /dashboard', { tag: 'Overview', access: 'viewer', summary: 'The dashboard in one read', answer: ok('The dashboard', object) });
+  add('GET /dashboard', {
+    tag: 'Overview',
+    access: 'viewer',
+    summary: 'The dashboard in one read',
+    answer: ok('The dashboard', DashboardSchema),
+  });
   add('GET /calendar/events', {
     tag: 'Overview',
     access: 'viewer',
     summary: 'The events of a month’s calendar',
     query: { month: 'YYYY-MM; the current month by default' },
-    answer: ok('The month', object),
+    answer: ok('The month', EventCalendarSchema),
   });
   add('GET /search', {
     tag: 'Overview',
@@ -410,7 +426,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'viewer',
     summary: 'Recent sync runs',
     query: { kind: SYNC_KINDS.join(', '), limit: 'how many' },
-    answer: ok('Runs', object),
+    answer: ok('Runs', z.object({ items: z.array(SyncRunViewSchema) })),
   });
   add('POST /sync/:kind', {
     tag: 'Integrations',
@@ -509,21 +525,32 @@ export function describeOperations(): Map<string, OperationDoc> {
 
   // Notes, tasks and notifications (docs/decisions/0100, 0101).
   const owner = { entityType: 'the owner: a record type or contact', entityId: "the owner's id" };
-  add('GET /notes/mentionable', { tag: 'Notes', access: 'viewer', summary: 'Users a note can mention', answer: ok('Users', object) });
+  add('GET /notes/mentionable', {
+    tag: 'Notes',
+    access: 'viewer',
+    summary: 'Users a note can mention',
+    answer: ok('Users', z.array(MentionableUserSchema)),
+  });
   add('GET /notes', {
     tag: 'Notes',
     access: 'viewer',
     summary: "A record's or contact's notes, pinned first",
     query: owner,
-    answer: ok('Notes', object),
+    answer: ok('Notes', NoteListSchema),
   });
-  add('POST /notes', { tag: 'Notes', access: 'staff', summary: 'Add a note', body: NoteInputSchema, answer: created('The note', object) });
+  add('POST /notes', {
+    tag: 'Notes',
+    access: 'staff',
+    summary: 'Add a note',
+    body: NoteInputSchema,
+    answer: created('The note', NoteSchema),
+  });
   add('PUT /notes/:id', {
     tag: 'Notes',
     access: 'staff',
     summary: 'Edit or pin a note',
     body: NoteUpdateSchema,
-    answer: ok('The note', object),
+    answer: ok('The note', NoteSchema),
   });
   add('DELETE /notes/:id', { tag: 'Notes', access: 'staff', summary: 'Delete a note (to Recently deleted)', answer: noContent('Deleted') });
   add('GET /tasks', {
@@ -539,16 +566,22 @@ export function describeOperations(): Map<string, OperationDoc> {
       after: 'the cursor of the next page',
       limit: 'page size',
     },
-    answer: ok('A page of tasks', object),
+    answer: ok('A page of tasks', TaskPageSchema),
   });
-  add('GET /tasks/:id', { tag: 'Tasks', access: 'viewer', summary: 'One task', answer: ok('The task', object) });
-  add('POST /tasks', { tag: 'Tasks', access: 'staff', summary: 'Add a task', body: TaskInputSchema, answer: created('The task', object) });
+  add('GET /tasks/:id', { tag: 'Tasks', access: 'viewer', summary: 'One task', answer: ok('The task', TaskSchema) });
+  add('POST /tasks', {
+    tag: 'Tasks',
+    access: 'staff',
+    summary: 'Add a task',
+    body: TaskInputSchema,
+    answer: created('The task', TaskSchema),
+  });
   add('PUT /tasks/:id', {
     tag: 'Tasks',
     access: 'staff',
     summary: 'Change a task, or mark it done',
     body: TaskUpdateSchema,
-    answer: ok('The task', object),
+    answer: ok('The task', TaskSchema),
   });
   add('DELETE /tasks/:id', { tag: 'Tasks', access: 'staff', summary: 'Delete a task (to Recently deleted)', answer: noContent('Deleted') });
   add('GET /notifications', {
@@ -556,15 +589,15 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'viewer',
     personOnly: true,
     summary: 'My notifications, newest first',
-    answer: ok('Notifications', object),
+    answer: ok('Notifications', NotificationListSchema),
   });
   add('POST /notifications/read', {
     tag: 'Notifications',
     access: 'viewer',
     personOnly: true,
     summary: 'Mark my notifications read',
-    body: object,
-    answer: ok('Unread count', object),
+    body: MarkReadSchema,
+    answer: ok('Unread count', countOf('unread')),
   });
 
   // Webhooks (docs/webhooks.md).
