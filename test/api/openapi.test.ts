@@ -12,7 +12,11 @@ import type { HistoryPage } from '@shared/history.js';
 import type { StoredFile } from '@shared/schemas/attachments.js';
 import type { PublicUser, SessionView } from '@shared/schemas/auth.js';
 import type { JobView } from '@shared/schemas/jobs.js';
+import type { SetPasswordLink } from '@services/users/links.js';
+import type { PasskeyView, SignInEventView, TwoFactorStatus } from '@shared/schemas/auth.js';
+import type { BackupListing } from '@shared/schemas/backups.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointDetail } from '@shared/schemas/webhooks.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
 import type { SyncRunView } from '@shared/schemas/integrations.js';
 import type { MentionableUser, Note, NoteList } from '@shared/schemas/notes.js';
@@ -22,6 +26,7 @@ import type { DeletedItem } from '@shared/schemas/trash.js';
 import type { SessionInfo } from '@shared/session.js';
 import type {
   ApiErrorSchema,
+  BackupListingSchema,
   DashboardSchema,
   DeletedItemSchema,
   EventCalendarSchema,
@@ -31,14 +36,21 @@ import type {
   NoteListSchema,
   NoteSchema,
   NotificationListSchema,
+  PasskeyViewSchema,
   PublicUserSchema,
   SessionInfoSchema,
   SessionViewSchema,
+  SetPasswordLinkSchema,
+  SignInEventViewSchema,
   StatsSchema,
   StoredFileSchema,
   SyncRunViewSchema,
   TaskPageSchema,
   TaskSchema,
+  TwoFactorStatusSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointDetailSchema,
+  WebhookEndpointSchema,
 } from '@shared/schemas/wire.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -68,7 +80,8 @@ describe('the OpenAPI description', () => {
   const DOC_ID = 'https://pacer.invalid/api/openapi.json';
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // Webhook endpoints on this machine are allowed, so one can be added without a resolvable outside host.
+    t = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
     const res = await supertest(t.app).get('/api/openapi.json');
     expect(res.status).toBe(200);
     doc = res.body as Document;
@@ -151,6 +164,14 @@ describe('the OpenAPI description', () => {
     expectTypeOf<z.output<typeof TaskSchema>>().toEqualTypeOf<Task>();
     expectTypeOf<z.output<typeof TaskPageSchema>>().toEqualTypeOf<TaskPage>();
     expectTypeOf<z.output<typeof NotificationListSchema>>().toEqualTypeOf<NotificationList>();
+    expectTypeOf<z.output<typeof WebhookEndpointSchema>>().toEqualTypeOf<WebhookEndpoint>();
+    expectTypeOf<z.output<typeof WebhookDeliverySchema>>().toEqualTypeOf<WebhookDelivery>();
+    expectTypeOf<z.output<typeof WebhookEndpointDetailSchema>>().toEqualTypeOf<WebhookEndpointDetail>();
+    expectTypeOf<z.output<typeof BackupListingSchema>>().toEqualTypeOf<BackupListing>();
+    expectTypeOf<z.output<typeof SignInEventViewSchema>>().toEqualTypeOf<SignInEventView>();
+    expectTypeOf<z.output<typeof TwoFactorStatusSchema>>().toEqualTypeOf<TwoFactorStatus>();
+    expectTypeOf<z.output<typeof PasskeyViewSchema>>().toEqualTypeOf<PasskeyView>();
+    expectTypeOf<z.output<typeof SetPasswordLinkSchema>>().toEqualTypeOf<SetPasswordLink>();
   });
 
   it('real answers of every record list, get, create and error match the document', async () => {
@@ -248,5 +269,50 @@ describe('the OpenAPI description', () => {
     expectDescribed('GET', '/api/tasks', await agent.get('/api/tasks'));
     expectDescribed('GET', '/api/notifications', await agent.get('/api/notifications'));
     expectDescribed('POST', '/api/notifications/read', await agent.post('/api/notifications/read').send({ all: true }));
+  });
+
+  it('real answers of users, sign-ins, two-factor, passkeys, security, webhooks, backups and restores match the document', async () => {
+    const { agent } = await t.signedInAgent('admin-contracts@example.org', 'admin');
+    const added = await agent
+      .post('/api/users')
+      .send({ email: 'new-contract@example.org', firstName: 'Nell', lastName: 'New', role: 'staff' });
+    expect(added.status, added.text).toBe(201);
+    expectDescribed('POST', '/api/users', added);
+    const id = added.body.user.id as number;
+    expectDescribed('PUT', '/api/users/{id}', await agent.put(`/api/users/${id}`).send({ role: 'viewer' }));
+    const link = await agent.post(`/api/users/${id}/reset-link`);
+    expectDescribed('POST', '/api/users/{id}/reset-link', link);
+    const token = new URL(link.body.url as string).pathname.split('/').pop()!;
+    expectDescribed('GET', '/api/set-password/{token}', await supertest(t.app).get(`/api/set-password/${token}`));
+    expectDescribed('POST', '/api/users/{id}/reset-2fa', await agent.post(`/api/users/${id}/reset-2fa`));
+    expectDescribed('GET', '/api/users/{id}/sign-ins', await agent.get(`/api/users/${id}/sign-ins`));
+    const mine = await agent.get('/api/me/sign-ins');
+    expect(mine.body.length).toBeGreaterThan(0);
+    expectDescribed('GET', '/api/me/sign-ins', mine);
+    expectDescribed('GET', '/api/me/two-factor', await agent.get('/api/me/two-factor'));
+    expectDescribed('GET', '/api/me/passkeys', await agent.get('/api/me/passkeys'));
+    expectDescribed('GET', '/api/security', await agent.get('/api/security'));
+    expectDescribed('PUT', '/api/security', await agent.put('/api/security').send({ requireTwoFactor: false }));
+    expectDescribed('PUT', '/api/security', await agent.put('/api/security').send({ requireTwoFactor: 'yes' }));
+    expectDescribed('GET', '/api/backups', await agent.get('/api/backups'));
+
+    const hook = await agent.post('/api/webhooks').send({ url: 'http://127.0.0.1:9/hook', events: ['record.created'] });
+    expect(hook.status, hook.text).toBe(201);
+    expectDescribed('GET', '/api/webhooks', await agent.get('/api/webhooks'));
+    const delivery = await agent.post(`/api/webhooks/${hook.body.id}/test`);
+    expect(delivery.status, delivery.text).toBe(202);
+    expectDescribed('POST', '/api/webhooks/{id}/test', delivery);
+    expectDescribed('GET', '/api/webhooks/{id}', await agent.get(`/api/webhooks/${hook.body.id}`));
+    expectDescribed('POST', '/api/webhooks/{id}/enable', await agent.post(`/api/webhooks/${hook.body.id}/enable`));
+
+    const brand = await agent.post('/api/brands').send({ brandName: 'Restored Brand' });
+    expect((await agent.delete(`/api/brands/${brand.body.id}`)).status).toBe(204);
+    const deleted = (await agent.get('/api/deleted')).body as Array<{ id: number; entityId: number }>;
+    const entry = deleted.find((item) => item.entityId === brand.body.id)!;
+    expectDescribed('POST', '/api/deleted/{id}/restore', await agent.post(`/api/deleted/${entry.id}/restore`));
+    expect((await agent.delete(`/api/brands/${brand.body.id}`)).status).toBe(204);
+    const undone = await agent.post('/api/deleted/undo').send({ type: 'brand', ids: [brand.body.id] });
+    expect(undone.body).toEqual({ restored: 1 });
+    expectDescribed('POST', '/api/deleted/undo', undone);
   });
 });

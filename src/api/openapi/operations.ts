@@ -2,10 +2,20 @@ import * as z from 'zod';
 import { ImportParamsSchema, SyncParamsSchema } from '@services/jobs/handlers.js';
 import { PushOptionsSchema } from '@services/newsletter/service.js';
 import { MarkReadSchema } from '@services/notifications/service.js';
+import { UserUpdateSchema } from '@services/users/service.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, SYNC_KINDS } from '@shared/record-types.js';
 import type { Role } from '@shared/roles.js';
 import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema } from '@shared/schemas/api-tokens.js';
-import { LoginSchema, NameSchema, NewUserSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
+import {
+  LoginSchema,
+  NameSchema,
+  NewUserSchema,
+  PasskeyNameSchema,
+  PasskeyRegistrationSchema,
+  PasskeySignInSchema,
+  PasswordChangeSchema,
+  SetupSchema,
+} from '@shared/schemas/auth.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
@@ -27,6 +37,7 @@ import { SearchQuerySchema } from '@shared/schemas/search.js';
 import {
   ContactOwnerSchema,
   DashboardSchema,
+  BackupListingSchema,
   DeletedItemSchema,
   EventCalendarSchema,
   HistoryPageSchema,
@@ -35,14 +46,21 @@ import {
   NoteListSchema,
   NoteSchema,
   NotificationListSchema,
+  PasskeyViewSchema,
   PublicUserSchema,
   SearchResultsSchema,
   SessionInfoSchema,
   SessionViewSchema,
+  SetPasswordLinkSchema,
+  SignInEventViewSchema,
   StoredFileSchema,
   SyncRunViewSchema,
   TaskPageSchema,
   TaskSchema,
+  TwoFactorStatusSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointDetailSchema,
+  WebhookEndpointSchema,
 } from '@shared/schemas/wire.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -67,6 +85,33 @@ export interface OperationDoc {
 const component = (name: string) => ({ component: name });
 const json = (schema: JsonSchema) => ({ json: schema });
 const countOf = (name: string) => z.object({ [name]: z.number().int() });
+/** PUT /api/security's body and the answer of both: the rule the service checks by hand. */
+const RequireTwoFactorSchema = z.object({ requireTwoFactor: z.boolean() });
+/** The WebAuthn options the browser passes to navigator.credentials (base64url fields; more members may follow). */
+const credentialDescriptors = z.array(
+  z.object({ id: z.string(), type: z.literal('public-key'), transports: z.array(z.string()).optional() }),
+);
+const WebAuthnRequestOptionsSchema = z
+  .object({
+    challenge: z.string(),
+    timeout: z.number().optional(),
+    rpId: z.string().optional(),
+    allowCredentials: credentialDescriptors.optional(),
+    userVerification: z.string().optional(),
+  })
+  .loose();
+const WebAuthnCreationOptionsSchema = z
+  .object({
+    rp: z.object({ name: z.string(), id: z.string().optional() }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+    challenge: z.string(),
+    pubKeyCredParams: z.array(z.object({ alg: z.number().int(), type: z.literal('public-key') })),
+    timeout: z.number().optional(),
+    excludeCredentials: credentialDescriptors.optional(),
+    authenticatorSelection: z.record(z.string(), z.unknown()).optional(),
+    attestation: z.string().optional(),
+  })
+  .loose();
 /** An answer not (yet) given a schema of its own: a JSON object. */
 const object = json({ type: 'object' });
 
@@ -110,7 +155,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Session',
     access: 'public',
     summary: 'What a set-password link is for',
-    answer: ok('The link', object),
+    answer: ok('The link', z.object({ email: z.string(), firstName: z.string() })),
   });
   add('POST /set-password/:token', {
     tag: 'Session',
@@ -466,21 +511,21 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'public',
     summary: 'Forgot password: emails a one-time link when the address is known (202 either way)',
     body: z.object({ email: z.string() }),
-    answer: { status: 202, description: 'Accepted', schema: object },
+    answer: { status: 202, description: 'Accepted', schema: z.object({ resetByEmail: z.boolean() }) },
   });
   add('GET /me/sign-ins', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'My sign-in history',
-    answer: ok('Sign-ins', object),
+    answer: ok('Sign-ins', z.array(SignInEventViewSchema)),
   });
   add('GET /me/two-factor', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'My second factors',
-    answer: ok('Status', object),
+    answer: ok('Status', TwoFactorStatusSchema),
   });
   add('POST /me/totp', {
     tag: 'Account',
@@ -505,22 +550,32 @@ export function describeOperations(): Map<string, OperationDoc> {
     body: z.object({ password: z.string(), code: z.string() }),
     answer: noContent('Turned off'),
   });
-  add('GET /users/:id/sign-ins', { tag: 'Users', access: 'admin', summary: "A user's sign-in history", answer: ok('Sign-ins', object) });
-  add('POST /users/:id/reset-2fa', { tag: 'Users', access: 'admin', summary: "Reset a user's second factors", answer: ok('Done', object) });
+  add('GET /users/:id/sign-ins', {
+    tag: 'Users',
+    access: 'admin',
+    summary: "A user's sign-in history",
+    answer: ok('Sign-ins', z.array(SignInEventViewSchema)),
+  });
+  add('POST /users/:id/reset-2fa', {
+    tag: 'Users',
+    access: 'admin',
+    summary: "Reset a user's second factors",
+    answer: ok('Done', z.object({ email: z.string(), hadSecondFactor: z.boolean() })),
+  });
   add('GET /security', {
     tag: 'Users',
     access: 'admin',
     personOnly: true,
     summary: 'Sign-in security settings',
-    answer: ok('Settings', object),
+    answer: ok('Settings', RequireTwoFactorSchema),
   });
   add('PUT /security', {
     tag: 'Users',
     access: 'admin',
     personOnly: true,
     summary: 'Require two-factor sign-in for everyone, or not',
-    body: object,
-    answer: ok('Settings', object),
+    body: RequireTwoFactorSchema,
+    answer: ok('Settings', RequireTwoFactorSchema),
   });
 
   // Notes, tasks and notifications (docs/decisions/0100, 0101).
@@ -605,14 +660,14 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'The webhook endpoints (never their secrets)',
-    answer: ok('Endpoints', object),
+    answer: ok('Endpoints', z.object({ items: z.array(WebhookEndpointSchema) })),
   });
   add('GET /webhooks/:id', {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'One endpoint with its delivery log',
     query: { limit: 'deliveries to list' },
-    answer: ok('The endpoint', object),
+    answer: ok('The endpoint', WebhookEndpointDetailSchema),
   });
   add('POST /webhooks', {
     tag: 'Webhooks',
@@ -631,14 +686,19 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'Enable a disabled endpoint again',
-    answer: ok('The endpoint', object),
+    answer: ok('The endpoint', WebhookEndpointSchema),
   });
-  add('POST /webhooks/:id/test', { tag: 'Webhooks', access: 'admin', summary: 'Send a test event', answer: ok('The delivery', object) });
+  add('POST /webhooks/:id/test', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'Send a test event',
+    answer: { status: 202, description: 'The delivery', schema: WebhookDeliverySchema },
+  });
   add('POST /webhooks/:id/deliveries/:deliveryId/replay', {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'Send one delivery again',
-    answer: ok('The delivery', object),
+    answer: { status: 202, description: 'The delivery', schema: WebhookDeliverySchema },
   });
 
   // Passkeys (docs/decisions/0104): sign-in, and a person's own passkeys.
@@ -646,39 +706,44 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Session',
     access: 'public',
     summary: 'A challenge for signing in with a passkey',
-    body: object,
-    answer: ok('WebAuthn request options', object),
+    answer: ok('WebAuthn request options', WebAuthnRequestOptionsSchema),
   });
   add('POST /login/passkey', {
     tag: 'Session',
     access: 'public',
     summary: 'Sign in with a passkey (starts a session cookie)',
-    body: object,
-    answer: ok('Signed in', object),
+    body: PasskeySignInSchema,
+    answer: ok('Signed in', z.object({ user: PublicUserSchema })),
   });
-  add('GET /me/passkeys', { tag: 'Account', access: 'viewer', personOnly: true, summary: 'My passkeys', answer: ok('Passkeys', object) });
+  add('GET /me/passkeys', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My passkeys',
+    answer: ok('Passkeys', z.array(PasskeyViewSchema)),
+  });
   add('POST /me/passkeys/options', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'A challenge for adding a passkey',
-    answer: ok('WebAuthn creation options', object),
+    answer: ok('WebAuthn creation options', WebAuthnCreationOptionsSchema),
   });
   add('POST /me/passkeys', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'Add a passkey',
-    body: object,
-    answer: ok('The passkey', object),
+    body: PasskeyRegistrationSchema,
+    answer: created('The passkey', PasskeyViewSchema),
   });
   add('PATCH /me/passkeys/:id', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'Rename a passkey',
-    body: z.object({ name: z.string() }),
-    answer: ok('The passkey', object),
+    body: PasskeyNameSchema,
+    answer: ok('The passkey', PasskeyViewSchema),
   });
   add('DELETE /me/passkeys/:id', {
     tag: 'Account',
@@ -693,7 +758,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Backups',
     access: 'admin',
     summary: 'The backup archives, newest first',
-    answer: ok('The archives', object),
+    answer: ok('The archives', BackupListingSchema),
   });
   add('POST /backups', {
     tag: 'Backups',
@@ -719,14 +784,14 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Recently deleted',
     access: 'admin',
     summary: 'Restore a deleted record',
-    answer: ok('What was restored', object),
+    answer: ok('What was restored', DeletedItemSchema),
   });
   add('POST /deleted/undo', {
     tag: 'Recently deleted',
     access: 'staff',
     summary: 'Undo a delete just made',
     body: UndoDeleteSchema,
-    answer: ok('What was restored', object),
+    answer: ok('What was restored', countOf('restored')),
   });
 
   // Possible duplicates and merge (issue 34).
@@ -773,20 +838,20 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'admin',
     summary: 'Add a user (answers a one-time set-password link)',
     body: NewUserSchema.omit({ password: true }),
-    answer: created('The user and their link', object),
+    answer: created('The user and their link', SetPasswordLinkSchema.extend({ user: PublicUserSchema })),
   });
   add('PUT /users/:id', {
     tag: 'Users',
     access: 'admin',
     summary: 'Change a user’s role or active flag',
-    body: object,
+    body: UserUpdateSchema,
     answer: ok('The user', z.object({ user: PublicUserSchema })),
   });
   add('POST /users/:id/reset-link', {
     tag: 'Users',
     access: 'admin',
     summary: 'Make a new set-password link',
-    answer: ok('The link', object),
+    answer: ok('The link', SetPasswordLinkSchema),
   });
   add('GET /sessions', {
     tag: 'Account',

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RECORD_TYPE_INFO, RECORD_TYPES, SYNC_KINDS, type StatsKey } from '../record-types.js';
 import { ROLES } from '../roles.js';
+import { SIGN_IN_EVENT_KINDS } from './auth.js';
 import { THEME_CHOICES } from '../theme.js';
 import { JOB_STATES, JOB_TYPES } from './jobs.js';
 import { NOTE_OWNER_TYPES } from './notes.js';
@@ -353,3 +354,68 @@ export const SessionInfoSchema = z.object({
   env: z.object({ publicSiteUrl: z.string().nullable(), wordpressAdminUrl: z.string().nullable(), passkeys: z.boolean().optional() }),
   attention: z.object({ tasksDue: z.number().int(), unread: z.number().int() }).optional(),
 });
+
+export const WebhookEndpointSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  disabledReason: z.string().nullable(),
+  failingSince: timestamp.nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: timestamp,
+});
+
+export const WebhookDeliverySchema = z.object({
+  id: z.number().int(),
+  messageId: z.string(),
+  eventType: z.string(),
+  state: z.enum(['pending', 'sending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  responseStatus: z.number().int().nullable(),
+  responseBody: z.string().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  nextAttemptAt: timestamp.nullable(),
+  createdAt: timestamp,
+  deliveredAt: timestamp.nullable(),
+});
+
+export const WebhookEndpointDetailSchema = z.object({ endpoint: WebhookEndpointSchema, deliveries: z.array(WebhookDeliverySchema) });
+
+/** The archives in BACKUP_DIR (BackupListing). */
+export const BackupListingSchema = z.object({
+  items: z.array(z.object({ name: z.string(), bytes: z.number().int(), createdAt: timestamp })),
+  schedule: z.string().nullable(),
+  keep: z.number().int(),
+});
+
+/** One entry of the sign-in history (SignInEventView). */
+export const SignInEventViewSchema = z.object({
+  id: z.number().int(),
+  occurredAt: timestamp,
+  kind: z.enum(SIGN_IN_EVENT_KINDS),
+  succeeded: z.boolean(),
+  detail: z.string().nullable(),
+  ip: z.string(),
+  browser: z.string(),
+  os: z.string(),
+  by: z.string().nullable(),
+});
+
+export const TwoFactorStatusSchema = z.object({
+  totpEnabled: z.boolean(),
+  recoveryCodesLeft: z.number().int(),
+  required: z.boolean(),
+  setupRequired: z.boolean(),
+});
+
+export const PasskeyViewSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+});
+
+/** A one-time set-password link (SetPasswordLink). */
+export const SetPasswordLinkSchema = z.object({ url: z.string(), expiresAt: timestamp, emailed: z.boolean() });
