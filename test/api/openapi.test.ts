@@ -18,7 +18,8 @@ import type { BackupListing } from '@shared/schemas/backups.js';
 import type { Dashboard } from '@shared/schemas/dashboard.js';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointDetail } from '@shared/schemas/webhooks.js';
 import type { EventCalendar } from '@shared/schemas/calendar.js';
-import type { SyncRunView } from '@shared/schemas/integrations.js';
+import type { BulkMailchimpResult } from '@shared/schemas/bulk.js';
+import type { IntegrationsOverview, MailchimpAccount, SyncResult, SyncRunView, WpSiteInfo } from '@shared/schemas/integrations.js';
 import type { MentionableUser, Note, NoteList } from '@shared/schemas/notes.js';
 import type { Stats } from '@shared/schemas/records.js';
 import type { NotificationList, Task, TaskPage } from '@shared/schemas/tasks.js';
@@ -27,11 +28,14 @@ import type { SessionInfo } from '@shared/session.js';
 import type {
   ApiErrorSchema,
   BackupListingSchema,
+  BulkMailchimpResultSchema,
   DashboardSchema,
   DeletedItemSchema,
   EventCalendarSchema,
+  IntegrationsOverviewSchema,
   HistoryPageSchema,
   JobViewSchema,
+  MailchimpAccountSchema,
   MentionableUserSchema,
   NoteListSchema,
   NoteSchema,
@@ -44,6 +48,7 @@ import type {
   SignInEventViewSchema,
   StatsSchema,
   StoredFileSchema,
+  SyncResultSchema,
   SyncRunViewSchema,
   TaskPageSchema,
   TaskSchema,
@@ -51,6 +56,7 @@ import type {
   WebhookDeliverySchema,
   WebhookEndpointDetailSchema,
   WebhookEndpointSchema,
+  WpSiteInfoSchema,
 } from '@shared/schemas/wire.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -172,6 +178,11 @@ describe('the OpenAPI description', () => {
     expectTypeOf<z.output<typeof TwoFactorStatusSchema>>().toEqualTypeOf<TwoFactorStatus>();
     expectTypeOf<z.output<typeof PasskeyViewSchema>>().toEqualTypeOf<PasskeyView>();
     expectTypeOf<z.output<typeof SetPasswordLinkSchema>>().toEqualTypeOf<SetPasswordLink>();
+    expectTypeOf<z.output<typeof SyncResultSchema>>().toEqualTypeOf<SyncResult>();
+    expectTypeOf<z.output<typeof IntegrationsOverviewSchema>>().toEqualTypeOf<IntegrationsOverview>();
+    expectTypeOf<z.output<typeof WpSiteInfoSchema>>().toEqualTypeOf<WpSiteInfo>();
+    expectTypeOf<z.output<typeof MailchimpAccountSchema>>().toEqualTypeOf<MailchimpAccount>();
+    expectTypeOf<z.output<typeof BulkMailchimpResultSchema>>().toEqualTypeOf<BulkMailchimpResult>();
   });
 
   it('real answers of every record list, get, create and error match the document', async () => {
@@ -251,6 +262,10 @@ describe('the OpenAPI description', () => {
     expect(month.body.events).toHaveLength(1);
     expectDescribed('GET', '/api/calendar/events', month);
     expectDescribed('GET', '/api/sync/runs', await agent.get('/api/sync/runs'));
+    expectDescribed('GET', '/api/integrations/overview', await agent.get('/api/integrations/overview'));
+    expectDescribed('GET', '/api/openapi.json', await agent.get('/api/openapi.json'));
+    expectDescribed('GET', '/api/preferences', await agent.get('/api/preferences'));
+    expectDescribed('PUT', '/api/preferences/{name}', await agent.put('/api/preferences/theme').send({ value: 'dark' }));
 
     const owner = { entityType: 'event', entityId: event.body.id };
     const note = await agent.post('/api/notes').send({ ...owner, body: 'Route changed' });

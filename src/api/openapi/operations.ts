@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ImportParamsSchema, SyncParamsSchema } from '@services/jobs/handlers.js';
 import { PushOptionsSchema } from '@services/newsletter/service.js';
+import { AddMemberSchema } from '@services/integrations/service.js';
 import { MarkReadSchema } from '@services/notifications/service.js';
 import { UserUpdateSchema } from '@services/users/service.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, SYNC_KINDS } from '@shared/record-types.js';
@@ -31,17 +32,21 @@ import {
   MergeSchema,
 } from '@shared/schemas/duplicates.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
-import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
+import { type PreferenceName, PreferenceBodySchema, PreferenceSchemas } from '@shared/schemas/preferences.js';
 import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
 import { SearchQuerySchema } from '@shared/schemas/search.js';
 import {
   ContactOwnerSchema,
   DashboardSchema,
   BackupListingSchema,
+  BulkMailchimpResultSchema,
+  ConnectionResultSchema,
   DeletedItemSchema,
   EventCalendarSchema,
+  IntegrationsOverviewSchema,
   HistoryPageSchema,
   JobViewSchema,
+  MailchimpAccountSchema,
   MentionableUserSchema,
   NoteListSchema,
   NoteSchema,
@@ -54,6 +59,7 @@ import {
   SetPasswordLinkSchema,
   SignInEventViewSchema,
   StoredFileSchema,
+  SyncResultSchema,
   SyncRunViewSchema,
   TaskPageSchema,
   TaskSchema,
@@ -61,6 +67,7 @@ import {
   WebhookDeliverySchema,
   WebhookEndpointDetailSchema,
   WebhookEndpointSchema,
+  WpSiteInfoSchema,
 } from '@shared/schemas/wire.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -175,7 +182,17 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Documentation',
     access: 'public',
     summary: 'This description (OpenAPI 3.1)',
-    answer: ok('The OpenAPI document', object),
+    answer: ok(
+      'The OpenAPI document',
+      z
+        .object({
+          openapi: z.string(),
+          info: z.object({ title: z.string(), version: z.string() }).loose(),
+          paths: z.record(z.string(), z.unknown()),
+          components: z.record(z.string(), z.unknown()),
+        })
+        .loose(),
+    ),
   });
 
   // Overview.
@@ -361,7 +378,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'staff',
     summary: 'Add several contacts to a Mailchimp audience',
     body: BulkMailchimpSchema,
-    answer: ok('What was done', object),
+    answer: ok('What was done', BulkMailchimpResultSchema),
   });
   add('GET /payments', {
     tag: 'Payments',
@@ -433,19 +450,19 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Check the WordPress settings',
-    answer: ok('The check', object),
+    answer: ok('The check', ConnectionResultSchema),
   });
   add('GET /wordpress/site-info', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'The content website’s name and address',
-    answer: ok('Site info', object),
+    answer: ok('Site info', WpSiteInfoSchema),
   });
   add('GET /mailchimp/test', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Check the Mailchimp API key',
-    answer: ok('The account', object),
+    answer: ok('The account', ConnectionResultSchema.extend({ data: MailchimpAccountSchema.optional() })),
   });
   add('GET /mailchimp/audiences', {
     tag: 'Integrations',
@@ -457,14 +474,14 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Integrations',
     access: 'staff',
     summary: 'Add one member to an audience',
-    body: object,
-    answer: ok('The member', object),
+    body: AddMemberSchema,
+    answer: ok('The member', ConnectionResultSchema.extend({ outcome: z.enum(['added', 'updated', 'unsubscribed']) })),
   });
   add('GET /integrations/overview', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Settings state and the latest sync runs',
-    answer: ok('The overview', object),
+    answer: ok('The overview', IntegrationsOverviewSchema),
   });
   add('GET /sync/runs', {
     tag: 'Integrations',
@@ -478,7 +495,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'staff',
     summary: 'Run a sync and wait for it',
     body: SyncParamsSchema.partial(),
-    answer: ok('The finished job', object),
+    answer: ok('The finished job', SyncResultSchema),
   });
   add('GET /jobs', {
     tag: 'Jobs',
@@ -895,7 +912,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'viewer',
     personOnly: true,
     summary: 'My remembered settings',
-    answer: ok('Preferences', object),
+    answer: ok('Preferences', z.object(PreferenceSchemas)),
   });
   add('PUT /preferences/:name', {
     tag: 'Account',
@@ -903,7 +920,10 @@ export function describeOperations(): Map<string, OperationDoc> {
     personOnly: true,
     summary: 'Remember one setting',
     body: PreferenceBodySchema,
-    answer: ok('The setting', object),
+    answer: ok(
+      'The setting',
+      z.object({ name: z.enum(Object.keys(PreferenceSchemas) as [PreferenceName, ...PreferenceName[]]), value: z.unknown() }),
+    ),
   });
   add('GET /api-tokens', {
     tag: 'API tokens',

@@ -419,3 +419,47 @@ export const PasskeyViewSchema = z.object({
 
 /** A one-time set-password link (SetPasswordLink). */
 export const SetPasswordLinkSchema = z.object({ url: z.string(), expiresAt: timestamp, emailed: z.boolean() });
+
+/** What a sync did (SyncResult), the answer of POST /api/sync/{kind}. */
+export const SyncResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  kind: z.enum(SYNC_KINDS),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(z.string()),
+  warnings: z.array(z.string()).optional(),
+  unpublished: z.array(z.string()),
+  full: z.boolean(),
+  dryRun: z.boolean(),
+  durationMs: z.number().int(),
+  runId: z.number().int().nullable(),
+});
+
+export const IntegrationsOverviewSchema = z.object({
+  wordpress: z.object({ configured: z.boolean(), url: z.string().nullable(), credentials: z.boolean() }),
+  mailchimp: z.object({ configured: z.boolean() }),
+  latestRuns: z.record(z.enum(SYNC_KINDS), SyncRunViewSchema.nullable()),
+});
+
+export const WpSiteInfoSchema = z.object({ name: z.string(), url: z.string(), description: z.string() });
+
+/** A connection test's outcome (a failure is a result, not an error). */
+export const ConnectionResultSchema = z.object({ success: z.boolean(), message: z.string() });
+
+export const MailchimpAccountSchema = z.object({
+  account_name: z.string(),
+  email: z.string(),
+  industry: z.string(),
+  total_subscribers: z.number().int(),
+});
+
+/** What adding contacts to an audience did (BulkMailchimpResult). */
+export const BulkMailchimpResultSchema = z.object({
+  added: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.array(z.object({ id: z.number().int(), email: z.string(), message: z.string() })),
+});
