@@ -143,6 +143,34 @@ describe('the OpenAPI description', () => {
           if (answer.content?.['application/json']) expect(() => ajv.compile(answerSchema(method, path, status) as object)).not.toThrow();
   });
 
+  it('gives every body and answer a real schema, never a bare object without properties', () => {
+    const bare: string[] = [];
+    const operations = doc.paths as unknown as Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema?: unknown }> };
+          responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+        }
+      >
+    >;
+    const isBare = (schema: unknown) => {
+      const s = schema as Record<string, unknown> | undefined;
+      return (
+        s !== undefined && s.type === 'object' && s.properties === undefined && s.additionalProperties === undefined && s.$ref === undefined
+      );
+    };
+    for (const [path, methods] of Object.entries(operations))
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const content of Object.values(operation.requestBody?.content ?? {}))
+          if (isBare(content.schema)) bare.push(`${method} ${path} body`);
+        for (const [status, answer] of Object.entries(operation.responses))
+          for (const content of Object.values(answer.content ?? {})) if (isBare(content.schema)) bare.push(`${method} ${path} ${status}`);
+      }
+    expect(bare).toEqual([]);
+  });
+
   it('its schemas refuse what the wire types would not be', () => {
     const brand = ajv.compile(answerSchema('GET', '/api/brands/{id}', 200) as object);
     expect(brand({ brandName: 'No audit fields' })).toBe(false);

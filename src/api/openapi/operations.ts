@@ -119,8 +119,12 @@ const WebAuthnCreationOptionsSchema = z
     attestation: z.string().optional(),
   })
   .loose();
-/** An answer not (yet) given a schema of its own: a JSON object. */
-const object = json({ type: 'object' });
+/**
+ * The JSON rows of an import as the screens send them (parsed from the CSV in the browser), streamed and checked row
+ * by row on arrival: `data` the rows by column, `lines` each row's line in the file. A CSV file goes to POST /jobs.
+ */
+const ImportRowsSchema = z.object({ data: z.array(z.record(z.string(), z.unknown())), lines: z.array(z.number().int()).optional() });
+const importOutcome = { skipped: z.number().int(), errors: z.array(z.string()) };
 
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 /** Component names of a record type's answers: `Event` (one record) and `EventItem` (in lists). */
@@ -286,15 +290,15 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Imports',
     access: 'staff',
     summary: 'Import events from CSV rows (up to 50 MB)',
-    body: object,
-    answer: ok('The import report', object),
+    body: ImportRowsSchema,
+    answer: ok('The import report', z.object({ ...importOutcome, updated: z.number().int(), created: z.number().int() })),
   });
   add('POST /brands/bulk-import', {
     tag: 'Imports',
     access: 'staff',
     summary: 'Import brands from CSV rows (up to 50 MB)',
-    body: object,
-    answer: ok('The import report', object),
+    body: ImportRowsSchema,
+    answer: ok('The import report', z.object({ ...importOutcome, brandsCreated: z.number().int(), contactsCreated: z.number().int() })),
   });
   add('GET /export/contacts', {
     tag: 'Exports',
