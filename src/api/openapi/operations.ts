@@ -1,10 +1,22 @@
 import * as z from 'zod';
 import { ImportParamsSchema, SyncParamsSchema } from '@services/jobs/handlers.js';
 import { PushOptionsSchema } from '@services/newsletter/service.js';
+import { AddMemberSchema } from '@services/integrations/service.js';
+import { MarkReadSchema } from '@services/notifications/service.js';
+import { UserUpdateSchema } from '@services/users/service.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, SYNC_KINDS } from '@shared/record-types.js';
 import type { Role } from '@shared/roles.js';
 import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema } from '@shared/schemas/api-tokens.js';
-import { LoginSchema, NameSchema, NewUserSchema, PasswordChangeSchema, SetupSchema } from '@shared/schemas/auth.js';
+import {
+  LoginSchema,
+  NameSchema,
+  NewUserSchema,
+  PasskeyNameSchema,
+  PasskeyRegistrationSchema,
+  PasskeySignInSchema,
+  PasswordChangeSchema,
+  SetupSchema,
+} from '@shared/schemas/auth.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema } from '@shared/schemas/bulk.js';
 import { ActivityLogPageSchema, TimelinePageSchema } from '@shared/schemas/activity.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
@@ -21,18 +33,42 @@ import {
   MergeSchema,
 } from '@shared/schemas/duplicates.js';
 import { PaymentInputSchema } from '@shared/schemas/payments.js';
-import { PreferenceBodySchema } from '@shared/schemas/preferences.js';
+import { type PreferenceName, PreferenceBodySchema, PreferenceSchemas } from '@shared/schemas/preferences.js';
 import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
 import { SearchQuerySchema } from '@shared/schemas/search.js';
 import {
   ContactOwnerSchema,
+  DashboardSchema,
+  BackupListingSchema,
+  BulkMailchimpResultSchema,
+  ConnectionResultSchema,
   DeletedItemSchema,
+  EventCalendarSchema,
+  IntegrationsOverviewSchema,
   HistoryPageSchema,
   JobViewSchema,
+  MailchimpAccountSchema,
+  MentionableUserSchema,
+  NoteListSchema,
+  NoteSchema,
+  NotificationListSchema,
+  PasskeyViewSchema,
   PublicUserSchema,
   SearchResultsSchema,
+  SessionInfoSchema,
   SessionViewSchema,
+  SetPasswordLinkSchema,
+  SignInEventViewSchema,
   StoredFileSchema,
+  SyncResultSchema,
+  SyncRunViewSchema,
+  TaskPageSchema,
+  TaskSchema,
+  TwoFactorStatusSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointDetailSchema,
+  WebhookEndpointSchema,
+  WpSiteInfoSchema,
 } from '@shared/schemas/wire.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -57,8 +93,39 @@ export interface OperationDoc {
 const component = (name: string) => ({ component: name });
 const json = (schema: JsonSchema) => ({ json: schema });
 const countOf = (name: string) => z.object({ [name]: z.number().int() });
-/** An answer not (yet) given a schema of its own: a JSON object. */
-const object = json({ type: 'object' });
+/** PUT /api/security's body and the answer of both: the rule the service checks by hand. */
+const RequireTwoFactorSchema = z.object({ requireTwoFactor: z.boolean() });
+/** The WebAuthn options the browser passes to navigator.credentials (base64url fields; more members may follow). */
+const credentialDescriptors = z.array(
+  z.object({ id: z.string(), type: z.literal('public-key'), transports: z.array(z.string()).optional() }),
+);
+const WebAuthnRequestOptionsSchema = z
+  .object({
+    challenge: z.string(),
+    timeout: z.number().optional(),
+    rpId: z.string().optional(),
+    allowCredentials: credentialDescriptors.optional(),
+    userVerification: z.string().optional(),
+  })
+  .loose();
+const WebAuthnCreationOptionsSchema = z
+  .object({
+    rp: z.object({ name: z.string(), id: z.string().optional() }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+    challenge: z.string(),
+    pubKeyCredParams: z.array(z.object({ alg: z.number().int(), type: z.literal('public-key') })),
+    timeout: z.number().optional(),
+    excludeCredentials: credentialDescriptors.optional(),
+    authenticatorSelection: z.record(z.string(), z.unknown()).optional(),
+    attestation: z.string().optional(),
+  })
+  .loose();
+/**
+ * The JSON rows of an import as the screens send them (parsed from the CSV in the browser), streamed and checked row
+ * by row on arrival: `data` the rows by column, `lines` each row's line in the file. A CSV file goes to POST /jobs.
+ */
+const ImportRowsSchema = z.object({ data: z.array(z.record(z.string(), z.unknown())), lines: z.array(z.number().int()).optional() });
+const importOutcome = { skipped: z.number().int(), errors: z.array(z.string()) };
 
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 /** Component names of a record type's answers: `Event` (one record) and `EventItem` (in lists). */
@@ -94,13 +161,13 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Session',
     access: 'public',
     summary: 'The session as the pages read it (user or null, locale, time zone)',
-    answer: ok('The session', object),
+    answer: ok('The session', SessionInfoSchema),
   });
   add('GET /set-password/:token', {
     tag: 'Session',
     access: 'public',
     summary: 'What a set-password link is for',
-    answer: ok('The link', object),
+    answer: ok('The link', z.object({ email: z.string(), firstName: z.string() })),
   });
   add('POST /set-password/:token', {
     tag: 'Session',
@@ -120,7 +187,17 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Documentation',
     access: 'public',
     summary: 'This description (OpenAPI 3.1)',
-    answer: ok('The OpenAPI document', object),
+    answer: ok(
+      'The OpenAPI document',
+      z
+        .object({
+          openapi: z.string(),
+          info: z.object({ title: z.string(), version: z.string() }).loose(),
+          paths: z.record(z.string(), z.unknown()),
+          components: z.record(z.string(), z.unknown()),
+        })
+        .loose(),
+    ),
   });
 
   // Overview.
@@ -130,13 +207,18 @@ export function describeOperations(): Map<string, OperationDoc> {
     summary: 'How many records of each type',
     answer: ok('Counts by type', z.record(z.string(), z.number().int())),
   });
-  add('GET /dashboard', { tag: 'Overview', access: 'viewer', summary: 'The dashboard in one read', answer: ok('The dashboard', object) });
+  add('GET /dashboard', {
+    tag: 'Overview',
+    access: 'viewer',
+    summary: 'The dashboard in one read',
+    answer: ok('The dashboard', DashboardSchema),
+  });
   add('GET /calendar/events', {
     tag: 'Overview',
     access: 'viewer',
     summary: 'The events of a month’s calendar',
     query: { month: 'YYYY-MM; the current month by default' },
-    answer: ok('The month', object),
+    answer: ok('The month', EventCalendarSchema),
   });
   add('GET /search', {
     tag: 'Overview',
@@ -216,15 +298,15 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Imports',
     access: 'staff',
     summary: 'Import events from CSV rows (up to 50 MB)',
-    body: object,
-    answer: ok('The import report', object),
+    body: ImportRowsSchema,
+    answer: ok('The import report', z.object({ ...importOutcome, updated: z.number().int(), created: z.number().int() })),
   });
   add('POST /brands/bulk-import', {
     tag: 'Imports',
     access: 'staff',
     summary: 'Import brands from CSV rows (up to 50 MB)',
-    body: object,
-    answer: ok('The import report', object),
+    body: ImportRowsSchema,
+    answer: ok('The import report', z.object({ ...importOutcome, brandsCreated: z.number().int(), contactsCreated: z.number().int() })),
   });
   add('GET /export/contacts', {
     tag: 'Exports',
@@ -308,7 +390,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'staff',
     summary: 'Add several contacts to a Mailchimp audience',
     body: BulkMailchimpSchema,
-    answer: ok('What was done', object),
+    answer: ok('What was done', BulkMailchimpResultSchema),
   });
   add('GET /payments', {
     tag: 'Payments',
@@ -380,19 +462,19 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Check the WordPress settings',
-    answer: ok('The check', object),
+    answer: ok('The check', ConnectionResultSchema),
   });
   add('GET /wordpress/site-info', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'The content website’s name and address',
-    answer: ok('Site info', object),
+    answer: ok('Site info', WpSiteInfoSchema),
   });
   add('GET /mailchimp/test', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Check the Mailchimp API key',
-    answer: ok('The account', object),
+    answer: ok('The account', ConnectionResultSchema.extend({ data: MailchimpAccountSchema.optional() })),
   });
   add('GET /mailchimp/audiences', {
     tag: 'Integrations',
@@ -404,28 +486,28 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Integrations',
     access: 'staff',
     summary: 'Add one member to an audience',
-    body: object,
-    answer: ok('The member', object),
+    body: AddMemberSchema,
+    answer: ok('The member', ConnectionResultSchema.extend({ outcome: z.enum(['added', 'updated', 'unsubscribed']) })),
   });
   add('GET /integrations/overview', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Settings state and the latest sync runs',
-    answer: ok('The overview', object),
+    answer: ok('The overview', IntegrationsOverviewSchema),
   });
   add('GET /sync/runs', {
     tag: 'Integrations',
     access: 'viewer',
     summary: 'Recent sync runs',
     query: { kind: SYNC_KINDS.join(', '), limit: 'how many' },
-    answer: ok('Runs', object),
+    answer: ok('Runs', z.object({ items: z.array(SyncRunViewSchema) })),
   });
   add('POST /sync/:kind', {
     tag: 'Integrations',
     access: 'staff',
     summary: 'Run a sync and wait for it',
     body: SyncParamsSchema.partial(),
-    answer: ok('The finished job', object),
+    answer: ok('The finished job', SyncResultSchema),
   });
   add('GET /jobs', {
     tag: 'Jobs',
@@ -471,21 +553,21 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'public',
     summary: 'Forgot password: emails a one-time link when the address is known (202 either way)',
     body: z.object({ email: z.string() }),
-    answer: { status: 202, description: 'Accepted', schema: object },
+    answer: { status: 202, description: 'Accepted', schema: z.object({ resetByEmail: z.boolean() }) },
   });
   add('GET /me/sign-ins', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'My sign-in history',
-    answer: ok('Sign-ins', object),
+    answer: ok('Sign-ins', z.array(SignInEventViewSchema)),
   });
   add('GET /me/two-factor', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'My second factors',
-    answer: ok('Status', object),
+    answer: ok('Status', TwoFactorStatusSchema),
   });
   add('POST /me/totp', {
     tag: 'Account',
@@ -510,41 +592,62 @@ export function describeOperations(): Map<string, OperationDoc> {
     body: z.object({ password: z.string(), code: z.string() }),
     answer: noContent('Turned off'),
   });
-  add('GET /users/:id/sign-ins', { tag: 'Users', access: 'admin', summary: "A user's sign-in history", answer: ok('Sign-ins', object) });
-  add('POST /users/:id/reset-2fa', { tag: 'Users', access: 'admin', summary: "Reset a user's second factors", answer: ok('Done', object) });
+  add('GET /users/:id/sign-ins', {
+    tag: 'Users',
+    access: 'admin',
+    summary: "A user's sign-in history",
+    answer: ok('Sign-ins', z.array(SignInEventViewSchema)),
+  });
+  add('POST /users/:id/reset-2fa', {
+    tag: 'Users',
+    access: 'admin',
+    summary: "Reset a user's second factors",
+    answer: ok('Done', z.object({ email: z.string(), hadSecondFactor: z.boolean() })),
+  });
   add('GET /security', {
     tag: 'Users',
     access: 'admin',
     personOnly: true,
     summary: 'Sign-in security settings',
-    answer: ok('Settings', object),
+    answer: ok('Settings', RequireTwoFactorSchema),
   });
   add('PUT /security', {
     tag: 'Users',
     access: 'admin',
     personOnly: true,
     summary: 'Require two-factor sign-in for everyone, or not',
-    body: object,
-    answer: ok('Settings', object),
+    body: RequireTwoFactorSchema,
+    answer: ok('Settings', RequireTwoFactorSchema),
   });
 
   // Notes, tasks and notifications (docs/decisions/0100, 0101).
   const owner = { entityType: 'the owner: a record type or contact', entityId: "the owner's id" };
-  add('GET /notes/mentionable', { tag: 'Notes', access: 'viewer', summary: 'Users a note can mention', answer: ok('Users', object) });
+  add('GET /notes/mentionable', {
+    tag: 'Notes',
+    access: 'viewer',
+    summary: 'Users a note can mention',
+    answer: ok('Users', z.array(MentionableUserSchema)),
+  });
   add('GET /notes', {
     tag: 'Notes',
     access: 'viewer',
     summary: "A record's or contact's notes, pinned first",
     query: owner,
-    answer: ok('Notes', object),
+    answer: ok('Notes', NoteListSchema),
   });
-  add('POST /notes', { tag: 'Notes', access: 'staff', summary: 'Add a note', body: NoteInputSchema, answer: created('The note', object) });
+  add('POST /notes', {
+    tag: 'Notes',
+    access: 'staff',
+    summary: 'Add a note',
+    body: NoteInputSchema,
+    answer: created('The note', NoteSchema),
+  });
   add('PUT /notes/:id', {
     tag: 'Notes',
     access: 'staff',
     summary: 'Edit or pin a note',
     body: NoteUpdateSchema,
-    answer: ok('The note', object),
+    answer: ok('The note', NoteSchema),
   });
   add('DELETE /notes/:id', { tag: 'Notes', access: 'staff', summary: 'Delete a note (to Recently deleted)', answer: noContent('Deleted') });
   add('GET /tasks', {
@@ -560,16 +663,22 @@ export function describeOperations(): Map<string, OperationDoc> {
       after: 'the cursor of the next page',
       limit: 'page size',
     },
-    answer: ok('A page of tasks', object),
+    answer: ok('A page of tasks', TaskPageSchema),
   });
-  add('GET /tasks/:id', { tag: 'Tasks', access: 'viewer', summary: 'One task', answer: ok('The task', object) });
-  add('POST /tasks', { tag: 'Tasks', access: 'staff', summary: 'Add a task', body: TaskInputSchema, answer: created('The task', object) });
+  add('GET /tasks/:id', { tag: 'Tasks', access: 'viewer', summary: 'One task', answer: ok('The task', TaskSchema) });
+  add('POST /tasks', {
+    tag: 'Tasks',
+    access: 'staff',
+    summary: 'Add a task',
+    body: TaskInputSchema,
+    answer: created('The task', TaskSchema),
+  });
   add('PUT /tasks/:id', {
     tag: 'Tasks',
     access: 'staff',
     summary: 'Change a task, or mark it done',
     body: TaskUpdateSchema,
-    answer: ok('The task', object),
+    answer: ok('The task', TaskSchema),
   });
   add('DELETE /tasks/:id', { tag: 'Tasks', access: 'staff', summary: 'Delete a task (to Recently deleted)', answer: noContent('Deleted') });
   add('GET /notifications', {
@@ -577,15 +686,15 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'viewer',
     personOnly: true,
     summary: 'My notifications, newest first',
-    answer: ok('Notifications', object),
+    answer: ok('Notifications', NotificationListSchema),
   });
   add('POST /notifications/read', {
     tag: 'Notifications',
     access: 'viewer',
     personOnly: true,
     summary: 'Mark my notifications read',
-    body: object,
-    answer: ok('Unread count', object),
+    body: MarkReadSchema,
+    answer: ok('Unread count', countOf('unread')),
   });
 
   // Webhooks (docs/webhooks.md).
@@ -593,14 +702,14 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'The webhook endpoints (never their secrets)',
-    answer: ok('Endpoints', object),
+    answer: ok('Endpoints', z.object({ items: z.array(WebhookEndpointSchema) })),
   });
   add('GET /webhooks/:id', {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'One endpoint with its delivery log',
     query: { limit: 'deliveries to list' },
-    answer: ok('The endpoint', object),
+    answer: ok('The endpoint', WebhookEndpointDetailSchema),
   });
   add('POST /webhooks', {
     tag: 'Webhooks',
@@ -619,14 +728,19 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'Enable a disabled endpoint again',
-    answer: ok('The endpoint', object),
+    answer: ok('The endpoint', WebhookEndpointSchema),
   });
-  add('POST /webhooks/:id/test', { tag: 'Webhooks', access: 'admin', summary: 'Send a test event', answer: ok('The delivery', object) });
+  add('POST /webhooks/:id/test', {
+    tag: 'Webhooks',
+    access: 'admin',
+    summary: 'Send a test event',
+    answer: { status: 202, description: 'The delivery', schema: WebhookDeliverySchema },
+  });
   add('POST /webhooks/:id/deliveries/:deliveryId/replay', {
     tag: 'Webhooks',
     access: 'admin',
     summary: 'Send one delivery again',
-    answer: ok('The delivery', object),
+    answer: { status: 202, description: 'The delivery', schema: WebhookDeliverySchema },
   });
 
   // Passkeys (docs/decisions/0104): sign-in, and a person's own passkeys.
@@ -634,39 +748,44 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Session',
     access: 'public',
     summary: 'A challenge for signing in with a passkey',
-    body: object,
-    answer: ok('WebAuthn request options', object),
+    answer: ok('WebAuthn request options', WebAuthnRequestOptionsSchema),
   });
   add('POST /login/passkey', {
     tag: 'Session',
     access: 'public',
     summary: 'Sign in with a passkey (starts a session cookie)',
-    body: object,
-    answer: ok('Signed in', object),
+    body: PasskeySignInSchema,
+    answer: ok('Signed in', z.object({ user: PublicUserSchema })),
   });
-  add('GET /me/passkeys', { tag: 'Account', access: 'viewer', personOnly: true, summary: 'My passkeys', answer: ok('Passkeys', object) });
+  add('GET /me/passkeys', {
+    tag: 'Account',
+    access: 'viewer',
+    personOnly: true,
+    summary: 'My passkeys',
+    answer: ok('Passkeys', z.array(PasskeyViewSchema)),
+  });
   add('POST /me/passkeys/options', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'A challenge for adding a passkey',
-    answer: ok('WebAuthn creation options', object),
+    answer: ok('WebAuthn creation options', WebAuthnCreationOptionsSchema),
   });
   add('POST /me/passkeys', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'Add a passkey',
-    body: object,
-    answer: ok('The passkey', object),
+    body: PasskeyRegistrationSchema,
+    answer: created('The passkey', PasskeyViewSchema),
   });
   add('PATCH /me/passkeys/:id', {
     tag: 'Account',
     access: 'viewer',
     personOnly: true,
     summary: 'Rename a passkey',
-    body: z.object({ name: z.string() }),
-    answer: ok('The passkey', object),
+    body: PasskeyNameSchema,
+    answer: ok('The passkey', PasskeyViewSchema),
   });
   add('DELETE /me/passkeys/:id', {
     tag: 'Account',
@@ -681,7 +800,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Backups',
     access: 'admin',
     summary: 'The backup archives, newest first',
-    answer: ok('The archives', object),
+    answer: ok('The archives', BackupListingSchema),
   });
   add('POST /backups', {
     tag: 'Backups',
@@ -707,14 +826,14 @@ export function describeOperations(): Map<string, OperationDoc> {
     tag: 'Recently deleted',
     access: 'admin',
     summary: 'Restore a deleted record',
-    answer: ok('What was restored', object),
+    answer: ok('What was restored', DeletedItemSchema),
   });
   add('POST /deleted/undo', {
     tag: 'Recently deleted',
     access: 'staff',
     summary: 'Undo a delete just made',
     body: UndoDeleteSchema,
-    answer: ok('What was restored', object),
+    answer: ok('What was restored', countOf('restored')),
   });
 
   // Possible duplicates and merge (issue 34).
@@ -761,20 +880,20 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'admin',
     summary: 'Add a user (answers a one-time set-password link)',
     body: NewUserSchema.omit({ password: true }),
-    answer: created('The user and their link', object),
+    answer: created('The user and their link', SetPasswordLinkSchema.extend({ user: PublicUserSchema })),
   });
   add('PUT /users/:id', {
     tag: 'Users',
     access: 'admin',
     summary: 'Change a user’s role or active flag',
-    body: object,
+    body: UserUpdateSchema,
     answer: ok('The user', z.object({ user: PublicUserSchema })),
   });
   add('POST /users/:id/reset-link', {
     tag: 'Users',
     access: 'admin',
     summary: 'Make a new set-password link',
-    answer: ok('The link', object),
+    answer: ok('The link', SetPasswordLinkSchema),
   });
   add('GET /sessions', {
     tag: 'Account',
@@ -818,7 +937,7 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'viewer',
     personOnly: true,
     summary: 'My remembered settings',
-    answer: ok('Preferences', object),
+    answer: ok('Preferences', z.object(PreferenceSchemas)),
   });
   add('PUT /preferences/:name', {
     tag: 'Account',
@@ -826,7 +945,10 @@ export function describeOperations(): Map<string, OperationDoc> {
     personOnly: true,
     summary: 'Remember one setting',
     body: PreferenceBodySchema,
-    answer: ok('The setting', object),
+    answer: ok(
+      'The setting',
+      z.object({ name: z.enum(Object.keys(PreferenceSchemas) as [PreferenceName, ...PreferenceName[]]), value: z.unknown() }),
+    ),
   });
   add('GET /api-tokens', {
     tag: 'API tokens',

@@ -73,7 +73,7 @@ async function unreadCount(db: Db, userId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const MarkReadSchema = z
+export const MarkReadSchema = z
   .object({ ids: z.array(z.number().int().positive()).max(500).optional(), all: z.literal(true).optional() })
   .strict()
   .refine((body) => body.ids !== undefined || body.all === true, { message: 'Send ids, or all: true' });
