@@ -196,7 +196,7 @@ describe('ContactsCard', () => {
 
 describe('contact pages', () => {
   it('contact detail: Back and Edit Contact keep the return path; delete asks, then goes back to it', async () => {
-    // The contact's notes and tasks cards read their lists once shown: none here.
+    // The contact's notes, tasks and activity cards read their lists once shown: none here.
     const calls = stubFetch((call) =>
       call.url.startsWith('/api/notes/mentionable')
         ? json([])
@@ -204,7 +204,9 @@ describe('contact pages', () => {
           ? json({ items: [] })
           : call.url.startsWith('/api/tasks')
             ? json({ items: [], next: null, today: '2026-11-28' })
-            : new Response(null, { status: 204 }),
+            : call.url.startsWith('/api/contacts/5/activity')
+              ? json({ items: [], next: null })
+              : new Response(null, { status: 204 }),
     );
     const { router } = renderPage({
       path: '/contacts/:id',
