@@ -312,6 +312,14 @@ async function main() {
       { title: 'GET /api/tasks?assignee=me&due=week', path: '/api/tasks?assignee=me&due=week', goal: 'p99 ≤ 30 ms' },
       // Each topic is in ~1 % of the notes, found through the documents of the records that hold them.
       { title: 'GET /api/search?q=<a word in ~1 % of notes>', path: '/api/search', terms: NOTE_TOPICS, goal: 'p99 ≤ 100 ms' },
+      // Issue 33: the first event holds 35 notes and 15 tasks, so its timeline's first page is 50 entries read from
+      // the notes, the tasks, its history and its payments, files and contacts, next to its detail page.
+      {
+        title: 'GET /api/events/{id}/activity (timeline, 50 entries)',
+        path: `/api/events/${firstIds.event}/activity`,
+        versusTarget: `GET ${RECORD_TYPE_INFO.event.path}/{id} (detail)`,
+        goal: 'p99 ≤ 1.5× the detail page',
+      },
     ].filter((target) => !ONLY || ONLY.some((word) => target.title.toLowerCase().includes(word)));
 
     for (const target of targets) {
