@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
+import { rmSync } from 'node:fs';
 import { createBackup } from '@services/backup/backup.js';
+import { lowerOwnPriority } from '@services/background/child.js';
 import { restoreBackup, verifyBackup, type VerifyReport } from '@services/backup/restore.js';
 import { confirmOrRefuse } from '../confirm.js';
 import { printable, printJson } from '../output.js';
@@ -25,6 +27,28 @@ function refuse(io: CliIO, report: VerifyReport, json: boolean): never {
   );
 }
 
+/**
+ * Runs `work`; stopped by SIGTERM or SIGINT meanwhile (a cancelled backup job kills its child), the temporary files it
+ * noted are removed before the process exits, so no partial archive stays behind.
+ */
+async function withTemporaryPathsRemovedOnSignal<T>(work: (noteTemporary: (paths: string[]) => void) => Promise<T>): Promise<T> {
+  let temporary: string[] = [];
+  const stop = (signal: NodeJS.Signals) => {
+    for (const file of temporary) rmSync(file, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    return await work((paths) => {
+      temporary = paths;
+    });
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+}
+
 /** `pacer db backup`, `pacer db restore` and `pacer db verify` (docs/upgrading.md). */
 export function registerBackupCommands(db: Command, io: CliIO): void {
   db.command('backup')
@@ -37,12 +61,36 @@ export function registerBackupCommands(db: Command, io: CliIO): void {
       }),
     )
     .option('--json', 'machine-readable output')
-    .action(async (opts: { out?: string; keep?: number; json?: boolean }) => {
+    // The backup job's child process (src/services/background/child.ts): progress and the result as JSON lines.
+    .addOption(new Option('--progress-lines', 'progress and the result as JSON lines on stdout').hideHelp())
+    .action(async (opts: { out?: string; keep?: number; json?: boolean; progressLines?: boolean }) => {
       const progress = reindexProgress(io.stderr);
-      const result = await withContext(io, (ctx) =>
-        createBackup(ctx, { out: opts.out, dir: ctx.config.backup.dir, keep: opts.keep, onProgress: (step) => progress.update(step) }),
-      );
+      const line = (message: Record<string, unknown>) => io.stdout.write(`${JSON.stringify(message)}\n`);
+      const result = await withContext(io, (ctx) => {
+        // Next to a web server on the same cores it would take their CPU: it takes what they leave (BACKUP_NICE).
+        const nice = lowerOwnPriority(ctx.config.backup.nice, ctx.log);
+        if (opts.progressLines) line({ started: { pid: process.pid, nice } });
+        return withTemporaryPathsRemovedOnSignal((noteTemporary) =>
+          createBackup(ctx, {
+            out: opts.out,
+            dir: ctx.config.backup.dir,
+            keep: opts.keep,
+            onTemporaryPaths: (paths) => {
+              noteTemporary(paths);
+              if (opts.progressLines) line({ temporary: paths });
+            },
+            onProgress: (step) => {
+              progress.update(step);
+              if (opts.progressLines) line({ progress: step });
+            },
+          }),
+        );
+      });
       const took = progress.done();
+      if (opts.progressLines) {
+        line({ result });
+        return;
+      }
       if (opts.json) {
         printJson(io, result);
         return;

@@ -144,6 +144,15 @@ const EnvSchema = z.object({
   BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().default('data/backups')),
   BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(14)),
   BACKUP_BEFORE_MIGRATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { message: 'must be true or false' }).default('false')),
+  BACKUP_NICE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number from 0 to 19' })
+      .int('must be a whole number from 0 to 19')
+      .min(0, 'must be a whole number from 0 to 19')
+      .max(19, 'must be a whole number from 0 to 19')
+      .default(10),
+  ),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -251,6 +260,8 @@ interface BackupSettings {
   schedule?: string;
   /** MIGRATE_ON_START takes a backup first when there are migrations to apply. */
   beforeMigrate: boolean;
+  /** The niceness a backup runs at (`pacer db backup`, and the job's child process); 0 leaves it as it is. */
+  nice: number;
 }
 
 /** Webhook deliveries (docs/webhooks.md). */
@@ -407,7 +418,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
   }
   if (problems.length) throw new ConfigError(problems);
 
-  return {
+  const config: Config = {
     env: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
@@ -478,8 +489,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, options: Loa
       keep: env.BACKUP_KEEP,
       schedule: env.BACKUP_SCHEDULE,
       beforeMigrate: env.BACKUP_BEFORE_MIGRATE === 'true',
+      nice: env.BACKUP_NICE,
     },
   };
+  settingsSources.set(config, merged);
+  return config;
+}
+
+/** The settings each Config was read from, so a child process can be started with the very same ones. */
+const settingsSources = new WeakMap<Config, Record<string, unknown>>();
+
+/** The environment a child process needs to read `config` again (the one it was loaded from, else ours). */
+export function settingsEnvOf(config: Config): NodeJS.ProcessEnv {
+  const source = settingsSources.get(config);
+  if (!source) return { ...process.env };
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(source)) if (typeof value === 'string') env[name] = value;
+  return env;
 }
 
 /**

@@ -52,6 +52,7 @@ describe('Backups panel API', () => {
       await waitUntil(
         async () => ['succeeded', 'failed'].includes(((await agent.get(`/api/jobs/${id}`)).body as { state: string }).state),
         'the backup job to finish',
+        30_000,
       );
       expect((await agent.get(`/api/jobs/${id}`)).body).toMatchObject({ type: 'backup', state: 'succeeded' });
     }
@@ -77,7 +78,8 @@ describe('Backups panel API', () => {
 
     expect((await agent.get('/api/backups/..%2Fpacer.sqlite/download')).status).toBe(400);
     expect((await agent.get('/api/backups/pacer-backup-19990101-000000.tar.gz/download')).status).toBe(404);
-  });
+    // Each backup starts a `pacer` child process (from the sources here, a few seconds each).
+  }, 120_000);
 });
 
 describe('BACKUP_SCHEDULE', () => {

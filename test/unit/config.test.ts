@@ -141,6 +141,16 @@ describe('settings', () => {
     }
   });
 
+  it('reads BACKUP_NICE as a niceness from 0 to 19, 10 by default, and names anything else', () => {
+    const cwd = tempDir();
+    expect(loadConfig({}, { cwd }).backup.nice).toBe(10);
+    expect(loadConfig({ BACKUP_NICE: '0' }, { cwd }).backup.nice).toBe(0);
+    expect(loadConfig({ BACKUP_NICE: '19' }, { cwd }).backup.nice).toBe(19);
+    expect(loadConfig({ BACKUP_NICE: '' }, { cwd }).backup.nice).toBe(10);
+    for (const bad of ['20', '-1', '5.5', 'low'])
+      expect(() => loadConfig({ BACKUP_NICE: bad }, { cwd })).toThrow(/BACKUP_NICE: must be a whole number from 0 to 19/);
+  });
+
   it('gives the browser no secrets', () => {
     const config = loadConfig(
       {

@@ -20,6 +20,8 @@ export interface BackupOptions {
   /** Keep this many archives in the folder (the newest, this one included), removing older ones. */
   keep?: number;
   onProgress?: SnapshotProgress;
+  /** Told the temporary files and folders before any is written (removed when the backup ends, however it ends). */
+  onTemporaryPaths?: (paths: string[]) => void;
 }
 
 export interface BackupResult {
@@ -59,8 +61,9 @@ export async function createBackup(ctx: AppContext, options: BackupOptions): Pro
   const file = path.resolve(options.out ?? (await freeName(options.dir, archiveNameFor(createdAt))));
   const folder = path.dirname(file);
   await mkdir(folder, { recursive: true });
-  const workDir = await mkdtemp(path.join(folder, '.pacer-backup-work-'));
   const partial = path.join(folder, `.${path.basename(file)}.${randomBytes(4).toString('hex')}.partial`);
+  const workDir = await mkdtemp(path.join(folder, '.pacer-backup-work-'));
+  options.onTemporaryPaths?.([partial, workDir]);
   try {
     const snapshot = await takeSnapshot(ctx.db, workDir, options.onProgress);
     const storage = await openStorage(ctx.config, ctx.log);

@@ -9,7 +9,7 @@ import { JsonRowsReader, type RowsContainer } from '../imports/json-rows.js';
 import { importBrands, importEvents, type ImportCheckpoint, type ImportProgress, type ImportSource } from '../imports/service.js';
 import { pushContacts, PushOptionsSchema } from '../newsletter/service.js';
 import { runSync } from '../sync/service.js';
-import { createBackup } from '../backup/backup.js';
+import { backupInChildProcess } from '../backup/child-backup.js';
 import { readTable } from '../imports/general/read.js';
 import { runGeneralImport } from '../imports/general/service.js';
 import { GeneralImportParamsSchema } from '@shared/imports/general.js';
@@ -200,9 +200,13 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   },
 
   /** The scheduled backup and the Backups panel's "Back up now": a new archive in BACKUP_DIR, keeping BACKUP_KEEP. */
-  async backup({ ctx, progress }) {
-    const { dir, keep } = ctx.config.backup;
-    const result = await createBackup(ctx, { dir, keep, onProgress: ({ phase, done, total }) => progress({ phase, done, total }) });
+  // It runs in a child process at BACKUP_NICE (the archive's JSON and gzip would otherwise take the CPU the web
+  // server or the worker's other jobs need): see src/services/backup/child-backup.ts.
+  async backup({ ctx, checkpoint, progress }) {
+    const result = await backupInChildProcess(ctx, {
+      checkpoint,
+      onProgress: ({ phase, done, total }) => progress({ phase, done, total }),
+    });
     progress({ phase: 'Finished' });
     // Where the server keeps it is no business of the jobs list (staff read it): the panel lists the folder.
     const { file: _file, ...shown } = result;
