@@ -11,6 +11,7 @@ export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 export const LOG_KINDS = [
   'change',
   'note',
+  'task',
   'import',
   'sync',
   'token',
@@ -58,6 +59,7 @@ export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
 export const LOG_KIND_LABELS: Record<LogKind, string> = {
   change: 'Changes',
   note: 'Notes',
+  task: 'Tasks',
   import: 'Imports',
   sync: 'Syncs',
   token: 'API token changes',

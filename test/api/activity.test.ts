@@ -187,6 +187,25 @@ describe('activity timelines and the activity log', () => {
       expect(page.items.every((item) => item.kind === 'sign_in' || item.kind === 'failed_sign_in')).toBe(true);
     });
 
+    it('holds tasks made and done, by who made and who did them, filtered by record type', async () => {
+      tick();
+      const task = await anna
+        .post('/api/tasks')
+        .send({ title: 'Send the sponsor pack', dueDate: '2026-12-01', assigneeId: annaId, entityType: 'brand', entityId: brandId });
+      expect(task.status, task.text).toBe(201);
+      tick();
+      expect((await admin.put(`/api/tasks/${task.body.id as number}`).send({ done: true })).status).toBe(200);
+      const page = await log('?kind=task&type=brand');
+      expect(page.items.slice(0, 2).map((item) => [item.summary, item.actor?.name, item.recordType, item.recordId])).toEqual([
+        ['Task done: Send the sponsor pack', expect.any(String), 'brand', brandId],
+        ['Task created: Send the sponsor pack', 'Anna Lee', 'brand', brandId],
+      ]);
+      expect(page.items[0]!.actor?.id).not.toBe(annaId);
+      expect((await log(`?kind=task&user=${annaId}`)).items.map((item) => item.summary)).toContain('Task created: Send the sponsor pack');
+      expect((await log(`?kind=task&user=${annaId}`)).items.map((item) => item.summary)).not.toContain('Task done: Send the sponsor pack');
+      expect((await log('?kind=task&type=media')).items).toEqual([]);
+    });
+
     it('filters by user, kind, record type and date range', async () => {
       const byAnna = await log(`?user=${annaId}&kind=change`);
       expect(byAnna.items.length).toBeGreaterThan(0);

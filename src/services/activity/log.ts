@@ -9,7 +9,7 @@ import { historyActorOf } from '../history/service.js';
 import { requireRole } from '../roles.js';
 import { csvRecord } from '../records/csv-writer.js';
 import { dateRange, readStreams, type ActivityStream } from './streams.js';
-import { eventFields, historyItem, HISTORY_COLUMNS, userOf } from './timeline.js';
+import { eventFields, historyItem, HISTORY_COLUMNS, taskStreams, userOf } from './timeline.js';
 
 const LOG_PAGE_SIZE = 50;
 
@@ -102,6 +102,23 @@ function logStreams(db: Knex, filter: LogFilter): Array<ActivityStream<LogKind>>
         recordId: Number(row.entityId),
       }),
     });
+  if (kinds.has('task'))
+    streams.push(
+      ...taskStreams<LogKind>(
+        db,
+        [4, 5],
+        (rows, { atColumn, userColumn }) => {
+          within(rows, atColumn, filter);
+          if (userId !== null) rows.where(userColumn, userId);
+          if (type !== null) rows.where('t.entityType', type);
+          return rows;
+        },
+        (row) => ({
+          recordType: (row.entityType as string | null) ?? null,
+          recordId: row.entityId === null || row.entityId === undefined ? null : Number(row.entityId),
+        }),
+      ),
+    );
   const signIns = (['sign_in', 'failed_sign_in', 'security'] as const).filter((kind) => kinds.has(kind));
   if (signIns.length && type === null)
     streams.push({
@@ -183,7 +200,7 @@ function logStreams(db: Knex, filter: LogFilter): Array<ActivityStream<LogKind>>
   return streams;
 }
 
-/** The site-wide activity log (`GET /api/activity`, admins): every change, sign-in, export and push, newest first. */
+/** The site-wide activity log (`GET /api/activity`, admins): every change, note, task, sign-in, export and push, newest first. */
 export async function getActivityLog(ctx: AppContext, actor: Actor, query: URLSearchParams): Promise<ActivityPage<LogKind>> {
   requireRole(actor, 'admin');
   return readStreams(logStreams(ctx.db, parseFilter(query)), query.get('after'), LOG_PAGE_SIZE);

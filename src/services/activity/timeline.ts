@@ -136,33 +136,15 @@ export async function getTimeline(
         ),
       item: (row) => ({ kind: 'note', actor: userOf(row), source: null, summary: excerpt(row.body), ...recordOf }),
     });
-  if (kinds.has('task')) {
-    const taskRows = (userColumn: string, atColumn: string) =>
-      owned('t', db('tasks as t').leftJoin('users as u', 'u.id', userColumn)).select(
-        't.id as activityId',
-        `${atColumn} as activityAt`,
-        't.title',
-        ...USER_COLUMNS,
-      );
+  if (kinds.has('task'))
     streams.push(
-      {
-        rank: 1,
-        name: 'task',
-        atColumn: 't.createdAt',
-        idColumn: 't.id',
-        rows: () => taskRows('t.createdBy', 't.createdAt'),
-        item: (row) => ({ kind: 'task', actor: userOf(row), source: null, summary: `Task created: ${String(row.title)}`, ...recordOf }),
-      },
-      {
-        rank: 2,
-        name: 'taskdone',
-        atColumn: 't.doneAt',
-        idColumn: 't.id',
-        rows: () => taskRows('t.doneBy', 't.doneAt').where('t.done', true).whereNotNull('t.doneAt'),
-        item: (row) => ({ kind: 'task', actor: userOf(row), source: null, summary: `Task done: ${String(row.title)}`, ...recordOf }),
-      },
+      ...taskStreams<TimelineKind>(
+        db,
+        [1, 2],
+        (rows) => owned('t', rows),
+        () => recordOf,
+      ),
     );
-  }
   const subjects = isContact
     ? kinds.has('change')
       ? ['contact']
@@ -198,6 +180,40 @@ export async function getTimeline(
       item: (row) => ({ kind: 'mailchimp', ...eventFields(row), ...recordOf }),
     });
   return readStreams(streams, query.get('after'), TIMELINE_PAGE_SIZE);
+}
+
+/**
+ * Tasks as activity: one entry when a task was made (by its creator) and one when it was done (by whoever did it).
+ * `narrow` limits the rows (a record's tasks; the log's filters, told which time and user column each entry reads).
+ */
+export function taskStreams<K extends string>(
+  db: Knex,
+  ranks: readonly [number, number],
+  narrow: (rows: Knex.QueryBuilder, at: { atColumn: string; userColumn: string }) => Knex.QueryBuilder,
+  recordOf: (row: Record<string, unknown>) => Pick<ActivityItem, 'recordType' | 'recordId'>,
+): Array<ActivityStream<K>> {
+  const stream = (rank: number, name: string, atColumn: string, userColumn: string, what: string): ActivityStream<K> => ({
+    rank,
+    name,
+    atColumn,
+    idColumn: 't.id',
+    rows: () => {
+      const rows = narrow(db('tasks as t').leftJoin('users as u', 'u.id', userColumn), { atColumn, userColumn }).select(
+        't.id as activityId',
+        `${atColumn} as activityAt`,
+        't.title',
+        't.entityType',
+        't.entityId',
+        ...USER_COLUMNS,
+      );
+      return name === 'taskdone' ? rows.where('t.done', true).whereNotNull('t.doneAt') : rows;
+    },
+    item: (row) => ({ kind: 'task' as K, actor: userOf(row), source: null, summary: `${what}: ${String(row.title)}`, ...recordOf(row) }),
+  });
+  return [
+    stream(ranks[0], 'task', 't.createdAt', 't.createdBy', 'Task created'),
+    stream(ranks[1], 'taskdone', 't.doneAt', 't.doneBy', 'Task done'),
+  ];
 }
 
 /** The actor, source and summary of an activity_events row. */
