@@ -65,28 +65,8 @@ export function Component() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <Label htmlFor="activity-kind">Kind</Label>
-          <select id="activity-kind" name="kind" className="input" defaultValue={filters.kind}>
-            <option value="">Everything</option>
-            {Object.entries(LOG_KIND_LABELS).map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <Label htmlFor="activity-type">Record type</Label>
-          <select id="activity-type" name="type" className="input" defaultValue={filters.type}>
-            <option value="">Any</option>
-            {Object.entries(TYPE_LABELS).map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceFilter name="kind" label="Kind" any="Everything" choices={LOG_KIND_LABELS} value={filters.kind} />
+        <ChoiceFilter name="type" label="Record type" any="Any" choices={TYPE_LABELS} value={filters.type} />
         <div className="field">
           <Label htmlFor="activity-from">From</Label>
           <Input id="activity-from" name="from" type="date" defaultValue={filters.from} />
@@ -139,6 +119,35 @@ export function Component() {
           </a>
         </div>
       )}
+    </div>
+  );
+}
+
+/** One of the log's filters: a select of labelled choices, with an empty choice for all of them. */
+function ChoiceFilter({
+  name,
+  label,
+  any,
+  choices,
+  value,
+}: {
+  name: string;
+  label: string;
+  any: string;
+  choices: Readonly<Record<string, string>>;
+  value: string | undefined;
+}) {
+  return (
+    <div className="field">
+      <Label htmlFor={`activity-${name}`}>{label}</Label>
+      <select id={`activity-${name}`} name={name} className="input" defaultValue={value}>
+        <option value="">{any}</option>
+        {Object.entries(choices).map(([choice, text]) => (
+          <option key={choice} value={choice}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
