@@ -78,6 +78,8 @@ describe('POST /api/imports (general import as a job)', () => {
     const noFile = await agent.post('/api/imports').field('type', 'media');
     expect(noFile.status).toBe(400);
     expect((await agent.post('/api/imports').send({ type: 'media' })).status).toBe(400);
+    const noBoundary = await agent.post('/api/imports').set('Content-Type', 'multipart/form-data').send('--x\r\n');
+    expect(noBoundary.status).toBe(400);
     expect((await agent.get('/api/imports/abc/report.csv')).status).toBe(400);
   });
 });

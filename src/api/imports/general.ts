@@ -30,7 +30,13 @@ const MESSAGES = {
 /** The upload's fields and file, the file held in memory (at most 50 MB) as the reader needs the whole XLSX. */
 function receiveUpload(req: Request): Promise<{ fields: Record<string, string>; file: Buffer }> {
   if (!req.is('multipart/form-data')) throw badRequest(MESSAGES.notMultipart);
-  const form = busboy({ headers: req.headers, limits: { files: 1, fileSize: FILE_BYTES, fields: 10, fieldSize: 256 * 1024 } });
+  let form: busboy.Busboy;
+  try {
+    form = busboy({ headers: req.headers, limits: { files: 1, fileSize: FILE_BYTES, fields: 10, fieldSize: 256 * 1024 } });
+  } catch {
+    // A multipart type without a boundary: busboy cannot start, and the client sent no readable form.
+    throw badRequest(MESSAGES.notMultipart);
+  }
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const parts: Buffer[] = [];
