@@ -45,3 +45,11 @@ export class JobCancelledError extends Error {
     this.name = 'JobCancelledError';
   }
 }
+
+/**
+ * A system message fit to show a caller: the paths of this machine that it quotes ('…') or names (/a/b) left out, as
+ * they tell a client nothing it can act on and something about the server it should not know.
+ */
+export function withoutPaths(message: string): string {
+  return message.replace(/'[^']*'/g, '…').replace(/(?:[A-Za-z]:)?(?:[\\/][^\s\\/'",;:()]+){2,}[\\/]?/g, '…');
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,4 +78,33 @@ describe('backup job in a child process', () => {
     // No archive, no .partial, no work folder.
     expect(readdirSync(dir)).toEqual([]);
   }, 120_000);
+});
+
+describe('a backup job that fails', () => {
+  let app: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pacer-backup-fails-'));
+    // A file where the backup folder should be: the child cannot make its folder, and says so quoting the path.
+    writeFileSync(path.join(dir, 'not-a-folder'), '');
+    app = await createTestApp({ env: { BACKUP_DIR: path.join(dir, 'not-a-folder', 'backups') } });
+  });
+  afterAll(async () => {
+    await closeJobDispatcher(app.ctx);
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("says why without naming the server's folders (staff read the jobs list)", async () => {
+    const { agent } = await app.signedInAgent('admin-backup-fails@example.org', 'admin');
+    const id = ((await agent.post('/api/backups')).body as { id: number }).id;
+    const jobOf = async () => (await agent.get(`/api/jobs/${id}`)).body as { state: string; error: { message: string } | null };
+    await waitUntil(async () => ['succeeded', 'failed'].includes((await jobOf()).state), 'the backup job to end', 60_000);
+    const job = await jobOf();
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/^The backup failed: ENOTDIR/);
+    expect(job.error?.message).not.toContain(dir);
+    expect(JSON.stringify((await agent.get('/api/jobs')).body)).not.toContain(dir);
+  }, 90_000);
 });

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { runInBackgroundChild } from '../background/child.js';
 import type { AppContext } from '../context.js';
-import { AppError, JobCancelledError } from '../errors.js';
+import { AppError, JobCancelledError, withoutPaths } from '../errors.js';
 import type { BackupResult } from './backup.js';
 import type { SnapshotProgress } from './snapshot.js';
 
@@ -20,7 +20,7 @@ function lastWords(stderr: string): string {
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
-  return (lines.at(-1) ?? 'it stopped without saying why').replace(/^Error:\s*/, '').slice(0, 300);
+  return withoutPaths((lines.at(-1) ?? 'it stopped without saying why').replace(/^Error:\s*/, '')).slice(0, 300);
 }
 
 /**

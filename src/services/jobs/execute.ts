@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { isTransientTransactionError, withTransaction } from '@db/transaction.js';
 import type { JobFailure, JobState } from '@shared/schemas/jobs.js';
 import type { AppContext } from '../context.js';
-import { isAppError, JobCancelledError } from '../errors.js';
+import { isAppError, JobCancelledError, withoutPaths } from '../errors.js';
 import { cancelRequested, claimJob, deleteInput, findJob, renewLease, settleJob, type JobRow } from './queries.js';
 import { noteJobOutcome } from '../alerts/service.js';
 import { countJobOutcome } from '../metrics.js';
@@ -36,10 +36,7 @@ function failureOf(error: unknown): JobFailure {
   const code = (error as { code?: unknown } | null)?.code;
   // A system error (EIO, ENOSPC…) says what went wrong in its first words: kept, with the paths it quotes left out.
   if (typeof code === 'string' && /^E[A-Z]{2,20}$/.test(code) && error instanceof Error) {
-    const message = `The job failed: ${error.message
-      .split('\n')[0]!
-      .replace(/'[^']*'/g, '…')
-      .slice(0, 300)}`;
+    const message = `The job failed: ${withoutPaths(error.message.split('\n')[0]!).slice(0, 300)}`;
     return { status: 500, message, code: 'job_failed', body: { message, code: 'job_failed' } };
   }
   const kind = typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? code : error instanceof Error ? error.name : 'Error';
