@@ -4,7 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
-import type { AppContext } from '@services/context.js';
+import { recordActivityEvents } from '@services/activity/log.js';
+import { cliActor, type AppContext } from '@services/context.js';
 import { exportContactsCsv, exportRecordsCsv, type CsvExport } from '@services/records/export.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { filterParamOf } from '@shared/list-options.js';
@@ -39,7 +40,7 @@ async function runExport(io: CliIO, list: string, options: ExportOptions): Promi
   const file = partial === undefined ? undefined : await open(partial, 'wx');
 
   try {
-    await exportTo(io, makeCsv, file, partial, target);
+    await exportTo(io, list, makeCsv, file, partial, target);
   } catch (error) {
     await file?.close().catch(() => undefined);
     if (partial) await rm(partial, { force: true });
@@ -70,6 +71,7 @@ function csvMaker(list: string, search: URLSearchParams, filter: string | undefi
 
 async function exportTo(
   io: CliIO,
+  list: string,
   makeCsv: (ctx: AppContext) => CsvExport,
   file: FileHandle | undefined,
   partial: string | undefined,
@@ -91,6 +93,10 @@ async function exportTo(
       clearInterval(progress);
       if (progress) io.stderr.write(`\r${rows().toLocaleString('en')} rows exported\n`);
     }
+    // Only a whole export is one: the activity log names it as the screens' "Export CSV" is named.
+    await recordActivityEvents(ctx.db, ctx, cliActor(), [
+      { kind: 'export', summary: `Exported ${list} as CSV with pacer export (${rows().toLocaleString('en')} rows)` },
+    ]);
   });
 }
 

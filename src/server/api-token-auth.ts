@@ -20,7 +20,7 @@ export function apiTokenAuth(perSecond: number): RequestHandler {
     try {
       req.user = undefined;
       req.sessionId = undefined;
-      const token = await authenticateApiToken(req.ctx, match[1]!, req.ip ?? 'unknown');
+      const token = await authenticateApiToken(req.ctx, match[1]!, req.ip ?? 'unknown', `${req.method} ${req.baseUrl}${req.path}`);
       req.apiToken = token;
       req.log = req.log.child({ apiToken: { id: token.id, name: token.name } });
       req.ctx.log = req.log;

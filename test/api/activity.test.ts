@@ -1,5 +1,6 @@
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiToken } from '@services/api-tokens/service.js';
 import type { ActivityItem, ActivityPage } from '@shared/activity.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
@@ -210,7 +211,11 @@ describe('activity timelines and the activity log', () => {
       const byAnna = await log(`?user=${annaId}&kind=change`);
       expect(byAnna.items.length).toBeGreaterThan(0);
       expect(byAnna.items.every((item) => item.actor?.id === annaId && item.kind === 'change')).toBe(true);
-      expect(kinds(await log('?kind=token'))).toEqual(['token']);
+      // The change made with the token, and the token's first use.
+      expect((await log('?kind=token')).items.map((item) => item.summary)).toEqual([
+        'API token Website forms changed Brand name from Stride Co to Stride Ltd',
+        expect.stringMatching(new RegExp(`^API token "Website forms" used from \\S+: PUT /api/brands/${brandId}$`)),
+      ]);
       expect(kinds(await log('?kind=import')).length).toBeGreaterThan(0);
       const contacts = await log('?type=contact&kind=change');
       expect(contacts.items.length).toBeGreaterThan(0);
@@ -234,6 +239,54 @@ describe('activity timelines and the activity log', () => {
       expect(lines.length).toBe(1 + (await log('?kind=sign_in,failed_sign_in')).items.length);
       expect(lines.slice(1).every((line) => /,(sign_in|failed_sign_in),/.test(line))).toBe(true);
       expect(kinds(await log('?kind=export'))).toEqual(['export']);
+    });
+
+    it('holds API token uses, reads too: the first use, then a new address, a new day or a use after an idle hour', async () => {
+      const created = await admin.post('/api/api-tokens').send({ name: 'Nightly report', role: 'viewer', expiresInDays: 30 });
+      expect(created.status, created.text).toBe(201);
+      const read = async (path: string) => {
+        const res = await supertest(t.app)
+          .get(path)
+          .set('Authorization', `Bearer ${created.body.token as string}`);
+        expect(res.status, res.text).toBe(200);
+      };
+      const uses = async () =>
+        (await log('?kind=token')).items
+          .filter((item) => item.summary.startsWith('API token "Nightly report"'))
+          .map((item) => item.summary);
+
+      tick();
+      await read('/api/events');
+      expect((await uses())[0]).toMatch(/^API token "Nightly report" used from \S+: GET \/api\/events$/);
+      // Two minutes of steady use: no new line.
+      for (let i = 0; i < 4; i++) {
+        t.clock.advance(30_000);
+        await read('/api/brands');
+      }
+      expect(await uses()).toHaveLength(1);
+      // An idle hour, then a read: logged again.
+      t.clock.advance(3_600_000);
+      await read('/api/media');
+      expect(await uses()).toHaveLength(2);
+      expect((await uses())[0]).toMatch(/GET \/api\/media$/);
+      // A new address is logged at once; then steady use across midnight (UTC): the new day's first use is logged.
+      // (Told a clock of their own: moving the app's clock by hours would end the admin's session.)
+      const day = t.clock.now().toISOString().slice(0, 10);
+      const useAt = (iso: string, request: string) =>
+        authenticateApiToken({ ...t.ctx, clock: { now: () => new Date(iso) } }, created.body.token as string, '203.0.113.9', request);
+      await useAt(`${day}T23:59:00Z`, 'GET /api/payments');
+      expect((await uses())[0]).toBe('API token "Nightly report" used from 203.0.113.9: GET /api/payments');
+      const tomorrow = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+      await useAt(`${tomorrow}T00:01:00Z`, 'GET /api/files');
+      await useAt(`${tomorrow}T00:02:30Z`, 'GET /api/files');
+      expect(await uses()).toHaveLength(4);
+      expect((await uses())[0]).toBe('API token "Nightly report" used from 203.0.113.9: GET /api/files');
+      const [entry] = (await log('?kind=token')).items;
+      expect(entry).toMatchObject({ kind: 'token', source: 'token', actor: null, recordType: null });
+      // Not a record's activity: a record type filter leaves token uses out.
+      expect((await log('?kind=token&type=brand')).items.every((item) => !item.summary.startsWith('API token "Nightly report"'))).toBe(
+        true,
+      );
     });
 
     it('has a settings page for admins, refused to staff', async () => {

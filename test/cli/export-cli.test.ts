@@ -116,4 +116,16 @@ describe('pacer export', () => {
     expect(failed.code).toBe(1);
     expect(existsSync(missing)).toBe(false);
   });
+
+  it('is kept in the activity log, naming the command line, and only when it finished', async () => {
+    const exports = () => database.db('activity_events').where({ kind: 'export' }).orderBy('id');
+    const before = (await exports()).length;
+    expect((await run(['export', 'events', '--q', 'trail'])).code).toBe(0);
+    const after = await exports();
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({ source: 'cli', actorId: null, summary: 'Exported events as CSV with pacer export (2 rows)' });
+    // A refused export is none.
+    expect((await run(['export', 'events', '--out', path.join(dir, 'no-such-dir', 'x.csv')])).code).toBe(1);
+    expect(await exports()).toHaveLength(before + 1);
+  });
 });

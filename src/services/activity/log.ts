@@ -163,7 +163,7 @@ function logStreams(db: Knex, filter: LogFilter): Array<ActivityStream<LogKind>>
         return { kind, actor: userOf(row), source: null, summary, recordType: null, recordId: null };
       },
     });
-  const events = (['export', 'mailchimp'] as const).filter((kind) => kinds.has(kind));
+  const events = (['export', 'mailchimp', 'token'] as const).filter((kind) => kinds.has(kind));
   if (events.length)
     streams.push({
       rank: 3,
@@ -240,15 +240,18 @@ export function activityLogCsv(ctx: AppContext, actor: Actor, query: URLSearchPa
   return Readable.from(lines());
 }
 
-/** Exports and Mailchimp pushes: what has no row of its own, so the log (and a record's timeline) keeps one. */
+/**
+ * Exports, Mailchimp pushes and API token uses: what has no row of its own, so the log (and a record's timeline)
+ * keeps one.
+ */
 interface ActivityEventInput {
-  kind: 'export' | 'mailchimp';
+  kind: 'export' | 'mailchimp' | 'token';
   ownerType?: string;
   ownerId?: number;
   summary: string;
 }
 
-/** Records exports or Mailchimp pushes (one statement) in the caller's database or transaction. */
+/** Records exports, Mailchimp pushes or token uses (one statement) in the caller's database or transaction. */
 export async function recordActivityEvents(db: Knex, ctx: AppContext, actor: Actor, events: readonly ActivityEventInput[]): Promise<void> {
   if (events.length === 0) return;
   const who = await historyActorOf(db, actor);

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { withTransaction } from '@db/transaction.js';
 import { API_TOKEN_PREFIX, ApiTokenInputSchema, type ApiToken, type CreatedApiToken } from '@shared/schemas/api-tokens.js';
 import type { Role } from '@shared/roles.js';
-import type { Actor, AppContext } from '../context.js';
+import { recordActivityEvents } from '../activity/log.js';
+import { actorOfToken, type Actor, type AppContext } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
@@ -21,6 +22,8 @@ const TOKEN_BYTES = 32;
 const DAY_MS = 86_400_000;
 /** The last use is written at most this often per token (and whenever the address changes). */
 const LAST_USE_EVERY_MS = 60_000;
+/** A use after this long without any is logged again (see startsUse). */
+const LOGGED_USE_IDLE_MS = 3_600_000;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -85,10 +88,22 @@ export async function revokeApiToken(ctx: AppContext, actor: Actor, idText: stri
 const refused = (message: string) => new AppError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' });
 
 /**
- * Who a bearer token acts as: refused (401) when it is unknown, revoked or expired. Records its last use (time and
- * address) at most once a minute, so a busy script costs one read per request, not a write.
+ * Whether a use starts a new stretch of use that the activity log keeps: the token's first use, a new address, the
+ * first use of a day (UTC) or after an hour without any. A script that calls every second logs one line a day, not
+ * 86,400, and an auditor still sees each address and each time a token woke up.
  */
-export async function authenticateApiToken(ctx: AppContext, token: string, ip: string): Promise<TokenIdentity> {
+function startsUse(row: ApiTokenRow, now: Date, ip: string): boolean {
+  if (!row.lastUsedAt || row.lastUsedIp !== ip) return true;
+  const last = new Date(row.lastUsedAt);
+  return now.getTime() - last.getTime() >= LOGGED_USE_IDLE_MS || now.toISOString().slice(0, 10) !== last.toISOString().slice(0, 10);
+}
+
+/**
+ * Who a bearer token acts as: refused (401) when it is unknown, revoked or expired. Records its last use (time and
+ * address) at most once a minute, so a busy script costs one read per request, not a write; a use that starts a
+ * stretch of use (above) is also written to the activity log, naming the request (`GET /api/events`).
+ */
+export async function authenticateApiToken(ctx: AppContext, token: string, ip: string, request: string): Promise<TokenIdentity> {
   if (!token.startsWith(API_TOKEN_PREFIX) || token.length > 200) throw refused('Unknown API token');
   const row = await findApiTokenByHash(ctx.db, hashOf(token));
   if (!row) throw refused('Unknown API token');
@@ -97,6 +112,13 @@ export async function authenticateApiToken(ctx: AppContext, token: string, ip: s
   if (status === 'revoked') throw refused('This API token was revoked');
   if (status === 'expired') throw refused('This API token has expired');
   const lastUsed = row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0;
-  if (now.getTime() - lastUsed >= LAST_USE_EVERY_MS || row.lastUsedIp !== ip) await markApiTokenUsed(ctx.db, row.id, now, ip);
-  return { id: row.id, name: row.name, role: row.role };
+  const identity = { id: row.id, name: row.name, role: row.role };
+  if (now.getTime() - lastUsed >= LAST_USE_EVERY_MS || row.lastUsedIp !== ip) {
+    if (startsUse(row, now, ip))
+      await recordActivityEvents(ctx.db, ctx, actorOfToken(identity), [
+        { kind: 'token', summary: `API token "${row.name}" used from ${ip}: ${request}` },
+      ]);
+    await markApiTokenUsed(ctx.db, row.id, now, ip);
+  }
+  return identity;
 }
