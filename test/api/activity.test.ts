@@ -4,6 +4,7 @@ import { authenticateApiToken } from '@services/api-tokens/service.js';
 import type { ActivityItem, ActivityPage } from '@shared/activity.js';
 import { FakeMailchimp } from '../fakes/mailchimp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.js';
+import { waitUntil } from '../helpers/wait.js';
 
 type Agent = Awaited<ReturnType<TestApp['signedInAgent']>>['agent'];
 
@@ -161,6 +162,24 @@ describe('activity timelines and the activity log', () => {
     expect((await timeline(anna, `/api/brands/${brandId}/activity?kind=mailchimp`)).items).toMatchObject([{ summary, source: 'screen' }]);
     const log = await admin.get('/api/activity?kind=mailchimp');
     expect(log.body.items).toMatchObject([{ summary, recordType: 'contact', recordId: contact }]);
+  });
+
+  it("shows a newsletter push (the Integrations page's job) on each pushed contact's timeline and its record's", async () => {
+    const contact = (
+      await anna
+        .post('/api/contacts')
+        .send({ firstName: 'Nell', lastName: 'Ray', email: 'nell@stride.example', entityType: 'brand', entityId: brandId })
+    ).body.id as number;
+    tick();
+    const started = await anna.post('/api/jobs').send({ type: 'newsletter', params: { audienceId: 'runners1', ownerType: 'brand' } });
+    expect(started.status, started.text).toBe(202);
+    const jobId = started.body.id as number;
+    await waitUntil(async () => (await anna.get(`/api/jobs/${jobId}`)).body.state === 'succeeded', 'the newsletter push to finish', 60_000);
+    const summary = 'Pushed Nell Ray (nell@stride.example) to Mailchimp audience runners1';
+    expect((await timeline(anna, `/api/contacts/${contact}/activity?kind=mailchimp`)).items).toMatchObject([
+      { summary, source: 'screen', actor: { id: annaId, name: 'Anna Lee' } },
+    ]);
+    expect((await timeline(anna, `/api/brands/${brandId}/activity?kind=mailchimp`)).items.map((item) => item.summary)).toContain(summary);
   });
 
   describe('the activity log', () => {

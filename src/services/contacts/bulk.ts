@@ -1,4 +1,3 @@
-import { recordActivityEvents } from '../activity/log.js';
 import { withTransaction } from '@db/transaction.js';
 import type { Contact } from '@shared/schemas/attachments.js';
 import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, type BulkMailchimpResult } from '@shared/schemas/bulk.js';
@@ -7,7 +6,7 @@ import type { Actor, AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { historyActorOf, recordHistory, type HistoryChange } from '../history/service.js';
 import { mailchimpClient } from '../integrations/clients.js';
-import { failureMessage, membersFrom, upsertMembers } from '../newsletter/service.js';
+import { failureMessage, membersFrom, recordPushes, upsertMembers } from '../newsletter/service.js';
 import { requireRole } from '../roles.js';
 import { parseInput } from '../validate.js';
 import { findContactsByIds } from './queries.js';
@@ -85,27 +84,7 @@ export async function bulkAddToAudience(ctx: AppContext, actor: Actor, body: unk
     } else if (outcome.value === 'unsubscribed') result.skipped += count;
     else result[outcome.value] += count;
   });
-  // Each contact pushed shows on its own timeline and its record's (docs/decisions/0106).
-  const pushed = new Set(
-    members.flatMap((member, index) => {
-      const outcome = outcomes[index];
-      return outcome?.status === 'fulfilled' && outcome.value !== 'unsubscribed' ? member.contactIds : [];
-    }),
-  );
-  await recordActivityEvents(
-    ctx.db,
-    ctx,
-    actor,
-    withEmail
-      .filter((contact) => pushed.has(contact.id))
-      .flatMap((contact) => {
-        const summary = `Pushed ${`${contact.firstName} ${contact.lastName}`.trim()} (${contact.email}) to Mailchimp audience ${audienceId}`;
-        return [
-          { kind: 'mailchimp' as const, ownerType: 'contact', ownerId: contact.id, summary },
-          { kind: 'mailchimp' as const, ownerType: contact.entityType, ownerId: contact.entityId, summary },
-        ];
-      }),
-  );
+  await recordPushes(ctx, actor, audienceId, withEmail, members, outcomes);
   ctx.log.info(
     { event: 'contacts_to_audience', audienceId, ...result, failed: result.failed.length, userId: actor.userId },
     'contacts added to a Mailchimp audience',

@@ -173,7 +173,7 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   async newsletter({ ctx, job, checkpoint, progress }) {
     const params = parseInput(PushOptionsSchema, job.params);
     progress({ phase: 'Pushing contacts' });
-    const result = await pushContacts(ctx, params, (done, total) => progress({ done, total }), checkpoint);
+    const result = await pushContacts(ctx, actorOf(job), params, (done, total) => progress({ done, total }), checkpoint);
     progress({ done: result.total, total: result.total, phase: 'Finished' });
     return { ...result };
   },

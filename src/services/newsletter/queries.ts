@@ -10,6 +10,7 @@ export interface ContactForNewsletter {
   phone: string | null;
   mailchimpTags: string[];
   entityType: string;
+  entityId: number;
 }
 
 /** Contacts that have an email address, optionally of one owner type, in id order. */
@@ -17,7 +18,7 @@ export async function contactsWithEmail(db: Knex, ownerType?: string): Promise<C
   const query = db('contacts')
     .whereNotNull('email')
     .whereNot('email', '')
-    .select('id', 'firstName', 'lastName', 'email', 'phone', 'mailchimpTags', 'entityType')
+    .select('id', 'firstName', 'lastName', 'email', 'phone', 'mailchimpTags', 'entityType', 'entityId')
     .orderBy('id');
   if (ownerType) query.where('entityType', ownerType);
   return (await query).map((row: Record<string, unknown>) => decodeRow<ContactForNewsletter>(columnKinds.contacts, row));

@@ -3,7 +3,8 @@ import { MailchimpError, type MailchimpClient } from '@integrations/mailchimp/cl
 import { text } from '@shared/schemas/text.js';
 import { audienceId } from '@shared/schemas/integrations.js';
 import type { PushResult } from '@shared/schemas/newsletter.js';
-import type { AppContext } from '../context.js';
+import { recordActivityEvents } from '../activity/log.js';
+import type { Actor, AppContext } from '../context.js';
 import { CONTACT_OWNER_TYPES } from '@shared/record-types.js';
 import { mailchimpClient } from '../integrations/clients.js';
 import { integrationErrorFrom } from '../integrations/errors.js';
@@ -93,16 +94,63 @@ export function failureMessage(reason: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A contact as a push's timeline entries name it. */
+interface PushedContact {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  entityType: string;
+  entityId: number;
+}
+
+/**
+ * Each contact of the members Mailchimp took (an unsubscribed address is not pushed) shows the push on its own
+ * timeline and its record's (docs/decisions/0106): the same entries from the contacts' bulk action and the
+ * newsletter push.
+ */
+export async function recordPushes(
+  ctx: AppContext,
+  actor: Actor,
+  audienceId: string,
+  contacts: readonly PushedContact[],
+  members: readonly PushMember[],
+  outcomes: ReadonlyArray<PromiseSettledResult<MemberOutcome>>,
+): Promise<void> {
+  const pushed = new Set(
+    members.flatMap((member, index) => {
+      const outcome = outcomes[index];
+      return outcome?.status === 'fulfilled' && outcome.value !== 'unsubscribed' ? member.contactIds : [];
+    }),
+  );
+  await recordActivityEvents(
+    ctx.db,
+    ctx,
+    actor,
+    contacts
+      .filter((contact) => pushed.has(contact.id))
+      .flatMap((contact) => {
+        const summary = `Pushed ${`${contact.firstName} ${contact.lastName}`.trim()} (${contact.email}) to Mailchimp audience ${audienceId}`;
+        return [
+          { kind: 'mailchimp' as const, ownerType: 'contact', ownerId: contact.id, summary },
+          { kind: 'mailchimp' as const, ownerType: contact.entityType, ownerId: contact.entityId, summary },
+        ];
+      }),
+  );
+}
+
 /** Pushes contacts (all, or of one owner type or tag) to an audience as upserts with their tags. */
 export async function pushContacts(
   ctx: AppContext,
+  actor: Actor,
   input: unknown,
   onProgress?: (done: number, total: number) => void,
   beforeBatch?: () => Promise<void>,
 ): Promise<PushResult> {
   const options = parseInput(PushOptionsSchema, input);
   const client = mailchimpClient(ctx);
-  const members = membersFrom(await contactsWithEmail(ctx.db, options.ownerType), options.tag);
+  const contacts = await contactsWithEmail(ctx.db, options.ownerType);
+  const members = membersFrom(contacts, options.tag);
   const result: PushResult = {
     total: members.length,
     added: 0,
@@ -122,6 +170,7 @@ export async function pushContacts(
       result.errors.push(`${members[index]!.email}: ${failureMessage(outcome.reason)}`);
     }
   });
+  await recordPushes(ctx, actor, options.audienceId, contacts, members, outcomes);
   ctx.log.info({ audienceId: options.audienceId, ...result, errors: result.errors.length }, 'newsletter push finished');
   return result;
 }
