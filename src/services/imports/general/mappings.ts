@@ -59,8 +59,7 @@ export async function savedImportMapping(
   }
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return null;
   const byColumn = new Map(Object.entries(stored as Record<string, unknown>).map(([column, field]) => [normalised(column), field]));
-  const given: Record<string, unknown> = {};
-  for (const column of header) given[column] = byColumn.has(normalised(column)) ? byColumn.get(normalised(column)) : null;
+  const given = Object.fromEntries(header.map((column) => [column, byColumn.get(normalised(column)) ?? null]));
   const resolved = resolveMapping(type, header, given);
   return resolved.ok ? resolved.mapping : null;
 }
