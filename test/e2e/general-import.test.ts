@@ -7,12 +7,15 @@ const FILE = Buffer.from(
 );
 
 describe('the general import screen /imports/new (real Chromium)', () => {
-  const suite = browserSuite({ signedIn: { path: '/imports/new' } });
+  const suite = browserSuite({ signedIn: { path: '/jobs' } });
 
   it('maps columns, previews a row with an error, imports, shows the result; the next file with those headers gets the saved mapping', async () => {
     const { page } = suite.watched;
     await waitForHydration(page);
+    // Reached from the Jobs page.
+    await page.getByRole('link', { name: 'Import a list' }).click();
     await page.getByRole('heading', { name: 'Import a list' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/imports/new');
 
     // Step 1: the list and the file.
     await page.getByLabel('List').selectOption('media');
