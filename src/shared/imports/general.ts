@@ -154,8 +154,6 @@ export function resolveMapping(
   return { ok: true, mapping };
 }
 
-export const GENERAL_IMPORT_TYPE_LIST: readonly GeneralImportType[] = GENERAL_IMPORT_TYPES;
-
 const ColumnMappingSchema = z.record(z.string(), z.string().nullable());
 
 /** POST /api/imports/preview's answer: what the mapping step shows. */

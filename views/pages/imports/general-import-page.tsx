@@ -1,14 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { HttpError, messageOf } from '@shared/api-error.js';
-import {
-  GENERAL_IMPORT_TYPE_LIST,
-  type ColumnMapping,
-  type GeneralImportType,
-  type ImportKey,
-  type ImportMode,
-  type ImportPreview,
-} from '@shared/imports/general.js';
-import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO } from '@shared/record-types.js';
+// Types only: the module's zod schemas stay out of this page's code.
+import type { ColumnMapping, GeneralImportType, ImportKey, ImportMode, ImportPreview } from '@shared/imports/general.js';
+import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
 import type { JobView } from '@shared/schemas/jobs.js';
 import { PageHeader } from '@views/components/records/detail.js';
 import { Alert, Badge, Button, Card, CardHeader, Label } from '@views/components/ui/primitives.js';
@@ -31,6 +25,7 @@ interface RunResult {
   report: ReportRow[];
 }
 
+const IMPORT_TYPES: readonly GeneralImportType[] = [...RECORD_TYPES, 'contact'];
 const TYPE_LABELS = (type: GeneralImportType) => (type === 'contact' ? 'Contacts' : RECORD_TYPE_INFO[type].plural);
 const OWNER_LABELS = (type: (typeof CONTACT_OWNER_TYPES)[number]) => RECORD_TYPE_INFO[type].plural;
 
@@ -253,7 +248,7 @@ export function Component() {
                 onChange={(event) => setType(event.target.value as GeneralImportType)}
                 data-testid="general-import-type"
               >
-                {GENERAL_IMPORT_TYPE_LIST.map((option) => (
+                {IMPORT_TYPES.map((option) => (
                   <option key={option} value={option}>
                     {TYPE_LABELS(option)}
                   </option>
