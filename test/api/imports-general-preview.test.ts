@@ -61,6 +61,18 @@ describe('POST /api/imports/preview and saved mappings (the mapping step of /imp
     expect(contacts.suggested).toEqual({ 'E-mail': 'email', 'First Name': 'firstName' });
   });
 
+  it('reads a Windows-1252 CSV separated by semicolons, and takes a contact owner type', async () => {
+    const file = Buffer.from('First Name;Last Name;Owner\nRen\xe9e;M\xfcller;Acme\n', 'latin1');
+    const res = await agent.post('/api/imports/preview').field('type', 'contact').field('ownerType', 'brand').attach('file', file, 'c.csv');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      header: ['First Name', 'Last Name', 'Owner'],
+      rowCount: 1,
+      samples: { 'First Name': ['Renée'], 'Last Name': ['Müller'], Owner: ['Acme'] },
+      suggested: { 'First Name': 'firstName', 'Last Name': 'lastName', Owner: 'entityId' },
+    });
+  });
+
   it('reads an XLSX file', async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Media');
