@@ -30,8 +30,8 @@ const TYPE_LABELS = (type: GeneralImportType) => (type === 'contact' ? 'Contacts
 const OWNER_LABELS = (type: (typeof CONTACT_OWNER_TYPES)[number]) => RECORD_TYPE_INFO[type].plural;
 
 const MODE_LABELS: Record<ImportMode, string> = {
-  create: 'Create only (rows that match a record are skipped)',
-  update: 'Update only (rows that match no record are skipped)',
+  create: 'Create only',
+  update: 'Update only',
   upsert: 'Create or update',
 };
 const KEY_LABELS: Record<ImportKey, string> = {
@@ -359,7 +359,7 @@ export function Component() {
             <div className="field">
               <Label htmlFor={ids.key}>Match rows to records by</Label>
               <select id={ids.key} className="input" value={key} onChange={(event) => setKey(event.target.value as ImportKey | '')}>
-                <option value="">Automatic (the ID column when mapped, else {type === 'contact' ? 'the email' : 'the name'})</option>
+                <option value="">Automatic</option>
                 {preview.keys.map((option) => (
                   <option key={option} value={option}>
                     {KEY_LABELS[option]}
@@ -368,6 +368,10 @@ export function Component() {
               </select>
             </div>
           </div>
+          <p className="muted">
+            Create only skips rows that match a record; update only skips rows that match none. Automatic matching uses the ID column when
+            it is mapped, else {type === 'contact' ? 'the email' : 'the name'}.
+          </p>
           {missing.length > 0 && (
             <p className="muted" data-testid="general-import-missing">
               Not mapped, needed for new records: {missing.map((field) => field.label).join(', ')}.
