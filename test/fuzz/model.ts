@@ -279,6 +279,7 @@ export function apiRouteModels(): Map<string, RouteModel> {
     ['POST /api/jobs/:id/cancel', none()],
     // The general import (ADR 0107): no file, so the fuzz checks its refusals without starting imports of its own.
     ['POST /api/imports', none()],
+    ['POST /api/imports/preview', none()],
     ['GET /api/imports/:id/report.csv', none()],
     ['GET /api/notes/mentionable', none()],
     ['GET /api/notes', none(['entityType', 'entityId'])],

@@ -2,19 +2,23 @@ import busboy from 'busboy';
 import { Router, type Request } from 'express';
 import { badRequest, notFound, payloadTooLarge } from '@services/errors.js';
 import { discardPart, whenClientLeaves } from '@services/files/multipart.js';
+import { saveImportMapping } from '@services/imports/general/mappings.js';
+import { previewGeneralImport } from '@services/imports/general/preview.js';
 import { readTable } from '@services/imports/general/read.js';
 import { getJob, startImportJob } from '@services/jobs/service.js';
 import { csvRecord } from '@services/records/csv-writer.js';
 import { requireRole } from '@services/roles.js';
 import { parseInput } from '@services/validate.js';
-import { GeneralImportParamsSchema, resolveMapping, type GeneralImportParams } from '@shared/imports/general.js';
+import { GeneralImportParamsSchema, resolveMapping, type ColumnMapping, type GeneralImportParams } from '@shared/imports/general.js';
 import { actorOf } from '../actor.js';
 
 /**
  * POST /api/imports: the general import (docs/decisions/0107-general-import.md) as multipart/form-data with the
  * fields `file` (CSV or XLSX), `type`, `mapping` (JSON), `mode`, `key`, `dryRun`, `ownerType`, `ownerColumn`. The
  * fields and the file's header are checked at once (a 400 names the problem); the rows run as a job, answered 202
- * with the job. GET /api/imports/{jobId}/report.csv is the finished job's report: row, outcome, message.
+ * with the job, and a real (not dry) run's mapping is saved for the file's header. GET /api/imports/{jobId}/report.csv
+ * is the finished job's report: row, outcome, message. POST /api/imports/preview (multipart: `file`, `type`,
+ * `ownerType`) answers what the mapping step shows: header, row count, samples, suggested and saved mappings.
  */
 
 const FILE_BYTES = 50 * 1024 * 1024;
@@ -25,7 +29,18 @@ const MESSAGES = {
   mapping: 'mapping must be a JSON object of "file header": "field name" (or null)',
   notReport: 'This job is not a general import',
   notFinished: 'The import has not finished yet',
+  noRows: 'The file has no rows below its header',
 };
+
+const PreviewParamsSchema = GeneralImportParamsSchema.pick({ type: true, ownerType: true }).strict();
+
+/** The mapping a run uses, as `pacer import` and the job resolve it: the owner column, when given, fills the owner. */
+function mappingToSave(mapping: ColumnMapping, params: GeneralImportParams): ColumnMapping {
+  const column = params.ownerColumn;
+  if (params.type !== 'contact' || !column || !(column in mapping)) return mapping;
+  const adjusted = Object.fromEntries(Object.entries(mapping).map(([name, field]) => [name, field === 'entityId' ? null : field]));
+  return { ...adjusted, [column]: 'entityId' };
+}
 
 /** The upload's fields and file, the file held in memory (at most 50 MB) as the reader needs the whole XLSX. */
 function receiveUpload(req: Request): Promise<{ fields: Record<string, string>; file: Buffer }> {
@@ -104,7 +119,21 @@ export function generalImportRouter(): Router {
       { format: 'csv', bytes: file },
       'general-import',
     );
+    if (!params.dryRun) await saveImportMapping(req.ctx, actor, params.type, header, mappingToSave(mapping.mapping, params));
     res.status(202).json(await getJob(req.ctx, id));
+  });
+  router.post('/imports/preview', async (req, res) => {
+    const actor = actorOf(req);
+    requireRole(actor, 'staff');
+    if (Number(req.get('content-length') ?? 0) > FILE_BYTES + 256 * 1024) throw payloadTooLarge(MESSAGES.tooLarge);
+    const { fields, file } = await receiveUpload(req);
+    const params = parseInput(PreviewParamsSchema, {
+      type: fields.type,
+      ...(fields.ownerType ? { ownerType: fields.ownerType } : {}),
+    });
+    const preview = await previewGeneralImport(req.ctx, actor, await readTable(file), params.type, params.ownerType);
+    if (preview.rowCount === 0) throw badRequest(MESSAGES.noRows);
+    res.json(preview);
   });
   router.get('/imports/:id/report.csv', async (req, res) => {
     const id = Number(req.params.id);

@@ -21,6 +21,7 @@ import { BulkDeleteSchema, BulkMailchimpSchema, BulkTagsSchema, UndoDeleteSchema
 import { ActivityLogPageSchema, TimelinePageSchema } from '@shared/schemas/activity.js';
 import { ContactsQuerySchema } from '@shared/schemas/contacts-directory.js';
 import { ContactInputSchema } from '@shared/schemas/contacts.js';
+import { ImportPreviewSchema } from '@shared/imports/general.js';
 import { NoteInputSchema, NoteUpdateSchema } from '@shared/schemas/notes.js';
 import { TaskInputSchema, TaskUpdateSchema } from '@shared/schemas/tasks.js';
 import {
@@ -538,6 +539,12 @@ export function describeOperations(): Map<string, OperationDoc> {
     access: 'staff',
     summary: 'Import any list or contacts from a CSV or XLSX file (multipart: file, type, mapping, mode, key, dryRun) as a job',
     answer: { status: 202, description: 'The queued job', schema: JobViewSchema },
+  });
+  add('POST /imports/preview', {
+    tag: 'Imports',
+    access: 'staff',
+    summary: 'What the mapping step shows for a CSV or XLSX file (multipart: file, type, ownerType): header, samples, mappings',
+    answer: ok('The preview', ImportPreviewSchema),
   });
   add('GET /imports/:id/report.csv', {
     tag: 'Imports',

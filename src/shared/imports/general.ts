@@ -23,6 +23,8 @@ export type ImportKey = (typeof IMPORT_KEYS)[number];
 export interface MappableField {
   name: string;
   label: string;
+  /** A new record needs it (the form's required asterisk). */
+  required: boolean;
   /** Every spelling that matches it: the field name, its labels, export and import headers, synonyms. */
   spellings: string[];
 }
@@ -30,7 +32,10 @@ export interface MappableField {
 /** Lower case, letters and digits only: "E-mail", "e mail" and "EMAIL" read the same. */
 const normaliseHeader = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-const ID_FIELD: MappableField = { name: 'id', label: 'ID', spellings: ['id', 'ID', 'Record ID'] };
+const ID_FIELD: MappableField = { name: 'id', label: 'ID', required: false, spellings: ['id', 'ID', 'Record ID'] };
+
+/** A new contact needs its names and its owner (the owner type may come from the screen or the command line instead). */
+const REQUIRED_CONTACT_FIELDS = new Set(['firstName', 'lastName', 'entityId']);
 
 const WORDPRESS_ID_FIELDS: Partial<Record<RecordType, string>> = {
   event: 'wordpressEventId',
@@ -60,9 +65,17 @@ export function mappableFields(type: GeneralImportType): MappableField[] {
   const wordpress = type === 'contact' ? undefined : WORDPRESS_ID_FIELDS[type];
   const fields = Object.entries(fieldsOf(type))
     .filter(([name, field]) => type === 'contact' || field.rule !== undefined || name === wordpress)
-    .map(([name, field]) => ({ name, label: field.label, spellings: spellingsOf(name, field) }));
+    .map(([name, field]) => ({
+      name,
+      label: field.label,
+      required: type === 'contact' ? REQUIRED_CONTACT_FIELDS.has(name) : field.rule?.type === 'name' || field.required === true,
+      spellings: spellingsOf(name, field),
+    }));
   return [ID_FIELD, ...fields];
 }
+
+/** The keys a type's rows can be matched by (the mode's "by" choice). */
+export const importKeysOf = (type: GeneralImportType): ImportKey[] => IMPORT_KEYS.filter((key) => keyFields(type, key) !== null);
 
 /** The field a key finds records by, per type (null when the type has no such key). */
 export function keyFields(type: GeneralImportType, key: ImportKey): string[] | null {
@@ -141,11 +154,28 @@ export function resolveMapping(
   return { ok: true, mapping };
 }
 
+const ColumnMappingSchema = z.record(z.string(), z.string().nullable());
+
+/** POST /api/imports/preview's answer: what the mapping step shows. */
+export const ImportPreviewSchema = z.object({
+  header: z.array(z.string()),
+  /** Data rows (blank rows left out). */
+  rowCount: z.number().int(),
+  /** Per column, up to three of its first non-empty values. */
+  samples: z.record(z.string(), z.array(z.string())),
+  suggested: ColumnMappingSchema,
+  /** The mapping of the last real import of a file with these headers, or null. */
+  saved: ColumnMappingSchema.nullable(),
+  fields: z.array(z.object({ name: z.string(), label: z.string(), required: z.boolean() })),
+  keys: z.array(z.enum(IMPORT_KEYS)),
+});
+export type ImportPreview = z.output<typeof ImportPreviewSchema>;
+
 /** What a general import job is asked (POST /api/imports' fields, checked). */
 export const GeneralImportParamsSchema = z
   .object({
     type: z.enum(GENERAL_IMPORT_TYPES, { error: `type must be one of: ${GENERAL_IMPORT_TYPES.join(', ')}` }),
-    mapping: z.record(z.string(), z.string().nullable()).optional(),
+    mapping: ColumnMappingSchema.optional(),
     mode: z.enum(IMPORT_MODES, { error: `mode must be one of: ${IMPORT_MODES.join(', ')}` }).optional(),
     key: z.enum(IMPORT_KEYS, { error: `key must be one of: ${IMPORT_KEYS.join(', ')}` }).optional(),
     dryRun: z.boolean().optional(),

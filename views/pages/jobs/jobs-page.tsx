@@ -7,6 +7,7 @@ import { RECORD_TYPE_INFO, syncedTypeOf, isSyncKind, type ContactOwnerType } fro
 import { isFinished, JOB_STATES, JOB_TYPES, type JobState, type JobView } from '@shared/schemas/jobs.js';
 import type { SyncResult } from '@shared/schemas/integrations.js';
 import type { PushResult } from '@shared/schemas/newsletter.js';
+import { ButtonLink } from '@views/components/ui/button-link.js';
 import { Alert, Badge, Button, EmptyState } from '@views/components/ui/primitives.js';
 import { dataSource, gated } from '@views/data/source.js';
 import { useFormat } from '@views/hooks/use-format.js';
@@ -244,11 +245,18 @@ function useListPolling() {
 
 export function Component() {
   const { items, filter, problem } = useLoaderData() as JobsData;
+  const canWrite = useCanWrite();
   useListPolling();
   return (
     <div className="page jobs-page">
       <div className="page-header">
         <h1>Jobs</h1>
+        {/* The general import of any list (issue 34), beside the spec's import screens. */}
+        {canWrite && (
+          <ButtonLink to="/imports/new" variant="outline">
+            Import a list
+          </ButtonLink>
+        )}
       </div>
       <p className="muted">Imports, syncs and newsletter pushes, newest first. Running jobs update as they go.</p>
       <Form method="get" action="/jobs" className="toolbar jobs-filters" key={`${filter.type}-${filter.state}`}>
