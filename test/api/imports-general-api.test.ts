@@ -53,6 +53,30 @@ describe('POST /api/imports (general import as a job)', () => {
     expect(await t.ctx.db('influencers').pluck('lastName')).toEqual(['Lima']);
   });
 
+  it('warns in the preview (a dry run) of a row that would duplicate a stored record, and only there', async () => {
+    const brandId = (await agent.post('/api/brands').send({ brandName: 'Sole Motive' }).expect(201)).body.id as number;
+    const reportOf = async (dryRun: boolean) => {
+      const res = await agent
+        .post('/api/imports')
+        .field('type', 'brand')
+        .field('mode', 'create')
+        .field('dryRun', String(dryRun))
+        .attach('file', Buffer.from('Brand Name\nSole Motive Pty Ltd\nA Brand Nobody Has\n'), 'brands.csv')
+        .expect(202);
+      const job = await finished(res.body.id as number);
+      expect(job.state).toBe('succeeded');
+      return (await agent.get(`/api/imports/${job.id}/report.csv`).expect(200)).text
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')
+        .slice(1, 3);
+    };
+    expect(await reportOf(true)).toEqual([`2,created,Possible duplicate of Sole Motive (id ${brandId}): same name`, '3,created,']);
+    expect(await t.ctx.db('brands').where('brandName', 'like', '%Sole Motive%').count({ n: '*' })).toEqual([{ n: 1 }]);
+    // The real run creates both, as asked: the warning was the preview's.
+    expect(await reportOf(false)).toEqual(['2,created,', '3,created,']);
+    await t.ctx.db('brands').del();
+  });
+
   it('takes an XLSX file', async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('People');

@@ -9,7 +9,7 @@ const FILE = Buffer.from(
 describe('the general import screen /imports/new (real Chromium)', () => {
   const suite = browserSuite({ signedIn: { path: '/jobs' } });
 
-  it('maps columns, previews a row with an error, imports, shows the result; the next file with those headers gets the saved mapping', async () => {
+  it('maps columns, previews a row with an error, imports, shows the result; the next file with those headers gets the saved mapping and a duplicate warning', async () => {
     const { page } = suite.watched;
     await waitForHydration(page);
     // Reached from the Jobs page.
@@ -68,14 +68,22 @@ describe('the general import screen /imports/new (real Chromium)', () => {
     // The same headers again: the mapping of that import is filled in.
     await page.getByRole('button', { name: 'Import another file' }).click();
     await page.getByLabel('List').selectOption('media');
-    await page
-      .getByTestId('general-import-file')
-      .setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('Outlet name,Site,Notes,Unused\nPace Weekly,,,\n') });
+    await page.getByTestId('general-import-file').setInputFiles({
+      name: 'more.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Outlet name,Site,Notes,Unused\nPace Weekly,,,\nRun Mag Pty Ltd,,,\n'),
+    });
     await page.getByRole('button', { name: 'Next: map columns' }).click();
     await page.getByTestId('general-import-saved').waitFor();
     await expect(page.getByLabel('Field for Outlet name').inputValue()).resolves.toBe('mediaName');
     await expect(page.getByLabel('Field for Site').inputValue()).resolves.toBe('websiteUrl');
     await expect(page.getByLabel('Field for Unused').inputValue()).resolves.toBe('');
+    // Its preview warns of the row that looks like a stored outlet ("Pty Ltd" aside, the same name).
+    await page.getByRole('button', { name: 'Next: preview' }).click();
+    await page.getByTestId('general-import-preview').waitFor();
+    await expect(page.getByTestId('general-import-problems').getByRole('row').nth(1).textContent()).resolves.toMatch(
+      /^3created\s*Possible duplicate of Run Mag \(id \d+\): same name$/,
+    );
     suite.watched.assertClean();
   });
 });

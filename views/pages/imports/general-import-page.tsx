@@ -84,9 +84,14 @@ function Counts({ result, testId }: { result: RunResult; testId: string }) {
   );
 }
 
-/** The rows that were not applied as asked (failed or skipped), with the reason. */
+/**
+ * The rows that were not applied as asked (failed or skipped), and those a preview would create that look like a
+ * stored record (a created row with a message: "Possible duplicate of …"), with the reason.
+ */
 function Problems({ result }: { result: RunResult }) {
-  const rows = result.report.filter(([, outcome]) => outcome === 'failed' || outcome === 'skipped');
+  const rows = result.report.filter(
+    ([, outcome, message]) => outcome === 'failed' || outcome === 'skipped' || (outcome === 'created' && message),
+  );
   if (rows.length === 0) return <p className="muted">Every row can be applied.</p>;
   return (
     <div className="imports-table-wrap">
@@ -103,7 +108,7 @@ function Problems({ result }: { result: RunResult }) {
             <tr key={row}>
               <td>{row}</td>
               <td>
-                <Badge tone={outcome === 'failed' ? 'danger' : 'muted'}>{outcome}</Badge>
+                <Badge tone={outcome === 'failed' ? 'danger' : outcome === 'created' ? 'warning' : 'muted'}>{outcome}</Badge>
               </td>
               <td>{message}</td>
             </tr>

@@ -21,6 +21,7 @@ import type { Actor, AppContext } from '@services/context.js';
 import { badRequest } from '@services/errors.js';
 import { changedFields, historyActorOf, recordHistory, type HistoryActor, type HistoryChange } from '@services/history/service.js';
 import { requireRole } from '@services/roles.js';
+import { findMatches } from '@services/duplicates/service.js';
 import { definitionOf } from '@services/records/definitions.js';
 import { decodeRecord, findRecordRows } from '@services/records/queries.js';
 import { insertRecordRows, updateRecordRows } from '@services/records/writes.js';
@@ -358,6 +359,7 @@ export async function runGeneralImport(
 
   for await (const chunk of source.rows) {
     const plans = await planBatch(chunk);
+    const duplicates = dryRun ? await possibleDuplicates(plans) : new Map<number, string>();
     if (!dryRun && plans.some((plan) => plan.kind !== 'report')) {
       who ??= await historyActorOf(ctx.db, actor, { kind: 'import', runId });
       await withTransaction(ctx, (trx) => writeBatch(trx, plans, who!));
@@ -366,7 +368,7 @@ export async function runGeneralImport(
       const outcome = plan.kind === 'create' ? 'created' : plan.kind === 'update' ? 'updated' : plan.outcome;
       const message =
         plan.kind === 'create'
-          ? ''
+          ? (duplicates.get(plan.row) ?? '')
           : plan.kind === 'update'
             ? `Changed: ${Object.keys(plan.changes)
                 .map((field) => target.labels[field] ?? field)
@@ -379,6 +381,29 @@ export async function runGeneralImport(
     await options.onProgress?.({ rowsRead, counts: { ...counts } });
   }
   return { type, mode, key, dryRun, mapping, counts, rows: report };
+
+  /**
+   * The preview's (a dry run's) warning on a row it would create that matches a stored record or contact by a
+   * duplicate key (docs/decisions/0108): the best match, by row. Similar names are looked for only in batches of at
+   * most 50 creates (findMatches), as reading the trigram postings for every row would make a large preview slow;
+   * a real run does not look, so an import costs what it did.
+   */
+  async function possibleDuplicates(plans: readonly Plan[]): Promise<Map<number, string>> {
+    const creates = plans.filter((plan): plan is Extract<Plan, { kind: 'create' }> => plan.kind === 'create');
+    const found = new Map<number, string>();
+    if (creates.length === 0) return found;
+    const matches = await findMatches(
+      ctx,
+      type,
+      creates.map((plan) => plan.values as Record<string, unknown>),
+      1,
+    );
+    creates.forEach((plan, index) => {
+      const [best] = matches[index] ?? [];
+      if (best) found.set(plan.row, `Possible duplicate of ${best.name || target.noun} (id ${best.id}): ${best.reasons.join(', ')}`);
+    });
+    return found;
+  }
 
   async function planBatch(chunk: readonly TableRow[]): Promise<Plan[]> {
     const rows = chunk.map((row) => ({ row: row.row, values: valuesOf(row) }));
