@@ -13,65 +13,10 @@ export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
- * What each list can be sorted by, with the direction used when the URL names none; the first is the default.
- * Written here, not read from the record definitions, because every page's first load parses list URLs and the
- * definitions would weigh on all of them: test/unit/record-definitions.test.ts holds each equal to its definition's
- * table sorts (`sortsOf`), so a sortable column is declared in the definition and named here.
- * `newest` is the order records were added in; `upcoming` (events) lists events from today on, soonest first, then
- * past and undated ones, latest first. Every other key is a record field (the wire name), and every sort ends on
- * the id in the same direction, so equal values keep one order and a cursor can seek on (value, id).
+ * The sort every list starts in. Each list's sorts are read from its record definition (`SORTS`, ./records/sorts.ts),
+ * not named here: pages import this file in their first load, and a list page gets its sorts from its loader instead.
  */
-export const SORTS = {
-  event: {
-    newest: 'desc',
-    upcoming: 'asc',
-    eventName: 'asc',
-    eventStartDate: 'asc',
-    locationState: 'asc',
-    featuredRace: 'desc',
-    totalAdvertisingSpend: 'desc',
-    wordpressLastSync: 'desc',
-    updatedAt: 'desc',
-  },
-  professional: {
-    newest: 'desc',
-    businessName: 'asc',
-    professionType: 'asc',
-    locationState: 'asc',
-    subscriptionStatus: 'asc',
-    totalPayments: 'desc',
-    lastNewsletterInclusion: 'desc',
-    updatedAt: 'desc',
-  },
-  runclub: {
-    newest: 'desc',
-    clubName: 'asc',
-    locationState: 'asc',
-    membershipCount: 'desc',
-    paymentStatus: 'asc',
-    totalPayments: 'desc',
-    lastNewsletterInclusion: 'desc',
-    updatedAt: 'desc',
-  },
-  brand: {
-    newest: 'desc',
-    brandName: 'asc',
-    industryCategory: 'asc',
-    locationState: 'asc',
-    totalAdvertisingSpend: 'desc',
-    paymentStatus: 'asc',
-    lastCampaignEndDate: 'desc',
-    updatedAt: 'desc',
-  },
-  media: { newest: 'desc', mediaName: 'asc', industry: 'asc', updatedAt: 'desc' },
-  // `name` is the last name, then the first name.
-  influencer: { newest: 'desc', name: 'asc', influencerType: 'asc', instagramHandle: 'asc', email: 'asc', updatedAt: 'desc' },
-} as const satisfies Record<RecordType, { newest: 'desc' } & Record<string, SortDirection>>;
 export const DEFAULT_SORT = 'newest';
-export const sortKeysOf = (kind: RecordType): string[] => Object.keys(SORTS[kind]);
-/** The direction a sort takes when the URL names none. */
-export const defaultDirectionOf = (kind: RecordType, sort: string): SortDirection =>
-  (SORTS[kind] as Record<string, SortDirection>)[sort] ?? 'asc';
 
 /** A named order's value in the sort menu: the sort key and its direction in one (`eventName:desc`). */
 export const sortOrderValue = (sort: string, dir: SortDirection): string => `${sort}:${dir}`;

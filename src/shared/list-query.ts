@@ -1,14 +1,6 @@
 import { ListQuerySchemas, type ListQuery } from './schemas/records.js';
-import {
-  DEFAULT_SORT,
-  defaultDirectionOf,
-  filterOf,
-  PAGE_SIZE,
-  SORT_DIRECTIONS,
-  sortKeysOf,
-  splitSortOrder,
-  type SortDirection,
-} from './list-options.js';
+import { DEFAULT_SORT, filterOf, PAGE_SIZE, SORT_DIRECTIONS, splitSortOrder, type SortDirection } from './list-options.js';
+import { defaultDirectionOf, sortKeysOf } from './records/sorts.js';
 import { type RecordType } from './record-types.js';
 import { pageCursorOf } from './page-cursor.js';
 

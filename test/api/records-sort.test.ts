@@ -6,7 +6,7 @@ import { listRecords } from '@services/records/service.js';
 import { insertRecordRows } from '@services/records/writes.js';
 import { readListQuery } from '@shared/list-query.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES, type RecordType } from '@shared/record-types.js';
-import { SORTS, sortKeysOf } from '@shared/list-options.js';
+import { SORTS, sortKeysOf } from '@shared/records/sorts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { statementsSentBy } from '../helpers/db.js';
 import { expectedOrder, expectOrderedByIndex, type ListItem } from '../helpers/list-order.js';

@@ -1,11 +1,12 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { SORTS } from '@shared/records/sorts.js';
 import { readListQuery } from '@shared/list-query.js';
 import { SortMenu, sortingOf } from '@views/components/records/list-views.js';
 import { listPageHref } from '@views/components/records/list-query.js';
 
-const sorting = sortingOf('brand', [
+const sorting = sortingOf(SORTS.brand, [
   { key: 'brandName', label: 'Name', sort: 'brandName', render: () => null },
   { key: 'totalAdvertisingSpend', label: 'Advertising spend', sort: 'totalAdvertisingSpend', render: () => null },
 ]);

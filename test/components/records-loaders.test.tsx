@@ -1,4 +1,4 @@
-import { detailGroupFacts, recordDefinition, tableColumnFacts } from '@shared/records/index.js';
+import { detailGroupFacts, recordDefinition, SORTS, tableColumnFacts } from '@shared/records/index.js';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from '@shared/api-error.js';
 import type { LoaderFunctionArgs } from 'react-router';
@@ -122,6 +122,7 @@ describe('page loaders and refused reads', () => {
       display: { layout: 'cards', columns: DEFAULT_PREFERENCES['events.columns'] },
       tableColumns: tableColumnFacts(recordDefinition('event')),
       cardFields: [],
+      sorts: SORTS.event,
     });
   });
 

@@ -100,6 +100,7 @@ const listData = <T,>(items: T[], q = '', page = 1, total = items.length) => ({
   display: { layout: 'cards' as const, columns: [] },
   tableColumns: [],
   cardFields: [],
+  sorts: { newest: 'desc' as const, updatedAt: 'desc' as const },
 });
 
 describe('record lists', () => {

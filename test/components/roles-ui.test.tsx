@@ -1,4 +1,4 @@
-import { cardFieldFacts, detailGroupFacts, recordDefinition } from '@shared/records/index.js';
+import { cardFieldFacts, detailGroupFacts, recordDefinition, SORTS } from '@shared/records/index.js';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '@shared/roles.js';
@@ -100,6 +100,7 @@ describe('write buttons follow the role', () => {
         display: { layout: 'cards', columns: [] },
         tableColumns: [],
         cardFields: cardFieldFacts(recordDefinition('brand')),
+        sorts: SORTS.brand,
       },
     });
     await screen.findByText('Stride Shoes');

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { SYNC_KINDS } from '@shared/record-types.js';
 import { RECORD_TYPE_INFO, RECORD_TYPES } from '@shared/record-types.js';
-import { CONTACT_SORTS, EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS, SORTS } from '@shared/list-options.js';
+import { CONTACT_SORTS, EVENT_FILTERS, RUN_CLUB_TYPE_FILTERS } from '@shared/list-options.js';
+import { SORTS } from '@shared/records/sorts.js';
 import {
   pageModel,
   paramKindOf,

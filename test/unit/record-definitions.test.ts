@@ -1,10 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { RECORD_TYPES } from '@shared/record-types.js';
-import { SORTS } from '@shared/list-options.js';
 import { defineRecord } from '@shared/records/define.js';
 import {
   columnKindsOf,
-  sortsOf,
+  SORTS,
   cardFieldFacts,
   detailGroupFacts,
   tableColumnFacts,
@@ -16,7 +15,7 @@ import {
   recordFields,
 } from '@shared/records/index.js';
 import { zodSchemaOf } from '@shared/records/zod.js';
-import { RecordInputSchemas } from '@shared/schemas/records.js';
+import { ListQuerySchemas, RecordInputSchemas } from '@shared/schemas/records.js';
 
 describe('record definitions (src/shared/records/)', () => {
   it.each(RECORD_TYPES)('%s: the form lists every field with a rule once, and only those (PUT replaces them all)', (type) => {
@@ -38,14 +37,21 @@ describe('record definitions (src/shared/records/)', () => {
       expect(definition.fields[name]?.computed).toBeUndefined();
   });
 
-  it('gives each list its sorts: SORTS (src/shared/list-options.ts) is its definition table sorts, in order', () => {
-    const extra = { event: { upcoming: 'asc' } } as const;
+  it('sorts each list by its definition: every sortable table column is a sort key the list API and menu take', () => {
     for (const type of RECORD_TYPES) {
-      const expected = sortsOf(recordDefinition(type), type === 'event' ? extra.event : {});
-      expect(Object.entries(SORTS[type]), `SORTS.${type}: name each sortable column of the definition there`).toEqual(
-        Object.entries(expected),
-      );
+      const definition: RecordDef = recordDefinition(type);
+      const sortable = recordFields(definition)
+        .filter((field) => field.table?.sort)
+        .map((field) => field.name);
+      const extra = type === 'event' ? ['upcoming'] : [];
+      // SortKeyOf (the keys' literal type) is made of the fields with a `table.sort`: the runtime keys are the same.
+      expect(new Set(Object.keys(SORTS[type])), type).toEqual(new Set(['newest', ...extra, ...sortable, 'updatedAt']));
+      for (const column of tableColumnFacts(definition).filter((facts) => facts.sort)) {
+        expect(SORTS[type], `${type}.${column.key}`).toHaveProperty(column.sort!, definition.fields[column.key]!.table!.sort);
+        expect(ListQuerySchemas[type].parse({ sort: column.sort }).sort, `${type}.${column.key}`).toBe(column.sort);
+      }
     }
+    // The sort menu's order: the definition's `sorts` where the table's order is not the menu's.
     expect(Object.keys(SORTS.professional)).toEqual([
       'newest',
       'businessName',
@@ -56,6 +62,32 @@ describe('record definitions (src/shared/records/)', () => {
       'lastNewsletterInclusion',
       'updatedAt',
     ]);
+    expect(SORTS.event).toEqual({
+      newest: 'desc',
+      upcoming: 'asc',
+      eventName: 'asc',
+      eventStartDate: 'asc',
+      locationState: 'asc',
+      featuredRace: 'desc',
+      totalAdvertisingSpend: 'desc',
+      wordpressLastSync: 'desc',
+      updatedAt: 'desc',
+    });
+    // The keys keep their literal types (the list query's `sort` is typed by them).
+    expectTypeOf<keyof typeof SORTS.influencer>().toEqualTypeOf<
+      'newest' | 'name' | 'influencerType' | 'instagramHandle' | 'email' | 'updatedAt'
+    >();
+    expectTypeOf<keyof typeof SORTS.event>().toEqualTypeOf<
+      | 'newest'
+      | 'upcoming'
+      | 'eventName'
+      | 'eventStartDate'
+      | 'locationState'
+      | 'featuredRace'
+      | 'totalAdvertisingSpend'
+      | 'wordpressLastSync'
+      | 'updatedAt'
+    >();
   });
 
   it('answers the typed API the next features use: import columns, duplicate keys, column kinds, the zod schema', () => {

@@ -88,14 +88,15 @@ export async function markNotificationsRead(ctx: AppContext, actor: Actor, body:
   return { unread: await unreadCount(ctx.db, userId) };
 }
 
-/** The layout's counts: my open tasks due by today, and my unread notifications. */
+/**
+ * The layout's counts: my open tasks due by today, and my unread notifications. Every page's layout reads them, so
+ * they are one statement (two subqueries, each on its index), not two.
+ */
 export async function attentionCounts(ctx: AppContext, userId: number): Promise<AttentionCounts> {
   const today = orgToday(ctx);
-  const [tasks, unread] = await Promise.all([
-    ctx.db('tasks').where({ assigneeId: userId, done: false }).where('dueDate', '<=', today).count({ n: '*' }).first() as Promise<
-      { n: number | string } | undefined
-    >,
-    unreadCount(ctx.db, userId),
-  ]);
-  return { tasksDue: Number(tasks?.n ?? 0), unread };
+  const [row] = (await ctx.db.select(
+    ctx.db('tasks').where({ assigneeId: userId, done: false }).where('dueDate', '<=', today).count('*').as('tasksDue'),
+    ctx.db('notifications').where({ userId }).whereNull('readAt').count('*').as('unread'),
+  )) as Array<{ tasksDue: number | string; unread: number | string }>;
+  return { tasksDue: Number(row?.tasksDue ?? 0), unread: Number(row?.unread ?? 0) };
 }

@@ -15,6 +15,7 @@ import { recordFields } from './read.js';
 
 export type { RecordDef } from './define.js';
 export * from './read.js';
+export { SORTS } from './sorts.js';
 
 export const RECORD_DEFINITIONS = {
   event: EVENT,

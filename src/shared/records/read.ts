@@ -66,14 +66,31 @@ function tableFields(definition: RecordDef): NamedField[] {
   return definition.table.map((name) => named(definition, name));
 }
 
+type Direction = 'asc' | 'desc';
+
+/** The names of the fields whose table column sorts (`table.sort`); any name for a definition typed as `RecordDef`. */
+type SortableFieldOf<F> = string extends keyof F
+  ? string
+  : { [K in keyof F]: F[K] extends { readonly table: { readonly sort: Direction } } ? K : never }[keyof F] & string;
+
 /**
- * A list's sorts (src/shared/list-options.ts `SORTS` names the same): newest first, then `extra` (whole orders such
- * as upcoming), the table's sortable columns in the sort menu's order, and the last update.
+ * A list's sort keys as literal types, read from a definition written with `defineRecord`: what `sortsOf` answers
+ * (test/unit/record-definitions.test.ts holds each type's literal keys equal to the runtime ones).
  */
-export function sortsOf(definition: RecordDef, extra: Readonly<Record<string, 'asc' | 'desc'>> = {}): Record<string, 'asc' | 'desc'> {
+export type SortKeyOf<D extends { readonly fields: object }, X = object> =
+  'newest' | (keyof X & string) | SortableFieldOf<D['fields']> | 'updatedAt';
+
+/**
+ * A list's sorts (src/shared/records/sorts.ts `SORTS`): newest first, then `extra` (whole orders such as upcoming),
+ * the table's sortable columns in the sort menu's order, and the last update.
+ */
+export function sortsOf<const D extends RecordDef, const X extends Readonly<Record<string, Direction>> = Record<never, Direction>>(
+  definition: D,
+  extra?: X,
+): Readonly<Record<SortKeyOf<D, X>, Direction>> {
   const order = definition.sorts ? definition.sorts.map((name) => named(definition, name)) : tableFields(definition);
   const table = order.flatMap((field) => (field.table?.sort ? [[field.name, field.table.sort] as const] : []));
-  return { newest: 'desc', ...extra, ...Object.fromEntries(table), updatedAt: 'desc' };
+  return { newest: 'desc', ...extra, ...Object.fromEntries(table), updatedAt: 'desc' } as Record<SortKeyOf<D, X>, Direction>;
 }
 
 /** The table's column names, and those shown until a user picks (all but the `table.hidden` ones). */

@@ -1,8 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Form, Link, useNavigate } from 'react-router';
 import { COMMON_LAYOUTS, type ListLayout } from '@shared/list-options.js';
-import { defaultDirectionOf, sortKeysOf, sortOrderValue, splitSortOrder, type SortDirection } from '@shared/list-options.js';
-import type { RecordType } from '@shared/record-types.js';
+import { sortOrderValue, splitSortOrder, type SortDirection } from '@shared/list-options.js';
 import { useFormat } from '@views/hooks/use-format.js';
 
 /** One column a list's table can show; `sort` names the list's sort key when its header sorts. */
@@ -236,14 +235,17 @@ export function RecordTable<T>({ label, current: query, sortHref, sorting, colum
 
 const SORT_LABELS: Record<string, string> = { newest: 'Newest first', upcoming: 'Upcoming first', updatedAt: 'Last updated' };
 
-/** A record list's sorting: its sort keys, labelled like the table's headers. */
-export function sortingOf<T>(kind: RecordType, columns: ReadonlyArray<TableColumn<T>>): ListSorting {
+/**
+ * A record list's sorting: its sort keys (the loader's `sorts`, read from the type's definition), labelled like the
+ * table's headers.
+ */
+export function sortingOf<T>(sorts: Readonly<Record<string, SortDirection>>, columns: ReadonlyArray<TableColumn<T>>): ListSorting {
   return {
-    options: sortKeysOf(kind).map((value) => ({
+    options: Object.keys(sorts).map((value) => ({
       value,
       label: SORT_LABELS[value] ?? columns.find((c) => c.sort === value)?.label ?? value,
     })),
-    defaultDir: (sort) => defaultDirectionOf(kind, sort),
+    defaultDir: (sort) => sorts[sort] ?? 'asc',
   };
 }
 

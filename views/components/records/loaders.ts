@@ -5,7 +5,7 @@ import type { RecordDetail, RecordItem } from '@shared/schemas/records.js';
 import type { Attachments } from '@shared/schemas/attachments.js';
 import { dataSource, gated, notFoundWhen, type DataSource } from '@views/data/source.js';
 import { type RecordType } from '@shared/record-types.js';
-import { listNameOf, viewPreferenceOf, type ListLayout, type ListName } from '@shared/list-options.js';
+import { listNameOf, viewPreferenceOf, type ListLayout, type ListName, type SortDirection } from '@shared/list-options.js';
 import type { DetailGroupFacts, FieldFacts, TableColumnFacts } from '@shared/records/read.js';
 
 /** Route ids are whole numbers; anything else (and 0) means "no such record", and no fetch is made (spec point 2). */
@@ -45,6 +45,8 @@ export interface ListData<T> {
   tableColumns: TableColumnFacts[];
   /** The cards' lines that are plain fields, from the type's definition. */
   cardFields: FieldFacts[];
+  /** The list's sort keys in the menu's order, each with the direction it starts in (`SORTS`, from the definition). */
+  sorts: Readonly<Record<string, SortDirection>>;
 }
 
 /** A search that cannot be run: status 400, and the page keeps its search box so the user can fix it. */
@@ -61,12 +63,12 @@ function refusedSearch<T>(query: ListView, problem: string, display: ListDisplay
  */
 const definitions = () => import('@shared/records/index.js');
 
-type ListFacts = Pick<ListData<unknown>, 'tableColumns' | 'cardFields'>;
+type ListFacts = Pick<ListData<unknown>, 'tableColumns' | 'cardFields' | 'sorts'>;
 
 async function listFactsOf(kind: RecordType): Promise<ListFacts> {
-  const { recordDefinition, tableColumnFacts, cardFieldFacts } = await definitions();
+  const { recordDefinition, tableColumnFacts, cardFieldFacts, SORTS } = await definitions();
   const definition = recordDefinition(kind);
-  return { tableColumns: tableColumnFacts(definition), cardFields: cardFieldFacts(definition) };
+  return { tableColumns: tableColumnFacts(definition), cardFields: cardFieldFacts(definition), sorts: SORTS[kind] };
 }
 
 async function detailGroupsOf(kind: RecordType): Promise<DetailGroupFacts[]> {

@@ -25,7 +25,7 @@ const cells = {
 export function Component() {
   const data = useLoaderData() as ListData<Brand>;
   const columns = definedColumns(data.tableColumns, cells);
-  const sorting = sortingOf('brand', columns);
+  const sorting = sortingOf(data.sorts, columns);
   const deleteBrand = useDeleteRecord();
   return (
     <RecordListPage

@@ -96,7 +96,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sortingOf('event', columns)}
+      sorting={sortingOf(data.sorts, columns)}
       itemKey={(event) => event.id}
       itemLabel={(event) => event.eventName}
       empty={(searching) => ({

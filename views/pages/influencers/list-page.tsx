@@ -40,7 +40,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sortingOf('influencer', columns)}
+      sorting={sortingOf(data.sorts, columns)}
       itemKey={(influencer) => influencer.id}
       itemLabel={(influencer) => `${influencer.firstName} ${influencer.lastName}`}
       empty={(searching) => ({

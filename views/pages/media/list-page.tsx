@@ -36,7 +36,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sortingOf('media', columns)}
+      sorting={sortingOf(data.sorts, columns)}
       itemKey={(media) => media.id}
       itemLabel={(media) => media.mediaName}
       empty={(searching) => ({

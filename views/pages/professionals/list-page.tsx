@@ -40,7 +40,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sortingOf('professional', columns)}
+      sorting={sortingOf(data.sorts, columns)}
       itemKey={(professional) => professional.id}
       itemLabel={(professional) => professional.businessName}
       empty={(searching) => ({

@@ -35,7 +35,7 @@ export function Component() {
       {...data}
       pageSize={PAGE_SIZE}
       columns={columns}
-      sorting={sortingOf('runclub', columns)}
+      sorting={sortingOf(data.sorts, columns)}
       itemKey={(club) => club.id}
       itemLabel={(club) => club.clubName}
       empty={(searching) => ({

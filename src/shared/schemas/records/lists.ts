@@ -7,12 +7,11 @@ import {
   PAGE_SIZE,
   RUN_CLUB_TYPE_FILTERS,
   SORT_DIRECTIONS,
-  SORTS,
-  sortKeysOf,
   type EventFilter,
   type RunClubTypeFilter,
   type SortDirection,
 } from '@shared/list-options.js';
+import { SORTS, sortKeysOf } from '@shared/records/sorts.js';
 
 /** The list endpoints' query parameters: paging, search text, sort order and each type's filter. */
 
