@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { isMysql, mysqlTableOptions } from './helpers.js';
 
 /**
- * The general import's saved mappings (issue 34 point 1; docs/decisions/0107-general-import.md): the mapping last
+ * Saved mappings of the general import (issue 34 point 1; docs/decisions/0107-general-import.md): the mapping last
  * used for a file of a type, found again by a hash of the file's header (each header trimmed and lower-cased), so the
  * mapping screen offers it the next time the same headers come. One row per type and header; a later import with the
  * same headers replaces it.

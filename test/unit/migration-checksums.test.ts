@@ -42,7 +42,7 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128211000_job_alert_streaks', '20a005799c8d698bfb8c2a41b18a5bb9b8a49b61cd962545065150fb13b62b43'],
   ['20261128235000_duplicate_keys_pairs_dismissals', 'cd085ef5d3aef865504270e07aae69cd3eea6a1a5c6efc1a9795c74de856c77f'],
   ['20261129010000_activity_timeline', 'dbdfa77ebf7ed9f49caf90f66758a749683c230873832a4a82ca19d78b7cfd0b'],
-  ['20261129020000_import_mappings', '5d52b8c15ff1c793ccb4e0cdd25aeeb254d78d5c02405a2b9b875e1fefa7602b'],
+  ['20261129020000_import_mappings', '88863873c4ef31da6dc7fe569f89efbe4e33b342737c49ca58ac449c9bffc970'],
 ];
 
 const sha256Of = (name: string) =>
