@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { printable, printJson } from '../output.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
 import { AppError } from '@services/errors.js';
-import { saveImportMapping } from '@services/imports/general/mappings.js';
 import { readTable } from '@services/imports/general/read.js';
 import { runGeneralImport, type GeneralImportResult } from '@services/imports/general/service.js';
 import { cliActor } from '@services/context.js';
@@ -77,9 +76,7 @@ export async function runGeneralImportCommand(io: CliIO, type: GeneralImportType
   const bytes = await readBytes(io, file);
   const result = await withContext(io, async (ctx) => {
     try {
-      const actor = cliActor();
-      const source = await readTable(bytes);
-      const result = await runGeneralImport(ctx, actor, source, {
+      return await runGeneralImport(ctx, cliActor(), await readTable(bytes), {
         type,
         mapping,
         mode,
@@ -88,9 +85,6 @@ export async function runGeneralImportCommand(io: CliIO, type: GeneralImportType
         ownerType: options.ownerType,
         ownerColumn: options.ownerColumn,
       });
-      // A real run's mapping is offered again by /imports/new for a file with the same headers.
-      if (!result.dryRun) await saveImportMapping(ctx, actor, type, source.header, result.mapping);
-      return result;
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
         if (options.json) printJson(io, { error: { code: error.code, message: error.message } });

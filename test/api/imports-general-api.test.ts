@@ -1,8 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobView } from '@shared/schemas/jobs.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { waitUntil } from '../helpers/wait.js';
+import { finishedJob } from '../helpers/wait.js';
 
 describe('POST /api/imports (general import as a job)', () => {
   let t: TestApp;
@@ -18,16 +17,7 @@ describe('POST /api/imports (general import as a job)', () => {
     await t.ctx.db('influencers').del();
   });
 
-  const finished = async (id: number) => {
-    let job: JobView | undefined;
-    await waitUntil(
-      async () =>
-        ['succeeded', 'failed', 'cancelled'].includes((job = (await agent.get(`/api/jobs/${id}`).expect(200)).body as JobView).state),
-      `job ${id} to finish`,
-      60_000,
-    );
-    return job!;
-  };
+  const finished = (id: number) => finishedJob(agent, id);
 
   it('runs an uploaded CSV as a job with progress, and serves its report as CSV', async () => {
     const res = await agent

@@ -1,9 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportPreview } from '@shared/imports/general.js';
-import type { JobView } from '@shared/schemas/jobs.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { waitUntil } from '../helpers/wait.js';
+import { finishedJob } from '../helpers/wait.js';
 
 describe('POST /api/imports/preview and saved mappings (the mapping step of /imports/new)', () => {
   let t: TestApp;
@@ -19,16 +18,7 @@ describe('POST /api/imports/preview and saved mappings (the mapping step of /imp
     await t.ctx.db('influencers').del();
   });
 
-  const finished = async (id: number) => {
-    let job: JobView | undefined;
-    await waitUntil(
-      async () =>
-        ['succeeded', 'failed', 'cancelled'].includes((job = (await agent.get(`/api/jobs/${id}`).expect(200)).body as JobView).state),
-      `job ${id} to finish`,
-      60_000,
-    );
-    return job!;
-  };
+  const finished = (id: number) => finishedJob(agent, id);
 
   const preview = (type: string, file: Buffer, name = 'people.csv') =>
     agent.post('/api/imports/preview').field('type', type).attach('file', file, name);

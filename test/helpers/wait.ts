@@ -4,6 +4,8 @@
  * reaches it, and then fails saying what never happened.
  */
 
+import type { JobView } from '@shared/schemas/jobs.js';
+
 /** How long `waitUntil` waits by default: far beyond any healthy wait (CI once needed 10 s at a load of 13), within the 30 s test timeout. */
 const WAIT_DEADLINE_MS = 25_000;
 
@@ -26,4 +28,23 @@ export function gate(): { promise: Promise<void>; release: () => void } {
   let release!: () => void;
   const promise = new Promise<void>((resolve) => (release = resolve));
   return { promise, release };
+}
+
+/** A job as `GET /api/jobs/{id}` answers it, once it has ended (succeeded, failed or cancelled), read by `agent`. */
+export async function finishedJob(
+  agent: { get(url: string): PromiseLike<{ status: number; body: unknown }> },
+  id: number,
+): Promise<JobView> {
+  let job: JobView | undefined;
+  await waitUntil(
+    async () => {
+      const res = await agent.get(`/api/jobs/${id}`);
+      if (res.status !== 200) throw new Error(`GET /api/jobs/${id} answered ${res.status}`);
+      job = res.body as JobView;
+      return ['succeeded', 'failed', 'cancelled'].includes(job.state);
+    },
+    `job ${id} to finish`,
+    60_000,
+  );
+  return job!;
 }

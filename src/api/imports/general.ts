@@ -2,21 +2,20 @@ import busboy from 'busboy';
 import { Router, type Request } from 'express';
 import { badRequest, notFound, payloadTooLarge } from '@services/errors.js';
 import { discardPart, whenClientLeaves } from '@services/files/multipart.js';
-import { saveImportMapping } from '@services/imports/general/mappings.js';
 import { previewGeneralImport } from '@services/imports/general/preview.js';
 import { readTable } from '@services/imports/general/read.js';
 import { getJob, startImportJob } from '@services/jobs/service.js';
 import { csvRecord } from '@services/records/csv-writer.js';
 import { requireRole } from '@services/roles.js';
 import { parseInput } from '@services/validate.js';
-import { GeneralImportParamsSchema, resolveMapping, type ColumnMapping, type GeneralImportParams } from '@shared/imports/general.js';
+import { GeneralImportParamsSchema, resolveMapping, type GeneralImportParams } from '@shared/imports/general.js';
 import { actorOf } from '../actor.js';
 
 /**
  * POST /api/imports: the general import (docs/decisions/0107-general-import.md) as multipart/form-data with the
  * fields `file` (CSV or XLSX), `type`, `mapping` (JSON), `mode`, `key`, `dryRun`, `ownerType`, `ownerColumn`. The
  * fields and the file's header are checked at once (a 400 names the problem); the rows run as a job, answered 202
- * with the job, and a real (not dry) run's mapping is saved for the file's header. GET /api/imports/{jobId}/report.csv
+ * with the job (a real run saves its mapping for the file's header, service.ts). GET /api/imports/{jobId}/report.csv
  * is the finished job's report: row, outcome, message. POST /api/imports/preview (multipart: `file`, `type`,
  * `ownerType`) answers what the mapping step shows: header, row count, samples, suggested and saved mappings.
  */
@@ -33,14 +32,6 @@ const MESSAGES = {
 };
 
 const PreviewParamsSchema = GeneralImportParamsSchema.pick({ type: true, ownerType: true }).strict();
-
-/** The mapping a run uses, as `pacer import` and the job resolve it: the owner column, when given, fills the owner. */
-function mappingToSave(mapping: ColumnMapping, params: GeneralImportParams): ColumnMapping {
-  const column = params.ownerColumn;
-  if (params.type !== 'contact' || !column || !(column in mapping)) return mapping;
-  const adjusted = Object.fromEntries(Object.entries(mapping).map(([name, field]) => [name, field === 'entityId' ? null : field]));
-  return { ...adjusted, [column]: 'entityId' };
-}
 
 /** The upload's fields and file, the file held in memory (at most 50 MB) as the reader needs the whole XLSX. */
 function receiveUpload(req: Request): Promise<{ fields: Record<string, string>; file: Buffer }> {
@@ -119,7 +110,6 @@ export function generalImportRouter(): Router {
       { format: 'csv', bytes: file },
       'general-import',
     );
-    if (!params.dryRun) await saveImportMapping(req.ctx, actor, params.type, header, mappingToSave(mapping.mapping, params));
     res.status(202).json(await getJob(req.ctx, id));
   });
   router.post('/imports/preview', async (req, res) => {

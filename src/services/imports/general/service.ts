@@ -28,6 +28,7 @@ import { insertRecordRows, updateRecordRows } from '@services/records/writes.js'
 import { clearOtherPrimaries, insertContactRows, updateContactRow, type ContactInsert } from '@services/contacts/writes.js';
 import { columnKinds } from '@db/columns.js';
 import { findContactsByIds } from '@services/contacts/queries.js';
+import { saveImportMapping } from './mappings.js';
 import type { TableRow, TableSource } from './read.js';
 
 /**
@@ -334,6 +335,9 @@ export async function runGeneralImport(
     } else if (mode !== 'update' && !mapped.has('entityType')) throw badRequest(GENERAL_IMPORT_MESSAGES.noOwnerType);
     if (mode !== 'update' && !mapped.has('entityId')) throw badRequest(GENERAL_IMPORT_MESSAGES.noOwner);
   }
+
+  // A real run's mapping (the owner column included) is offered again by /imports/new for a file with this header.
+  if (!dryRun) await saveImportMapping(ctx, actor, type, source.header, mapping);
 
   const target = targetOf(type);
   const columns = source.header.map((column) => mapping[column] ?? null);
