@@ -304,7 +304,8 @@ const archive = path.join(
 
 // 3. Restore into an empty database and folder, then compare with the source.
 log('restoring into an empty database…');
-const restore = await pacer(['db', 'restore', archive, '--yes'], targetEnv);
+// At LOG_LEVEL=info the restore logs the seconds of each phase (and of each derived-data rebuild) on stderr.
+const restore = await pacer(['db', 'restore', archive, '--yes'], { ...targetEnv, LOG_LEVEL: 'info' });
 log('comparing row counts and file checksums…');
 const [sourceCounts, targetCounts] = [await rowCounts(sourceUrl), await rowCounts(targetUrl)];
 const tableNames = [...new Set([...Object.keys(sourceCounts), ...Object.keys(targetCounts)])].sort();

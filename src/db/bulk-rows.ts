@@ -12,7 +12,7 @@ import { isTransaction } from './transaction.js';
  */
 
 type Db = Knex | Knex.Transaction;
-type BulkValue = string | number | Buffer | null;
+export type BulkValue = string | number | Buffer | null;
 export type BulkRow = ReadonlyArray<BulkValue>;
 
 export interface BulkOptions {
@@ -201,7 +201,7 @@ const TEXT_PER_INSERT = 2_000_000;
 const BINDINGS_PER_INSERT = 60_000;
 
 /**
- * Multi-row INSERTs, where the server refuses LOAD DATA LOCAL or the rows are few. Integers go into the statement as
+ * Multi-row INSERTs, where the server refuses LOAD DATA LOCAL or the rows are few. Numbers go into the statement as
  * digits, bytes as hex literals, null as NULL, and only text travels as bindings: binding 30,000 integers per
  * statement cost more than the database's own work.
  */
@@ -229,7 +229,8 @@ async function insertRows(db: Db, table: string, columns: readonly string[], row
       }
       if (value === null) return 'NULL';
       if (Buffer.isBuffer(value)) return `X'${value.toString('hex')}'`;
-      if (!Number.isSafeInteger(value)) throw new Error(`bulk value ${value} for ${table} is not an integer`);
+      // A restored decimal or real comes as a number: its digits are an SQL literal too.
+      if (!Number.isFinite(value)) throw new Error(`bulk value ${value} for ${table} is not a number`);
       return String(value);
     });
     values.push(`(${cells.join(',')})`);
