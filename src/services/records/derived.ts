@@ -38,8 +38,8 @@ export const DOCS = 'record_search_docs';
 export const GRAMS = 'record_search_grams';
 export const COUNTS = 'record_counts';
 const VERSIONS = 'derived_data_versions';
-/** The row of derived_data_versions that stands for the three tables above. */
-const VERSION_ROW = 'records';
+/** The row of derived_data_versions that stands for the tables above (a restore drops it: they are not archived). */
+export const VERSION_ROW = 'records';
 /**
  * Bump when the rules that turn a row into its document change while the columns read stay the same
  * (normalisation, grams, buckets, how fields are joined): adding or dropping a column changes the version by itself.
