@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { runCli } from '@cli/program.js';
 import { createDatabase } from '@db/knex.js';
+import { withTransaction } from '@db/transaction.js';
 import { createBackup } from '@services/backup/backup.js';
 import { readTar, tarStream } from '@services/backup/tar.js';
 import type { Manifest } from '@services/backup/format.js';
+import { insertRecordRows } from '@services/records/writes.js';
 import { migrateToLatest } from '@services/schema.js';
 import { fakeIO } from '../helpers/cli-io.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
@@ -52,6 +54,16 @@ async function writeArchive(file: string, parts: Map<string, Buffer>): Promise<v
 }
 
 const rowsOf = (part: Buffer) => part.toString('utf8').trim().split('\n').slice(1);
+
+/** Every duplicate pair, in one order, as compared between a source and its restore. */
+const pairsOf = (db: Knex) =>
+  db('duplicate_pairs').orderBy(['kind', 'lowId', 'highId']).select('kind', 'lowId', 'highId', 'score', 'reasons');
+
+/** The pair of the two similar brand names the source was given. */
+async function stridewellPair(db: Knex) {
+  const ids = (await db('brands').whereIn('brandName', ['Stridewell Running', 'Stridewel Runing']).orderBy('id').pluck('id')) as number[];
+  return db('duplicate_pairs').where({ kind: 'brand', lowId: ids[0], highId: ids[1] }).first('score', 'reasons');
+}
 
 async function tableCounts(db: Knex, tables: string[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
@@ -95,6 +107,20 @@ describe('pacer db backup, verify and restore', () => {
     };
     mkdirSync(uploads);
     expect((await run(['db', 'seed', '--demo'])).code).toBe(0);
+    // A similar-name pair, made as an edit makes it (a small write looks for similar names through the trigrams), and
+    // an import batch's similar names, which pair only when a rebuild runs (or a record is written again).
+    const now = '2026-11-28 10:00:00.000';
+    const brand = (brandName: string) => ({ brandName, createdAt: now, updatedAt: now });
+    await withTransaction({ db: source.db }, (trx) =>
+      insertRecordRows(trx, 'brand', [brand('Stridewell Running'), brand('Stridewel Runing')]),
+    );
+    await withTransaction({ db: source.db }, (trx) =>
+      insertRecordRows(
+        trx,
+        'brand',
+        Array.from({ length: 60 }, (_, i) => brand(`Imported Harbour Outfitters ${i}`)),
+      ),
+    );
     // Two files of records and one kept by Recently deleted, on local disk.
     for (const size of [5000, 120_000, 10]) {
       const key = `${randomUUID()}.png`;
@@ -158,6 +184,54 @@ describe('pacer db backup, verify and restore', () => {
       for (const [key, bytes] of files) expect(sha(readFileSync(path.join(targetUploads, key)))).toBe(sha(bytes));
       const events = await target.db('events').orderBy('id').select('*');
       expect(events).toEqual(await source.db('events').orderBy('id').select('*'));
+      // The duplicate keys and pairs are the archive's (not rebuilt: same rules version): the edit's similar names
+      // pair, the import batch's do not yet.
+      expect(await pairsOf(target.db)).toEqual(await pairsOf(source.db));
+      expect(await stridewellPair(target.db)).toMatchObject({ reasons: expect.stringMatching(/^similar name/) as string });
+      expect(await target.db('derived_data_versions').orderBy('name').select('*')).toEqual(
+        await source.db('derived_data_versions').orderBy('name').select('*'),
+      );
+    } finally {
+      await target.destroy();
+    }
+  });
+
+  it('rebuilds the duplicate pairs on restore when the archive has another rules version (or none)', async () => {
+    const parts = await partsOf(archive);
+    const changed: Manifest = structuredClone(manifest);
+    const setPart = (table: string, header: string, rows: string[]) => {
+      const bytes = Buffer.from([header, ...rows].map((line) => `${line}\n`).join(''));
+      parts.set(`db/${table}.ndjson`, bytes);
+      changed.parts[`db/${table}.ndjson`] = { sha256: sha(bytes), bytes: bytes.length };
+      changed.tables[table] = rows.length;
+    };
+    // As an archive of a release whose rules differ: its pairs are not this release's, its version row neither.
+    const versions = parts.get('db/derived_data_versions.ndjson')!.toString('utf8').trim().split('\n');
+    const columns = (JSON.parse(versions[0]!) as { columns: string[] }).columns;
+    const olderRules = versions.slice(1).map((line) => {
+      const row = JSON.parse(line) as unknown[];
+      return JSON.stringify(row[columns.indexOf('name')] === 'duplicates' ? row.with(columns.indexOf('version'), 'older-rules') : row);
+    });
+    setPart('derived_data_versions', versions[0]!, olderRules);
+    setPart('duplicate_pairs', parts.get('db/duplicate_pairs.ndjson')!.toString('utf8').split('\n')[0]!, []);
+    parts.set('manifest.json', Buffer.from(JSON.stringify(changed)));
+    const file = path.join(work, 'older-rules.tar.gz');
+    await writeArchive(file, parts);
+
+    const target = await createTestDatabase({ migrate: false });
+    try {
+      const restored = await run(['db', 'restore', file, '--yes'], {
+        ...base,
+        DATABASE_URL: target.url,
+        UPLOAD_DIR: path.join(work, 'r2'),
+      });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(await stridewellPair(target.db)).toEqual(await stridewellPair(source.db));
+      // The import batch's similar names pair now, as on any rebuild.
+      expect((await pairsOf(target.db)).length).toBeGreaterThan((await pairsOf(source.db)).length);
+      expect(await target.db('derived_data_versions').where({ name: 'duplicates' }).first('version')).toEqual(
+        await source.db('derived_data_versions').where({ name: 'duplicates' }).first('version'),
+      );
     } finally {
       await target.destroy();
     }
