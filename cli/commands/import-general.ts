@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { printable, printJson } from '../output.js';
 import { CliExit, EXIT, withContext, type CliIO } from '../runtime.js';
@@ -24,14 +24,16 @@ export interface GeneralImportCliOptions {
   ownerColumn?: string;
 }
 
-async function readBytes(io: CliIO, file: string): Promise<Buffer> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks);
-  }
+/** The file as a stream (never held whole: it may be large), opened first so a missing file is a usage error. */
+async function openInput(io: CliIO, file: string): Promise<AsyncIterable<Buffer>> {
+  if (file === '-') return io.stdin as AsyncIterable<Buffer>;
   try {
-    return await readFile(file);
+    const handle = await open(file);
+    if ((await handle.stat()).isDirectory()) {
+      await handle.close();
+      throw Object.assign(new Error(file), { code: 'EISDIR' });
+    }
+    return handle.createReadStream();
   } catch (error) {
     throw new CliExit(EXIT.usage, `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
@@ -73,10 +75,10 @@ export async function runGeneralImportCommand(io: CliIO, type: GeneralImportType
   if (type !== 'contact' && (options.ownerType || options.ownerColumn))
     throw new CliExit(EXIT.usage, '--owner-type and --owner-column are for contacts');
   const mapping = options.map ? await readMapping(options.map) : undefined;
-  const bytes = await readBytes(io, file);
+  const input = await openInput(io, file);
   const result = await withContext(io, async (ctx) => {
     try {
-      return await runGeneralImport(ctx, cliActor(), await readTable(bytes), {
+      return await runGeneralImport(ctx, cliActor(), await readTable(input), {
         type,
         mapping,
         mode,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@db/transaction.js';
-import { createRecord } from '@services/records/service.js';
+import { createRecord, updateRecord } from '@services/records/service.js';
 import { FAILING_LIMIT_MS } from '@services/webhooks/runner.js';
 import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import { deleteWebhook, getWebhook, listWebhooks } from '@services/webhooks/service.js';
@@ -146,6 +146,31 @@ describe('webhooks: signed deliveries after commit', () => {
       'Order Weekly 2',
       'Order Weekly 3',
     ]);
+  });
+
+  it('sends changes made together as one batch: one record in order, and a failure in it logged on its own', async () => {
+    const { receiver, hook } = await endpoint(['record.*'], (request) => (request === 2 ? 500 : 200));
+    // Written back to back, within one gathering of the runner: they are claimed, sent and settled together.
+    const first = await createRecord(t.ctx, cli, 'brand', { brandName: 'Batch One' });
+    await updateRecord(t.ctx, cli, 'brand', String(first.id), { brandName: 'Batch One Again' });
+    const second = await createRecord(t.ctx, cli, 'brand', { brandName: 'Batch Two' });
+    const third = await createRecord(t.ctx, cli, 'brand', { brandName: 'Batch Three' });
+    await waitUntil(() => receiver.received.length === 4, 'four changes');
+    expect(receiver.refused).toEqual([]);
+    const ofFirst = receiver.received.filter((message) => message.data.id === first.id);
+    expect(ofFirst.map((message) => (message.data.record as { brandName: string }).brandName)).toEqual(['Batch One', 'Batch One Again']);
+    expect(new Set(receiver.received.map((message) => message.data.id))).toEqual(new Set([first.id, second.id, third.id]));
+    const log = async () => (await getWebhook(t.ctx, cli, hook.id)).deliveries;
+    await waitUntil(async () => (await log()).every((delivery) => delivery.state === 'delivered'), 'every delivery settled');
+    const deliveries = await log();
+    expect(deliveries).toHaveLength(4);
+    // The one answered 500 was tried again; the others of its batch were settled once, each with its own answer.
+    expect(deliveries.map((delivery) => delivery.attempts).sort()).toEqual([1, 1, 1, 2]);
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({ responseStatus: 200, responseBody: 'ok', error: null });
+      expect(delivery.durationMs).toBeGreaterThanOrEqual(0);
+      expect(delivery.deliveredAt).not.toBeNull();
+    }
   });
 
   it('tells of a finished import and a failed job, written when the job ends', async () => {

@@ -106,41 +106,25 @@ class DecodingStream extends Transform {
 /** Records are handed on in chunks: one await per chunk instead of one per row keeps parsing cheap. */
 const CHUNK_RECORDS = 1000;
 
-/**
- * Reads a CSV file from a stream: decodes it (see src/shared/csv-text.ts), finds the header's separator and
- * parses it with csv-parse as the engine asks for rows, so memory holds a batch or two however large the file is.
- *
- * Everything that can fail is connected in the constructor, before the caller can await anything: an 'error'
- * from the input (EIO, a client gone, a file removed) that arrived during an await with nothing listening would
- * crash the process. Construct this as soon as the stream exists, and `close()` it if it is never read.
- */
+/** The spec's imports' CSV file from a stream (CsvRecordStream), as their engine reads it: rows after the header. */
 export class CsvStreamReader {
-  private separator: Separator | null = null;
-  private readonly decoding: DecodingStream;
-  private parser: Readable | null = null;
-  private failure: unknown = null;
-  private ended = false;
-  private wake: () => void = () => undefined;
+  private readonly records: CsvRecordStream;
 
   constructor(
     private readonly kind: ImportKind,
     input: NodeJS.ReadableStream,
   ) {
-    this.decoding = new DecodingStream((line) => this.startParser(line));
-    pipeline(input, this.decoding, (error) => {
-      if (error) this.fail(error);
-    });
+    this.records = new CsvRecordStream(input, (headerLine) => separatorFor(kind, headerLine));
   }
 
   /** Bytes read from the input so far (for a progress bar). */
   get bytesRead(): number {
-    return this.decoding.bytesRead;
+    return this.records.bytesRead;
   }
 
   /** Stops reading and destroys the input (for an import that stops early); harmless once the file has been read. */
   close() {
-    this.parser?.destroy();
-    this.decoding.destroy();
+    this.records.close();
   }
 
   /**
@@ -153,7 +137,7 @@ export class CsvStreamReader {
     const next = async (): Promise<SourceRow[] | null> => {
       let records: RawRecord[] | null;
       try {
-        records = await this.nextRecords();
+        records = await this.records.nextRecords();
       } catch (error) {
         throw csvFailure(this.kind, error);
       }
@@ -173,7 +157,7 @@ export class CsvStreamReader {
     }
     if (!reader.header) throw emptyFile(this.kind);
     if (first.length === 0) throw badRequest(IMPORT_MESSAGES.tooShort);
-    checkHeader(this.kind, reader.header, this.separator);
+    checkHeader(this.kind, reader.header, this.records.separator);
     const firstRows = first;
     async function* chunks(): AsyncGenerator<SourceRow[]> {
       yield firstRows;
@@ -185,10 +169,49 @@ export class CsvStreamReader {
     }
     return { header: reader.header, chunks: chunks() };
   }
+}
+
+/**
+ * A CSV file's records from a stream: decoded (see src/shared/csv-text.ts), the header line's separator found by
+ * `separatorOf`, and parsed with csv-parse as records are asked for, so memory holds a chunk or two however large
+ * the file is. The spec's imports (CsvStreamReader below) and the general import (./general/read.ts) read through it.
+ *
+ * Everything that can fail is connected in the constructor, before the caller can await anything: an 'error'
+ * from the input (EIO, a client gone, a file removed) that arrived during an await with nothing listening would
+ * crash the process. Construct this as soon as the stream exists, and `close()` it if it is never read.
+ */
+export class CsvRecordStream {
+  separator: Separator | null = null;
+  private readonly decoding: DecodingStream;
+  private parser: Readable | null = null;
+  private failure: unknown = null;
+  private ended = false;
+  private wake: () => void = () => undefined;
+
+  constructor(
+    input: NodeJS.ReadableStream,
+    private readonly separatorOf: (headerLine: string) => Separator | null,
+  ) {
+    this.decoding = new DecodingStream((line) => this.startParser(line));
+    pipeline(input, this.decoding, (error) => {
+      if (error) this.fail(error);
+    });
+  }
+
+  /** Bytes read from the input so far (for a progress bar). */
+  get bytesRead(): number {
+    return this.decoding.bytesRead;
+  }
+
+  /** Stops reading and destroys the input (for a read that stops early); harmless once the file has been read. */
+  close() {
+    this.parser?.destroy();
+    this.decoding.destroy();
+  }
 
   /** Called by the decoding stream, synchronously, once the header line is known: the parser is made and piped at once. */
   private startParser(headerLine: string) {
-    this.separator = separatorFor(this.kind, headerLine);
+    this.separator = this.separatorOf(headerLine);
     const parser = parseStream(csvParseOptions(this.separator));
     this.parser = parser;
     parser.on('readable', () => this.wake());
@@ -207,7 +230,7 @@ export class CsvStreamReader {
   }
 
   /** Up to CHUNK_RECORDS records as they become available (no await per record), or null at the end of the file. */
-  private async nextRecords(): Promise<RawRecord[] | null> {
+  async nextRecords(): Promise<RawRecord[] | null> {
     for (;;) {
       if (this.failure) throw this.failure;
       const out: RawRecord[] = [];

@@ -103,16 +103,39 @@ export async function findBrandsByName(db: Db, names: readonly string[]): Promis
  */
 export async function existingContactKeys(db: Db, entityType: string, emails: readonly string[]): Promise<Set<string>> {
   const keys = new Set<string>();
-  const lowered = [...new Set(emails.map((email) => email.toLowerCase()))];
-  const sqlite = dialectOfDb(db as Knex) === 'sqlite';
-  for (const part of chunks(lowered, LOOKUP_CHUNK)) {
-    const query = db('contacts').select('entityId', 'email').where('entityType', entityType);
-    // whereRaw, not raw: the placeholders are generated, the addresses travel as bindings.
-    if (sqlite) query.whereRaw('lower(email) in (' + part.map(() => '?').join(',') + ')', part);
-    else query.whereIn('email', part);
+  for (const part of chunks(lowered(emails), LOOKUP_CHUNK)) {
+    const query = whereEmailIn(db, db('contacts').select('entityId', 'email').where('entityType', entityType), part);
     for (const row of (await query) as Array<{ entityId: number; email: string }>) keys.add(contactKey(Number(row.entityId), row.email));
   }
   return keys;
+}
+
+/**
+ * The ids of contacts of any owner with one of these addresses, ignoring case (the general import's email key), by
+ * the same indexes: on SQLite every owner type is named, so the (entityType, lower(email)) index answers it.
+ */
+export async function contactIdsByEmail(db: Db, ownerTypes: readonly string[], emails: readonly string[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const part of chunks(lowered(emails), LOOKUP_CHUNK)) {
+    const query = whereEmailIn(
+      db,
+      db('contacts')
+        .select('id')
+        .whereIn('entityType', [...ownerTypes]),
+      part,
+    );
+    for (const row of (await query) as Array<{ id: number }>) ids.push(Number(row.id));
+  }
+  return ids;
+}
+
+const lowered = (emails: readonly string[]) => [...new Set(emails.map((email) => email.toLowerCase()))];
+
+function whereEmailIn<Q extends Knex.QueryBuilder>(db: Db, query: Q, lowercased: readonly string[]): Q {
+  // whereRaw, not raw: the placeholders are generated, the addresses travel as bindings.
+  if (dialectOfDb(db as Knex) === 'sqlite')
+    return query.whereRaw('lower(email) in (' + lowercased.map(() => '?').join(',') + ')', [...lowercased]) as Q;
+  return query.whereIn('email', [...lowercased]) as Q;
 }
 
 export const contactKey = (ownerId: number, email: string) => `${ownerId}\u0000${email.trim().toLowerCase()}`;

@@ -183,9 +183,7 @@ export const jobHandlers: Record<JobType, JobHandler> = {
     const { input: _stored, ...asked } = job.params;
     const params = GeneralImportParamsSchema.parse(asked);
     progress({ done: 0, total: null, phase: 'Reading the file' });
-    const chunks: Buffer[] = [];
-    for await (const chunk of readInput(ctx.db, job.id)) chunks.push(chunk as Buffer);
-    const source = await readTable(Buffer.concat(chunks));
+    const source = await readTable(readInput(ctx.db, job.id));
     progress({ phase: 'Importing' });
     const result = await runGeneralImport(ctx, actorOf(job), source, {
       ...params,

@@ -39,15 +39,20 @@ async function subscribed(ctx: AppContext, trx: Knex.Transaction): Promise<Subsc
 
 /**
  * Told after a transaction that wrote deliveries commits, with their ids (null for a batch, to sweep for): this
- * process's runner sends them (./runner.ts sets it).
+ * process's runner sends them (./runner.ts sets it). A runner that sends them itself (`sendsHere`) gets the one
+ * delivery of an edit written already claimed, under its lease: claiming it after the commit would cost a statement
+ * of its own.
  */
 type CommitListener = (deliveries: DeliveryJob[] | null) => void;
-const afterCommit = new WeakMap<Knex, CommitListener>();
+const afterCommit = new WeakMap<Knex, { listener: CommitListener; sendsHere: boolean }>();
 
-export function onDeliveriesCommitted(db: Knex, listener: CommitListener | null): void {
-  if (listener) afterCommit.set(db, listener);
+export function onDeliveriesCommitted(db: Knex, listener: CommitListener | null, sendsHere = false): void {
+  if (listener) afterCommit.set(db, { listener, sendsHere });
   else afterCommit.delete(db);
 }
+
+/** Until when a delivery claimed now is its runner's: the send's timeout, and a minute to settle it. */
+export const leaseFrom = (ctx: AppContext, now: Date) => new Date(now.getTime() + ctx.config.webhooks.timeoutMs + 60_000);
 
 /**
  * The outbox: writes the events, and one delivery per event and subscribed endpoint, in the caller's transaction,
@@ -74,39 +79,41 @@ export async function writeWebhookEvents(trx: Knex.Transaction, ctx: AppContext,
     wanted.map((item) => item.event),
     now,
   );
-  const deliveryIds = await insertDeliveries(
-    trx,
-    wanted.flatMap(({ event, endpointIds }) =>
-      endpointIds.map((endpointId) => ({ endpointId, eventId: ids.get(event.messageId)!, subjectKey: event.subjectKey })),
-    ),
-    now,
+  const deliveries = wanted.flatMap(({ event, endpointIds }) =>
+    endpointIds.map((endpointId) => ({ endpointId, eventId: ids.get(event.messageId)!, subjectKey: event.subjectKey })),
   );
   const notify = afterCommit.get(ctx.db);
+  const claimedUntil = notify?.sendsHere && deliveries.length === 1 ? leaseFrom(ctx, now) : null;
+  const deliveryIds = await insertDeliveries(trx, deliveries, now, claimedUntil);
   // Resolves once the outermost transaction commits; a rollback (or a retried attempt) rejects it: nothing to send.
   if (notify)
     trx.executionPromise.then(
       () =>
-        notify(
+        notify.listener(
           deliveryIds &&
             deliveryJobs(
               deliveryIds,
               wanted[0]!.event,
               endpoints.find((e) => e.id === wanted[0]!.endpointIds[0])!,
+              claimedUntil,
             ),
         ),
       () => undefined,
     );
 }
 
-/** The one delivery an edit wrote, as the runner sends it, so sending it needs no read of what was just written. */
-function deliveryJobs(ids: number[], event: NewEvent, endpoint: Subscription): DeliveryJob[] {
+/**
+ * The one delivery an edit wrote, as the runner sends it, so sending it needs no read of what was just written:
+ * `sending` under `claimedUntil` when it was written claimed, else `pending`.
+ */
+function deliveryJobs(ids: number[], event: NewEvent, endpoint: Subscription, claimedUntil: Date | null): DeliveryJob[] {
   return ids.map((id) => ({
     id,
     endpointId: endpoint.id,
     subjectKey: event.subjectKey,
-    state: 'pending',
+    state: claimedUntil ? 'sending' : 'pending',
     attempts: 0,
-    leaseUntil: null,
+    leaseUntil: claimedUntil?.toISOString() ?? null,
     url: endpoint.url,
     secret: endpoint.secret,
     enabled: true,

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeTimestamp, encodeTimestamp } from '@db/codecs.js';
+import { dialectOfDb } from '@db/knex.js';
+import { withTransaction } from '@db/transaction.js';
 import type { WebhookDelivery, WebhookDeliveryState, WebhookEndpoint } from '@shared/schemas/webhooks.js';
 
 type Db = Knex | Knex.Transaction;
@@ -144,16 +146,21 @@ export async function insertEvents(db: Db, events: readonly NewEvent[], now: Dat
   return ids;
 }
 
-/** Inserts deliveries; answers their ids when one was written (the usual edit), else null (a batch: sweep for them). */
+/**
+ * Inserts deliveries; answers their ids when one was written (the usual edit), else null (a batch: sweep for
+ * them). With `claimedUntil` (one delivery only) it is written claimed for its first attempt, under that lease.
+ */
 export async function insertDeliveries(
   db: Db,
   deliveries: ReadonlyArray<{ endpointId: number; eventId: number; subjectKey: string | null }>,
   now: Date,
+  claimedUntil: Date | null = null,
 ): Promise<number[] | null> {
   const at = encodeTimestamp(now);
   const row = (delivery: (typeof deliveries)[number]) => ({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at });
   if (deliveries.length === 1) {
-    const [id] = await db('webhook_deliveries').insert(row(deliveries[0]!));
+    const claimed = claimedUntil ? { state: 'sending', attempts: 1, leaseUntil: encodeTimestamp(claimedUntil) } : {};
+    const [id] = await db('webhook_deliveries').insert({ ...row(deliveries[0]!), ...claimed });
     return [Number(id)];
   }
   for (let start = 0; start < deliveries.length; start += 500)
@@ -177,12 +184,14 @@ export interface DeliveryJob {
   body: string;
 }
 
-export async function findDeliveryJob(db: Db, id: number): Promise<DeliveryJob | null> {
-  const row = (await db('webhook_deliveries as d')
+/** The deliveries with these ids, with what sending them needs (one query for a whole batch). */
+export async function findDeliveryJobs(db: Db, ids: readonly number[]): Promise<DeliveryJob[]> {
+  if (ids.length === 0) return [];
+  const rows = (await db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpointId')
     .join('webhook_events as v', 'v.id', 'd.eventId')
-    .where('d.id', id)
-    .first(
+    .whereIn('d.id', ids)
+    .select(
       'd.id',
       'd.endpointId',
       'd.subjectKey',
@@ -195,9 +204,8 @@ export async function findDeliveryJob(db: Db, id: number): Promise<DeliveryJob |
       'e.failingSince',
       'v.messageId',
       'v.body',
-    )) as Record<string, unknown> | undefined;
-  if (!row) return null;
-  return {
+    )) as Array<Record<string, unknown>>;
+  return rows.map((row) => ({
     id: Number(row.id),
     endpointId: Number(row.endpointId),
     subjectKey: (row.subjectKey as string | null) ?? null,
@@ -210,25 +218,35 @@ export async function findDeliveryJob(db: Db, id: number): Promise<DeliveryJob |
     failing: row.failingSince !== null && row.failingSince !== undefined,
     messageId: String(row.messageId),
     body: String(row.body),
-  };
+  }));
 }
 
-/** An earlier delivery of the same subject to the same endpoint that has not finished: it goes first. */
-export async function earlierUnfinished(db: Db, job: { id: number; endpointId: number; subjectKey: string | null }): Promise<boolean> {
-  if (job.subjectKey === null) return false;
-  const row = (await db('webhook_deliveries')
-    .where({ endpointId: job.endpointId, subjectKey: job.subjectKey })
-    .andWhere('id', '<', job.id)
+type SubjectOf = { id: number; endpointId: number; subjectKey: string | null };
+
+/**
+ * Of these deliveries (at most one per endpoint and subject), the ids of those behind an earlier delivery of the
+ * same subject to the same endpoint that has not finished: that one goes first. One query for the batch: the
+ * oldest unfinished delivery of each subject, which is the delivery itself when nothing waits before it.
+ */
+export async function earlierUnfinished(db: Db, jobs: readonly SubjectOf[]): Promise<Set<number>> {
+  const ordered = jobs.filter((job) => job.subjectKey !== null);
+  if (ordered.length === 0) return new Set();
+  const rows = (await db('webhook_deliveries')
+    .whereIn('endpointId', [...new Set(ordered.map((job) => job.endpointId))])
+    .whereIn('subjectKey', [...new Set(ordered.map((job) => job.subjectKey!))])
     .whereIn('state', ['pending', 'sending'])
-    .first('id')) as unknown;
-  return row !== undefined;
+    .groupBy('endpointId', 'subjectKey')
+    .select('endpointId', 'subjectKey', db.raw('min(??) as ??', ['id', 'firstId']))) as Array<{
+    endpointId: unknown;
+    subjectKey: string;
+    firstId: unknown;
+  }>;
+  const first = new Map(rows.map((row) => [`${Number(row.endpointId)}|${row.subjectKey}`, Number(row.firstId)]));
+  return new Set(ordered.filter((job) => (first.get(`${job.endpointId}|${job.subjectKey}`) ?? job.id) < job.id).map((job) => job.id));
 }
 
 /** The next waiting delivery of the same subject to the same endpoint, once one finished. */
-export async function nextOfSubject(
-  db: Db,
-  job: { id: number; endpointId: number; subjectKey: string | null },
-): Promise<{ id: number; attempts: number } | null> {
+export async function nextOfSubject(db: Db, job: SubjectOf): Promise<{ id: number; attempts: number } | null> {
   if (job.subjectKey === null) return null;
   const row = (await db('webhook_deliveries')
     .where({ endpointId: job.endpointId, subjectKey: job.subjectKey, state: 'pending' })
@@ -238,34 +256,88 @@ export async function nextOfSubject(
   return row ? { id: Number(row.id), attempts: Number(row.attempts) } : null;
 }
 
-/** Takes a waiting delivery (or one whose sender went silent past its lease) for one attempt; false if another did. */
-export async function claimDelivery(db: Db, id: number, now: Date, leaseUntil: Date): Promise<boolean> {
-  const at = encodeTimestamp(now);
-  const changed = await db('webhook_deliveries')
-    .where({ id })
-    .andWhere((q) => q.where('state', 'pending').orWhere((stale) => stale.where('state', 'sending').andWhere('leaseUntil', '<', at)))
-    .update({
-      state: 'sending',
-      attempts: db.raw('?? + 1', ['attempts']),
-      leaseUntil: encodeTimestamp(leaseUntil),
-      nextAttemptAt: null,
-      updatedAt: at,
-    });
-  return Number(changed) === 1;
+/** Waiting, or sending under a lease that ran out (its sender went silent): free to be taken. */
+const claimable = (query: Knex.QueryBuilder, at: string) =>
+  query.andWhere((q) => q.where('state', 'pending').orWhere((stale) => stale.where('state', 'sending').andWhere('leaseUntil', '<', at)));
+
+/**
+ * Takes these deliveries for one attempt each, in one statement; answers the ids this runner got (another runner
+ * may have taken some). SQLite answers them from the UPDATE itself; MariaDB has no UPDATE … RETURNING, so there the
+ * free rows are locked and read first, in one short transaction.
+ */
+export async function claimDeliveries(db: Knex, ids: readonly number[], now: Date, leaseUntil: Date): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const at = encodeTimestamp(now)!;
+  const taken = (trx: Db) => ({
+    state: 'sending',
+    attempts: trx.raw('?? + 1', ['attempts']),
+    leaseUntil: encodeTimestamp(leaseUntil),
+    nextAttemptAt: null,
+    updatedAt: at,
+  });
+  if (dialectOfDb(db) !== 'mysql') {
+    const rows = (await claimable(db('webhook_deliveries').whereIn('id', ids), at).update(taken(db), ['id'])) as Array<{ id: unknown }>;
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+  return withTransaction({ db }, async (trx) => {
+    const free = (
+      (await claimable(trx('webhook_deliveries').whereIn('id', ids), at).forUpdate().select('id')) as Array<{ id: unknown }>
+    ).map((row) => Number(row.id));
+    if (free.length > 0) await trx('webhook_deliveries').whereIn('id', free).update(taken(trx));
+    return new Set(free);
+  });
 }
 
+/** Gives back deliveries claimed for an attempt not made (written claimed, then found waiting behind another). */
+export async function releaseDeliveries(db: Db, ids: readonly number[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db('webhook_deliveries')
+    .whereIn('id', ids)
+    .andWhere('state', 'sending')
+    .update({ state: 'pending', attempts: db.raw('?? - 1', ['attempts']), leaseUntil: null, updatedAt: encodeTimestamp(now) });
+}
+
+/** What one attempt came to, as the delivery log keeps it. */
+export interface AttemptAnswer {
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+/** Settles the deliveries that were answered 2xx, in one statement (a CASE per id for what differs). */
+export async function settleDelivered(db: Db, delivered: ReadonlyArray<{ id: number } & AttemptAnswer>, now: Date): Promise<void> {
+  if (delivered.length === 0) return;
+  const at = encodeTimestamp(now);
+  const perId = (column: keyof AttemptAnswer) =>
+    db.raw(['case ??', ...delivered.map(() => 'when ? then ?'), 'end'].join(' '), [
+      'id',
+      ...delivered.flatMap((item) => [item.id, item[column]]),
+    ]);
+  await db('webhook_deliveries')
+    .whereIn(
+      'id',
+      delivered.map((item) => item.id),
+    )
+    .andWhere('state', 'sending')
+    .update({
+      state: 'delivered',
+      responseStatus: perId('responseStatus'),
+      responseBody: perId('responseBody'),
+      error: null,
+      durationMs: perId('durationMs'),
+      leaseUntil: null,
+      nextAttemptAt: null,
+      deliveredAt: at,
+      updatedAt: at,
+    });
+}
+
+/** Settles one attempt that failed: waiting for its retry (pending) or failed for good. */
 export async function settleDelivery(
   db: Db,
   id: number,
-  outcome: {
-    state: WebhookDeliveryState;
-    now: Date;
-    responseStatus: number | null;
-    responseBody: string | null;
-    error: string | null;
-    durationMs: number | null;
-    nextAttemptAt?: Date;
-  },
+  outcome: AttemptAnswer & { state: WebhookDeliveryState; now: Date; nextAttemptAt?: Date },
 ): Promise<void> {
   const at = encodeTimestamp(outcome.now);
   await db('webhook_deliveries')

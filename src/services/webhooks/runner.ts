@@ -3,19 +3,22 @@ import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
 import { closeRedis, loadBullmq, redisConnection } from '../jobs/dispatch.js';
-import { forgetSubscriptions, onDeliveriesCommitted } from './outbox.js';
+import { forgetSubscriptions, leaseFrom, onDeliveriesCommitted } from './outbox.js';
 import {
-  claimDelivery,
+  type AttemptAnswer,
+  claimDeliveries,
   earlierUnfinished,
-  findDeliveryJob,
+  findDeliveryJobs,
   findDueDeliveries,
   type DeliveryJob,
   markFailing,
   nextOfSubject,
+  releaseDeliveries,
+  settleDelivered,
   settleDelivery,
   updateEndpoint,
 } from './queries.js';
-import { sendWebhook } from './send.js';
+import { sendWebhook, type SendResult } from './send.js';
 
 /**
  * Retries after the first attempt, in multiples of WEBHOOK_BACKOFF_MS (5 s by default): 5 s, 30 s, 5 min, 30 min,
@@ -41,46 +44,111 @@ async function nextHeldBack(ctx: AppContext, job: DeliveryJob): Promise<{ id: nu
   return nextOfSubject(ctx.db, job);
 }
 
-/** What happened to one delivery when a runner took it up. */
+/** A delivery handed to a runner: its id, and what sending it needs when a commit of this process told it. */
+interface Handed {
+  id: number;
+  job?: DeliveryJob;
+}
+
+/** What came of one claimed delivery's attempt, for the runner to hand over what follows it. */
 type DeliveryOutcome =
-  | { kind: 'skipped' }
-  | { kind: 'delivered'; next: { id: number; attempts: number } | null }
-  | { kind: 'retry'; delayMs: number; attempts: number }
-  | { kind: 'failed'; next: { id: number; attempts: number } | null };
+  | { kind: 'delivered' | 'failed'; job: DeliveryJob; next: { id: number; attempts: number } | null }
+  | { kind: 'retry'; job: DeliveryJob; delayMs: number; attempts: number };
 
 /**
- * One attempt at one delivery. Waits (skipped) while an earlier delivery of the same subject to the same endpoint
- * has not finished, so an endpoint receives the changes of one record in the order they were made; that one's
- * end hands this one to the runner (`next`). A delivery to a disabled endpoint waits until it is enabled again.
+ * Takes a batch of deliveries for one attempt each: loads those not known from a commit (one query), leaves out
+ * those that wait (an earlier delivery of the same subject to the same endpoint has not finished, so an endpoint
+ * receives the changes of one record in the order they were made; that one's end hands this one over), and claims
+ * the rest in one statement. Deliveries to a disabled endpoint wait until it is enabled again.
  */
-async function deliverOnce(ctx: AppContext, id: number, known?: DeliveryJob): Promise<DeliveryOutcome> {
-  // Just committed in this process: what to send is at hand (the claim below still decides who sends it).
-  const job = known ?? (await findDeliveryJob(ctx.db, id));
-  if (!job || !job.enabled || (job.state !== 'pending' && job.state !== 'sending')) return { kind: 'skipped' };
-  if (await earlierUnfinished(ctx.db, job)) {
-    heldBack.add(holdKey(job));
-    return { kind: 'skipped' };
-  }
-  const settings = ctx.config.webhooks;
-  const lease = new Date(ctx.clock.now().getTime() + settings.timeoutMs + 60_000);
-  if (!(await claimDelivery(ctx.db, id, ctx.clock.now(), lease))) return { kind: 'skipped' };
-  const attempts = job.attempts + 1;
-  const result = await sendWebhook(job, settings);
+async function claimBatch(ctx: AppContext, handed: readonly Handed[]): Promise<DeliveryJob[]> {
+  const loaded = await findDeliveryJobs(
+    ctx.db,
+    handed.filter((item) => !item.job).map((item) => item.id),
+  );
   const now = ctx.clock.now();
-  const log = ctx.log.child({ webhookDelivery: id, endpointId: job.endpointId });
-  const answer = {
+  // Written claimed by this process's commit, with time enough left on that lease for the send.
+  const ownLease = (job: DeliveryJob) =>
+    job.state === 'sending' &&
+    job.leaseUntil !== null &&
+    new Date(job.leaseUntil).getTime() - now.getTime() > ctx.config.webhooks.timeoutMs + 10_000;
+  const mine = new Set(handed.flatMap((item) => (item.job && ownLease(item.job) ? [item.id] : [])));
+  const jobs = [...handed.flatMap((item) => (item.job ? [item.job] : [])), ...loaded].filter(
+    (job) => job.enabled && (job.state === 'pending' || job.state === 'sending'),
+  );
+  const behind = await earlierUnfinished(ctx.db, jobs);
+  for (const job of jobs) if (behind.has(job.id)) heldBack.add(holdKey(job));
+  // One of ours that must wait goes back to waiting, where the end of the one before it finds it.
+  await releaseDeliveries(
+    ctx.db,
+    [...mine].filter((id) => behind.has(id)),
     now,
+  );
+  const ready = jobs.filter((job) => !behind.has(job.id));
+  // Every send of the batch starts at once and ends within its timeout: the lease covers the batch.
+  const claimed = await claimDeliveries(
+    ctx.db,
+    ready.filter((job) => !mine.has(job.id)).map((job) => job.id),
+    now,
+    leaseFrom(ctx, now),
+  );
+  return ready.filter((job) => mine.has(job.id) || claimed.has(job.id));
+}
+
+/**
+ * Sends claimed deliveries at once and settles them: every 2xx in one statement, each failure on its own (with
+ * its retry, the endpoint's failing mark, and disabling after 3 days of failures).
+ */
+async function sendBatch(ctx: AppContext, jobs: readonly DeliveryJob[]): Promise<DeliveryOutcome[]> {
+  const settings = ctx.config.webhooks;
+  const results = await Promise.all(jobs.map((job) => sendWebhook(job, settings)));
+  const now = ctx.clock.now();
+  const answerOf = (result: SendResult) => ({
     responseStatus: result.status,
     responseBody: result.body,
     error: result.error,
     durationMs: result.durationMs,
-  };
-  if (result.ok) {
-    await settleDelivery(ctx.db, id, { ...answer, state: 'delivered' });
-    if (job.failing) await updateEndpoint(ctx.db, job.endpointId, { failingSince: null, now });
-    log.info({ status: result.status, attempts, durationMs: result.durationMs }, 'webhook delivered');
-    return { kind: 'delivered', next: await nextHeldBack(ctx, job) };
+  });
+  const delivered = jobs.flatMap((job, index) => (results[index]!.ok ? [{ job, result: results[index]! }] : []));
+  await settleDelivered(
+    ctx.db,
+    delivered.map(({ job, result }) => ({ id: job.id, ...answerOf(result) })),
+    now,
+  );
+  // Any success clears the endpoint's failing mark: once per endpoint.
+  for (const endpointId of new Set(delivered.filter(({ job }) => job.failing).map(({ job }) => job.endpointId)))
+    await updateEndpoint(ctx.db, endpointId, { failingSince: null, now });
+  const outcomes: DeliveryOutcome[] = [];
+  for (const { job, result } of delivered) {
+    ctx.log.info(
+      {
+        webhookDelivery: job.id,
+        endpointId: job.endpointId,
+        status: result.status,
+        attempts: job.attempts + 1,
+        durationMs: result.durationMs,
+      },
+      'webhook delivered',
+    );
+    outcomes.push({ kind: 'delivered', job, next: await nextHeldBack(ctx, job) });
   }
+  for (const [index, job] of jobs.entries()) {
+    const result = results[index]!;
+    if (!result.ok) outcomes.push(await settleFailure(ctx, job, result, answerOf(result), now));
+  }
+  return outcomes;
+}
+
+/** One failed attempt: marks the endpoint failing (disabled after 3 days of it), then a retry or failed for good. */
+async function settleFailure(
+  ctx: AppContext,
+  job: DeliveryJob,
+  result: SendResult,
+  answer: AttemptAnswer,
+  now: Date,
+): Promise<DeliveryOutcome> {
+  const attempts = job.attempts + 1;
+  const log = ctx.log.child({ webhookDelivery: job.id, endpointId: job.endpointId });
   const failingSince = await markFailing(ctx.db, job.endpointId, now);
   forgetSubscriptions(ctx.db);
   if (failingSince && now.getTime() - new Date(failingSince).getTime() >= FAILING_LIMIT_MS) {
@@ -96,13 +164,13 @@ async function deliverOnce(ctx: AppContext, id: number, known?: DeliveryJob): Pr
   }
   if (attempts < MAX_ATTEMPTS) {
     const delayMs = retryDelayMs(ctx, attempts);
-    await settleDelivery(ctx.db, id, { ...answer, state: 'pending', nextAttemptAt: new Date(now.getTime() + delayMs) });
+    await settleDelivery(ctx.db, job.id, { ...answer, state: 'pending', now, nextAttemptAt: new Date(now.getTime() + delayMs) });
     log.warn({ status: result.status, error: result.error, attempts, delayMs }, 'webhook delivery failed; it will be tried again');
-    return { kind: 'retry', delayMs, attempts };
+    return { kind: 'retry', job, delayMs, attempts };
   }
-  await settleDelivery(ctx.db, id, { ...answer, state: 'failed' });
+  await settleDelivery(ctx.db, job.id, { ...answer, state: 'failed', now });
   log.warn({ status: result.status, error: result.error, attempts }, 'webhook delivery failed for good');
-  return { kind: 'failed', next: await nextHeldBack(ctx, job) };
+  return { kind: 'failed', job, next: await nextHeldBack(ctx, job) };
 }
 
 /** Who sends this process's deliveries: the process itself, or BullMQ workers. */
@@ -116,8 +184,17 @@ interface WebhookRunner {
 
 /** How often a runner looks for deliveries written by another process (the CLI) or left behind by a crash. */
 const SWEEP_MS = 5000;
-/** Deliveries one embedded runner sends at once. */
-const EMBEDDED_CONCURRENCY = 4;
+/** Deliveries one BullMQ worker sends at once. */
+const WORKER_CONCURRENCY = 4;
+/**
+ * The embedded runner's batches: deliveries handed over within GATHER_MS (or while the previous batch was being
+ * claimed) go out together, at most BATCH_MAX of them, with at most BATCHES_IN_FLIGHT batches sending at once. A
+ * batch costs three statements (ordering, claim, settle) whatever its size: about as much as one write, where one
+ * delivery at a time cost that per delivery (ADR 0098).
+ */
+const GATHER_MS = 50;
+const BATCH_MAX = 16;
+const BATCHES_IN_FLIGHT = 3;
 
 abstract class BaseRunner implements WebhookRunner {
   protected closed = false;
@@ -155,11 +232,21 @@ abstract class BaseRunner implements WebhookRunner {
     return this.sweeping;
   }
 
-  /** Runs one delivery and hands over what follows it: its retry, or the next change of the same subject. */
-  protected async run(id: number, known?: DeliveryJob): Promise<void> {
-    const outcome = await deliverOnce(this.ctx, id, known);
-    if (outcome.kind === 'retry') await this.dispatch({ id, attempts: outcome.attempts }, outcome.delayMs);
-    else if ((outcome.kind === 'delivered' || outcome.kind === 'failed') && outcome.next) await this.dispatch(outcome.next, 0);
+  /**
+   * Runs one attempt of each delivery handed (those it can claim) and hands over what follows each: its retry, or
+   * the next change of the same subject. `claimed` is told once the batch is claimed, before it is sent.
+   */
+  protected async run(handed: readonly Handed[], claimed?: () => void): Promise<void> {
+    let jobs: DeliveryJob[];
+    try {
+      jobs = await claimBatch(this.ctx, handed);
+    } finally {
+      claimed?.();
+    }
+    for (const outcome of await sendBatch(this.ctx, jobs)) {
+      if (outcome.kind === 'retry') await this.dispatch({ id: outcome.job.id, attempts: outcome.attempts }, outcome.delayMs);
+      else if (outcome.next) await this.dispatch(outcome.next, 0);
+    }
   }
 
   async close(): Promise<void> {
@@ -169,18 +256,20 @@ abstract class BaseRunner implements WebhookRunner {
   }
 }
 
-/** Without Redis: the server sends the deliveries itself, a few at a time, retries on timers. */
+/** Without Redis: the server sends the deliveries itself, in batches (see GATHER_MS), retries on timers. */
 class EmbeddedRunner extends BaseRunner {
-  private readonly waiting: number[] = [];
-  /** Deliveries handed over by a commit of this process, with what sending them needs. */
-  private readonly known = new Map<number, DeliveryJob>();
+  /** Deliveries to send, in the order handed, with what sending them needs when a commit of this process told it. */
+  private readonly waiting = new Map<number, DeliveryJob | undefined>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Subjects with a delivery in a batch under way: their next one waits for that batch, not behind it in the database. */
+  private readonly busySubjects = new Set<string>();
+  /** A batch is gathering or being claimed: what is handed meanwhile joins the next one. */
+  private forming = false;
 
   async dispatch(delivery: { id: number; job?: DeliveryJob }, delayMs: number): Promise<void> {
     if (this.closed) return;
-    if (delivery.job && delayMs <= 0) this.known.set(delivery.id, delivery.job);
-    if (delayMs <= 0) return this.enqueue(delivery.id);
+    if (delayMs <= 0) return this.enqueue(delivery.id, delivery.job);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.enqueue(delivery.id);
@@ -189,31 +278,66 @@ class EmbeddedRunner extends BaseRunner {
     this.timers.add(timer);
   }
 
-  private enqueue(id: number) {
-    if (this.closed || this.waiting.includes(id)) return;
-    this.waiting.push(id);
+  private enqueue(id: number, job?: DeliveryJob) {
+    if (this.closed) return;
+    this.waiting.set(id, job ?? this.waiting.get(id));
     this.pump();
   }
 
   private pump() {
-    while (!this.closed && this.inFlight.size < EMBEDDED_CONCURRENCY && this.waiting.length > 0) {
-      const id = this.waiting.shift()!;
-      const known = this.known.get(id);
-      this.known.delete(id);
-      const running: Promise<void> = this.run(id, known)
-        .catch((error: unknown) => this.ctx.log.error({ err: error, webhookDelivery: id }, 'could not run a webhook delivery'))
-        .finally(() => {
-          this.inFlight.delete(running);
-          this.pump();
-        });
-      this.inFlight.add(running);
+    if (this.closed || this.forming || this.inFlight.size >= BATCHES_IN_FLIGHT || this.waiting.size === 0) return;
+    this.forming = true;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.start();
+    }, GATHER_MS);
+    this.timers.add(timer);
+  }
+
+  private start() {
+    const batch: Handed[] = [];
+    const subjects: string[] = [];
+    for (const [id, job] of this.waiting) {
+      if (batch.length >= BATCH_MAX) break;
+      const subject = job?.subjectKey ? holdKey(job) : null;
+      // One delivery per subject in flight: the next goes in a later batch, once this one has settled.
+      if (subject !== null) {
+        if (this.busySubjects.has(subject)) continue;
+        this.busySubjects.add(subject);
+        subjects.push(subject);
+      }
+      this.waiting.delete(id);
+      batch.push({ id, job });
     }
+    if (batch.length === 0) {
+      this.forming = false;
+      return;
+    }
+    const running: Promise<void> = this.run(batch, () => {
+      this.forming = false;
+      this.pump();
+    })
+      .catch((error: unknown) =>
+        this.ctx.log.error({ err: error, webhookDeliveries: batch.map((item) => item.id) }, 'could not run webhook deliveries'),
+      )
+      .finally(() => {
+        for (const subject of subjects) this.busySubjects.delete(subject);
+        this.inFlight.delete(running);
+        this.pump();
+      });
+    this.inFlight.add(running);
   }
 
   override async close(): Promise<void> {
     await super.close();
     for (const timer of this.timers) clearTimeout(timer);
     await Promise.all(this.inFlight);
+    // Written claimed for this runner and not sent: waiting again, for the next runner's sweep rather than a lease.
+    const unsent = [...this.waiting].flatMap(([id, job]) => (job?.state === 'sending' ? [id] : []));
+    this.waiting.clear();
+    await releaseDeliveries(this.ctx.db, unsent, this.ctx.clock.now()).catch((error: unknown) =>
+      this.ctx.log.warn({ err: error }, 'could not give back unsent webhook deliveries'),
+    );
   }
 }
 
@@ -261,11 +385,15 @@ class QueueRunner extends BaseRunner {
   /** Sends the queued deliveries in this process (`pacer worker`). */
   async work(): Promise<void> {
     const { Worker } = await loadBullmq();
-    const worker = new Worker(QUEUE_NAME, async (queued) => this.run(Number((queued.data as { deliveryId: number }).deliveryId)), {
-      connection: await this.connection(),
-      prefix: this.ctx.config.jobs.queuePrefix,
-      concurrency: EMBEDDED_CONCURRENCY,
-    });
+    const worker = new Worker(
+      QUEUE_NAME,
+      async (queued) => this.run([{ id: Number((queued.data as { deliveryId: number }).deliveryId) }]),
+      {
+        connection: await this.connection(),
+        prefix: this.ctx.config.jobs.queuePrefix,
+        concurrency: WORKER_CONCURRENCY,
+      },
+    );
     worker.on('error', (error) => this.ctx.log.warn({ err: error }, 'webhook worker connection problem'));
     this.worker = worker;
   }
@@ -295,10 +423,14 @@ export async function startWebhookDelivery(ctx: AppContext, role: 'server' | 'wo
     runner = queued;
   }
   runners.set(ctx.db, runner);
-  onDeliveriesCommitted(ctx.db, (deliveries) => {
-    if (deliveries === null) void runner.sweep();
-    else for (const job of deliveries) void runner.dispatch({ id: job.id, attempts: 0, job }, 0);
-  });
+  onDeliveriesCommitted(
+    ctx.db,
+    (deliveries) => {
+      if (deliveries === null) void runner.sweep();
+      else for (const job of deliveries) void runner.dispatch({ id: job.id, attempts: 0, job }, 0);
+    },
+    runner instanceof EmbeddedRunner,
+  );
   void runner.sweep();
 }
 

@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
-import { decodeCsvBytes, detectSeparator, headerLineOf, CsvTextError } from '@shared/csv-text.js';
-import { csvParseOptions } from '@shared/imports/csv-records.js';
+import { detectSeparator, CsvTextError } from '@shared/csv-text.js';
 import { badRequest } from '@services/errors.js';
+import { CsvRecordStream } from '../csv-source.js';
 
 /**
  * A file of the general import as rows of text cells: CSV (any encoding and separator src/shared/csv-text.ts reads)
@@ -27,57 +26,99 @@ const isBlank = (cells: readonly string[]) => cells.every((cell) => cell.trim() 
 
 const NO_DATA = 'The file has no header row';
 
-export async function readTable(bytes: Buffer): Promise<TableSource> {
-  return isXlsx(bytes) ? readXlsx(bytes) : readCsv(bytes);
+/** A file as bytes, or as a stream of them (a file on disk, standard input, a job's stored input): never held whole. */
+export type TableInput = Buffer | AsyncIterable<Buffer>;
+
+/** The input as a stream, and its first bytes (at least four, unless it is shorter), which tell XLSX from CSV. */
+async function withFirstBytes(input: TableInput): Promise<{ first: Buffer; stream: Readable }> {
+  if (Buffer.isBuffer(input)) return { first: input, stream: Readable.from([input]) };
+  const source = input[Symbol.asyncIterator]();
+  // Text chunks (a test's standard input) as their UTF-8 bytes.
+  const iterator = {
+    next: async (): Promise<IteratorResult<Buffer>> => {
+      const next = await source.next();
+      return next.done ? next : { done: false, value: Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as string) };
+    },
+  };
+  const head: Buffer[] = [];
+  let length = 0;
+  while (length < 4) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head.push(next.value);
+    length += next.value.length;
+  }
+  const first = Buffer.concat(head);
+  async function* all(): AsyncGenerator<Buffer> {
+    if (first.length) yield first;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { first, stream: Readable.from(all(), { objectMode: false }) };
 }
 
-async function readCsv(bytes: Buffer): Promise<TableSource> {
-  let text: string;
-  try {
-    text = decodeCsvBytes(bytes).text;
-  } catch (error) {
-    if (error instanceof CsvTextError) throw badRequest(error.message);
-    throw error;
-  }
-  const headerLine = headerLineOf(text, true);
-  if (headerLine === null || headerLine.trim() === '') throw badRequest(NO_DATA);
-  const parser = Readable.from([text]).pipe(parse(csvParseOptions(detectSeparator(headerLine))));
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+export async function readTable(input: TableInput): Promise<TableSource> {
+  const { first, stream } = await withFirstBytes(input);
+  return isXlsx(first) ? readXlsx(stream) : readCsv(stream);
+}
+
+const csvProblem = (error: unknown) => {
+  if (error instanceof CsvTextError) return badRequest(error.message);
+  return error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')
+    ? badRequest(`Invalid CSV: ${error.message}`)
+    : error;
+};
+
+async function readCsv(input: Readable): Promise<TableSource> {
+  let blankHeader = false;
+  const records = new CsvRecordStream(input, (headerLine) => {
+    blankHeader = headerLine.trim() === '';
+    return detectSeparator(headerLine);
+  });
+  let pending: string[][] = [];
+  /** The next record, or null at the end of the file. */
+  const next = async (): Promise<string[] | null> => {
+    while (pending.length === 0) {
+      const more = await records.nextRecords();
+      if (more === null) return null;
+      pending = more.reverse();
+    }
+    return pending.pop()!;
+  };
   let rowNumber = 0;
   let header: string[] | null = null;
   try {
     while (header === null) {
-      const next = await iterator.next();
-      if (next.done) throw badRequest(NO_DATA);
+      const record = blankHeader ? null : await next();
+      if (record === null || blankHeader) throw badRequest(NO_DATA);
       rowNumber++;
-      if (!isBlank(next.value)) header = next.value.map((cell) => cell.trim());
+      if (!isBlank(record)) header = record.map((cell) => cell.trim());
     }
   } catch (error) {
-    parser.destroy();
-    throw error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')
-      ? badRequest(`Invalid CSV: ${error.message}`)
-      : error;
+    records.close();
+    throw csvProblem(error);
   }
   async function* rows(): AsyncGenerator<TableRow[]> {
     let chunk: TableRow[] = [];
     try {
       for (;;) {
-        const next = await iterator.next();
-        if (next.done) break;
+        const record = await next();
+        if (record === null) break;
         rowNumber++;
-        if (isBlank(next.value)) continue;
-        chunk.push({ row: rowNumber, cells: next.value });
+        if (isBlank(record)) continue;
+        chunk.push({ row: rowNumber, cells: record });
         if (chunk.length === CHUNK_ROWS) {
           yield chunk;
           chunk = [];
         }
       }
     } catch (error) {
-      throw error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')
-        ? badRequest(`Invalid CSV: ${error.message}`)
-        : error;
+      throw csvProblem(error);
     } finally {
-      parser.destroy();
+      records.close();
     }
     if (chunk.length) yield chunk;
   }
@@ -108,8 +149,8 @@ function rowCells(row: ExcelJS.Row): string[] {
   return cells;
 }
 
-async function readXlsx(bytes: Buffer): Promise<TableSource> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+async function readXlsx(input: Readable): Promise<TableSource> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',

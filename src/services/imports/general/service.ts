@@ -28,6 +28,7 @@ import { insertRecordRows, updateRecordRows } from '@services/records/writes.js'
 import { clearOtherPrimaries, insertContactRows, updateContactRow, type ContactInsert } from '@services/contacts/writes.js';
 import { columnKinds } from '@db/columns.js';
 import { findContactsByIds } from '@services/contacts/queries.js';
+import { contactIdsByEmail } from '../queries.js';
 import { saveImportMapping } from './mappings.js';
 import type { TableRow, TableSource } from './read.js';
 
@@ -204,14 +205,16 @@ function contactTarget(): Target {
     historyType: 'contact',
     async find(db, key, values) {
       const [first] = key as [string];
-      const column = first === 'id' ? 'id' : db.raw('lower(??)', [first]);
-      const ids = (await db('contacts')
-        .whereIn(column as string, first === 'id' ? values : values.map((value) => value.toLowerCase()))
-        .select('id')) as Array<{ id: number }>;
-      const contacts = await findContactsByIds(
-        db,
-        ids.map((row) => Number(row.id)),
-      );
+      let ids: number[];
+      if (first === 'email') ids = await contactIdsByEmail(db, CONTACT_OWNER_TYPES, values);
+      else {
+        const column = first === 'id' ? 'id' : db.raw('lower(??)', [first]);
+        const rows = (await db('contacts')
+          .whereIn(column as string, first === 'id' ? values : values.map((value) => value.toLowerCase()))
+          .select('id')) as Array<{ id: number }>;
+        ids = rows.map((row) => Number(row.id));
+      }
+      const contacts = ids.length ? await findContactsByIds(db, ids) : [];
       const found = new Map<string, Stored[]>();
       for (const contact of contacts) {
         const record = contact as unknown as Values;
@@ -241,6 +244,25 @@ function contactTarget(): Target {
 }
 
 const targetOf = (type: GeneralImportType): Target => (type === 'contact' ? contactTarget() : recordTarget(type));
+
+/**
+ * Rows written per transaction: as many as the spec's imports write (src/services/imports/service.ts), as each
+ * commit costs a sync to disk and each batch a lookup per key, whatever its size.
+ */
+const BATCH_ROWS = 2000;
+
+/** The reader's chunks joined into batches of at least `size` rows (the last may have fewer). */
+async function* inBatches(chunks: AsyncIterable<TableRow[]>, size: number): AsyncGenerator<TableRow[]> {
+  let batch: TableRow[] = [];
+  for await (const chunk of chunks) {
+    batch = batch.length ? batch.concat(chunk) : chunk;
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
 
 /** The first problem of a failed parse, named by the field's label. */
 function problemOf(error: z.ZodError, labels: Record<string, string>): string {
@@ -361,7 +383,8 @@ export async function runGeneralImport(
     return values;
   };
 
-  for await (const chunk of source.rows) {
+  // A dry run keeps the reader's chunks: possibleDuplicates looks for similar names per chunk of few creates.
+  for await (const chunk of dryRun ? source.rows : inBatches(source.rows, BATCH_ROWS)) {
     const plans = await planBatch(chunk);
     const duplicates = dryRun ? await possibleDuplicates(plans) : new Map<number, string>();
     if (!dryRun && plans.some((plan) => plan.kind !== 'report')) {
