@@ -169,6 +169,7 @@ describe('pacer db backup, verify and restore', () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, parts: parts.size });
   });
 
+  // A restore into MariaDB replays every migration (about 13 s on a loaded 2-core machine) before it loads a row.
   it('restores into an empty database and another file store with equal rows, files and search', async () => {
     const target = await createTestDatabase({ migrate: false });
     const targetUploads = path.join(work, 'restored-uploads');
@@ -194,7 +195,7 @@ describe('pacer db backup, verify and restore', () => {
     } finally {
       await target.destroy();
     }
-  });
+  }, 120_000);
 
   it('rebuilds the duplicate pairs on restore when the archive has another rules version (or none)', async () => {
     const parts = await partsOf(archive);
@@ -235,7 +236,7 @@ describe('pacer db backup, verify and restore', () => {
     } finally {
       await target.destroy();
     }
-  });
+  }, 120_000);
 
   it('keeps the newest N archives with --keep, never other files', async () => {
     const dir = path.join(work, 'kept');

@@ -1,7 +1,10 @@
-import busboy from 'busboy';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
-import { badRequest, notFound, payloadTooLarge } from '@services/errors.js';
-import { discardPart, whenClientLeaves } from '@services/files/multipart.js';
+import { badRequest, notFound } from '@services/errors.js';
 import { previewGeneralImport } from '@services/imports/general/preview.js';
 import { readTable } from '@services/imports/general/read.js';
 import { getJob, startImportJob } from '@services/jobs/service.js';
@@ -10,6 +13,7 @@ import { requireRole } from '@services/roles.js';
 import { parseInput } from '@services/validate.js';
 import { GeneralImportParamsSchema, resolveMapping, type GeneralImportParams } from '@shared/imports/general.js';
 import { actorOf } from '../actor.js';
+import { withUploadedFile, type UploadRules } from './upload.js';
 
 /**
  * POST /api/imports: the general import (docs/decisions/0107-general-import.md) as multipart/form-data with the
@@ -20,11 +24,7 @@ import { actorOf } from '../actor.js';
  * `ownerType`) answers what the mapping step shows: header, row count, samples, suggested and saved mappings.
  */
 
-const FILE_BYTES = 50 * 1024 * 1024;
 const MESSAGES = {
-  tooLarge: 'An import file may have at most 50 MB; use `pacer import` for larger files',
-  notMultipart: 'The upload must be sent as multipart/form-data',
-  noFile: 'Send the file in a form field named "file"',
   mapping: 'mapping must be a JSON object of "file header": "field name" (or null)',
   notReport: 'This job is not a general import',
   notFinished: 'The import has not finished yet',
@@ -33,42 +33,29 @@ const MESSAGES = {
 
 const PreviewParamsSchema = GeneralImportParamsSchema.pick({ type: true, ownerType: true }).strict();
 
-/** The upload's fields and file, the file held in memory (at most 50 MB) as the reader needs the whole XLSX. */
-function receiveUpload(req: Request): Promise<{ fields: Record<string, string>; file: Buffer }> {
-  if (!req.is('multipart/form-data')) throw badRequest(MESSAGES.notMultipart);
-  let form: busboy.Busboy;
+const UPLOAD_RULES: UploadRules = {
+  tooLarge: 'An import file may have at most 50 MB; use `pacer import` for larger files',
+  noFile: () => badRequest('Send the file in a form field named "file"'),
+  otherFile: null,
+  overheadBytes: 256 * 1024,
+  // The mapping, as JSON.
+  fieldSize: 256 * 1024,
+  fields: true,
+};
+
+/**
+ * The upload's fields, and its file in a temporary file (removed when `work` ends, however it ends): the reader
+ * needs the whole of an XLSX file, and the header is checked before the job starts, so the file is read twice.
+ */
+async function withUpload<T>(req: Request, work: (fields: Record<string, string>, file: string) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'pacer-import-'));
   try {
-    form = busboy({ headers: req.headers, limits: { files: 1, fileSize: FILE_BYTES, fields: 10, fieldSize: 256 * 1024 } });
-  } catch {
-    // A multipart type without a boundary: busboy cannot start, and the client sent no readable form.
-    throw badRequest(MESSAGES.notMultipart);
+    const file = path.join(folder, 'upload');
+    const { fields } = await withUploadedFile(req, UPLOAD_RULES, (stream) => pipeline(stream, createWriteStream(file)));
+    return await work(fields, file);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
-  return new Promise((resolve, reject) => {
-    const fields: Record<string, string> = {};
-    const parts: Buffer[] = [];
-    let file: Promise<Buffer> | null = null;
-    form.on('field', (name, value) => (fields[name] = value));
-    form.on('file', (name, stream) => {
-      if (name !== 'file' || file) {
-        discardPart(stream);
-        return;
-      }
-      file = new Promise((done, fail) => {
-        stream.on('data', (chunk: Buffer) => parts.push(chunk));
-        stream.on('limit', () => fail(payloadTooLarge(MESSAGES.tooLarge)));
-        stream.on('error', fail);
-        stream.on('end', () => done(Buffer.concat(parts)));
-      });
-      file.catch(() => undefined);
-    });
-    form.on('close', () => {
-      if (!file) reject(badRequest(MESSAGES.noFile));
-      else file.then((bytes) => resolve({ fields, file: bytes }), reject);
-    });
-    form.on('error', (error: Error) => reject(badRequest(`The upload could not be read: ${error.message}`)));
-    whenClientLeaves(req, () => reject(badRequest('The upload could not be read: the client went away')));
-    req.pipe(form);
-  });
 }
 
 function paramsOf(fields: Record<string, string>): GeneralImportParams {
@@ -97,31 +84,32 @@ export function generalImportRouter(): Router {
   router.post('/imports', async (req, res) => {
     const actor = actorOf(req);
     requireRole(actor, 'staff');
-    if (Number(req.get('content-length') ?? 0) > FILE_BYTES + 256 * 1024) throw payloadTooLarge(MESSAGES.tooLarge);
-    const { fields, file } = await receiveUpload(req);
-    const params = paramsOf(fields);
-    const { header } = await readTable(file);
-    const mapping = resolveMapping(params.type, header, params.mapping);
-    if (!mapping.ok) throw badRequest(mapping.message);
-    const id = await startImportJob(
-      req.ctx,
-      actor,
-      params as unknown as Record<string, never>,
-      { format: 'csv', bytes: file },
-      'general-import',
-    );
+    const id = await withUpload(req, async (fields, file) => {
+      const params = paramsOf(fields);
+      const source = await readTable(createReadStream(file));
+      source.close();
+      const mapping = resolveMapping(params.type, source.header, params.mapping);
+      if (!mapping.ok) throw badRequest(mapping.message);
+      return startImportJob(
+        req.ctx,
+        actor,
+        params as unknown as Record<string, never>,
+        { format: 'csv', bytes: createReadStream(file) },
+        'general-import',
+      );
+    });
     res.status(202).json(await getJob(req.ctx, id));
   });
   router.post('/imports/preview', async (req, res) => {
     const actor = actorOf(req);
     requireRole(actor, 'staff');
-    if (Number(req.get('content-length') ?? 0) > FILE_BYTES + 256 * 1024) throw payloadTooLarge(MESSAGES.tooLarge);
-    const { fields, file } = await receiveUpload(req);
-    const params = parseInput(PreviewParamsSchema, {
-      type: fields.type,
-      ...(fields.ownerType ? { ownerType: fields.ownerType } : {}),
+    const preview = await withUpload(req, async (fields, file) => {
+      const params = parseInput(PreviewParamsSchema, {
+        type: fields.type,
+        ...(fields.ownerType ? { ownerType: fields.ownerType } : {}),
+      });
+      return previewGeneralImport(req.ctx, actor, await readTable(createReadStream(file)), params.type, params.ownerType);
     });
-    const preview = await previewGeneralImport(req.ctx, actor, await readTable(file), params.type, params.ownerType);
     if (preview.rowCount === 0) throw badRequest(MESSAGES.noRows);
     res.json(preview);
   });

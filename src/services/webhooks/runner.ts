@@ -188,11 +188,13 @@ const SWEEP_MS = 5000;
 const WORKER_CONCURRENCY = 4;
 /**
  * The embedded runner's batches: deliveries handed over within GATHER_MS (or while the previous batch was being
- * claimed) go out together, at most BATCH_MAX of them, with at most BATCHES_IN_FLIGHT batches sending at once. A
- * batch costs three statements (ordering, claim, settle) whatever its size: about as much as one write, where one
- * delivery at a time cost that per delivery (ADR 0098).
+ * claimed) go out together, at most BATCH_MAX of them (a full one at once), with at most BATCHES_IN_FLIGHT batches
+ * sending at once. A batch costs two or three statements (ordering, a claim unless written claimed, one settle for
+ * its successes) whatever its size, where one delivery at a time cost three per delivery, two of them commits
+ * (ADR 0098). A webhook waits up to GATHER_MS longer for it; BATCH_MAX × BATCHES_IN_FLIGHT requests over the
+ * agent's 8 sockets per host keep even a slow receiver's queue within the send timeout.
  */
-const GATHER_MS = 50;
+const GATHER_MS = 100;
 const BATCH_MAX = 16;
 const BATCHES_IN_FLIGHT = 3;
 
@@ -266,6 +268,8 @@ class EmbeddedRunner extends BaseRunner {
   private readonly busySubjects = new Set<string>();
   /** A batch is gathering or being claimed: what is handed meanwhile joins the next one. */
   private forming = false;
+  /** The end of the gathering under way, if one is. */
+  private gathering: NodeJS.Timeout | null = null;
 
   async dispatch(delivery: { id: number; job?: DeliveryJob }, delayMs: number): Promise<void> {
     if (this.closed) return;
@@ -281,7 +285,13 @@ class EmbeddedRunner extends BaseRunner {
   private enqueue(id: number, job?: DeliveryJob) {
     if (this.closed) return;
     this.waiting.set(id, job ?? this.waiting.get(id));
-    this.pump();
+    // A full batch need not wait for the end of its gathering.
+    if (this.gathering && this.waiting.size >= BATCH_MAX) {
+      clearTimeout(this.gathering);
+      this.timers.delete(this.gathering);
+      this.gathering = null;
+      this.start();
+    } else this.pump();
   }
 
   private pump() {
@@ -289,8 +299,10 @@ class EmbeddedRunner extends BaseRunner {
     this.forming = true;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      this.gathering = null;
       this.start();
     }, GATHER_MS);
+    this.gathering = timer;
     this.timers.add(timer);
   }
 

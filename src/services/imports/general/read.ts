@@ -18,6 +18,8 @@ export interface TableRow {
 export interface TableSource {
   header: string[];
   rows: AsyncIterable<TableRow[]>;
+  /** Stops reading the file (for a caller that wanted only the header); harmless once the rows have been read. */
+  close(): void;
 }
 
 const CHUNK_ROWS = 500;
@@ -122,7 +124,7 @@ async function readCsv(input: Readable): Promise<TableSource> {
     }
     if (chunk.length) yield chunk;
   }
-  return { header, rows: rows() };
+  return { header, rows: rows(), close: () => records.close() };
 }
 
 /** A spreadsheet cell as text: dates as YYYY-MM-DD (or the full time when it has one), rich text and links as text. */
@@ -186,5 +188,5 @@ async function readXlsx(input: Readable): Promise<TableSource> {
     }
     if (chunk.length) yield chunk;
   }
-  return { header, rows: rows() };
+  return { header, rows: rows(), close: () => input.destroy() };
 }
