@@ -128,7 +128,7 @@ export async function insertContactRows(
   if (inserted.length !== contacts.length) throw new Error(`Inserted ${contacts.length} contacts but found ${inserted.length} new ids`);
   const ids = inserted.map((row) => Number(row.id));
   await indexInsertedContacts(trx, contacts, ids);
-  await refreshDuplicates(trx, 'contact', ids);
+  await refreshDuplicates(trx, 'contact', ids, contacts);
   return ids;
 }
 

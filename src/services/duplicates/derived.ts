@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { insertRowsInBulk, type BulkRow } from '@db/bulk-rows.js';
 import { withTransaction } from '@db/transaction.js';
 import { RECORD_TYPES } from '@shared/record-types.js';
 import { definitionOf } from '../records/definitions.js';
@@ -187,19 +188,46 @@ export async function matchRows(
  * record that no longer exists loses its keys and its pairs. Runs after the search index is updated (the name
  * similarity reads its trigrams).
  */
-export async function refreshDuplicates(db: Db, kind: DuplicateKind, ids: readonly number[]): Promise<void> {
+export async function refreshDuplicates(
+  db: Db,
+  kind: DuplicateKind,
+  ids: readonly number[],
+  /** The rows just inserted with these ids, in their order (an import's): nothing of theirs is stored to read or remove. */
+  inserted?: ReadonlyArray<Readonly<RawRow>>,
+): Promise<void> {
+  if (inserted) {
+    const { columns } = KEY_SOURCES[kind];
+    const rows = inserted.map((row, index) => {
+      const picked: RawRow = { id: ids[index] };
+      for (const column of columns) picked[column] = row[column] ?? null;
+      return picked;
+    });
+    for (const part of chunks(rows, CHUNK)) {
+      await writeKeys(db, kind, part);
+      await writePairs(db, kind, part, rows.length <= SIMILARITY_BATCH);
+    }
+    return;
+  }
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
   for (const part of chunks(unique, CHUNK)) {
     const rows = (await db(tableOf(kind))
       .whereIn('id', part)
       .select(['id', ...KEY_SOURCES[kind].columns])) as RawRow[];
     await db(KEYS).where('kind', kind).whereIn('recordId', part).delete();
-    const keyRows = rows.flatMap((row) => keysOf(kind, row).map((key) => ({ kind, recordId: Number(row.id), ...key })));
-    for (const insert of chunks(keyRows, 200)) await db(KEYS).insert(insert);
+    await writeKeys(db, kind, rows);
     await db(PAIRS).where('kind', kind).whereIn('lowId', part).delete();
     await db(PAIRS).where('kind', kind).whereIn('highId', part).delete();
     await writePairs(db, kind, rows, unique.length <= SIMILARITY_BATCH);
   }
+}
+
+/**
+ * The rows' keys, in bulk (src/db/bulk-rows.ts): Knex's insert builder, compiling an import's thousands of keys,
+ * cost it more than the database's own work (bench:general-import).
+ */
+async function writeKeys(db: Db, kind: DuplicateKind, rows: readonly RawRow[]): Promise<void> {
+  const keyRows: BulkRow[] = rows.flatMap((row) => keysOf(kind, row).map((key) => [kind, Number(row.id), key.keyType, key.keyValue]));
+  await insertRowsInBulk(db, KEYS, ['kind', 'recordId', 'keyType', 'keyValue'], keyRows, { count: keyRows.length });
 }
 
 async function writePairs(db: Db, kind: DuplicateKind, rows: readonly RawRow[], similarNamesToo: boolean): Promise<void> {
@@ -231,8 +259,7 @@ async function rebuildDuplicates(db: Db): Promise<void> {
     for (;;) {
       const rows = (await db(tableOf(kind)).where('id', '>', lastId).orderBy('id').limit(2000).select(columns)) as RawRow[];
       if (rows.length === 0) break;
-      const keyRows = rows.flatMap((row) => keysOf(kind, row).map((key) => ({ kind, recordId: Number(row.id), ...key })));
-      for (const insert of chunks(keyRows, 200)) await db(KEYS).insert(insert);
+      await writeKeys(db, kind, rows);
       lastId = Number(rows[rows.length - 1]!.id);
     }
     // Only rows holding a key shared with another, or a name (similarity), can be in a pair.
