@@ -57,6 +57,23 @@ describe('rows written in bulk', () => {
     expect(await stored()).toEqual([...rows, ...few]);
   });
 
+  it('keeps numbers that are not integers (a decimal restored from SQLite), in bulk and as a few rows', async () => {
+    await database.db.schema.createTable('bulk_numbers', (table) => {
+      table.integer('id').primary();
+      table.decimal('amount', 10, 2).notNullable();
+    });
+    const rows = (from: number, count: number): BulkRow[] => Array.from({ length: count }, (_, i) => [from + i, (from + i) / 4]);
+    const bulk = rows(1, BULK_ROWS + 5);
+    const few = rows(BULK_ROWS + 6, 3);
+    await withTransaction({ db: database.db }, async (trx) => {
+      await insertRowsInBulk(trx, 'bulk_numbers', ['id', 'amount'], bulk);
+      await insertRowsInBulk(trx, 'bulk_numbers', ['id', 'amount'], few, { count: few.length });
+    });
+    const back = (await database.db('bulk_numbers').orderBy('id').select('id', 'amount')) as Array<Record<string, unknown>>;
+    // MariaDB hands decimals back as text; the amounts are quarters, which two decimals hold exactly.
+    expect(back.map((row) => [Number(row.id), Number(row.amount)])).toEqual([...bulk, ...few]);
+  });
+
   it('fails on a duplicate key and leaves nothing of the transaction behind', async () => {
     const before = await stored();
     const rows = many(10_001, BULK_ROWS + 10);
