@@ -28,6 +28,7 @@ import { migrateToLatest } from '@services/schema.js';
 import { createUser } from '@services/users/service.js';
 import { pacerNodeOptions } from '../scripts/pacer-node-options.mjs';
 import { fill, volumesFor } from './fill.js';
+import { peakRssKb } from './harness.js';
 
 const events = Number(process.env.BENCH_EVENTS ?? 100_000);
 const fileCount = Number(process.env.BENCH_FILES ?? 1000);
@@ -98,15 +99,6 @@ function listLoad(origin: string, cookie: string, seconds: number): { done: Prom
     );
   });
   return { done, stop: () => instance!.stop() };
-}
-
-function peakRssKb(pid: number): number | null {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Runs `pacer …` as built (bin/pacer.js with its node options), timing it and polling its peak RSS. */

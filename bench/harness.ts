@@ -150,7 +150,7 @@ export interface RunResult {
   stderr: string;
 }
 
-function peakRssKb(pid: number): number | null {
+export function peakRssKb(pid: number): number | null {
   try {
     const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : null;

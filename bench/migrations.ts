@@ -14,13 +14,11 @@
  *    BENCH_KEEP=1.
  * docs/performance.md keeps the latest figures; docs/upgrading.md lists the data-rewriting migrations.
  */
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import path from 'node:path';
-import { createConnection } from 'mysql2/promise';
-import { createDatabase, dialectOf, mysqlConnection } from '@db/knex.js';
+import { createDatabase, dialectOf } from '@db/knex.js';
 import { refreshDerivedData } from '@services/records/derived.js';
 import { migrateUpTo, migrationSteps } from '@test/helpers/migration-history.js';
+import { recreateDatabase } from './harness.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const DATABASE_URL = process.env.DATABASE_URL ?? 'sqlite:bench/out/migrations.sqlite';
@@ -30,23 +28,6 @@ const LABELS = [['Half Marathon', '10K'], ['Marathon'], ['5K', 'Fun Run'], ['Tra
 const SLUGS = [['half-marathon', '10k'], ['marathon'], ['5k', 'fun-run'], ['trail-running', 'ultra']];
 const TRACKS = [['Road'], ['Trail', 'Road'], ['road'], ['trail']];
 const STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'];
-
-async function recreateDatabase(): Promise<() => Promise<void>> {
-  if (SQLITE) {
-    const file = path.resolve(DATABASE_URL.slice('sqlite:'.length));
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    return () => Promise.resolve();
-  }
-  const { host, port, user, password, database } = mysqlConnection(DATABASE_URL);
-  if (!database) throw new Error('DATABASE_URL must name the benchmark database');
-  const admin = await createConnection({ host, port, user, password });
-  await admin.query('DROP DATABASE IF EXISTS ??', [database]);
-  await admin.query('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [database]);
-  return async () => {
-    if (!process.env.BENCH_KEEP) await admin.query('DROP DATABASE IF EXISTS ??', [database]);
-    await admin.end();
-  };
-}
 
 function eventRow(i: number): Record<string, unknown> {
   const stamp = `2026-0${(i % 9) + 1}-1${i % 10} 08:00:00.000`;
@@ -72,7 +53,7 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
 
 async function main(): Promise<void> {
   const steps = await migrationSteps();
-  const dropDatabase = await recreateDatabase();
+  const dropDatabase = await recreateDatabase(DATABASE_URL);
   const db = createDatabase({ url: DATABASE_URL, acquireTimeoutMs: 60_000 });
   try {
     await migrateUpTo(db, steps[0]!.name);
