@@ -146,8 +146,10 @@ describe('the job API (embedded runner)', () => {
   });
 
   it('allows one sync of a kind at a time across the job API, the sync endpoint and the CLI path', async () => {
-    // A sync recorded but not yet run (as if queued behind a busy worker) holds the kind.
-    const first = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'events' });
+    // A sync recorded but not yet run (as if queued behind a busy worker) holds the kind. Held, so that the runner's
+    // sweep (3 s leases here) cannot start one on a slow machine before the test cancels it.
+    const queued = { hold: true };
+    const first = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'events' }, queued);
     const viaJobs = await agent.post('/api/jobs').send({ type: 'sync', params: { kind: 'events' } });
     expect(viaJobs.status).toBe(409);
     expect(viaJobs.body.message).toBe('A sync of events is already running; try again when it has finished');
@@ -155,10 +157,10 @@ describe('the job API (embedded runner)', () => {
     expect(viaSync.status).toBe(409);
     expect(viaSync.body).toMatchObject({ success: false, message: 'A sync of events is already running; try again when it has finished' });
     // Another kind is not held; a cancelled queued job frees its kind at once.
-    const other = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'runclubs' });
+    const other = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'runclubs' }, queued);
     const cancelled = await agent.post(`/api/jobs/${first}/cancel`).expect(200);
     expect(cancelled.body.state).toBe('cancelled');
-    const again = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'events' });
+    const again = await createJob(t.ctx, { userId, source: 'web', role: 'staff' }, 'sync', { kind: 'events' }, queued);
     for (const id of [other, again]) await agent.post(`/api/jobs/${id}/cancel`).expect(200);
   });
 
