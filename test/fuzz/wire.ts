@@ -181,12 +181,14 @@ export function send(request: WireRequest, options: SendOptions): Promise<WireOu
     });
     socket.on('connect', () => {
       connected = true;
-      socket.write(head);
       const cut = request.cut;
       if (!cut) {
-        if (body.length) socket.write(body);
+        // In one write, as a client sends a small request: written apart, the body can arrive after a server that
+        // answered from the head alone has closed (Connection: close), and the kernel's reset then cuts the answer.
+        socket.write(Buffer.concat([head, body]));
         return;
       }
+      socket.write(head);
       socket.write(body.subarray(0, Math.min(cut.at, body.length)), () => {
         const stop = () => {
           if (settled) return;
