@@ -12,6 +12,7 @@ import { runPacer } from '../helpers/cli-io.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { TEST_REDIS_URL, testQueuePrefix } from '../helpers/redis.js';
 import { exitOf, startWorkerProcess } from '../helpers/processes.js';
+import { unlikeName } from '../helpers/names.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const ROWS = 4000;
@@ -68,7 +69,7 @@ describe('pacer worker', () => {
     const header = ['Brand', 'First Name', 'Last Name', 'Email'];
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       line: i + 2,
-      values: { Brand: `Killed ${i}`, 'First Name': 'K', 'Last Name': 'Ill', Email: `k${i}@killed.example.org` },
+      values: { Brand: unlikeName(i), 'First Name': 'K', 'Last Name': 'Ill', Email: `k${i}@killed.example.org` },
     }));
     const id = await startImportJob(
       ctx,
