@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWebhookDelivery, stopWebhookDelivery } from '@services/webhooks/runner.js';
 import type { NewWebhookEndpoint, WebhookEndpointDetail } from '@shared/schemas/webhooks.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -52,6 +53,37 @@ describe('webhook deliveries as BullMQ jobs on Redis (queue mode)', () => {
       ['delivered', 1],
       ['delivered', 3],
     ]);
+  });
+
+  it('keeps a delivery Redis refused at commit, logs it, and the sweep of the worker sends it', async () => {
+    await stopWebhookDelivery(t.ctx);
+    receiver.answer = () => 200;
+    const before = receiver.received.length;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    // Redis fails the one addBulk of the commit's notice (as a dropped connection or an error answer would).
+    const refused = vi.spyOn(Queue.prototype, 'addBulk').mockRejectedValueOnce(new Error('Redis is down'));
+    try {
+      await startWebhookDelivery(t.ctx, 'server');
+      const id = (await admin.post('/api/brands').send({ brandName: 'Refused By Redis' }).expect(201)).body.id as number;
+      await waitUntil(
+        () => t.logLines.some((line) => line.includes('could not hand webhook deliveries over')),
+        'the warning about the refused hand-over',
+      );
+      expect(refused).toHaveBeenCalledTimes(1);
+      expect(unhandled).toEqual([]);
+      await stopWebhookDelivery(t.ctx);
+
+      // Still waiting in the database: the worker's sweep queues and sends it.
+      await startWebhookDelivery(t.ctx, 'worker');
+      await waitUntil(() => receiver.received.length > before, 'the refused delivery, sent by the worker');
+      expect(receiver.received.slice(before).map((message) => [message.type, message.data.id])).toEqual([['record.created', id]]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      refused.mockRestore();
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
 

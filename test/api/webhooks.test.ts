@@ -104,7 +104,7 @@ describe('webhooks: signed deliveries after commit', () => {
     await admin.post('/api/brands').send({ brandName: 'Really Is' }).expect(201);
     await waitUntil(() => receiver.received.length === 1, 'the committed change');
     expect((receiver.received[0]!.data.record as { brandName: string }).brandName).toBe('Really Is');
-    expect(await t.database.db('webhook_events').whereRaw('?? like ?', ['body', '%Never Was%']).first()).toBeUndefined();
+    expect(await t.database.db('webhook_deliveries').whereRaw('?? like ?', ['body', '%Never Was%']).first()).toBeUndefined();
   });
 
   it('retries a receiver that fails twice, then succeeds; the log shows attempts, answer code and a body cut to 1 KB', async () => {

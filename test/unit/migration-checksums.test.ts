@@ -43,6 +43,7 @@ const LANDED: Array<[name: string, sha256: string]> = [
   ['20261128235000_duplicate_keys_pairs_dismissals', 'cd085ef5d3aef865504270e07aae69cd3eea6a1a5c6efc1a9795c74de856c77f'],
   ['20261129010000_activity_timeline', 'dbdfa77ebf7ed9f49caf90f66758a749683c230873832a4a82ca19d78b7cfd0b'],
   ['20261129020000_import_mappings', '88863873c4ef31da6dc7fe569f89efbe4e33b342737c49ca58ac449c9bffc970'],
+  ['20261129130000_webhook_deliveries_carry_events', 'b9de78748e0f73c19f67c3fbc211b3f5b0ab9d8a3828b042fd12219f70667e12'],
 ];
 
 const sha256Of = (name: string) =>

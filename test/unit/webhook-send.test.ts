@@ -78,4 +78,33 @@ describe('webhook sending', () => {
       await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
+
+  it('sends again on a new connection when the receiver closes a kept-open one as the request goes out', async () => {
+    // The second request on a connection finds it closed by the receiver (as one that times idle connections out
+    // does): the receiver never answered it, so it goes out again, once, on a connection of its own.
+    const requestsOn = new Map<object, number>();
+    let closed = 0;
+    const closing = createServer((req, res) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count === 2) {
+        closed += 1;
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/hook`;
+      expect(await sendWebhook(target(url), { timeoutMs: 2000, allowPrivate: true })).toMatchObject({ ok: true, status: 204 });
+      expect(await sendWebhook(target(url), { timeoutMs: 2000, allowPrivate: true })).toMatchObject({ ok: true, status: 204 });
+      expect(closed).toBe(1);
+      expect(requestsOn.size).toBe(2);
+    } finally {
+      closing.closeAllConnections();
+      await new Promise<void>((resolve) => closing.close(() => resolve()));
+    }
+  });
 });

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { RECORD_TYPES } from '@shared/record-types.js';
 import { webhookWants } from '@shared/webhook-events.js';
 import type { AppContext } from '../context.js';
-import { enabledSubscriptions, insertDeliveries, insertEvents, type DeliveryJob, type NewEvent, type Subscription } from './queries.js';
+import { enabledSubscriptions, insertDeliveries, type DeliveryJob, type NewEvent, type Subscription } from './queries.js';
 
 /** An event as a change states it: its type, what it is about (for ordering), and its data. */
 export interface OutboxEvent {
@@ -66,8 +66,9 @@ export function onDeliveriesCommitted(db: Knex, listener: CommitListener | null,
 export const leaseFrom = (ctx: AppContext, now: Date) => new Date(now.getTime() + ctx.config.webhooks.timeoutMs + 60_000);
 
 /**
- * The outbox: writes the events, and one delivery per event and subscribed endpoint, in the caller's transaction,
- * so a change and what it tells the endpoints commit or roll back together. Nothing is sent here: once the
+ * The outbox: writes one delivery per event and subscribed endpoint, each holding its event (message id, type, body),
+ * in one statement in the caller's transaction, so a change and what it tells the endpoints commit or roll back
+ * together. Nothing is sent here: once the
  * transaction commits, the runner of this process (if it has one) is told, and every runner also sweeps the table.
  */
 export async function writeWebhookEvents(trx: Knex.Transaction, ctx: AppContext, events: readonly OutboxEvent[]): Promise<void> {
@@ -85,14 +86,7 @@ export async function writeWebhookEvents(trx: Knex.Transaction, ctx: AppContext,
     });
   }
   if (wanted.length === 0) return;
-  const ids = await insertEvents(
-    trx,
-    wanted.map((item) => item.event),
-    now,
-  );
-  const deliveries = wanted.flatMap(({ event, endpointIds }) =>
-    endpointIds.map((endpointId) => ({ endpointId, eventId: ids.get(event.messageId)!, subjectKey: event.subjectKey })),
-  );
+  const deliveries = wanted.flatMap(({ event, endpointIds }) => endpointIds.map((endpointId) => ({ endpointId, event })));
   const notify = afterCommit.get(ctx.db);
   const claimedUntil = notify?.sendsHere && deliveries.length === 1 ? leaseFrom(ctx, now) : null;
   const deliveryIds = await insertDeliveries(trx, deliveries, now, claimedUntil);

@@ -111,11 +111,11 @@ export async function markFailing(db: Db, id: number, now: Date): Promise<string
 }
 
 export async function deleteEndpointRow(db: Db, id: number): Promise<number> {
-  // The deliveries go by cascade; events no other endpoint still needs are left to pruneEvents.
   await db('webhook_deliveries').where({ endpointId: id }).delete();
   return Number(await db('webhook_endpoints').where({ id }).delete());
 }
 
+/** An event to send: the Standard Webhooks message id, its type, what it is about (for ordering) and the exact body. */
 export interface NewEvent {
   messageId: string;
   type: string;
@@ -123,41 +123,29 @@ export interface NewEvent {
   body: string;
 }
 
-/** Inserts events and answers their ids by message id (ids of a multi-row insert are not reliably known on MySQL). */
-export async function insertEvents(db: Db, events: readonly NewEvent[], now: Date): Promise<Map<string, number>> {
-  const at = encodeTimestamp(now);
-  const ids = new Map<string, number>();
-  if (events.length === 1) {
-    const [id] = await db('webhook_events').insert({ ...events[0], createdAt: at });
-    ids.set(events[0]!.messageId, Number(id));
-    return ids;
-  }
-  for (let start = 0; start < events.length; start += 500) {
-    const part = events.slice(start, start + 500);
-    await db('webhook_events').insert(part.map((event) => ({ ...event, createdAt: at })));
-    const rows = (await db('webhook_events')
-      .whereIn(
-        'messageId',
-        part.map((event) => event.messageId),
-      )
-      .select('id', 'messageId')) as Array<{ id: unknown; messageId: string }>;
-    for (const row of rows) ids.set(row.messageId, Number(row.id));
-  }
-  return ids;
-}
-
 /**
- * Inserts deliveries; answers their ids when one was written (the usual edit), else null (a batch: sweep for
- * them). With `claimedUntil` (one delivery only) it is written claimed for its first attempt, under that lease.
+ * Inserts deliveries, each holding its event, in one statement; answers their ids when one was written (the usual
+ * edit), else null (a batch: sweep for them; ids of a multi-row insert are not reliably known on MySQL). With
+ * `claimedUntil` (one delivery only) it is written claimed for its first attempt, under that lease.
  */
 export async function insertDeliveries(
   db: Db,
-  deliveries: ReadonlyArray<{ endpointId: number; eventId: number; subjectKey: string | null }>,
+  deliveries: ReadonlyArray<{ endpointId: number; event: NewEvent }>,
   now: Date,
   claimedUntil: Date | null = null,
 ): Promise<number[] | null> {
   const at = encodeTimestamp(now);
-  const row = (delivery: (typeof deliveries)[number]) => ({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at });
+  const row = ({ endpointId, event }: (typeof deliveries)[number]) => ({
+    endpointId,
+    messageId: event.messageId,
+    eventType: event.type,
+    subjectKey: event.subjectKey,
+    body: event.body,
+    state: 'pending',
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at,
+  });
   if (deliveries.length === 1) {
     const claimed = claimedUntil ? { state: 'sending', attempts: 1, leaseUntil: encodeTimestamp(claimedUntil) } : {};
     const [id] = await db('webhook_deliveries').insert({ ...row(deliveries[0]!), ...claimed });
@@ -189,7 +177,6 @@ export async function findDeliveryJobs(db: Db, ids: readonly number[]): Promise<
   if (ids.length === 0) return [];
   const rows = (await db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpointId')
-    .join('webhook_events as v', 'v.id', 'd.eventId')
     .whereIn('d.id', ids)
     .select(
       'd.id',
@@ -202,8 +189,8 @@ export async function findDeliveryJobs(db: Db, ids: readonly number[]): Promise<
       'e.secret',
       'e.enabled',
       'e.failingSince',
-      'v.messageId',
-      'v.body',
+      'd.messageId',
+      'd.body',
     )) as Array<Record<string, unknown>>;
   return rows.map((row) => ({
     id: Number(row.id),
@@ -382,12 +369,24 @@ export async function pendingOfEndpoint(db: Db, endpointId: number): Promise<Arr
 }
 
 export async function listDeliveryRows(db: Db, endpointId: number, limit: number): Promise<WebhookDelivery[]> {
-  const rows = (await db('webhook_deliveries as d')
-    .join('webhook_events as v', 'v.id', 'd.eventId')
-    .where('d.endpointId', endpointId)
-    .orderBy('d.id', 'desc')
+  const rows = (await db('webhook_deliveries')
+    .where('endpointId', endpointId)
+    .orderBy('id', 'desc')
     .limit(limit)
-    .select('d.*', 'v.messageId', 'v.type as eventType')) as Array<Record<string, unknown>>;
+    .select(
+      'id',
+      'messageId',
+      'eventType',
+      'state',
+      'attempts',
+      'responseStatus',
+      'responseBody',
+      'error',
+      'durationMs',
+      'nextAttemptAt',
+      'createdAt',
+      'deliveredAt',
+    )) as Array<Record<string, unknown>>;
   return rows.map((row) => ({
     id: Number(row.id),
     messageId: String(row.messageId),
@@ -404,22 +403,18 @@ export async function listDeliveryRows(db: Db, endpointId: number, limit: number
   }));
 }
 
-export async function findDeliveryRow(
-  db: Db,
-  id: number,
-): Promise<{ endpointId: number; eventId: number; subjectKey: string | null } | null> {
-  const row = (await db('webhook_deliveries').where({ id }).first('endpointId', 'eventId', 'subjectKey')) as
-    { endpointId: unknown; eventId: unknown; subjectKey: string | null } | undefined;
-  return row ? { endpointId: Number(row.endpointId), eventId: Number(row.eventId), subjectKey: row.subjectKey ?? null } : null;
+/** A delivery's endpoint and event, for a replay to send that event again. */
+export async function findDeliveryRow(db: Db, id: number): Promise<{ endpointId: number; event: NewEvent } | null> {
+  const row = (await db('webhook_deliveries').where({ id }).first('endpointId', 'messageId', 'eventType', 'subjectKey', 'body')) as
+    { endpointId: unknown; messageId: string; eventType: string; subjectKey: string | null; body: string } | undefined;
+  if (!row) return null;
+  return {
+    endpointId: Number(row.endpointId),
+    event: { messageId: row.messageId, type: row.eventType, subjectKey: row.subjectKey ?? null, body: row.body },
+  };
 }
 
-/** One more delivery of an event already sent (a replay): answers its id. */
-export async function insertDelivery(
-  db: Db,
-  delivery: { endpointId: number; eventId: number; subjectKey: string | null },
-  now: Date,
-): Promise<number> {
-  const at = encodeTimestamp(now);
-  const [id] = await db('webhook_deliveries').insert({ ...delivery, state: 'pending', attempts: 0, createdAt: at, updatedAt: at });
-  return Number(id);
+/** One more delivery of an event (a replay, a test event): answers its id. */
+export async function insertDelivery(db: Db, delivery: { endpointId: number; event: NewEvent }, now: Date): Promise<number> {
+  return (await insertDeliveries(db, [delivery], now))![0]!;
 }

@@ -451,7 +451,15 @@ export async function startWebhookDelivery(ctx: AppContext, role: 'server' | 'wo
     ctx.db,
     (deliveries) => {
       if (deliveries === null) void runner.sweep();
-      else for (const job of deliveries) void runner.dispatch({ id: job.id, attempts: 0, job }, 0);
+      else
+        // Queued to Redis in one addBulk, which a Redis failure rejects: the deliveries stay pending in the database,
+        // where the worker's sweep finds them. Told in the log, never left as an unhandled rejection.
+        Promise.all(deliveries.map((job) => runner.dispatch({ id: job.id, attempts: 0, job }, 0))).catch((error: unknown) =>
+          ctx.log.warn(
+            { err: error, webhookDeliveries: deliveries.map((job) => job.id) },
+            'could not hand webhook deliveries over; the sweep sends them',
+          ),
+        );
     },
     runner instanceof EmbeddedRunner,
   );

@@ -83,14 +83,17 @@ function checkedLookup(allowPrivate: boolean): LookupFunction {
 
 /**
  * Connections kept open between deliveries to the same endpoint (one per setting of allowPrivate): the address was
- * checked when each was opened, by the lookup above.
+ * checked when each was opened, by the lookup above. An idle one is closed after IDLE_SOCKET_MS, or a second before
+ * the receiver said it would close it (its `Keep-Alive: timeout=` answer, which node's agent heeds only when given a
+ * timeout of its own), so a delivery rarely goes out on a connection the receiver is closing.
  */
+const IDLE_SOCKET_MS = 30_000;
 const agents = new Map<string, HttpAgent>();
 function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
   const key = `${protocol}${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: 8, lookup: checkedLookup(allowPrivate) };
+    const options = { keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS, lookup: checkedLookup(allowPrivate) };
     agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
     agents.set(key, agent);
   }
@@ -114,6 +117,25 @@ export interface SendResult {
   durationMs: number;
 }
 
+/** URLs as parsed, per endpoint URL: a delivery does not parse its endpoint's again. */
+const parsedUrls = new Map<string, URL>();
+function parsedUrl(text: string): URL {
+  let url = parsedUrls.get(text);
+  if (!url) {
+    if (parsedUrls.size >= 1000) parsedUrls.clear();
+    url = new URL(text);
+    parsedUrls.set(text, url);
+  }
+  return url;
+}
+
+/**
+ * A connection kept open may be closed by the receiver just as a request goes out on it: the request fails before
+ * any answer (ECONNRESET, "socket hang up"), and the receiver never saw it. Such a request goes out again at once, on
+ * another connection, at most this many times (one per socket the agent may have open, and a new one).
+ */
+const RESENDS_ON_CLOSED_CONNECTION = 9;
+
 /**
  * One attempt: POSTs the body with the Standard Webhooks headers. A 2xx answer is success; anything else (a redirect,
  * which is not followed, another status, a timeout, a refused address, a network error) is a failure to retry.
@@ -124,31 +146,32 @@ export async function sendWebhook(
 ): Promise<SendResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
-  const url = new URL(target.url);
   try {
+    const url = parsedUrl(target.url);
     // An IP literal is connected to without a lookup: check it here.
-    if (isIP(hostOf(url))) await checkUrlAddresses(url, options.allowPrivate);
+    if (!options.allowPrivate && isIP(hostOf(url))) await checkUrlAddresses(url, false);
     // Wall-clock seconds: the receiver compares them with its own clock.
     const timestamp = Math.floor(Date.now() / 1000);
     const payload = Buffer.from(target.body, 'utf8');
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = send(
-        url,
-        {
-          method: 'POST',
-          agent: agentFor(url.protocol, options.allowPrivate),
-          lookup: checkedLookup(options.allowPrivate),
-          headers: {
-            'content-type': 'application/json',
-            'content-length': payload.length,
-            'user-agent': 'Pacer-Webhooks/1',
-            'webhook-id': target.messageId,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signature(target.secret, target.messageId, timestamp, target.body),
-          },
-        },
-        (res: IncomingMessage) => {
+    const requestOptions = {
+      method: 'POST',
+      // The agent's lookup checks every address connected to.
+      agent: agentFor(url.protocol, options.allowPrivate),
+      headers: {
+        'content-type': 'application/json',
+        'content-length': payload.length,
+        'user-agent': 'Pacer-Webhooks/1',
+        'webhook-id': target.messageId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature(target.secret, target.messageId, timestamp, target.body),
+      },
+    };
+    let resends = 0;
+    const attempt = () =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const left = options.timeoutMs - (performance.now() - started);
+        const req = send(url, requestOptions, (res: IncomingMessage) => {
           const kept: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -157,13 +180,18 @@ export async function sendWebhook(
           });
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(kept).toString('utf8') }));
           res.on('error', reject);
-        },
-      );
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-      req.on('close', () => clearTimeout(timer));
-      req.on('error', reject);
-      req.end(payload);
-    });
+        });
+        const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), Math.max(left, 0));
+        req.on('close', () => clearTimeout(timer));
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          if (req.reusedSocket && error.code === 'ECONNRESET' && resends < RESENDS_ON_CLOSED_CONNECTION) {
+            resends += 1;
+            attempt().then(resolve, reject);
+          } else reject(error);
+        });
+        req.end(payload);
+      });
+    const answer = await attempt();
     const ok = answer.status >= 200 && answer.status < 300;
     return {
       ok,

@@ -19,7 +19,6 @@ import {
   findEndpoint,
   insertDelivery,
   insertEndpoint,
-  insertEvents,
   listDeliveryRows,
   listEndpointRows,
   pendingOfEndpoint,
@@ -113,7 +112,7 @@ export async function replayDelivery(ctx: AppContext, actor: Actor, endpointId: 
   if (!endpoint.enabled) throw conflict('This webhook is disabled; enable it before replaying a delivery');
   const delivery = await findDeliveryRow(ctx.db, deliveryId);
   if (!delivery || delivery.endpointId !== endpointId) throw notFound('Delivery not found');
-  const id = await insertDelivery(ctx.db, { endpointId, eventId: delivery.eventId, subjectKey: delivery.subjectKey }, ctx.clock.now());
+  const id = await insertDelivery(ctx.db, { endpointId, event: delivery.event }, ctx.clock.now());
   await dispatchDeliveries(ctx, [{ id, attempts: 0 }]);
   return (await listDeliveryRows(ctx.db, endpointId, 500)).find((row) => row.id === id)!;
 }
@@ -125,11 +124,8 @@ export async function sendTestEvent(ctx: AppContext, actor: Actor, endpointId: n
   if (!endpoint.enabled) throw conflict('This webhook is disabled; enable it before sending a test event');
   const now = ctx.clock.now();
   const messageId = newMessageId();
-  const id = await withTransaction(ctx, async (trx) => {
-    const body = eventBody(WEBHOOK_TEST_EVENT, now, { webhookId: endpointId, message: 'A test event from Pacer CRM' });
-    const ids = await insertEvents(trx, [{ messageId, type: WEBHOOK_TEST_EVENT, subjectKey: null, body }], now);
-    return insertDelivery(trx, { endpointId, eventId: ids.get(messageId)!, subjectKey: null }, now);
-  });
+  const body = eventBody(WEBHOOK_TEST_EVENT, now, { webhookId: endpointId, message: 'A test event from Pacer CRM' });
+  const id = await insertDelivery(ctx.db, { endpointId, event: { messageId, type: WEBHOOK_TEST_EVENT, subjectKey: null, body } }, now);
   await dispatchDeliveries(ctx, [{ id, attempts: 0 }]);
   return (await listDeliveryRows(ctx.db, endpointId, 500)).find((row) => row.id === id)!;
 }
