@@ -225,11 +225,12 @@ function contactTarget(): Target {
       return found;
     },
     async create(trx, ctx, actor, plans) {
-      const now = ctx.clock.now();
+      // Encoded once for the batch, not once per row.
+      const now = encodeTimestamp(ctx.clock.now());
       // In multi-row statements (src/services/contacts/writes.ts), as the spec's imports write contacts.
       const rows = plans.map(
         (plan) =>
-          encodeRow(columnKinds.contacts, { ...plan.values, createdAt: now, updatedAt: now, createdBy: actor.userId }) as ContactInsert,
+          ({ ...encodeRow(columnKinds.contacts, plan.values), createdAt: now, updatedAt: now, createdBy: actor.userId }) as ContactInsert,
       );
       const ids = await insertContactRows(trx, rows, ['phone', 'notes']);
       for (const [index, plan] of plans.entries())
