@@ -252,7 +252,7 @@ const SQLITE_BINDINGS = 2_000;
 const preparedInserts = new WeakMap<object, Map<string, PreparedInsert>>();
 
 /**
- * SQLite: one multi-row INSERT of as many rows as fit in SQLITE_BINDINGS, and a one-row INSERT for the rest, each
+ * SQLite: one multi-row INSERT of as many rows as fit in SQLITE_BINDINGS, and INSERTs of halving sizes for the rest, each
  * prepared once per connection and run again and again with new bindings, on the transaction's connection. Parsing
  * a statement as large costs more than running it, and Knex's builder (a compound SELECT capped at 500 terms) more
  * than both; a statement prepared per call also held its native memory until garbage collection freed it.
@@ -285,9 +285,12 @@ async function preparedRows(db: Db, table: string, columns: readonly string[], r
         if (done % ROWS_PER_REPORT < perStatement) written?.(done);
       }
     }
-    if (pending) {
-      const one = insert(1);
-      for (let i = 0; i < pending; i++) one.run(bindings.slice(i * columns.length, (i + 1) * columns.length));
+    // The rest in statements of halving sizes (at most log2(perStatement) more prepared per table): one row per
+    // statement made an import batch's duplicate keys and postings thousands of statements.
+    for (let at = 0, size = 1 << Math.floor(Math.log2(Math.max(1, pending))); at < pending; size >>= 1) {
+      if (pending - at < size) continue;
+      insert(size).run(bindings.slice(at * columns.length, (at + size) * columns.length));
+      at += size;
     }
     written?.(done + pending);
   } finally {
