@@ -39,6 +39,8 @@ const DUPLICATE_KINDS: readonly DuplicateKind[] = [...RECORD_TYPES, 'contact'];
 export const tableOf = (kind: DuplicateKind) => (kind === 'contact' ? 'contacts' : definitionOf(kind).table);
 
 const CHUNK = 400;
+/** Key values per read of the keys (SQLite binds at most 32,766 values; MySQL's IN lists have no small limit). */
+const KEY_VALUES_PER_READ = 2000;
 /**
  * Similar names are looked for when a write (or a findMatches call) has at most this many rows: an edit, an add, a
  * small import. A bulk write (an import batch, a sync run) gets its exact keys and same-name pairs at once, and its
@@ -149,19 +151,30 @@ export async function matchRows(
   similarNamesToo = rows.length <= SIMILARITY_BATCH,
 ): Promise<KeyMatch[][]> {
   const keysByRow = rows.map(({ row }) => keysOf(kind, row));
-  const wanted = new Map<string, [KeyType, string]>();
-  for (const keys of keysByRow) for (const key of keys) wanted.set(`${key.keyType}\u0000${key.keyValue}`, [key.keyType, key.keyValue]);
-  const holders = new Map<string, number[]>();
-  for (const part of chunks([...wanted.values()], CHUNK)) {
-    const found = (await db(KEYS)
-      .where('kind', kind)
-      .whereIn(['keyType', 'keyValue'], part)
-      .select('recordId', 'keyType', 'keyValue')) as Array<{ recordId: number; keyType: KeyType; keyValue: string }>;
-    for (const key of found) {
-      const name = `${key.keyType}\u0000${key.keyValue}`;
-      holders.set(name, [...(holders.get(name) ?? []), Number(key.recordId)]);
+  // The values wanted, by key type: one statement per key type and KEY_VALUES_PER_READ values, each a range read of
+  // the (kind, keyType, keyValue) index; (keyType, keyValue) pairs in one IN list took ten statements per import
+  // batch and were the import's costliest reads on MariaDB.
+  const wanted = new Map<KeyType, Set<string>>();
+  for (const keys of keysByRow)
+    for (const key of keys) {
+      let values = wanted.get(key.keyType);
+      if (!values) wanted.set(key.keyType, (values = new Set()));
+      values.add(key.keyValue);
     }
-  }
+  const holders = new Map<string, number[]>();
+  for (const [keyType, values] of wanted)
+    for (const part of chunks([...values], KEY_VALUES_PER_READ)) {
+      const found = (await db(KEYS).where({ kind, keyType }).whereIn('keyValue', part).select('recordId', 'keyValue')) as Array<{
+        recordId: number;
+        keyValue: string;
+      }>;
+      for (const key of found) {
+        const name = `${keyType}\u0000${key.keyValue}`;
+        const ids = holders.get(name);
+        if (ids) ids.push(Number(key.recordId));
+        else holders.set(name, [Number(key.recordId)]);
+      }
+    }
   const source = KEY_SOURCES[kind];
   const named = source.name && similarNamesToo ? rows.map(({ self, row }) => ({ self, name: source.name!(row) })) : [];
   const similar = await similarNames(db, kind, named);
@@ -202,10 +215,10 @@ export async function refreshDuplicates(
       for (const column of columns) picked[column] = row[column] ?? null;
       return picked;
     });
-    for (const part of chunks(rows, CHUNK)) {
-      await writeKeys(db, kind, part);
-      await writePairs(db, kind, part, rows.length <= SIMILARITY_BATCH);
-    }
+    // Every key first, then the pairs: a row's matches include the rows inserted with it (each pair is found from
+    // both of its rows and kept once), as when the keys and pairs were written a part at a time.
+    await writeKeys(db, kind, rows);
+    await writePairs(db, kind, rows, rows.length <= SIMILARITY_BATCH);
     return;
   }
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
