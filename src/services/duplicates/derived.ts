@@ -218,7 +218,8 @@ export async function refreshDuplicates(
     // Every key first, then the pairs: a row's matches include the rows inserted with it (each pair is found from
     // both of its rows and kept once), as when the keys and pairs were written a part at a time.
     await writeKeys(db, kind, rows);
-    await writePairs(db, kind, rows, rows.length <= SIMILARITY_BATCH);
+    const similar = rows.length <= SIMILARITY_BATCH;
+    await writePairs(db, kind, rows, similar, similar || rows.length === 0 ? undefined : await insertedKeyMatches(db, kind, rows));
     return;
   }
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
@@ -243,13 +244,74 @@ async function writeKeys(db: Db, kind: DuplicateKind, rows: readonly RawRow[]): 
   await insertRowsInBulk(db, KEYS, ['kind', 'recordId', 'keyType', 'keyValue'], keyRows, { count: keyRows.length });
 }
 
-async function writePairs(db: Db, kind: DuplicateKind, rows: readonly RawRow[], similarNamesToo: boolean): Promise<void> {
-  const matches = await matchRows(
-    db,
-    kind,
-    rows.map((row) => ({ self: Number(row.id), row })),
-    similarNamesToo,
-  );
+/**
+ * What matchRows answers (without similar names) for rows just inserted whose keys are written, in one statement:
+ * the rows' keys (a range of ids: an insert's ids ascend) joined to every other holder of the same value, rather than
+ * the values sent back as IN lists. Values the collation finds equal but are not (MariaDB's unicode_ci folds case
+ * and accents) are no match, as in matchRows.
+ */
+async function insertedKeyMatches(db: Db, kind: DuplicateKind, rows: readonly RawRow[]): Promise<KeyMatch[][]> {
+  const ids = rows.map((row) => Number(row.id));
+  const found = (await db({ mine: KEYS })
+    .join({ other: KEYS }, (on) =>
+      on.on('other.kind', 'mine.kind').andOn('other.keyType', 'mine.keyType').andOn('other.keyValue', 'mine.keyValue'),
+    )
+    .where('mine.kind', kind)
+    .whereBetween('mine.recordId', [Math.min(...ids), Math.max(...ids)])
+    .whereRaw('?? <> ??', ['other.recordId', 'mine.recordId'])
+    .select(
+      'mine.recordId as self',
+      'mine.keyType as keyType',
+      'mine.keyValue as mineValue',
+      'other.keyValue as otherValue',
+      'other.recordId as other',
+    )) as Array<{
+    self: number;
+    keyType: KeyType;
+    mineValue: string;
+    otherValue: string;
+    other: number;
+  }>;
+  // Holders by the row's id and key type.
+  const holders = new Map<string, number[]>();
+  for (const match of found) {
+    if (match.mineValue !== match.otherValue) continue;
+    const name = `${Number(match.self)}\u0000${match.keyType}`;
+    const list = holders.get(name);
+    if (list) list.push(Number(match.other));
+    else holders.set(name, [Number(match.other)]);
+  }
+  return rows.map((row, index) => {
+    const self = ids[index]!;
+    const reasons = new Map<number, Array<[string, number]>>();
+    for (const key of keysOf(kind, row))
+      for (const id of holders.get(`${self}\u0000${key.keyType}`) ?? []) {
+        const list = reasons.get(id) ?? [];
+        if (!list.some(([text]) => text === REASON_TEXT[key.keyType])) list.push([REASON_TEXT[key.keyType], REASON_WEIGHT[key.keyType]]);
+        reasons.set(id, list);
+      }
+    return [...reasons]
+      .map(([id, list]) => ({ id, score: pairScore(list.map(([, weight]) => weight)), reasons: list.map(([text]) => text) }))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+  });
+}
+
+async function writePairs(
+  db: Db,
+  kind: DuplicateKind,
+  rows: readonly RawRow[],
+  similarNamesToo: boolean,
+  /** The rows' matches when the caller has them (insertedKeyMatches). */
+  known?: KeyMatch[][],
+): Promise<void> {
+  const matches =
+    known ??
+    (await matchRows(
+      db,
+      kind,
+      rows.map((row) => ({ self: Number(row.id), row })),
+      similarNamesToo,
+    ));
   const pairs = new Map<string, RawRow>();
   rows.forEach((row, index) => {
     const id = Number(row.id);
