@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type * as z from 'zod';
 import { encodeRow, encodeTimestamp } from '@db/codecs.js';
 import { withTransaction } from '@db/transaction.js';
+import { withBulkCheckpoints } from '@db/bulk-rows.js';
 import { dialectOfDb } from '@db/knex.js';
 import { CONTACT_OWNER_TYPES, RECORD_TYPE_INFO, type ContactOwnerType, type RecordType } from '@shared/record-types.js';
 import { RECORD_DEFINITIONS as RECORD_DEFS } from '@shared/records/index.js';
@@ -400,31 +401,37 @@ export async function runGeneralImport(
     return values;
   };
 
-  // A dry run keeps the reader's chunks: possibleDuplicates looks for similar names per chunk of few creates.
-  for await (const chunk of dryRun ? source.rows : inBatches(source.rows, BATCH_ROWS)) {
-    const plans = await planBatch(chunk);
-    const duplicates = dryRun ? await possibleDuplicates(plans) : new Map<number, string>();
-    if (!dryRun && plans.some((plan) => plan.kind !== 'report')) {
-      who ??= await historyActorOf(ctx.db, actor, { kind: 'import', runId });
-      await withTransaction(ctx, (trx) => writeBatch(trx, plans, who!));
-    }
-    for (const plan of plans) {
-      const outcome = plan.kind === 'create' ? 'created' : plan.kind === 'update' ? 'updated' : plan.outcome;
-      const message =
-        plan.kind === 'create'
-          ? (duplicates.get(plan.row) ?? '')
-          : plan.kind === 'update'
-            ? `Changed: ${Object.keys(plan.changes)
-                .map((field) => target.labels[field] ?? field)
-                .join(', ')}`
-            : plan.message;
-      counts[outcome]++;
-      report.push({ row: plan.row, outcome, message });
-    }
-    rowsRead += chunk.length;
-    await options.onProgress?.({ rowsRead, counts: { ...counts } });
-  }
+  // A real run checkpoints SQLite's WAL less often (src/db/bulk-rows.ts); a dry run writes nothing.
+  if (dryRun) await importRows();
+  else await withBulkCheckpoints(ctx.db, importRows);
   return { type, mode, key, dryRun, mapping, counts, rows: report };
+
+  async function importRows(): Promise<void> {
+    // A dry run keeps the reader's chunks: possibleDuplicates looks for similar names per chunk of few creates.
+    for await (const chunk of dryRun ? source.rows : inBatches(source.rows, BATCH_ROWS)) {
+      const plans = await planBatch(chunk);
+      const duplicates = dryRun ? await possibleDuplicates(plans) : new Map<number, string>();
+      if (!dryRun && plans.some((plan) => plan.kind !== 'report')) {
+        who ??= await historyActorOf(ctx.db, actor, { kind: 'import', runId });
+        await withTransaction(ctx, (trx) => writeBatch(trx, plans, who!));
+      }
+      for (const plan of plans) {
+        const outcome = plan.kind === 'create' ? 'created' : plan.kind === 'update' ? 'updated' : plan.outcome;
+        const message =
+          plan.kind === 'create'
+            ? (duplicates.get(plan.row) ?? '')
+            : plan.kind === 'update'
+              ? `Changed: ${Object.keys(plan.changes)
+                  .map((field) => target.labels[field] ?? field)
+                  .join(', ')}`
+              : plan.message;
+        counts[outcome]++;
+        report.push({ row: plan.row, outcome, message });
+      }
+      rowsRead += chunk.length;
+      await options.onProgress?.({ rowsRead, counts: { ...counts } });
+    }
+  }
 
   /**
    * The preview's (a dry run's) warning on a row it would create that matches a stored record or contact by a
