@@ -252,7 +252,7 @@ const SQLITE_BINDINGS = 2_000;
 const preparedInserts = new WeakMap<object, Map<string, PreparedInsert>>();
 
 /**
- * SQLite: one multi-row INSERT of as many rows as fit in SQLITE_BINDINGS, and a one-row INSERT for the rest, each
+ * SQLite: one multi-row INSERT of as many rows as fit in SQLITE_BINDINGS, and INSERTs of halving sizes for the rest, each
  * prepared once per connection and run again and again with new bindings, on the transaction's connection. Parsing
  * a statement as large costs more than running it, and Knex's builder (a compound SELECT capped at 500 terms) more
  * than both; a statement prepared per call also held its native memory until garbage collection freed it.
@@ -285,12 +285,50 @@ async function preparedRows(db: Db, table: string, columns: readonly string[], r
         if (done % ROWS_PER_REPORT < perStatement) written?.(done);
       }
     }
-    if (pending) {
-      const one = insert(1);
-      for (let i = 0; i < pending; i++) one.run(bindings.slice(i * columns.length, (i + 1) * columns.length));
+    // The rest in statements of halving sizes (at most log2(perStatement) more prepared per table): one row per
+    // statement made an import batch's duplicate keys and postings thousands of statements.
+    for (let at = 0, size = 1 << Math.floor(Math.log2(Math.max(1, pending))); at < pending; size >>= 1) {
+      if (pending - at < size) continue;
+      insert(size).run(bindings.slice(at * columns.length, (at + size) * columns.length));
+      at += size;
     }
     written?.(done + pending);
   } finally {
     await db.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * WAL pages SQLite lets build up during a bulk write (withBulkCheckpoints) before it copies them into the database
+ * file: about 40 MB on disk, nothing in memory.
+ */
+const BULK_CHECKPOINT_PAGES = 10_000;
+
+/**
+ * Runs a write of many transactions (an import's batches) with SQLite's automatic checkpoint moved from 1,000 WAL
+ * pages to BULK_CHECKPOINT_PAGES, then checkpoints once and puts the setting back. Each batch's inserts touch pages
+ * all over the indexes (emails, keys, owners, postings); checkpointing after nearly every commit wrote most of
+ * those pages into the database file again per batch, and took a third of an import of 100,000 contacts
+ * (bench:general-import). The WAL is the connection's: other writes in the meantime are checkpointed with it.
+ * MariaDB/MySQL: just runs `work`.
+ */
+export async function withBulkCheckpoints<T>(db: Knex, work: () => Promise<T>): Promise<T> {
+  if (dialectOfDb(db) !== 'sqlite') return work();
+  // better-sqlite3's own pragma(): SQLite takes no bound values in a PRAGMA.
+  const pragma = async (sql: string) => {
+    const connection = (await db.client.acquireConnection()) as { pragma(sql: string, options: { simple: true }): unknown };
+    try {
+      return connection.pragma(sql, { simple: true });
+    } finally {
+      await db.client.releaseConnection(connection);
+    }
+  };
+  const before = Number(await pragma('wal_autocheckpoint'));
+  await pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
+  try {
+    return await work();
+  } finally {
+    await pragma(`wal_autocheckpoint = ${Number.isInteger(before) ? before : 1000}`);
+    await pragma('wal_checkpoint(PASSIVE)');
   }
 }

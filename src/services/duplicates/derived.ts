@@ -39,6 +39,8 @@ const DUPLICATE_KINDS: readonly DuplicateKind[] = [...RECORD_TYPES, 'contact'];
 export const tableOf = (kind: DuplicateKind) => (kind === 'contact' ? 'contacts' : definitionOf(kind).table);
 
 const CHUNK = 400;
+/** Key values per read of the keys (SQLite binds at most 32,766 values; MySQL's IN lists have no small limit). */
+const KEY_VALUES_PER_READ = 2000;
 /**
  * Similar names are looked for when a write (or a findMatches call) has at most this many rows: an edit, an add, a
  * small import. A bulk write (an import batch, a sync run) gets its exact keys and same-name pairs at once, and its
@@ -149,19 +151,30 @@ export async function matchRows(
   similarNamesToo = rows.length <= SIMILARITY_BATCH,
 ): Promise<KeyMatch[][]> {
   const keysByRow = rows.map(({ row }) => keysOf(kind, row));
-  const wanted = new Map<string, [KeyType, string]>();
-  for (const keys of keysByRow) for (const key of keys) wanted.set(`${key.keyType}\u0000${key.keyValue}`, [key.keyType, key.keyValue]);
-  const holders = new Map<string, number[]>();
-  for (const part of chunks([...wanted.values()], CHUNK)) {
-    const found = (await db(KEYS)
-      .where('kind', kind)
-      .whereIn(['keyType', 'keyValue'], part)
-      .select('recordId', 'keyType', 'keyValue')) as Array<{ recordId: number; keyType: KeyType; keyValue: string }>;
-    for (const key of found) {
-      const name = `${key.keyType}\u0000${key.keyValue}`;
-      holders.set(name, [...(holders.get(name) ?? []), Number(key.recordId)]);
+  // The values wanted, by key type: one statement per key type and KEY_VALUES_PER_READ values, each a range read of
+  // the (kind, keyType, keyValue) index; (keyType, keyValue) pairs in one IN list took ten statements per import
+  // batch and were the import's costliest reads on MariaDB.
+  const wanted = new Map<KeyType, Set<string>>();
+  for (const keys of keysByRow)
+    for (const key of keys) {
+      let values = wanted.get(key.keyType);
+      if (!values) wanted.set(key.keyType, (values = new Set()));
+      values.add(key.keyValue);
     }
-  }
+  const holders = new Map<string, number[]>();
+  for (const [keyType, values] of wanted)
+    for (const part of chunks([...values], KEY_VALUES_PER_READ)) {
+      const found = (await db(KEYS).where({ kind, keyType }).whereIn('keyValue', part).select('recordId', 'keyValue')) as Array<{
+        recordId: number;
+        keyValue: string;
+      }>;
+      for (const key of found) {
+        const name = `${keyType}\u0000${key.keyValue}`;
+        const ids = holders.get(name);
+        if (ids) ids.push(Number(key.recordId));
+        else holders.set(name, [Number(key.recordId)]);
+      }
+    }
   const source = KEY_SOURCES[kind];
   const named = source.name && similarNamesToo ? rows.map(({ self, row }) => ({ self, name: source.name!(row) })) : [];
   const similar = await similarNames(db, kind, named);
@@ -202,10 +215,11 @@ export async function refreshDuplicates(
       for (const column of columns) picked[column] = row[column] ?? null;
       return picked;
     });
-    for (const part of chunks(rows, CHUNK)) {
-      await writeKeys(db, kind, part);
-      await writePairs(db, kind, part, rows.length <= SIMILARITY_BATCH);
-    }
+    // Every key first, then the pairs: a row's matches include the rows inserted with it (each pair is found from
+    // both of its rows and kept once), as when the keys and pairs were written a part at a time.
+    await writeKeys(db, kind, rows);
+    const similar = rows.length <= SIMILARITY_BATCH;
+    await writePairs(db, kind, rows, similar, similar || rows.length === 0 ? undefined : await insertedKeyMatches(db, kind, rows));
     return;
   }
   const unique = [...new Set(ids.map(Number))].filter((id) => Number.isInteger(id) && id > 0);
@@ -230,13 +244,74 @@ async function writeKeys(db: Db, kind: DuplicateKind, rows: readonly RawRow[]): 
   await insertRowsInBulk(db, KEYS, ['kind', 'recordId', 'keyType', 'keyValue'], keyRows, { count: keyRows.length });
 }
 
-async function writePairs(db: Db, kind: DuplicateKind, rows: readonly RawRow[], similarNamesToo: boolean): Promise<void> {
-  const matches = await matchRows(
-    db,
-    kind,
-    rows.map((row) => ({ self: Number(row.id), row })),
-    similarNamesToo,
-  );
+/**
+ * What matchRows answers (without similar names) for rows just inserted whose keys are written, in one statement:
+ * the rows' keys (a range of ids: an insert's ids ascend) joined to every other holder of the same value, rather than
+ * the values sent back as IN lists. Values the collation finds equal but are not (MariaDB's unicode_ci folds case
+ * and accents) are no match, as in matchRows.
+ */
+async function insertedKeyMatches(db: Db, kind: DuplicateKind, rows: readonly RawRow[]): Promise<KeyMatch[][]> {
+  const ids = rows.map((row) => Number(row.id));
+  const found = (await db({ mine: KEYS })
+    .join({ other: KEYS }, (on) =>
+      on.on('other.kind', 'mine.kind').andOn('other.keyType', 'mine.keyType').andOn('other.keyValue', 'mine.keyValue'),
+    )
+    .where('mine.kind', kind)
+    .whereBetween('mine.recordId', [Math.min(...ids), Math.max(...ids)])
+    .whereRaw('?? <> ??', ['other.recordId', 'mine.recordId'])
+    .select(
+      'mine.recordId as self',
+      'mine.keyType as keyType',
+      'mine.keyValue as mineValue',
+      'other.keyValue as otherValue',
+      'other.recordId as other',
+    )) as Array<{
+    self: number;
+    keyType: KeyType;
+    mineValue: string;
+    otherValue: string;
+    other: number;
+  }>;
+  // Holders by the row's id and key type.
+  const holders = new Map<string, number[]>();
+  for (const match of found) {
+    if (match.mineValue !== match.otherValue) continue;
+    const name = `${Number(match.self)}\u0000${match.keyType}`;
+    const list = holders.get(name);
+    if (list) list.push(Number(match.other));
+    else holders.set(name, [Number(match.other)]);
+  }
+  return rows.map((row, index) => {
+    const self = ids[index]!;
+    const reasons = new Map<number, Array<[string, number]>>();
+    for (const key of keysOf(kind, row))
+      for (const id of holders.get(`${self}\u0000${key.keyType}`) ?? []) {
+        const list = reasons.get(id) ?? [];
+        if (!list.some(([text]) => text === REASON_TEXT[key.keyType])) list.push([REASON_TEXT[key.keyType], REASON_WEIGHT[key.keyType]]);
+        reasons.set(id, list);
+      }
+    return [...reasons]
+      .map(([id, list]) => ({ id, score: pairScore(list.map(([, weight]) => weight)), reasons: list.map(([text]) => text) }))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+  });
+}
+
+async function writePairs(
+  db: Db,
+  kind: DuplicateKind,
+  rows: readonly RawRow[],
+  similarNamesToo: boolean,
+  /** The rows' matches when the caller has them (insertedKeyMatches). */
+  known?: KeyMatch[][],
+): Promise<void> {
+  const matches =
+    known ??
+    (await matchRows(
+      db,
+      kind,
+      rows.map((row) => ({ self: Number(row.id), row })),
+      similarNamesToo,
+    ));
   const pairs = new Map<string, RawRow>();
   rows.forEach((row, index) => {
     const id = Number(row.id);
