@@ -55,6 +55,39 @@ describe('webhook deliveries as BullMQ jobs on Redis (queue mode)', () => {
     ]);
   });
 
+  it('sends what a worker holds at once as batches, the changes of each record in the order they were made', async () => {
+    await stopWebhookDelivery(t.ctx);
+    receiver.answer = () => 200;
+    const before = receiver.received.length;
+    // Queued while no worker runs, so the worker takes them many at a time, several of one record in a batch.
+    await startWebhookDelivery(t.ctx, 'server');
+    const ids: number[] = [];
+    for (const name of ['Batch One', 'Batch Two', 'Batch Three'])
+      ids.push((await admin.post('/api/brands').send({ brandName: name }).expect(201)).body.id as number);
+    for (const round of [1, 2])
+      for (const id of ids)
+        await admin
+          .put(`/api/brands/${id}`)
+          .send({ brandName: `Batch ${id} ${round}` })
+          .expect(200);
+    await waitForQueued(t);
+    await stopWebhookDelivery(t.ctx);
+
+    await startWebhookDelivery(t.ctx, 'worker');
+    await waitUntil(() => receiver.received.length === before + 9, 'the nine deliveries from the worker');
+    const got = receiver.received.slice(before);
+    for (const id of ids)
+      expect(
+        got.filter((message) => message.data.id === id).map((message) => message.type),
+        `brand ${id}`,
+      ).toEqual(['record.created', 'record.updated', 'record.updated']);
+    const names = (id: number) =>
+      got
+        .filter((message) => message.data.id === id && message.type === 'record.updated')
+        .map((message) => (message.data.changes as { brandName: { to: string } }).brandName.to);
+    for (const id of ids) expect(names(id)).toEqual([`Batch ${id} 1`, `Batch ${id} 2`]);
+  });
+
   it('keeps a delivery Redis refused at commit, logs it, and the sweep of the worker sends it', async () => {
     await stopWebhookDelivery(t.ctx);
     receiver.answer = () => 200;

@@ -184,8 +184,13 @@ interface WebhookRunner {
 
 /** How often a runner looks for deliveries written by another process (the CLI) or left behind by a crash. */
 const SWEEP_MS = 5000;
-/** Deliveries one BullMQ worker sends at once. */
-const WORKER_CONCURRENCY = 4;
+/**
+ * `pacer worker`: BullMQ jobs it holds at once, one delivery attempt each. Those that arrive within WORKER_GATHER_MS
+ * of each other (or WORKER_CONCURRENCY of them) go out as one batch, as the embedded runner's do: one load, one
+ * ordering query, one claim and one settle for its successes, where each job cost those four on its own.
+ */
+const WORKER_CONCURRENCY = 16;
+const WORKER_GATHER_MS = 20;
 /**
  * The embedded runner's batches: deliveries handed over within GATHER_MS (or while the previous batch was being
  * claimed) go out together, at most BATCH_MAX of them (a full one at once), with at most BATCHES_IN_FLIGHT batches
@@ -238,7 +243,7 @@ abstract class BaseRunner implements WebhookRunner {
    * Runs one attempt of each delivery handed (those it can claim) and hands over what follows each: its retry, or
    * the next change of the same subject. `claimed` is told once the batch is claimed, before it is sent.
    */
-  protected async run(handed: readonly Handed[], claimed?: () => void): Promise<void> {
+  protected async run(handed: readonly Handed[], claimed?: () => void): Promise<Set<number>> {
     let jobs: DeliveryJob[];
     try {
       jobs = await claimBatch(this.ctx, handed);
@@ -249,6 +254,7 @@ abstract class BaseRunner implements WebhookRunner {
       if (outcome.kind === 'retry') await this.dispatch({ id: outcome.job.id, attempts: outcome.attempts }, outcome.delayMs);
       else if (outcome.next) await this.dispatch(outcome.next, 0);
     }
+    return new Set(jobs.map((job) => job.id));
   }
 
   async close(): Promise<void> {
@@ -329,8 +335,10 @@ class EmbeddedRunner extends BaseRunner {
       this.forming = false;
       this.pump();
     })
-      .catch((error: unknown) =>
-        this.ctx.log.error({ err: error, webhookDeliveries: batch.map((item) => item.id) }, 'could not run webhook deliveries'),
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.ctx.log.error({ err: error, webhookDeliveries: batch.map((item) => item.id) }, 'could not run webhook deliveries'),
       )
       .finally(() => {
         for (const subject of subjects) this.busySubjects.delete(subject);
@@ -405,18 +413,51 @@ class QueueRunner extends BaseRunner {
     return this.adding.done;
   }
 
+  /** The worker's jobs gathering for the next batch, each told when its batch has run. */
+  private gathered: Array<{ id: number; done: (error?: unknown) => void }> = [];
+  private gatherTimer: NodeJS.Timeout | null = null;
+
+  private inBatch(id: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.gathered.push({ id, done: (error) => (error === undefined ? resolve() : reject(error as Error)) });
+      if (this.gathered.length >= WORKER_CONCURRENCY) this.runGathered();
+      else this.gatherTimer ??= setTimeout(() => this.runGathered(), WORKER_GATHER_MS);
+    });
+  }
+
+  private runGathered(): void {
+    if (this.gatherTimer) clearTimeout(this.gatherTimer);
+    this.gatherTimer = null;
+    const batch = this.gathered.splice(0);
+    if (batch.length === 0) return;
+    this.runBatch(batch.map((item) => item.id)).then(
+      () => batch.forEach((item) => item.done()),
+      (error: unknown) => batch.forEach((item) => item.done(error ?? new Error('webhook batch failed'))),
+    );
+  }
+
+  /**
+   * One batch of the worker's jobs. A delivery behind an earlier one of the same batch (same subject and endpoint)
+   * is not claimed in the first round; its job is still running, so the hand-over at the earlier one's end finds
+   * that job and adds nothing: it goes in a next round here, once what was before it has finished.
+   */
+  private async runBatch(ids: readonly number[]): Promise<void> {
+    let left = [...ids];
+    while (left.length > 0 && !this.closed) {
+      const sent = await this.run(left.map((id) => ({ id })));
+      if (sent.size === 0) return;
+      left = left.filter((id) => !sent.has(id));
+    }
+  }
+
   /** Sends the queued deliveries in this process (`pacer worker`). */
   async work(): Promise<void> {
     const { Worker } = await loadBullmq();
-    const worker = new Worker(
-      QUEUE_NAME,
-      async (queued) => this.run([{ id: Number((queued.data as { deliveryId: number }).deliveryId) }]),
-      {
-        connection: await this.connection(),
-        prefix: this.ctx.config.jobs.queuePrefix,
-        concurrency: WORKER_CONCURRENCY,
-      },
-    );
+    const worker = new Worker(QUEUE_NAME, async (queued) => this.inBatch(Number((queued.data as { deliveryId: number }).deliveryId)), {
+      connection: await this.connection(),
+      prefix: this.ctx.config.jobs.queuePrefix,
+      concurrency: WORKER_CONCURRENCY,
+    });
     worker.on('error', (error) => this.ctx.log.warn({ err: error }, 'webhook worker connection problem'));
     this.worker = worker;
   }
