@@ -3,6 +3,7 @@ import { withTransaction } from '@db/transaction.js';
 import { findMatches } from '@services/duplicates/service.js';
 import { describeEntry, type HistoryEntry } from '@shared/history.js';
 import { insertRecordRows, updateRecordRows } from '@services/records/writes.js';
+import { insertContactRows } from '@services/contacts/writes.js';
 import type { DuplicatePage, DuplicatePair } from '@shared/schemas/duplicates.js';
 import { samples } from './attachments-fixtures.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -132,6 +133,47 @@ describe('possible duplicates, dismissals and merge', () => {
     rows[0]!.mediaName = 'Bulk Outlet';
     const ids = await withTransaction({ db: t.database.db }, (trx) => insertRecordRows(trx, 'media', rows));
     expect(pairOf(await pairs('media', '&limit=200'), ids[0]!, ids[79]!)).toMatchObject({ reasons: ['same name'] });
+  });
+
+  it('pairs a bulk insert of contacts (an import batch) with stored contacts and with each other, by exact keys only', async () => {
+    const brand = await create('/api/brands', { brandName: 'Bulk Contacts Brand' });
+    const stored = (body: object) =>
+      create('/api/contacts', { firstName: 'Kit', lastName: 'Stored', entityType: 'brand', entityId: brand, ...body });
+    const byEmail = await stored({ email: 'kit.bulk@example.org' });
+    const byPhone = await stored({ phone: '+61 413 000 111' });
+    const plain = await stored({ email: 'jose.bulk@example.org' });
+    const now = '2026-11-28 10:00:00.000';
+    const row = (i: number, values: { email?: string; phone?: string } = {}) => ({
+      firstName: `Bulk${i}`,
+      lastName: 'Contact',
+      jobTitle: null,
+      email: values.email ?? `bulk${i}.contact@example.org`,
+      phone: values.phone ?? null,
+      mailchimpTags: null,
+      entityType: 'brand',
+      entityId: brand,
+      isPrimary: 0,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: null,
+    });
+    // More rows than a write looks for similar names in: the keys and pairs of a whole import batch at once.
+    const rows = Array.from({ length: 60 }, (_, i) => row(i));
+    rows[0] = row(0, { email: 'KIT.BULK@example.org' });
+    rows[1] = row(1, { phone: '0413-000-111' });
+    rows[2] = row(2, { email: 'twin.bulk@example.org', phone: '0413 999 000' });
+    rows[59] = row(59, { email: 'Twin.Bulk@example.org', phone: '+61 413 999 000' });
+    // Equal to a stored email under MariaDB's accent-blind collation, but not the same inbox.
+    rows[3] = row(3, { email: 'josé.bulk@example.org' });
+    const ids = await withTransaction({ db: t.database.db }, (trx) => insertContactRows(trx, rows, ['phone']));
+
+    const list = await pairs('contacts', '&limit=200');
+    expect(pairOf(list, ids[0]!, byEmail)).toMatchObject({ reasons: ['same email'] });
+    expect(pairOf(list, ids[1]!, byPhone)).toMatchObject({ reasons: ['same phone'] });
+    expect(pairOf(list, ids[2]!, ids[59]!)).toMatchObject({ reasons: ['same email', 'same phone'] });
+    expect(pairOf(list, ids[3]!, plain)).toBeUndefined();
+    const bulk = new Set(ids);
+    expect(list.filter((pair) => bulk.has(pair.a) || bulk.has(pair.b))).toHaveLength(3);
   });
 
   it('answers the import preview per row the existing records it matches (findMatches)', async () => {

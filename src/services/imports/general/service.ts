@@ -266,6 +266,27 @@ async function* inBatches(chunks: AsyncIterable<TableRow[]>, size: number): Asyn
   if (batch.length) yield batch;
 }
 
+/**
+ * The batches, each read (and its CSV parsed) while the one before is planned and written: on MariaDB/MySQL the
+ * server writes a batch while this process parses the next, instead of waiting for it.
+ */
+async function* readingAhead<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  let next = iterator.next();
+  try {
+    for (;;) {
+      // A failure of the read ahead is thrown when its turn comes, not reported as unhandled meanwhile.
+      next.catch(() => undefined);
+      const item = await next;
+      if (item.done) return;
+      next = iterator.next();
+      yield item.value;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
 /** The first problem of a failed parse, named by the field's label. */
 function problemOf(error: z.ZodError, labels: Record<string, string>): string {
   const issue = error.issues[0]!;
@@ -408,7 +429,7 @@ export async function runGeneralImport(
 
   async function importRows(): Promise<void> {
     // A dry run keeps the reader's chunks: possibleDuplicates looks for similar names per chunk of few creates.
-    for await (const chunk of dryRun ? source.rows : inBatches(source.rows, BATCH_ROWS)) {
+    for await (const chunk of dryRun ? source.rows : readingAhead(inBatches(source.rows, BATCH_ROWS))) {
       const plans = await planBatch(chunk);
       const duplicates = dryRun ? await possibleDuplicates(plans) : new Map<number, string>();
       if (!dryRun && plans.some((plan) => plan.kind !== 'report')) {
