@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_ROWS, insertRowsInBulk, type BulkRow } from '@db/bulk-rows.js';
+import { BULK_ROWS, insertRowsInBulk, withBulkCheckpoints, type BulkRow } from '@db/bulk-rows.js';
 import { withTransaction } from '@db/transaction.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
@@ -104,5 +104,40 @@ describe('rows written in bulk', () => {
       expect(database.dialect).toBe('mysql');
       expect(await stored()).toEqual(before);
     }
+  });
+
+  it('gives rows ids in the order given, the rows after the last full statement included', async () => {
+    await database.db.schema.createTable('bulk_order', (table) => {
+      table.increments('id').primary();
+      table.string('name', 20).notNullable();
+    });
+    // 2,000 rows fill SQLite's statement of one column; 1,234 more go in statements of 1,024, 128, 64, 16 and 2.
+    const names = Array.from({ length: 3234 }, (_, i) => `row ${i}`);
+    await withTransaction({ db: database.db }, (trx) =>
+      insertRowsInBulk(
+        trx,
+        'bulk_order',
+        ['name'],
+        names.map((name) => [name]),
+      ),
+    );
+    expect(await database.db('bulk_order').orderBy('id').pluck('name')).toEqual(names);
+  });
+
+  it('checkpoints SQLite less often only while a bulk write runs, and puts the setting back even when it fails', async () => {
+    const setting = async () =>
+      database.dialect === 'sqlite'
+        ? Number(((await database.db.raw('PRAGMA wal_autocheckpoint')) as Array<{ wal_autocheckpoint: number }>)[0]!.wal_autocheckpoint)
+        : null;
+    const before = await setting();
+    const during = await withBulkCheckpoints(database.db, setting);
+    await expect(
+      withBulkCheckpoints(database.db, async () => {
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    expect(await setting()).toBe(before);
+    if (database.dialect === 'sqlite') expect(during).toBeGreaterThan(before!);
+    else expect(during).toBeNull();
   });
 });
