@@ -36,6 +36,9 @@ const BROWSER_SETTINGS = {
   globalSetup: ['test/e2e/global-setup.ts'],
   testTimeout: 90_000,
   hookTimeout: 120_000,
+  // expect.poll gives up after 1 s by default: a page's effect (focus moved into a dialog) can take longer on a loaded
+  // machine, and a poll that is going to pass still returns as soon as it does.
+  expect: { poll: { timeout: 15_000 } },
 };
 
 /** Browser files that time the page against a budget (the phone profile): they must have the machine to themselves. */
