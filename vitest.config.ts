@@ -84,6 +84,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...TIMED_BROWSER_FILES],
+          // As the unit tier: each file starts its own server, database and browser, so they can share loaded modules.
+          isolate: false,
           ...BROWSER_SETTINGS,
         },
       },
