@@ -137,28 +137,95 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-/** Compares a screenshot with its stored baseline; null when it matches (or was just written). */
-function compareWithBaseline(name: string, screenshot: Buffer): string | null {
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** How a screenshot differs from its stored baseline (and where, when the sizes agree); null when it matches (or was just written). */
+function compareWithBaseline(name: string, screenshot: Buffer): { problem: string; box?: Box } | null {
   const file = path.join(BASELINES, `${name}.png`);
   if (UPDATE) {
     mkdirSync(BASELINES, { recursive: true });
     writeFileSync(file, screenshot);
     return null;
   }
-  if (!existsSync(file)) return `${name}: no baseline (run UPDATE_BASELINES=1 npm run test:e2e -- test/e2e/look-and-feel.test.ts)`;
+  if (!existsSync(file))
+    return { problem: `${name}: no baseline (run UPDATE_BASELINES=1 npm run test:e2e -- test/e2e/look-and-feel.test.ts)` };
   const stored = readFileSync(file);
   // Chromium encodes the same pixels to the same bytes: only a changed image is worth decoding and comparing.
   if (stored.equals(screenshot)) return null;
   const expected = PNG.sync.read(stored);
   const actual = PNG.sync.read(screenshot);
   if (expected.width !== actual.width || expected.height !== actual.height)
-    return `${name}: the page is ${actual.width}×${actual.height}, its baseline ${expected.width}×${expected.height}`;
+    return { problem: `${name}: the page is ${actual.width}×${actual.height}, its baseline ${expected.width}×${expected.height}` };
   const diff = new PNG({ width: actual.width, height: actual.height });
   const differing = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, { threshold: COLOUR_THRESHOLD });
   if (differing / (actual.width * actual.height) <= PIXEL_TOLERANCE) return null;
   const diffFile = path.join(tmpdir(), `pacer-diff-${name}.png`);
   writeFileSync(diffFile, PNG.sync.write(diff));
-  return `${name}: ${differing} pixels differ from the baseline (diff in ${diffFile})`;
+  writeFileSync(path.join(tmpdir(), `pacer-actual-${name}.png`), screenshot);
+  const box = differingBox(diff);
+  const problem = `${name}: ${differing} pixels differ from the baseline in x ${box.left}–${box.right}, y ${box.top}–${box.bottom} (diff in ${diffFile})`;
+  return { problem, box };
+}
+
+/** The smallest box holding every pixel pixelmatch marked as differing (its diff colour, pure red). */
+function differingBox(diff: PNG): Box {
+  const box = { left: diff.width, top: diff.height, right: -1, bottom: -1 };
+  for (let y = 0; y < diff.height; y++)
+    for (let x = 0; x < diff.width; x++) {
+      const at = (y * diff.width + x) * 4;
+      if (diff.data[at] !== 255 || diff.data[at + 1] !== 0 || diff.data[at + 2] !== 0) continue;
+      box.left = Math.min(box.left, x);
+      box.right = Math.max(box.right, x);
+      box.top = Math.min(box.top, y);
+      box.bottom = Math.max(box.bottom, y);
+    }
+  return box;
+}
+
+/** The elements drawn at a point of the full page, innermost last, so a failure names what changed. */
+function elementsAt(page: Page, x: number, y: number): Promise<string> {
+  return page.evaluate(
+    ({ pageX, pageY }) =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => {
+          const rect = element.getBoundingClientRect();
+          const left = rect.left + window.scrollX;
+          const top = rect.top + window.scrollY;
+          return pageX >= left && pageX <= left + rect.width && pageY >= top && pageY <= top + rect.height;
+        })
+        .slice(-3)
+        .map((element) => `${element.tagName.toLowerCase()}.${String(element.className)}`)
+        .join(' > '),
+    { pageX: x, pageY: y },
+  );
+}
+
+/** A full-page screenshot once two in a row are the same: nothing on the page is still being drawn. */
+async function settledScreenshot(page: Page): Promise<Buffer> {
+  let previous = await page.screenshot({ fullPage: true, animations: 'disabled' });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const next = await page.screenshot({ fullPage: true, animations: 'disabled' });
+    if (next.equals(previous)) return next;
+    previous = next;
+  }
+  return previous;
+}
+
+/**
+ * Compares the page with its baseline. A page that differs is shot again once it has settled (a frame still being
+ * painted on a busy machine is no change of the screen); a difference that stays names the box and what is there.
+ */
+async function checkBaseline(page: Page, name: string): Promise<string | null> {
+  if (!compareWithBaseline(name, await page.screenshot({ fullPage: true, animations: 'disabled' }))) return null;
+  const found = compareWithBaseline(name, await settledScreenshot(page));
+  if (!found?.box) return found?.problem ?? null;
+  const { left, right, top, bottom } = found.box;
+  return `${found.problem}; there: ${await elementsAt(page, (left + right) / 2, (top + bottom) / 2)}`;
 }
 
 async function setTheme(page: Page, theme: (typeof THEMES)[number]) {
@@ -190,7 +257,7 @@ async function checkScreen(page: Page, name: string, width: number): Promise<str
   for (const theme of THEMES) {
     await setTheme(page, theme);
     if (width === WIDTHS[0]) for (const violation of await seriousViolations(page)) problems.push(`${name} (${theme}): ${violation}`);
-    const problem = compareWithBaseline(`${name}-${width}-${theme}`, await page.screenshot({ fullPage: true, animations: 'disabled' }));
+    const problem = await checkBaseline(page, `${name}-${width}-${theme}`);
     if (problem) problems.push(problem);
   }
   return problems;
