@@ -252,9 +252,10 @@ const webServer = {
 // `pacer export` and every other command start in ~0.1 s less than from the sources, and less again from the
 // cache; the CLI keeps process.env.NODE_ENV as the packages read it at run time.
 const cli = { ...bundledServer, entryPoints: { 'cli-bundle': 'cli/command-line.ts' } };
+// The launchers, and the webhook sending thread's code, which src/services/webhooks/sender.ts starts by its path.
 const launchers = {
   ...node,
-  entryPoints: { server: 'src/server/launch.ts', cli: 'cli/launch.ts' },
+  entryPoints: { server: 'src/server/launch.ts', cli: 'cli/launch.ts', 'webhook-sender': 'src/services/webhooks/send-thread.ts' },
   outdir: distDir,
   sourcemap: false,
 };

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isPrivateAddress, sendWebhook, signature } from '@services/webhooks/send.js';
+import { sendFromThread, stopSendingThread } from '@services/webhooks/sender.js';
 
 describe('webhook sending', () => {
   let server: Server;
@@ -105,6 +106,37 @@ describe('webhook sending', () => {
     } finally {
       closing.closeAllConnections();
       await new Promise<void>((resolve) => closing.close(() => resolve()));
+    }
+  });
+
+  it('sends from its own thread, in order; a thread that stops fails what it held, and the next send starts another', async () => {
+    const held: Array<() => void> = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/slow') held.push(() => res.writeHead(204).end());
+      else req.on('end', () => res.writeHead(req.url === '/gone' ? 410 : 204).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = (pathname: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${pathname}`;
+    const options = { timeoutMs: 10_000, allowPrivate: true };
+    try {
+      const results = await sendFromThread([target(url('/hook')), target(url('/gone'))], options);
+      expect(results.map(({ ok, status, error }) => ({ ok, status, error }))).toEqual([
+        { ok: true, status: 204, error: null },
+        { ok: false, status: 410, error: 'Answered 410' },
+      ]);
+      const slow = sendFromThread([target(url('/slow'))], options);
+      await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 10_000 });
+      await stopSendingThread();
+      expect(await slow).toEqual([
+        { ok: false, status: null, body: null, error: 'The webhook sending thread stopped (exit code 1)', durationMs: 0 },
+      ]);
+      expect(await sendFromThread([target(url('/hook'))], options)).toMatchObject([{ ok: true, status: 204 }]);
+    } finally {
+      for (const answer of held) answer();
+      await stopSendingThread();
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   });
 });

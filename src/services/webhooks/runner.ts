@@ -18,7 +18,8 @@ import {
   settleDelivery,
   updateEndpoint,
 } from './queries.js';
-import { sendWebhook, type SendResult } from './send.js';
+import type { SendResult } from './send.js';
+import { sendFromThread, stopSendingThread } from './sender.js';
 
 /**
  * Retries after the first attempt, in multiples of WEBHOOK_BACKOFF_MS (5 s by default): 5 s, 30 s, 5 min, 30 min,
@@ -101,7 +102,7 @@ async function claimBatch(ctx: AppContext, handed: readonly Handed[]): Promise<D
  */
 async function sendBatch(ctx: AppContext, jobs: readonly DeliveryJob[]): Promise<DeliveryOutcome[]> {
   const settings = ctx.config.webhooks;
-  const results = await Promise.all(jobs.map((job) => sendWebhook(job, settings)));
+  const results = await sendFromThread(jobs, settings);
   const now = ctx.clock.now();
   const answerOf = (result: SendResult) => ({
     responseStatus: result.status,
@@ -472,6 +473,8 @@ class QueueRunner extends BaseRunner {
 }
 
 const runners = new WeakMap<Knex, WebhookRunner>();
+/** Runners started in this process and not stopped: the sending thread goes with the last one. */
+let runnersStarted = 0;
 
 /**
  * Starts this process's webhook delivery: without Redis the server sends them itself; with Redis the server only
@@ -488,6 +491,7 @@ export async function startWebhookDelivery(ctx: AppContext, role: 'server' | 'wo
     runner = queued;
   }
   runners.set(ctx.db, runner);
+  runnersStarted += 1;
   onDeliveriesCommitted(
     ctx.db,
     (deliveries) => {
@@ -515,7 +519,10 @@ export async function dispatchDeliveries(ctx: AppContext, deliveries: ReadonlyAr
 
 export async function stopWebhookDelivery(ctx: AppContext): Promise<void> {
   const runner = runners.get(ctx.db);
+  if (!runner) return;
   runners.delete(ctx.db);
   onDeliveriesCommitted(ctx.db, null);
-  await runner?.close();
+  await runner.close();
+  runnersStarted -= 1;
+  if (runnersStarted === 0) await stopSendingThread();
 }

@@ -136,14 +136,23 @@ function parsedUrl(text: string): URL {
  */
 const RESENDS_ON_CLOSED_CONNECTION = 9;
 
+export interface SendTarget {
+  url: string;
+  secret: string;
+  messageId: string;
+  body: string;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
 /**
  * One attempt: POSTs the body with the Standard Webhooks headers. A 2xx answer is success; anything else (a redirect,
  * which is not followed, another status, a timeout, a refused address, a network error) is a failure to retry.
  */
-export async function sendWebhook(
-  target: { url: string; secret: string; messageId: string; body: string },
-  options: { timeoutMs: number; allowPrivate: boolean },
-): Promise<SendResult> {
+export async function sendWebhook(target: SendTarget, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
