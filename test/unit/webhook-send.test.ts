@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -139,4 +140,26 @@ describe('webhook sending', () => {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   });
+
+  it('keeps a process with nothing else to do alive while its sends are under way, and only then', async () => {
+    // The answer comes late: a process that did not wait for it would end first, printing nothing.
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(204).end(), 500));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      // Ends by itself once the answer is in (the test's timeout says if it does not).
+      const printed = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--import', 'tsx', 'test/fixtures/send-from-thread.ts', url], (error, stdout) =>
+          error ? reject(error) : resolve(stdout),
+        ),
+      );
+      expect(JSON.parse(printed)).toMatchObject([{ ok: true, status: 204 }]);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  }, 60_000);
 });

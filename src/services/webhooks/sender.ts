@@ -7,8 +7,9 @@ import type { SendOptions, SendResult, SendTarget } from './send.js';
 /**
  * Webhook deliveries are sent from a thread of their own (ADR 0112): building, signing and writing the requests and
  * reading the answers then take none of the time of the thread that serves requests and writes records. One thread
- * per process, started on the first send and never keeping the process alive. A thread that stops fails the sends
- * it held (retried as any failed attempt is) and the next send starts another.
+ * per process, started on the first send; like a request's socket, it keeps the process alive only while it has
+ * sends under way. A thread that stops fails the sends it held (retried as any failed attempt is) and the next send
+ * starts another.
  */
 
 interface SendingThread {
@@ -34,10 +35,10 @@ function newWorker(): Worker {
 
 function startThread(): SendingThread {
   const thread: SendingThread = { worker: newWorker(), waiting: new Map() };
-  thread.worker.unref();
   thread.worker.on('message', ({ batch, results }: { batch: number; results: SendResult[] }) => {
     thread.waiting.get(batch)?.resolve(results);
     thread.waiting.delete(batch);
+    if (thread.waiting.size === 0) thread.worker.unref();
   });
   const stopped = (reason: string) => {
     if (current === thread) current = null;
@@ -47,6 +48,8 @@ function startThread(): SendingThread {
   };
   thread.worker.on('error', (error) => stopped(`The webhook sending thread failed: ${error.message}`));
   thread.worker.on('exit', (code) => stopped(`The webhook sending thread stopped (exit code ${code})`));
+  // After the listeners: adding a 'message' listener refs the worker again.
+  thread.worker.unref();
   return thread;
 }
 
@@ -56,6 +59,8 @@ export function sendFromThread(targets: readonly SendTarget[], options: SendOpti
   const thread = (current ??= startThread());
   const batch = nextBatch++;
   return new Promise((resolve) => {
+    // A process with nothing else to do (a command ending, a server shutting down) waits for the answers.
+    if (thread.waiting.size === 0) thread.worker.ref();
     thread.waiting.set(batch, { size: targets.length, resolve });
     thread.worker.postMessage({
       batch,
