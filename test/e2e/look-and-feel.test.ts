@@ -144,8 +144,17 @@ interface Box {
   bottom: number;
 }
 
-/** How a screenshot differs from its stored baseline (and where, when the sizes agree); null when it matches (or was just written). */
-function compareWithBaseline(name: string, screenshot: Buffer): { problem: string; box?: Box } | null {
+/** A screenshot's pixels over the tolerance: how many, and pixelmatch's picture of them. */
+interface PixelDifference {
+  differing: number;
+  diff: PNG;
+}
+
+/**
+ * How a screenshot differs from its stored baseline: a problem that needs no picture (no baseline, another size),
+ * or the pixels that differ; null when it matches (or was just written).
+ */
+function compareWithBaseline(name: string, screenshot: Buffer): { problem: string } | PixelDifference | null {
   const file = path.join(BASELINES, `${name}.png`);
   if (UPDATE) {
     mkdirSync(BASELINES, { recursive: true });
@@ -163,13 +172,7 @@ function compareWithBaseline(name: string, screenshot: Buffer): { problem: strin
     return { problem: `${name}: the page is ${actual.width}×${actual.height}, its baseline ${expected.width}×${expected.height}` };
   const diff = new PNG({ width: actual.width, height: actual.height });
   const differing = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, { threshold: COLOUR_THRESHOLD });
-  if (differing / (actual.width * actual.height) <= PIXEL_TOLERANCE) return null;
-  const diffFile = path.join(tmpdir(), `pacer-diff-${name}.png`);
-  writeFileSync(diffFile, PNG.sync.write(diff));
-  writeFileSync(path.join(tmpdir(), `pacer-actual-${name}.png`), screenshot);
-  const box = differingBox(diff);
-  const problem = `${name}: ${differing} pixels differ from the baseline in x ${box.left}–${box.right}, y ${box.top}–${box.bottom} (diff in ${diffFile})`;
-  return { problem, box };
+  return differing / (actual.width * actual.height) <= PIXEL_TOLERANCE ? null : { differing, diff };
 }
 
 /** The smallest box holding every pixel pixelmatch marked as differing (its diff colour, pure red). */
@@ -205,11 +208,12 @@ function elementsAt(page: Page, x: number, y: number): Promise<string> {
   );
 }
 
-/** A full-page screenshot once two in a row are the same: nothing on the page is still being drawn. */
-async function settledScreenshot(page: Page): Promise<Buffer> {
-  let previous = await page.screenshot({ fullPage: true, animations: 'disabled' });
+const fullPageScreenshot = (page: Page) => page.screenshot({ fullPage: true, animations: 'disabled' });
+
+/** The first of two screenshots in a row that are the same, from `previous` on: nothing is still being drawn. */
+async function settledScreenshot(page: Page, previous: Buffer): Promise<Buffer> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const next = await page.screenshot({ fullPage: true, animations: 'disabled' });
+    const next = await fullPageScreenshot(page);
     if (next.equals(previous)) return next;
     previous = next;
   }
@@ -218,14 +222,21 @@ async function settledScreenshot(page: Page): Promise<Buffer> {
 
 /**
  * Compares the page with its baseline. A page that differs is shot again once it has settled (a frame still being
- * painted on a busy machine is no change of the screen); a difference that stays names the box and what is there.
+ * painted on a busy machine is no change of the screen); a difference that stays is kept beside its diff and named
+ * with the box where the pixels differ and what is drawn there.
  */
 async function checkBaseline(page: Page, name: string): Promise<string | null> {
-  if (!compareWithBaseline(name, await page.screenshot({ fullPage: true, animations: 'disabled' }))) return null;
-  const found = compareWithBaseline(name, await settledScreenshot(page));
-  if (!found?.box) return found?.problem ?? null;
-  const { left, right, top, bottom } = found.box;
-  return `${found.problem}; there: ${await elementsAt(page, (left + right) / 2, (top + bottom) / 2)}`;
+  const first = await fullPageScreenshot(page);
+  if (!compareWithBaseline(name, first)) return null;
+  const settled = await settledScreenshot(page, first);
+  const found = compareWithBaseline(name, settled);
+  if (!found || 'problem' in found) return found?.problem ?? null;
+  const diffFile = path.join(tmpdir(), `pacer-diff-${name}.png`);
+  writeFileSync(diffFile, PNG.sync.write(found.diff));
+  writeFileSync(path.join(tmpdir(), `pacer-actual-${name}.png`), settled);
+  const { left, right, top, bottom } = differingBox(found.diff);
+  const there = await elementsAt(page, (left + right) / 2, (top + bottom) / 2);
+  return `${name}: ${found.differing} pixels differ from the baseline in x ${left}–${right}, y ${top}–${bottom} (diff in ${diffFile}); there: ${there}`;
 }
 
 async function setTheme(page: Page, theme: (typeof THEMES)[number]) {
