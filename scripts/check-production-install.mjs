@@ -79,7 +79,10 @@ async function startReceiver() {
     url: `http://127.0.0.1:${receiver.address().port}/hook`,
     useSecret: (value) => (secret = value),
     next: () => waitFor(() => verified.shift(), 'a signed webhook delivery'),
-    close: () => receiver.close(),
+    close: () => {
+      receiver.closeAllConnections();
+      receiver.close();
+    },
   };
 }
 
